@@ -1,0 +1,4 @@
+// Entry point of `npm run build`: runs scripts/build.ts with tsx (the build compiles the TypeScript itself).
+import { spawnSync } from 'node:child_process';
+const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { stdio: 'inherit' });
+process.exit(result.status ?? 1);

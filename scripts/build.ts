@@ -1,0 +1,16 @@
+// npm run build: bundled spec, HTML docs, precompiled validators, then the TypeScript build.
+import { spawnSync } from 'node:child_process';
+import { bundleSpec, buildDocs } from '../src/build/redocly.js';
+
+const started = Date.now();
+const bundle = await bundleSpec();
+console.log(`bundle   ${bundle.operations} operations -> dist/openapi.yaml, dist/openapi.json`);
+const docs = await buildDocs();
+console.log(`docs     ${Math.round(docs.bytes / 1024)} KiB -> dist/docs/index.html`);
+
+const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+if (tsc.status !== 0) {
+  console.error('build: the TypeScript build failed');
+  process.exit(1);
+}
+console.log(`compile  src/ and suites/ -> dist/ (${((Date.now() - started) / 1000).toFixed(1)} s in all)`);

@@ -1,0 +1,62 @@
+import { Command, CommanderError } from 'commander';
+import { isVapcError } from '../errors.js';
+import { packageVersion } from '../paths.js';
+import { registerSpecCommands } from './commands/spec.js';
+
+/** Exit statuses of vapc: 0 nothing failed, 1 a check (or lint) failed, 2 usage/config error or unreachable target. */
+export const ExitCode = { ok: 0, failed: 1, usage: 2 } as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** What a command needs from the outside world; tests pass their own. */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  isTTY: boolean;
+}
+
+export const processIo = (): CliIo => ({
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  env: process.env,
+  isTTY: Boolean(process.stdout.isTTY),
+});
+
+/** A command handler sets this to report its exit status. */
+export interface CommandContext {
+  io: CliIo;
+  exit: (code: ExitCode) => void;
+}
+
+export function buildProgram(ctx: CommandContext): Command {
+  const program = new Command('vapc')
+    .description('The Voice-Agent Platform API contract (2.0.1), executable: lint, docs, validators, reference server, conformance runner.')
+    .version(packageVersion(), '-V, --version')
+    .showHelpAfterError('(run vapc --help for usage)')
+    .configureOutput({ writeOut: ctx.io.stdout, writeErr: ctx.io.stderr })
+    .exitOverride();
+  registerSpecCommands(program, ctx);
+  return program;
+}
+
+/** Runs the CLI and returns its exit status; never throws, never calls process.exit. */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  let code: number = ExitCode.ok;
+  const ctx: CommandContext = { io, exit: (c) => (code = c) };
+  const program = buildProgram(ctx);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here with exit code 0; usage errors have been printed by commander.
+      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    }
+    if (isVapcError(error)) {
+      io.stderr(`vapc: ${error.message} [${error.code}]\n`);
+      return error.code === 'E_TOOL_FAILED' ? ExitCode.failed : ExitCode.usage;
+    }
+    io.stderr(`vapc: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return ExitCode.usage;
+  }
+  return code;
+}

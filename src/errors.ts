@@ -1,0 +1,23 @@
+/** Errors of the toolkit: each has a stable `code` that tests assert on; messages are for people. */
+export type ErrorCode =
+  | 'E_SPEC_INVALID'
+  | 'E_SPEC_UNREADABLE'
+  | 'E_UNKNOWN_OPERATION'
+  | 'E_UNKNOWN_SCHEMA'
+  | 'E_CONFIG'
+  | 'E_USAGE'
+  | 'E_UNREACHABLE'
+  | 'E_TOOL_FAILED';
+
+export class VapcError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'VapcError';
+    this.code = code;
+  }
+}
+
+export function isVapcError(e: unknown): e is VapcError {
+  return e instanceof VapcError;
+}

@@ -1,6 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import { isVapcError } from '../errors.js';
 import { packageVersion } from '../paths.js';
+import { registerReportCommand } from './commands/report.js';
+import { registerRunCommand } from './commands/run.js';
+import { registerServeCommand } from './commands/serve.js';
 import { registerSpecCommands } from './commands/spec.js';
 
 /** Exit statuses of vapc: 0 nothing failed, 1 a check (or lint) failed, 2 usage/config error or unreachable target. */
@@ -36,6 +39,9 @@ export function buildProgram(ctx: CommandContext): Command {
     .configureOutput({ writeOut: ctx.io.stdout, writeErr: ctx.io.stderr })
     .exitOverride();
   registerSpecCommands(program, ctx);
+  registerRunCommand(program, ctx);
+  registerServeCommand(program, ctx);
+  registerReportCommand(program, ctx);
   return program;
 }
 

@@ -1,0 +1,32 @@
+import type { CheckResult, Observation, RunReport, Suite } from './model.js';
+
+/** The event stream from the runner to live reporters (progress display, CI annotations). */
+export interface RunPlan {
+  target: string;
+  seed: number;
+  suites: Suite[];
+  /** Check × operation pairs planned per suite. */
+  checksPerSuite: Partial<Record<Suite, number>>;
+  total: number;
+}
+
+export interface PacingInfo {
+  /** How long the runner is waiting before the next request. */
+  waitMs: number;
+  limit?: number;
+  remaining?: number;
+  /** Effective cap in requests per minute, if any. */
+  rpm?: number;
+}
+
+export interface RunEvents {
+  onStart?(plan: RunPlan): void;
+  onSuiteStart?(suite: Suite, checks: number): void;
+  onCheckDone?(result: CheckResult): void;
+  /** Total requests sent so far. */
+  onRequest?(total: number): void;
+  onPacing?(info: PacingInfo): void;
+  onObservation?(observation: Observation): void;
+  onSuiteEnd?(suite: Suite): void;
+  onEnd?(report: RunReport): void;
+}

@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
-/** Installs Debian's chromium if missing (scripts/ensure-chromium.sh), then launches it headless. */
+/** Installs Debian's chromium if missing (scripts/ensure-chromium.sh), then launches it headless
+ * (playwright-core gives it a new empty profile). */
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     execFileSync('bash', [join(process.cwd(), 'scripts', 'ensure-chromium.sh')], { stdio: 'inherit', timeout: 600_000 });
@@ -22,7 +22,6 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      `--user-data-dir=${mkdtempSync(join(tmpdir(), 'vapc-chromium-'))}`,
     ],
   });
 }

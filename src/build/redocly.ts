@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { VapcError } from '../errors.js';
-import { paths } from '../paths.js';
+import { packageRoot, paths } from '../paths.js';
 
 /** The result of running the pinned Redocly CLI: its exit status and its output without banners. */
 export interface RedoclyRun {
@@ -27,7 +27,7 @@ function withoutBanner(text: string): string {
     .replace(/^\s*\n/, '');
 }
 
-export function runRedocly(args: string[], cwd: string = paths.distDir.replace(/\/dist$/, '')): Promise<RedoclyRun> {
+export function runRedocly(args: string[], cwd: string = packageRoot): Promise<RedoclyRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [redoclyBin, ...args], {
       cwd,
@@ -43,20 +43,93 @@ export function runRedocly(args: string[], cwd: string = paths.distDir.replace(/
   });
 }
 
+/** One finding of the linter, as plain data. */
+export interface LintProblem {
+  ruleId: string;
+  severity: 'error' | 'warn';
+  message: string;
+  /** The file the finding is in, as Redocly names it. */
+  file: string;
+  /** JSON Pointer of the node, e.g. #/paths/~1calls/get/responses. */
+  pointer: string;
+  line?: number;
+  col?: number;
+}
+
 export interface LintResult {
   ok: boolean;
   errors: number;
   warnings: number;
+  problems: LintProblem[];
+  /** The findings, one per line, for people. */
   output: string;
 }
 
-/** Lints the spec with the project's redocly.yaml; any error or warning fails. */
-export async function lintSpec(specPath: string = paths.specSource): Promise<LintResult> {
-  const run = await runRedocly(['lint', specPath, '--config', paths.redoclyConfig, '--max-problems', '200']);
-  const output = `${run.stdout}${run.stderr}`.trim();
-  const errors = Number(/(\d+) errors?\b/.exec(output)?.[1] ?? (run.status === 0 ? 0 : 1));
-  const warnings = Number(/(\d+) warnings?\b/.exec(output)?.[1] ?? 0);
-  return { ok: run.status === 0 && errors === 0 && warnings === 0, errors, warnings, output };
+export interface LintOptions {
+  /** The Redocly configuration: the project's redocly.yaml by default. */
+  config?: string;
+}
+
+interface RedoclyJsonReport {
+  totals: { errors: number; warnings: number };
+  problems: Array<{
+    ruleId: string;
+    severity: 'error' | 'warn';
+    message: string;
+    location?: Array<{ source?: { ref?: string }; pointer?: string; start?: { line: number; col: number } }>;
+  }>;
+}
+
+/** Fails with E_SPEC_UNREADABLE before any tool runs when the document is not a readable file. */
+async function assertReadable(specPath: string): Promise<void> {
+  try {
+    const info = await stat(specPath);
+    if (!info.isFile()) throw new Error('not a file');
+  } catch {
+    throw new VapcError('E_SPEC_UNREADABLE', `cannot read the OpenAPI document ${specPath}: no such file`);
+  }
+}
+
+export function formatProblem(p: LintProblem): string {
+  const at = p.line === undefined ? p.file : `${p.file}:${p.line}:${p.col ?? 1}`;
+  return `${at} ${p.severity} ${p.ruleId}: ${p.message} (${p.pointer})`;
+}
+
+/** Lints the spec with the project's redocly.yaml (and its vapc plugin); any error or warning fails. */
+export async function lintSpec(specPath: string = paths.specSource, options: LintOptions = {}): Promise<LintResult> {
+  specPath = resolve(specPath);
+  await assertReadable(specPath);
+  const config = resolve(options.config ?? paths.redoclyConfig);
+  await assertReadable(config).catch(() => {
+    throw new VapcError('E_CONFIG', `cannot read the Redocly configuration ${config}`);
+  });
+  const run = await runRedocly(['lint', specPath, '--config', config, '--format', 'json', '--max-problems', '1000']);
+  let report: RedoclyJsonReport;
+  try {
+    report = JSON.parse(run.stdout) as RedoclyJsonReport;
+  } catch {
+    throw new VapcError('E_TOOL_FAILED', `redocly lint failed (status ${run.status}):\n${run.stdout}${run.stderr}`.trim());
+  }
+  const problems: LintProblem[] = report.problems.map((p) => {
+    const location = p.location?.[0];
+    return {
+      ruleId: p.ruleId,
+      severity: p.severity,
+      message: p.message,
+      file: location?.source?.ref ?? specPath,
+      pointer: location?.pointer ?? '#',
+      ...(location?.start ? { line: location.start.line, col: location.start.col } : {}),
+    };
+  });
+  const errors = problems.filter((p) => p.severity === 'error').length;
+  const warnings = problems.filter((p) => p.severity === 'warn').length;
+  return {
+    ok: run.status === 0 && errors === 0 && warnings === 0,
+    errors,
+    warnings,
+    problems,
+    output: problems.map(formatProblem).join('\n'),
+  };
 }
 
 export interface BundleResult {
@@ -67,6 +140,8 @@ export interface BundleResult {
 
 /** Bundles the split spec into dist/openapi.yaml and dist/openapi.json, refs resolved to components. */
 export async function bundleSpec(specPath: string = paths.specSource): Promise<BundleResult> {
+  specPath = resolve(specPath);
+  await assertReadable(specPath);
   await mkdir(paths.distDir, { recursive: true });
   const run = await runRedocly(['bundle', specPath, '--config', paths.redoclyConfig, '--output', paths.bundledYaml]);
   if (run.status !== 0) {
@@ -88,11 +163,43 @@ export interface DocsResult {
 
 /** Builds the self-contained HTML reference (Redoc) at dist/docs/index.html. */
 export async function buildDocs(specPath: string = paths.specSource, output: string = paths.docsHtml): Promise<DocsResult> {
+  specPath = resolve(specPath);
+  output = resolve(output);
+  await assertReadable(specPath);
   await mkdir(dirname(output), { recursive: true });
-  const run = await runRedocly(['build-docs', specPath, '--config', paths.redoclyConfig, '--output', output]);
+  // --inlineBundle embeds Redoc's scripts instead of loading them from Redocly's CDN (Redoc 3 loads
+  // no web font, so nothing else is fetched); the Redoc options (showExtensions) are in redocly.yaml.
+  const run = await runRedocly(['build-docs', specPath, '--config', paths.redoclyConfig, '--inlineBundle', '--output', output]);
   if (run.status !== 0) {
     throw new VapcError('E_TOOL_FAILED', `redocly build-docs failed:\n${run.stdout}${run.stderr}`);
   }
-  const html = await readFile(output);
-  return { htmlPath: output, bytes: html.length };
+  const html = await readFile(output, 'utf8');
+  const external = externalResources(html);
+  if (external.length > 0) {
+    throw new VapcError('E_TOOL_FAILED', `the docs page would fetch from elsewhere: ${external.join(', ')}`);
+  }
+  return { htmlPath: output, bytes: Buffer.byteLength(html) };
+}
+
+/**
+ * The http(s) URLs an HTML page would load as a resource: script and link (stylesheet, preload,
+ * font) tags, CSS @import and url(...), @font-face sources. Plain links (<a href>) are not loads.
+ */
+export function externalResources(html: string): string[] {
+  const found = new Set<string>();
+  const patterns = [
+    /<script\b[^>]*\bsrc\s*=\s*["']?((?:https?:)?\/\/[^"'\s>]+)/gi,
+    /<link\b[^>]*\bhref\s*=\s*["']?((?:https?:)?\/\/[^"'\s>]+)/gi,
+    /<(?:img|iframe|source|embed|object)\b[^>]*\b(?:src|data)\s*=\s*["']?((?:https?:)?\/\/[^"'\s>]+)/gi,
+    /@import\s+(?:url\()?\s*["']?((?:https?:)?\/\/[^"')\s;]+)/gi,
+    /url\(\s*["']?((?:https?:)?\/\/[^"')\s]+)/gi,
+    /\bimport\s*(?:\{[^}]*\}\s*from\s*)?["']((?:https?:)?\/\/[^"']+)["']/gi,
+  ];
+  for (const pattern of patterns) {
+    for (const match of html.matchAll(pattern)) {
+      const url = match[1];
+      if (url && !url.startsWith('//www.w3.org/') && !/^https?:\/\/www\.w3\.org\//.test(url)) found.add(url);
+    }
+  }
+  return [...found];
 }

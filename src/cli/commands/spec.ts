@@ -7,12 +7,12 @@ import { ExitCode, type CommandContext } from '../main.js';
 export function registerSpecCommands(program: Command, { io, exit }: CommandContext): void {
   program
     .command('lint')
-    .description('lint the spec with Redocly and the contract rules of redocly.yaml (fails on any error or warning)')
+    .description('lint the spec with Redocly and the contract rules of redocly.yaml (exit 1 on any error or warning, 2 when the spec cannot be read)')
     .option('--spec <file>', 'OpenAPI document to lint', paths.specSource)
     .action(async (opts: { spec: string }) => {
       const result = await lintSpec(opts.spec);
-      io.stdout(`${result.output}\n`);
-      io.stdout(result.ok ? 'lint: clean\n' : `lint: ${result.errors} error(s), ${result.warnings} warning(s)\n`);
+      if (result.output) io.stdout(`${result.output}\n`);
+      io.stdout(result.ok ? `lint: ${opts.spec} is clean\n` : `lint: ${result.errors} error(s), ${result.warnings} warning(s)\n`);
       exit(result.ok ? ExitCode.ok : ExitCode.failed);
     });
 

@@ -1,5 +1,5 @@
 import type { Operation, SpecModel } from '../spec/model.js';
-import type { Failure, Observation, Severity, Suite } from '../results/model.js';
+import type { Failure, Observation, RecordedRequest, RecordedResponse, Severity, Suite } from '../results/model.js';
 import type { Exchange, HttpRequest } from '../transport/types.js';
 
 /**
@@ -21,6 +21,43 @@ export interface Credentials {
   userId?: string;
 }
 
+/** Options of `CheckContext.send` beyond the request itself. */
+export interface SendOptions {
+  /**
+   * 'documented' (default) adds the credentials the operation documents (needs `operation`, or
+   * adds both headers when the operation is unknown); 'none' adds nothing.
+   */
+  auth?: 'documented' | 'none';
+  /** The operation (or its operationId) the request targets; used for documented credentials. */
+  operation?: Operation | string;
+  /** Wait for the pacer first (default true). The rate-limit burst turns it off. */
+  pace?: boolean;
+  /**
+   * A 429 is a budget event: wait for the reset and resend (default true, except in the ratelimit
+   * suite, which sees its 429s).
+   */
+  retryOn429?: boolean;
+}
+
+/** The outcome of re-validating a request exactly as it went over the wire. */
+export interface WireValidation {
+  /** False when no request validator is available: the check cannot confirm, so must not fail. */
+  available: boolean;
+  valid: boolean;
+  /** Human-readable reasons the wire request is invalid (empty when valid). */
+  errors: string[];
+}
+
+/** Validates a wire request against an operation (the project's validators, adapted by the runner). */
+export type RequestValidator = (op: Operation, exchange: Exchange) => { valid: boolean; errors: string[] };
+
+/** The advertised rate limit as last read from X-RateLimit-* (resetAt: ms since epoch). */
+export interface RateLimitSnapshot {
+  limit?: number;
+  remaining?: number;
+  resetAt?: number;
+}
+
 /**
  * What a check gets. `send` applies the documented credentials of `op` unless told otherwise,
  * paces under the rate limit, records the exchange and counts it. Checks never touch undici,
@@ -40,13 +77,29 @@ export interface CheckContext {
    * Sends a request. `auth: 'documented'` (default) adds the credentials the operation documents;
    * `'none'` adds nothing; a record sets exactly these headers (for auth probes).
    */
-  send(request: HttpRequest & { auth?: 'documented' | 'none' }): Promise<Exchange>;
+  send(request: HttpRequest & SendOptions): Promise<Exchange>;
   /** Records something notable the contract does not rule on. */
   observe(observation: Omit<Observation, 'id'> & { id?: string }): void;
   /** Replaces the API key in use (after a key regeneration that rotates it). */
   rotateApiKey(newKey: string): void;
   /** Renders a curl line for an exchange, secrets as $VAPC_API_KEY / $VAPC_USER_ID placeholders. */
   curl(exchange: Exchange): string;
+  /**
+   * Re-validates the request of an exchange exactly as it was sent (after query, path and header
+   * serialisation). Judged on what was really sent: before failing "invalid input accepted",
+   * confirm `valid === false` (and `available`).
+   */
+  validateWire(op: Operation, exchange: Exchange): WireValidation;
+  /** A Failure with the redacted request/response, the curl line and the seed filled in. */
+  failure(exchange: Exchange, details: { expected: string; actual: string; input?: unknown; path?: string }): Failure;
+  /** The exchange as a report may show it, secrets removed. */
+  record(exchange: Exchange): { request: RecordedRequest; response?: RecordedResponse };
+  /** Removes known secrets (credentials, x-secret values seen so far) from a string or JSON value. */
+  redact<T>(value: T): T;
+  /** The advertised rate limit as last read from the target's headers. */
+  rateLimit(): RateLimitSnapshot;
+  /** The suite of the check being run (the ratelimit suite sees its 429s). */
+  suite?: Suite;
 }
 
 export type CheckOutcome =
@@ -67,6 +120,8 @@ export interface CheckDefinition {
   appliesTo(op: Operation, spec: SpecModel): boolean;
   /** Has effects outside test data; runs only with --include-destructive. */
   destructive?: boolean;
+  /** Fixtures the check cannot run without: when one is missing the check is skipped with the reason. */
+  needs?: Array<keyof Fixtures>;
   run(ctx: CheckContext, op: Operation): Promise<CheckOutcome>;
 }
 

@@ -1,0 +1,199 @@
+import { Pool } from 'undici';
+import { VapcError } from '../errors.js';
+import type { Exchange, HttpRequest, HttpResponse, Transport, TransportErrorCode, WireRequest } from './types.js';
+
+export interface UndiciTransportOptions {
+  /** http(s) URL of the server under test; a path prefix (http://host/api) is kept. */
+  baseUrl: string;
+  /** Whole-request deadline (connect, headers and body), in milliseconds. Default 10 000. */
+  timeoutMs?: number;
+  /** Response bodies are cut at this many bytes. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Parallel connections to the target. Default 8. */
+  connections?: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** Parses and checks a base URL; a clear VapcError (E_USAGE) when it is not an http(s) URL. */
+export function parseBaseUrl(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new VapcError('E_USAGE', `invalid base URL "${baseUrl}": expected an absolute http(s) URL such as http://127.0.0.1:4010`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new VapcError('E_USAGE', `invalid base URL "${baseUrl}": only http and https are supported`);
+  }
+  if (url.username || url.password) {
+    throw new VapcError('E_USAGE', `invalid base URL: credentials in the URL are not supported; use --api-key and --user-id`);
+  }
+  if (url.search || url.hash) {
+    throw new VapcError('E_USAGE', `invalid base URL "${baseUrl}": it must not carry a query or fragment`);
+  }
+  return url;
+}
+
+/** Serialises path and query exactly as they go over the wire (query in the given order). */
+export function buildTarget(prefix: string, request: Pick<HttpRequest, 'path' | 'query'>): string {
+  const path = `${prefix.replace(/\/+$/, '')}${request.path.startsWith('/') ? '' : '/'}${request.path}`;
+  const query = (request.query ?? []).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  return query ? `${path}?${query}` : path;
+}
+
+/** The headers and body a request carries on the wire (content-type added for bodies). */
+export function wireHeadersAndBody(request: HttpRequest): { headers: Record<string, string>; body?: string } {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(request.headers ?? {})) headers[k.toLowerCase()] = v;
+  let body: string | undefined;
+  if (request.rawBody !== undefined) body = request.rawBody;
+  else if (request.json !== undefined) body = JSON.stringify(request.json);
+  if (body !== undefined && !('content-type' in headers)) headers['content-type'] = 'application/json';
+  return body === undefined ? { headers } : { headers, body };
+}
+
+function errorCodes(error: unknown): string[] {
+  const out: string[] = [];
+  let e: unknown = error;
+  for (let depth = 0; e && depth < 5; depth++) {
+    const rec = e as { code?: unknown; name?: unknown; cause?: unknown; errors?: unknown[] };
+    if (typeof rec.code === 'string') out.push(rec.code);
+    if (typeof rec.name === 'string') out.push(rec.name);
+    if (Array.isArray(rec.errors)) for (const sub of rec.errors) out.push(...errorCodes(sub));
+    e = rec.cause;
+  }
+  return out;
+}
+
+/** Maps a node/undici error to a transport error code. */
+export function classifyError(error: unknown, timedOut: boolean): TransportErrorCode {
+  if (timedOut) return 'timeout';
+  const codes = errorCodes(error);
+  const has = (...names: string[]) => codes.some((c) => names.includes(c));
+  if (has('UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT', 'TimeoutError')) return 'timeout';
+  if (has('ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL')) return 'connection_refused';
+  if (has('ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED')) return 'connection_reset';
+  if (has('UND_ERR_RESPONSE_EXCEEDED_MAX_SIZE')) return 'body_too_large';
+  if (codes.some((c) => c.startsWith('HPE_')) || has('UND_ERR_INFO', 'UND_ERR_INVALID_ARG')) return 'protocol';
+  return 'other';
+}
+
+function describe(code: TransportErrorCode, error: unknown, timeoutMs: number): string {
+  const detail = error instanceof Error ? error.message : String(error);
+  switch (code) {
+    case 'timeout':
+      return `no complete response within ${timeoutMs} ms`;
+    case 'connection_refused':
+      return `connection failed (${detail})`;
+    case 'connection_reset':
+      return `connection closed by the server before a complete response (${detail})`;
+    case 'protocol':
+      return `malformed HTTP response (${detail})`;
+    default:
+      return detail;
+  }
+}
+
+function normaliseHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    if (v === undefined) continue;
+    out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return out;
+}
+
+/** Decodes a capped body and parses it as JSON when it is JSON. */
+export function toHttpResponse(status: number, headers: Record<string, string>, bytes: Buffer, truncated: boolean): HttpResponse {
+  const text = bytes.toString('utf8');
+  const response: HttpResponse = { status, headers, text, truncated };
+  if (text.trim() === '') return response;
+  if (truncated) {
+    response.jsonError = 'the body was cut at the size cap and was not parsed';
+    return response;
+  }
+  try {
+    response.json = JSON.parse(text);
+  } catch (error) {
+    response.jsonError = error instanceof Error ? error.message : String(error);
+  }
+  return response;
+}
+
+/**
+ * The HTTP transport: undici pool, no redirect following (a 3xx is returned as it is), a whole-request
+ * deadline (so a server dripping bytes cannot hold a request open), and a body cap (the rest of an
+ * oversized body is discarded and the connection dropped).
+ */
+export function createUndiciTransport(options: UndiciTransportOptions): Transport {
+  const base = parseBaseUrl(options.baseUrl);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const pool = new Pool(base.origin, {
+    connections: options.connections ?? 8,
+    connectTimeout: timeoutMs,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    keepAliveTimeout: 4_000,
+    maxResponseSize: -1,
+  });
+  const prefix = base.pathname === '/' ? '' : base.pathname;
+  const baseUrl = base.href.replace(/\/+$/, '');
+
+  async function send(request: HttpRequest): Promise<Exchange> {
+    const target = buildTarget(prefix, request);
+    const { headers, body } = wireHeadersAndBody(request);
+    const wire: WireRequest = { method: request.method.toUpperCase(), url: `${base.origin}${target}`, headers };
+    if (body !== undefined) wire.body = body;
+    const started = performance.now();
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error(`request deadline of ${timeoutMs} ms passed`));
+    }, timeoutMs);
+    try {
+      const response = await pool.request({
+        method: wire.method as 'GET',
+        path: target,
+        headers,
+        body: body ?? null,
+        signal: controller.signal,
+      });
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let truncated = false;
+      for await (const chunk of response.body as AsyncIterable<Buffer>) {
+        const room = maxBodyBytes - size;
+        if (chunk.length > room) {
+          if (room > 0) chunks.push(chunk.subarray(0, room));
+          size = maxBodyBytes;
+          truncated = true;
+          break;
+        }
+        chunks.push(chunk);
+        size += chunk.length;
+      }
+      if (truncated) response.body.destroy();
+      const http = toHttpResponse(response.statusCode, normaliseHeaders(response.headers), Buffer.concat(chunks, size), truncated);
+      const exchange: Exchange = { request: wire, response: http, durationMs: performance.now() - started };
+      if (truncated) exchange.error = { code: 'body_too_large', message: `the response body exceeded ${maxBodyBytes} bytes and was cut` };
+      return exchange;
+    } catch (error) {
+      const code = classifyError(error, timedOut);
+      return { request: wire, error: { code, message: describe(code, error, timeoutMs) }, durationMs: performance.now() - started };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    baseUrl,
+    send,
+    async close() {
+      await pool.destroy().catch(() => undefined);
+    },
+  };
+}

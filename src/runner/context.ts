@@ -1,0 +1,249 @@
+import type { PacingInfo, RunEvents } from '../results/events.js';
+import type { Failure, Observation, Suite } from '../results/model.js';
+import type { Operation, SpecModel } from '../spec/model.js';
+import { Redactor } from '../transport/redact.js';
+import type { Exchange, HttpRequest, Transport, TransportErrorCode } from '../transport/types.js';
+import type { CheckContext, Credentials, Fixtures, RequestValidator, SendOptions, WireValidation } from './check.js';
+import { Pacer, realSleep } from './pacer.js';
+
+/** Thrown by `send` when the run must stop (deadline passed, target stopped answering). Never a check failure. */
+export class RunAbortedError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'deadline' | 'unreachable',
+  ) {
+    super(message);
+    this.name = 'RunAbortedError';
+  }
+}
+
+export interface CheckContextOptions {
+  spec: SpecModel;
+  transport: Transport;
+  fixtures?: Fixtures;
+  credentials?: Credentials;
+  seed?: number;
+  runs?: number;
+  strictTypes?: boolean;
+  includeDestructive?: boolean;
+  /** Client-side cap in requests per minute. */
+  rpm?: number;
+  /** Follow X-RateLimit-* headers (default true). */
+  followRateLimit?: boolean;
+  /** A pacer to share; built from rpm/followRateLimit when absent. */
+  pacer?: Pacer;
+  redactor?: Redactor;
+  /** Re-validates wire requests (the project's validators, adapted); without it `validateWire` reports unavailable. */
+  validateRequest?: RequestValidator;
+  events?: RunEvents;
+  /** Resends after a 429 outside the ratelimit suite (default 6). */
+  maxRetries429?: number;
+  /** Absolute time (ms since epoch) after which `send` throws RunAbortedError('deadline'). */
+  deadlineAt?: number;
+  /** Consecutive connection-level failures (refused, reset, timeout) after which the run is aborted. Default 8. */
+  maxConsecutiveTransportErrors?: number;
+  /** Sees every exchange, before redaction (for recording transports in tests). */
+  onExchange?: (exchange: Exchange, checkId: string | undefined) => void;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** The runner's view of a context: the CheckContext plus counters and per-check scopes. */
+export interface RunContext extends CheckContext {
+  readonly pacer: Pacer;
+  readonly redactor: Redactor;
+  /** Requests sent so far (all scopes). */
+  readonly requests: number;
+  readonly observations: Observation[];
+  /** A context for one check × operation: counts its own requests and tags its observations. */
+  scope(checkId: string, suite: Suite, operation?: Operation): ScopedContext;
+}
+
+export interface ScopedContext extends CheckContext {
+  readonly requests: number;
+}
+
+const CONNECTION_ERRORS: TransportErrorCode[] = ['connection_refused', 'connection_reset', 'timeout'];
+
+/** Compiles operation path templates so a request can be matched to its operation. */
+function operationMatcher(spec: SpecModel): (method: string, path: string) => Operation | undefined {
+  const compiled = spec.operations.map((op) => ({
+    op,
+    re: new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+  }));
+  return (method, path) => {
+    const bare = path.split('?')[0]!;
+    return compiled.find((c) => c.op.method === method.toUpperCase() && c.re.test(bare))?.op;
+  };
+}
+
+export function credentialHeaders(op: Operation | undefined, spec: SpecModel, credentials: Credentials): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const kinds = op ? op.credentials : (['bearer', 'userId'] as const);
+  for (const kind of kinds) {
+    const scheme = spec.securitySchemes.find((s) => s.credential === kind);
+    const header = scheme?.header ?? (kind === 'bearer' ? 'Authorization' : 'X-User-ID');
+    if (kind === 'bearer' && credentials.apiKey !== undefined) headers[header] = `Bearer ${credentials.apiKey}`;
+    if (kind === 'userId' && credentials.userId !== undefined) headers[header] = credentials.userId;
+  }
+  return headers;
+}
+
+/**
+ * Builds the context checks run in: documented credentials applied per operation, pacing under the
+ * advertised limit and the --rpm cap, 429 outside the ratelimit suite waited out and resent,
+ * requests counted, observations collected, secrets redacted from everything a report shows.
+ */
+export function createCheckContext(options: CheckContextOptions): RunContext {
+  const { spec, transport } = options;
+  const credentials: Credentials = { ...options.credentials };
+  const fixtures: Fixtures = { ...options.fixtures };
+  const seed = options.seed ?? 0;
+  const events = options.events;
+  const sleep = options.sleep ?? realSleep;
+  const pacerOptions: ConstructorParameters<typeof Pacer>[0] = { followHeaders: options.followRateLimit ?? true, sleep };
+  if (options.rpm !== undefined) pacerOptions.rpm = options.rpm;
+  if (events?.onPacing) pacerOptions.onPacing = (info: PacingInfo) => events.onPacing?.(info);
+  const pacer = options.pacer ?? new Pacer(pacerOptions);
+  const redactor =
+    options.redactor ??
+    new Redactor({
+      apiKeys: credentials.apiKey ? [credentials.apiKey] : [],
+      userIds: credentials.userId ? [credentials.userId] : [],
+      secretFields: spec.secretFields(),
+    });
+  const maxRetries = options.maxRetries429 ?? 6;
+  const maxStreak = options.maxConsecutiveTransportErrors ?? 8;
+  const matchOperation = operationMatcher(spec);
+  const observations: Observation[] = [];
+  const seen = new Set<string>();
+  let total = 0;
+  let streak = 0;
+
+  function addObservation(observation: Omit<Observation, 'id'> & { id?: string }, fallbackId: string): void {
+    const full: Observation = { id: observation.id ?? fallbackId, message: redactor.text(observation.message) };
+    if (observation.operation !== undefined) full.operation = observation.operation;
+    const key = `${full.id}|${full.operation ?? ''}|${full.message}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    observations.push(full);
+    events?.onObservation?.(full);
+  }
+
+  async function sendOnce(request: HttpRequest, pace: boolean): Promise<Exchange> {
+    if (options.deadlineAt !== undefined && Date.now() > options.deadlineAt) {
+      throw new RunAbortedError('the run deadline passed before all checks ran', 'deadline');
+    }
+    if (pace) await pacer.acquire();
+    const exchange = await transport.send(request);
+    total++;
+    events?.onRequest?.(total);
+    options.onExchange?.(exchange, request.checkId);
+    if (exchange.response) {
+      pacer.observe(exchange.response.headers);
+      if (exchange.response.json !== undefined) redactor.learn(exchange.response.json);
+    }
+    if (exchange.error && CONNECTION_ERRORS.includes(exchange.error.code) && !exchange.response) {
+      streak++;
+      if (streak >= maxStreak) {
+        throw new RunAbortedError(
+          `the target stopped answering: ${streak} requests in a row failed (last: ${exchange.error.message})`,
+          'unreachable',
+        );
+      }
+    } else {
+      streak = 0;
+    }
+    return exchange;
+  }
+
+  function makeContext(checkId: string | undefined, suite: Suite | undefined, scopeOp: Operation | undefined, counter: { n: number }): CheckContext {
+    const ctx: CheckContext = {
+      spec,
+      fixtures,
+      credentials,
+      seed,
+      runs: options.runs ?? 25,
+      strictTypes: options.strictTypes ?? false,
+      includeDestructive: options.includeDestructive ?? false,
+      async send(input: HttpRequest & SendOptions): Promise<Exchange> {
+        const { auth, operation, pace, retryOn429, ...request } = input;
+        const op =
+          typeof operation === 'string' ? spec.operation(operation) : (operation ?? matchOperation(request.method, request.path) ?? scopeOp);
+        const headers = auth === 'none' ? { ...request.headers } : { ...credentialHeaders(op, spec, credentials), ...request.headers };
+        const prepared: HttpRequest = { ...request, headers };
+        if (prepared.checkId === undefined && checkId !== undefined) prepared.checkId = checkId;
+        const retry = retryOn429 ?? suite !== 'ratelimit';
+        const doPace = pace ?? true;
+        let exchange = await sendOnce(prepared, doPace);
+        counter.n++;
+        for (let attempt = 0; retry && exchange.response?.status === 429 && attempt < maxRetries; attempt++) {
+          const wait = pacer.backoffAfter429(exchange.response.headers, attempt);
+          const info: PacingInfo = { waitMs: wait };
+          if (pacer.state.limit !== undefined) info.limit = pacer.state.limit;
+          events?.onPacing?.(info);
+          await sleep(wait);
+          exchange = await sendOnce(prepared, doPace);
+          counter.n++;
+        }
+        return exchange;
+      },
+      observe(observation) {
+        addObservation(observation, checkId ?? 'runner');
+      },
+      rotateApiKey(newKey: string) {
+        redactor.addApiKey(newKey);
+        credentials.apiKey = newKey;
+      },
+      curl(exchange: Exchange): string {
+        return redactor.curl(exchange);
+      },
+      validateWire(op: Operation, exchange: Exchange): WireValidation {
+        if (!options.validateRequest) return { available: false, valid: true, errors: [] };
+        const result = options.validateRequest(op, exchange);
+        return { available: true, valid: result.valid, errors: result.errors.map((e) => redactor.text(e)) };
+      },
+      failure(exchange, details): Failure {
+        const recorded = ctx.record(exchange);
+        const failure: Failure = {
+          expected: redactor.text(details.expected),
+          actual: redactor.text(details.actual),
+          request: recorded.request,
+          repro: redactor.curl(exchange),
+          seed,
+        };
+        if (recorded.response) failure.response = recorded.response;
+        if (details.input !== undefined) failure.input = redactor.value(details.input);
+        if (details.path !== undefined) failure.path = details.path;
+        return failure;
+      },
+      record(exchange: Exchange) {
+        const out: ReturnType<CheckContext['record']> = { request: redactor.request(exchange.request) };
+        if (exchange.response) out.response = redactor.response(exchange.response, exchange.durationMs);
+        return out;
+      },
+      redact<T>(value: T): T {
+        return redactor.value(value) as T;
+      },
+      rateLimit() {
+        return { ...pacer.state };
+      },
+    };
+    if (suite !== undefined) ctx.suite = suite;
+    return ctx;
+  }
+
+  const rootCounter = { n: 0 };
+  const root = makeContext(undefined, undefined, undefined, rootCounter);
+  const run: RunContext = Object.assign(root, {
+    pacer,
+    redactor,
+    observations,
+    scope(checkId: string, suite: Suite, operation?: Operation): ScopedContext {
+      const counter = { n: 0 };
+      const scoped = makeContext(checkId, suite, operation, counter);
+      return Object.defineProperty(scoped, 'requests', { get: () => counter.n, enumerable: true }) as ScopedContext;
+    },
+  }) as RunContext;
+  Object.defineProperty(run, 'requests', { get: () => total, enumerable: true });
+  return run;
+}

@@ -1,0 +1,166 @@
+import type { PacingInfo } from '../results/events.js';
+
+/** The advertised rate limit as last read from X-RateLimit-* headers. */
+export interface RateLimitState {
+  limit?: number;
+  remaining?: number;
+  /** Absolute time (ms since epoch) when the window resets, as interpreted. */
+  resetAt?: number;
+}
+
+/** Reads an integer header; undefined when absent or not an integer. */
+function intHeader(headers: Record<string, string>, name: string): number | undefined {
+  const raw = headers[name];
+  if (raw === undefined) return undefined;
+  const trimmed = raw.split(',')[0]!.trim();
+  if (!/^-?\d+(\.\d+)?$/.test(trimmed)) return undefined;
+  return Number(trimmed);
+}
+
+/**
+ * Interprets X-RateLimit-Reset: the contract leaves its unit open. Values that look like a Unix
+ * epoch (seconds after 2001, or milliseconds) are absolute; smaller values are seconds until the reset.
+ */
+export function resetToAbsolute(value: number, now: number): number {
+  if (value >= 1e12) return value; // epoch milliseconds
+  if (value >= 1e9) return value * 1000; // epoch seconds
+  return now + Math.max(0, value) * 1000;
+}
+
+/** Reads the three rate-limit headers (and Retry-After as a fallback for the reset). */
+export function readRateLimit(headers: Record<string, string>, now: number): RateLimitState {
+  const state: RateLimitState = {};
+  const limit = intHeader(headers, 'x-ratelimit-limit');
+  const remaining = intHeader(headers, 'x-ratelimit-remaining');
+  const reset = intHeader(headers, 'x-ratelimit-reset');
+  if (limit !== undefined) state.limit = limit;
+  if (remaining !== undefined) state.remaining = remaining;
+  if (reset !== undefined) state.resetAt = resetToAbsolute(reset, now);
+  else {
+    const retryAfter = intHeader(headers, 'retry-after');
+    if (retryAfter !== undefined) state.resetAt = now + retryAfter * 1000;
+  }
+  return state;
+}
+
+export interface PacerOptions {
+  /** Client-side cap in requests per minute (--rpm). */
+  rpm?: number;
+  /** Follow X-RateLimit-Remaining/Reset (default true). */
+  followHeaders?: boolean;
+  /** Requests kept in reserve below the advertised remaining count. Default 1. */
+  reserve?: number;
+  /** Longest single wait, so a bogus far-future reset cannot stall a run. Default 65 s. */
+  maxWaitMs?: number;
+  /** Clock and sleep, replaceable in tests. */
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  onPacing?: (info: PacingInfo) => void;
+}
+
+export const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Keeps the runner under the server's advertised limit and the --rpm cap. Acquisitions are
+ * serialised, so concurrent sends are paced as one stream.
+ *
+ * - rpm: at most `rpm` requests in any sliding 60 s window (timestamps of the last `rpm` sends).
+ * - headers: while the advertised remaining count (minus requests sent since it was read) is at
+ *   the reserve, wait until the advertised reset.
+ */
+export class Pacer {
+  readonly state: RateLimitState = {};
+  private readonly rpm: number | undefined;
+  private readonly followHeaders: boolean;
+  private readonly reserve: number;
+  private readonly maxWaitMs: number;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly onPacing: ((info: PacingInfo) => void) | undefined;
+  private readonly sent: number[] = [];
+  private sentSinceHeaders = 0;
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(options: PacerOptions = {}) {
+    this.rpm = options.rpm && options.rpm > 0 ? options.rpm : undefined;
+    this.followHeaders = options.followHeaders ?? true;
+    this.reserve = options.reserve ?? 1;
+    this.maxWaitMs = options.maxWaitMs ?? 65_000;
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? realSleep;
+    this.onPacing = options.onPacing;
+  }
+
+  /** Waits until one more request may be sent. */
+  acquire(): Promise<void> {
+    const next = this.chain.then(() => this.waitTurn());
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  private async waitTurn(): Promise<void> {
+    for (let guard = 0; guard < 4; guard++) {
+      const wait = this.waitNeeded();
+      if (wait <= 0) break;
+      this.emit(wait);
+      await this.sleep(wait);
+      if (this.state.resetAt !== undefined && this.now() >= this.state.resetAt) {
+        // A new window: forget the stale count until the next response says otherwise.
+        delete this.state.remaining;
+        this.sentSinceHeaders = 0;
+      }
+    }
+    const now = this.now();
+    this.sent.push(now);
+    if (this.rpm !== undefined && this.sent.length > this.rpm) this.sent.splice(0, this.sent.length - this.rpm);
+    this.sentSinceHeaders++;
+  }
+
+  /** Milliseconds to wait before the next request (0 when it may go now). */
+  waitNeeded(): number {
+    const now = this.now();
+    let wait = 0;
+    if (this.rpm !== undefined && this.sent.length >= this.rpm) {
+      wait = Math.max(wait, this.sent[this.sent.length - this.rpm]! + 60_000 - now);
+    }
+    if (this.followHeaders && this.state.remaining !== undefined) {
+      const left = this.state.remaining - this.sentSinceHeaders;
+      if (left <= this.reserve) {
+        const resetAt = this.state.resetAt ?? now + 1_000;
+        wait = Math.max(wait, resetAt - now + 50);
+      }
+    }
+    return Math.min(Math.max(0, Math.ceil(wait)), this.maxWaitMs);
+  }
+
+  /** Updates the advertised limit from a response's headers. */
+  observe(headers: Record<string, string>): void {
+    const read = readRateLimit(headers, this.now());
+    if (read.limit !== undefined) this.state.limit = read.limit;
+    if (read.resetAt !== undefined) this.state.resetAt = read.resetAt;
+    if (read.remaining !== undefined) {
+      this.state.remaining = read.remaining;
+      this.sentSinceHeaders = 0;
+    }
+  }
+
+  /** How long to wait after a 429 before retrying: until the advertised reset, at least `minMs`. */
+  backoffAfter429(headers: Record<string, string>, attempt: number, minMs = 250): number {
+    const now = this.now();
+    const read = readRateLimit(headers, now);
+    this.observe(headers);
+    const base = read.resetAt !== undefined ? read.resetAt - now + 50 : 1_000 * 2 ** attempt;
+    this.state.remaining = 0;
+    this.sentSinceHeaders = 0;
+    return Math.min(Math.max(minMs, Math.ceil(base)), this.maxWaitMs);
+  }
+
+  private emit(waitMs: number): void {
+    if (!this.onPacing) return;
+    const info: PacingInfo = { waitMs };
+    if (this.state.limit !== undefined) info.limit = this.state.limit;
+    if (this.state.remaining !== undefined) info.remaining = this.state.remaining;
+    if (this.rpm !== undefined) info.rpm = this.rpm;
+    this.onPacing(info);
+  }
+}

@@ -1,0 +1,177 @@
+import type { RunEvents } from '../results/events.js';
+import { SUITES, type CheckResult, type Failure, type Suite } from '../results/model.js';
+import type { Operation } from '../spec/model.js';
+import type { CheckDefinition, CheckOutcome } from './check.js';
+import { RunAbortedError, type RunContext } from './context.js';
+
+/** One check applied to one operation: the unit that yields one CheckResult. */
+export interface PlannedCheck {
+  check: CheckDefinition;
+  operation: Operation;
+  /** Why it will not run (destructive without the flag, fixture missing), when it will not. */
+  skip?: string;
+}
+
+export interface PlanOptions {
+  /** Suites to run, default all. */
+  suites?: readonly Suite[];
+  includeDestructive?: boolean;
+}
+
+/** `METHOD /path` of an operation, as results name it. */
+export const operationLabel = (op: Operation): string => `${op.method} ${op.path}`;
+
+/** True for a pair with effects outside test data (the check says so, or the operation has x-side-effects). */
+export const isDestructive = (check: CheckDefinition, op: Operation): boolean => Boolean(check.destructive || op.sideEffects);
+
+/** Credential-replacing operations (key regeneration) run after every other destructive pair. */
+const replacesCredential = (op: Operation): boolean => Boolean(op.sideEffects && /key|credential|token/i.test(op.sideEffects));
+
+/**
+ * Orders the work: suites in the fixed order (ratelimit last), within a suite the checks in
+ * registry order × the operations in spec order, destructive pairs at the end of their suite and
+ * credential-replacing ones (key regeneration) last of all within it.
+ */
+export function planChecks(checks: readonly CheckDefinition[], ctx: Pick<RunContext, 'spec' | 'fixtures'>, options: PlanOptions = {}): PlannedCheck[] {
+  const selected = new Set(options.suites ?? SUITES);
+  const plan: PlannedCheck[] = [];
+  for (const suite of SUITES) {
+    if (!selected.has(suite)) continue;
+    const normal: PlannedCheck[] = [];
+    const destructive: PlannedCheck[] = [];
+    const credential: PlannedCheck[] = [];
+    for (const check of checks.filter((c) => c.suite === suite)) {
+      for (const op of ctx.spec.operations) {
+        if (!check.appliesTo(op, ctx.spec)) continue;
+        const item: PlannedCheck = { check, operation: op };
+        const missing = (check.needs ?? []).filter((name) => {
+          const value = ctx.fixtures[name];
+          return value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+        });
+        if (isDestructive(check, op) && !options.includeDestructive) {
+          item.skip = `destructive (${op.sideEffects ?? 'effects outside test data'}); run with --include-destructive to exercise it`;
+        } else if (missing.length > 0) {
+          item.skip = `fixture ${missing.join(', ')} missing: not discovered from the API; set fixtures.${missing[0]} in the config file`;
+        }
+        if (!isDestructive(check, op)) normal.push(item);
+        else if (replacesCredential(op)) credential.push(item);
+        else destructive.push(item);
+      }
+    }
+    plan.push(...normal, ...destructive, ...credential);
+  }
+  return plan;
+}
+
+/** Keeps the first of failures that say the same thing (same expected and actual). */
+export function dedupeFailures(failures: readonly Failure[], max = 20): Failure[] {
+  const seen = new Set<string>();
+  const out: Failure[] = [];
+  for (const f of failures) {
+    const key = `${f.expected}\u0000${f.actual}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(f);
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+export interface RunChecksOptions extends PlanOptions {
+  events?: RunEvents;
+}
+
+export interface RunChecksResult {
+  results: CheckResult[];
+  /** Set when the run stopped early (deadline, target stopped answering); the rest is skipped. */
+  aborted?: { reason: 'deadline' | 'unreachable'; message: string };
+}
+
+function baseResult(item: PlannedCheck): Omit<CheckResult, 'status' | 'message' | 'duration_ms' | 'requests'> {
+  return {
+    id: item.check.id,
+    suite: item.check.suite,
+    operation: operationLabel(item.operation),
+    rule: item.check.rule,
+    contract_ref: item.check.contractRef,
+    severity: item.check.severity,
+  };
+}
+
+function toResult(item: PlannedCheck, outcome: CheckOutcome, durationMs: number, requests: number, redact: (s: string) => string): CheckResult {
+  const result: CheckResult = {
+    ...baseResult(item),
+    status: outcome.status,
+    message: redact(outcome.message),
+    duration_ms: Math.round(durationMs),
+    requests,
+  };
+  if (outcome.status === 'failed') {
+    const failures = dedupeFailures(outcome.failures);
+    result.failures = failures;
+    const repro = failures.find((f) => f.repro)?.repro;
+    if (repro) result.repro = repro;
+  }
+  return result;
+}
+
+/**
+ * Runs every check × applicable operation in plan order, one CheckResult each. A check that
+ * throws is an `error` verdict (the tool's fault, never the server's); a failed outcome without
+ * failures is still failed. Each pair runs in its own scope, so requests are counted per result.
+ */
+export async function runChecks(checks: readonly CheckDefinition[], ctx: RunContext, options: RunChecksOptions = {}): Promise<RunChecksResult> {
+  const plan = planChecks(checks, ctx, options);
+  return runPlan(plan, ctx, options.events);
+}
+
+export async function runPlan(plan: readonly PlannedCheck[], ctx: RunContext, events?: RunEvents): Promise<RunChecksResult> {
+  const results: CheckResult[] = [];
+  let aborted: RunChecksResult['aborted'];
+  let currentSuite: Suite | undefined;
+  const redact = (s: string) => ctx.redactor.text(s);
+  for (const [index, item] of plan.entries()) {
+    const suite = item.check.suite;
+    if (suite !== currentSuite) {
+      if (currentSuite !== undefined) events?.onSuiteEnd?.(currentSuite);
+      currentSuite = suite;
+      let count = 0;
+      for (let j = index; j < plan.length && plan[j]!.check.suite === suite; j++) count++;
+      events?.onSuiteStart?.(suite, count);
+    }
+    let result: CheckResult;
+    if (aborted) {
+      result = { ...baseResult(item), status: 'skipped', message: `not run: ${aborted.message}`, duration_ms: 0, requests: 0 };
+    } else if (item.skip) {
+      result = { ...baseResult(item), status: 'skipped', message: item.skip, duration_ms: 0, requests: 0 };
+    } else {
+      const scoped = ctx.scope(item.check.id, suite, item.operation);
+      const started = performance.now();
+      try {
+        const outcome = await item.check.run(scoped, item.operation);
+        if (!outcome || typeof outcome !== 'object' || !['passed', 'failed', 'skipped'].includes((outcome as CheckOutcome).status)) {
+          throw new Error(`the check returned no valid outcome (${JSON.stringify(outcome)?.slice(0, 80)})`);
+        }
+        result = toResult(item, outcome, performance.now() - started, scoped.requests, redact);
+      } catch (error) {
+        if (error instanceof RunAbortedError) {
+          aborted = { reason: error.reason, message: error.message };
+          result = { ...baseResult(item), status: 'skipped', message: `not finished: ${error.message}`, duration_ms: Math.round(performance.now() - started), requests: scoped.requests };
+        } else {
+          const message = error instanceof Error ? error.message : String(error);
+          result = {
+            ...baseResult(item),
+            status: 'error',
+            message: redact(`tool error (not a server failure): ${message}`),
+            duration_ms: Math.round(performance.now() - started),
+            requests: scoped.requests,
+          };
+        }
+      }
+    }
+    results.push(result);
+    events?.onCheckDone?.(result);
+  }
+  if (currentSuite !== undefined) events?.onSuiteEnd?.(currentSuite);
+  return aborted ? { results, aborted } : { results };
+}

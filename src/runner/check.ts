@@ -100,6 +100,11 @@ export interface CheckContext {
   rateLimit(): RateLimitSnapshot;
   /** The suite of the check being run (the ratelimit suite sees its 429s). */
   suite?: Suite;
+  /**
+   * Waits until the advertised rate-limit window resets (X-RateLimit-Reset; bounded to ~65 s),
+   * so a burst starts with a full window. Returns at once when no reset is known.
+   */
+  waitForWindow(): Promise<void>;
 }
 
 export type CheckOutcome =
@@ -120,6 +125,11 @@ export interface CheckDefinition {
   appliesTo(op: Operation, spec: SpecModel): boolean;
   /** Has effects outside test data; runs only with --include-destructive. */
   destructive?: boolean;
+  /**
+   * Requests the check plans to send on `op` with `runs` generated cases, for --dry-run and the
+   * request budget that sizes the default --runs. Without it the runner assumes `runs`.
+   */
+  plannedRequests?(op: Operation, runs: number, spec: SpecModel): number;
   /** Fixtures the check cannot run without: when one is missing the check is skipped with the reason. */
   needs?: Array<keyof Fixtures>;
   run(ctx: CheckContext, op: Operation): Promise<CheckOutcome>;

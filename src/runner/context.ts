@@ -227,6 +227,17 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
       rateLimit() {
         return { ...pacer.state };
       },
+      async waitForWindow() {
+        const resetAt = pacer.state.resetAt;
+        if (resetAt === undefined) return;
+        const wait = Math.min(resetAt - Date.now() + 100, 65_000);
+        if (wait <= 0) return;
+        const info: PacingInfo = { waitMs: wait };
+        if (pacer.state.limit !== undefined) info.limit = pacer.state.limit;
+        events?.onPacing?.(info);
+        await sleep(wait);
+        pacer.windowReset();
+      },
     };
     if (suite !== undefined) ctx.suite = suite;
     return ctx;

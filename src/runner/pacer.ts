@@ -133,6 +133,12 @@ export class Pacer {
     return Math.min(Math.max(0, Math.ceil(wait)), this.maxWaitMs);
   }
 
+  /** Forgets the advertised remaining count (a new window began). */
+  windowReset(): void {
+    delete this.state.remaining;
+    this.sentSinceHeaders = 0;
+  }
+
   /** Updates the advertised limit from a response's headers. */
   observe(headers: Record<string, string>): void {
     const read = readRateLimit(headers, this.now());

@@ -4,10 +4,16 @@
 const RATE_LIMIT = /^x-ratelimit-/i;
 const NAMES = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 
+/** Where a $ref finally lands (following a chain of refs), as file#pointer. */
 function where(ctx, value) {
-  const { location } = ctx.resolve(value);
-  return `${location.source.absoluteRef}#${location.pointer}`;
+  let resolved = ctx.resolve(value);
+  for (let hops = 0; resolved.node && typeof resolved.node.$ref === 'string' && hops < 16; hops++) {
+    resolved = ctx.resolve(resolved.node, resolved.location.source.absoluteRef);
+  }
+  return resolved.location ? key(resolved.location) : undefined;
 }
+
+const key = (location) => `${location.source.absoluteRef} ${location.pointer}`;
 
 export default function SharedRateLimitHeaders() {
   const shared = new Map();
@@ -17,7 +23,8 @@ export default function SharedRateLimitHeaders() {
         const headers = root.components?.headers ?? {};
         for (const name of NAMES) {
           if (headers[name]) {
-            shared.set(name, headers[name].$ref ? where(ctx, headers[name]) : `${ctx.location.source.absoluteRef}#/components/headers/${name}`);
+            const header = headers[name];
+            shared.set(name, typeof header.$ref === 'string' ? where(ctx, header) : key(ctx.location.child(['components', 'headers', name])));
           }
         }
       },

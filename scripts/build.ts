@@ -1,12 +1,15 @@
 // npm run build: bundled spec, HTML docs, precompiled validators, then the TypeScript build.
 import { spawnSync } from 'node:child_process';
 import { bundleSpec, buildDocs } from '../src/build/redocly.js';
+import { buildValidators } from './build-validators.js';
 
 const started = Date.now();
 const bundle = await bundleSpec();
 console.log(`bundle   ${bundle.operations} operations -> dist/openapi.yaml, dist/openapi.json`);
 const docs = await buildDocs();
 console.log(`docs     ${Math.round(docs.bytes / 1024)} KiB -> dist/docs/index.html`);
+const validators = await buildValidators();
+console.log(`valid.   ${validators.validators} validators precompiled (${Math.round(validators.bytes / 1024)} KiB) -> src/generated/`);
 
 const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 if (tsc.status !== 0) {

@@ -1,0 +1,305 @@
+import { appendFileSync } from 'node:fs';
+import cliProgress from 'cli-progress';
+import type { CheckResult, Observation, RunReport, Suite } from '../results/model.js';
+import type { PacingInfo, RunEvents, RunPlan } from '../results/events.js';
+import { githubAnnotations, githubStepSummary } from './github.js';
+import { redactText } from './redact.js';
+import { countsBySuite, failuresOf, formatDuration, reproOf, ruleWithRef } from './text.js';
+
+export interface ConsoleReporterOptions {
+  /** Where output goes (stdout). Everything written passes the final redaction. */
+  write: (text: string) => void;
+  isTTY: boolean;
+  env: Record<string, string | undefined>;
+  /** Print only the final summary. */
+  quiet?: boolean;
+  /** Literal secret values (API key, user id) to scrub from all output. */
+  secrets?: readonly string[];
+  /** Appends the Markdown job summary to $GITHUB_STEP_SUMMARY; injectable for tests. */
+  appendFile?: (path: string, text: string) => void;
+}
+
+export type ConsoleMode = 'live' | 'plain' | 'quiet';
+
+export interface ConsoleReporter extends RunEvents {
+  readonly mode: ConsoleMode;
+  readonly color: boolean;
+  /** The final summary as text (table per suite, failures, errors, skipped reasons, observations). */
+  summary(report: RunReport): string;
+}
+
+/** no-color.org: NO_COLOR set to any non-empty value disables colour. */
+export function colorEnabled(isTTY: boolean, env: Record<string, string | undefined>): boolean {
+  return isTTY && !(env.NO_COLOR !== undefined && env.NO_COLOR !== '') && env.TERM !== 'dumb';
+}
+
+export function isCi(env: Record<string, string | undefined>): boolean {
+  const ci = env.CI?.toLowerCase();
+  return (ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0') || env.GITHUB_ACTIONS === 'true';
+}
+
+type Paint = (s: string) => string;
+interface Palette {
+  red: Paint;
+  green: Paint;
+  yellow: Paint;
+  dim: Paint;
+  bold: Paint;
+  cyan: Paint;
+}
+const ansi = (open: number, close: number): Paint => (s) => `\x1b[${open}m${s}\x1b[${close}m`;
+const plain: Paint = (s) => s;
+function palette(color: boolean): Palette {
+  if (!color) return { red: plain, green: plain, yellow: plain, dim: plain, bold: plain, cyan: plain };
+  return { red: ansi(31, 39), green: ansi(32, 39), yellow: ansi(33, 39), dim: ansi(2, 22), bold: ansi(1, 22), cyan: ansi(36, 39) };
+}
+
+const STATUS_WORD: Record<CheckResult['status'], string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', error: 'ERR ' };
+
+function paintStatus(p: Palette, status: CheckResult['status'], text: string): string {
+  switch (status) {
+    case 'passed':
+      return p.green(text);
+    case 'failed':
+      return p.red(text);
+    case 'skipped':
+      return p.yellow(text);
+    case 'error':
+      return p.red(p.bold(text));
+  }
+}
+
+export function pacingText(info: PacingInfo): string {
+  const parts: string[] = [];
+  if (info.rpm !== undefined) parts.push(`${Math.round(info.rpm)}/min`);
+  if (info.limit !== undefined) parts.push(`${info.remaining ?? '?'}/${info.limit} left`);
+  if (info.waitMs > 0) parts.push(`waiting ${formatDuration(info.waitMs)}`);
+  return parts.length > 0 ? `paced ${parts.join(', ')}` : '';
+}
+
+/** Right-aligned table with a left-aligned first column. */
+function table(head: string[], rows: string[][]): string[] {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(head), ...rows.map(line)];
+}
+
+export function renderSummary(report: RunReport, opts: { color?: boolean; brief?: boolean } = {}): string {
+  const p = palette(opts.color ?? false);
+  const s = report.summary;
+  const out: string[] = [];
+  out.push('', p.bold(`vapc conformance: ${report.target}`), `seed ${report.seed} · spec ${report.spec_version} · ${s.requests} requests · ${formatDuration(s.duration_ms)}`, '');
+  const rows = countsBySuite(report).map((c) => [c.suite, String(c.passed), String(c.failed), String(c.skipped), String(c.error)]);
+  rows.push(['total', String(s.passed), String(s.failed), String(s.skipped), String(s.errors ?? 0)]);
+  const lines = table(['suite', 'passed', 'failed', 'skipped', 'error'], rows);
+  out.push(p.bold(lines[0]!), ...lines.slice(1, -1), p.bold(lines[lines.length - 1]!));
+
+  const failed = report.results.filter((r) => r.status === 'failed');
+  if (failed.length > 0) {
+    out.push('', p.red(p.bold(`Failures (${failed.length})`)));
+    failed.forEach((r, i) => {
+      out.push('', `${i + 1}. ${p.red(r.id)}  ${r.operation}  [${r.severity}]`);
+      if (opts.brief) {
+        out.push(`   ${r.message}`);
+        const repro = reproOf(failuresOf(r)[0]!, r);
+        if (repro) out.push(`   repro: ${repro}`);
+        return;
+      }
+      out.push(`   ${r.message}`, `   rule:     ${ruleWithRef(r)}`);
+      const fs = failuresOf(r);
+      fs.slice(0, 3).forEach((f, j) => {
+        if (fs.length > 1) out.push(p.dim(`   (${j + 1}/${fs.length})`));
+        out.push(`   expected: ${f.expected}`, `   actual:   ${f.actual}`);
+        if (f.input !== undefined) out.push(`   input:    ${oneLine(f.input)}`);
+        if (f.seed !== undefined) out.push(`   seed:     ${f.seed}${f.path ? ` path ${f.path}` : ''}`);
+        const repro = reproOf(f, r);
+        if (repro) out.push(`   repro:    ${p.cyan(repro)}`);
+      });
+      if (fs.length > 3) out.push(p.dim(`   ... ${fs.length - 3} more in report.html`));
+    });
+  }
+  const errors = report.results.filter((r) => r.status === 'error');
+  if (errors.length > 0) {
+    out.push('', p.red(`Could not check (${errors.length}): tool errors, not the server's fault`));
+    for (const r of errors) out.push(`  - ${r.id}  ${r.operation}: ${r.message}`);
+  }
+  if (!opts.brief) {
+    const skipped = report.results.filter((r) => r.status === 'skipped');
+    if (skipped.length > 0) {
+      const reasons = new Map<string, number>();
+      for (const r of skipped) reasons.set(r.message, (reasons.get(r.message) ?? 0) + 1);
+      out.push('', p.yellow(`Skipped (${skipped.length})`));
+      for (const [reason, n] of [...reasons].sort((a, b) => b[1] - a[1])) out.push(`  - ${n} × ${reason}`);
+    }
+    const obs = report.observations ?? [];
+    if (obs.length > 0) {
+      out.push('', p.dim(`Observations (${obs.length}): what the contract does not rule on, never failures`));
+      for (const o of obs) out.push(`  - ${o.id}${o.operation ? ` ${o.operation}` : ''}: ${o.message}`);
+    }
+  }
+  out.push('');
+  out.push(
+    failed.length > 0
+      ? p.red(p.bold(`FAILED: ${failed.length} of ${report.results.length} checks failed`))
+      : errors.length > 0
+        ? p.yellow(p.bold(`NO FAILURES, but ${errors.length} check${errors.length === 1 ? '' : 's'} could not run`))
+        : p.green(p.bold(`PASSED: ${s.passed} passed, ${s.skipped} skipped`)),
+  );
+  return `${out.join('\n')}\n`;
+}
+
+function oneLine(v: unknown): string {
+  let t: string;
+  try {
+    t = JSON.stringify(v) ?? String(v);
+  } catch {
+    t = String(v);
+  }
+  return t.length > 300 ? `${t.slice(0, 300)}…` : t;
+}
+
+/**
+ * The console reporter: live progress while a run goes on, then the final summary.
+ * - live (a TTY, not CI): one cli-progress bar (suite, checks done/total, requests, failures,
+ *   pacing), failures printed above it as they happen;
+ * - plain (CI=true or no TTY): one line per event, no cursor tricks;
+ * - quiet: nothing until the end, then a brief summary.
+ * Colour only on a TTY and never with NO_COLOR. Under GitHub Actions, onEnd also prints `::error`
+ * annotations and appends a Markdown summary to $GITHUB_STEP_SUMMARY.
+ * onEnd writes the summary; `summary(report)` returns the full text without writing it.
+ */
+export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleReporter {
+  const { env } = options;
+  const secrets = options.secrets ?? [];
+  const write = (text: string) => options.write(redactText(text, secrets));
+  const mode: ConsoleMode = options.quiet ? 'quiet' : options.isTTY && !isCi(env) ? 'live' : 'plain';
+  const color = colorEnabled(options.isTTY, env);
+  const p = palette(color);
+
+  let plan: RunPlan | undefined;
+  let done = 0;
+  let failures = 0;
+  let requests = 0;
+  let suite: Suite | '' = '';
+  let pacing = '';
+  let lastPacingPrinted = '';
+  let lastPacingAt = 0;
+  let multibar: cliProgress.MultiBar | undefined;
+  let bar: cliProgress.SingleBar | undefined;
+
+  const payload = () => ({
+    suite: suite || '-',
+    requests,
+    failures: failures > 0 ? p.red(String(failures)) : '0',
+    pacing: pacing ? ` | ${pacing}` : '',
+  });
+
+  const startBar = () => {
+    if (mode !== 'live' || bar) return;
+    const stream = {
+      isTTY: true,
+      columns: Number(env.COLUMNS) || 100,
+      write: (chunk: string) => {
+        options.write(redactText(chunk, secrets));
+        return true;
+      },
+    } as unknown as NodeJS.WriteStream;
+    multibar = new cliProgress.MultiBar(
+      {
+        stream,
+        format: `${p.cyan('{suite}')} {bar} {value}/{total} checks | {requests} requests | {failures} failed{pacing}`,
+        barsize: 24,
+        hideCursor: true,
+        clearOnComplete: true,
+        stopOnComplete: false,
+        noTTYOutput: false,
+        fps: 10,
+        barCompleteChar: '█',
+        barIncompleteChar: '░',
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    bar = multibar.create(plan?.total ?? 0, done, payload());
+  };
+  const update = () => bar?.update(done, payload());
+  const stopBar = () => {
+    if (!multibar) return;
+    multibar.stop();
+    multibar = undefined;
+    bar = undefined;
+  };
+  /** A line above the bar in live mode, a plain line otherwise. */
+  const line = (text: string) => {
+    if (multibar) multibar.log(`${redactText(text, secrets)}\n`);
+    else write(`${text}\n`);
+  };
+
+  return {
+    mode,
+    color,
+    onStart(p0: RunPlan) {
+      plan = p0;
+      if (mode === 'quiet') return;
+      write(`${p.bold('vapc')} testing ${p0.target} · seed ${p0.seed} · ${p0.total} checks in ${p0.suites.join(', ')}\n`);
+      startBar();
+    },
+    onSuiteStart(s: Suite, checks: number) {
+      suite = s;
+      if (mode === 'plain') write(`\n${p.bold(`[${s}]`)} ${checks} checks\n`);
+      update();
+    },
+    onCheckDone(r: CheckResult) {
+      done += 1;
+      if (r.status === 'failed') failures += 1;
+      if (mode === 'plain') {
+        const detail = r.status === 'passed' ? '' : ` · ${r.message}`;
+        write(`  ${paintStatus(p, r.status, STATUS_WORD[r.status])} ${r.id}  ${r.operation}${detail}\n`);
+      } else if (mode === 'live') {
+        if (r.status === 'failed' || r.status === 'error') line(`${paintStatus(p, r.status, STATUS_WORD[r.status])} ${r.id}  ${r.operation} · ${r.message}`);
+        update();
+      }
+    },
+    onRequest(total: number) {
+      requests = total;
+      if (mode === 'live') update();
+    },
+    onPacing(info: PacingInfo) {
+      pacing = pacingText(info);
+      if (mode === 'live') return update();
+      if (mode !== 'plain' || !pacing) return;
+      const key = `${info.rpm ?? ''}/${info.limit ?? ''}`;
+      const now = Date.now();
+      // Say it when the pace changes or a long wait starts, at most every 10 s otherwise.
+      if (key !== lastPacingPrinted || (info.waitMs >= 1000 && now - lastPacingAt >= 10_000)) {
+        lastPacingPrinted = key;
+        lastPacingAt = now;
+        write(`  ${p.dim(pacing)}\n`);
+      }
+    },
+    onObservation(o: Observation) {
+      if (mode === 'plain') write(`  ${p.dim(`NOTE ${o.id}${o.operation ? ` ${o.operation}` : ''}: ${o.message}`)}\n`);
+    },
+    onSuiteEnd(s: Suite) {
+      if (mode !== 'plain') return;
+      write(`${p.dim(`[${s}] done · ${done}${plan ? `/${plan.total}` : ''} checks · ${requests} requests · ${failures} failed so far`)}\n`);
+    },
+    onEnd(report: RunReport) {
+      stopBar();
+      write(renderSummary(report, { color, brief: mode === 'quiet' }));
+      if (env.GITHUB_ACTIONS === 'true') {
+        write(githubAnnotations(report));
+        const file = env.GITHUB_STEP_SUMMARY;
+        if (file) {
+          try {
+            (options.appendFile ?? appendFileSync)(file, redactText(githubStepSummary(report), secrets));
+          } catch (e) {
+            write(`vapc: could not append to GITHUB_STEP_SUMMARY: ${e instanceof Error ? e.message : String(e)}\n`);
+          }
+        }
+      }
+    },
+    summary(report: RunReport) {
+      return redactText(renderSummary(report, { color }), secrets);
+    },
+  };
+}

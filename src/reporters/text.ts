@@ -1,0 +1,86 @@
+import type { CheckResult, Failure, RunReport, Suite, Verdict } from '../results/model.js';
+import { SUITES } from '../results/model.js';
+
+/** Small helpers shared by the renderers. */
+
+export const VERDICTS: readonly Verdict[] = ['passed', 'failed', 'skipped', 'error'];
+
+export interface SuiteCounts {
+  suite: Suite;
+  passed: number;
+  failed: number;
+  skipped: number;
+  error: number;
+  total: number;
+  requests: number;
+  duration_ms: number;
+}
+
+/** Per-suite counts in the canonical suite order, suites without results left out. */
+export function countsBySuite(report: RunReport): SuiteCounts[] {
+  const order = [...SUITES, ...new Set(report.results.map((r) => r.suite).filter((s) => !SUITES.includes(s)))];
+  const rows: SuiteCounts[] = [];
+  for (const suite of order) {
+    const results = report.results.filter((r) => r.suite === suite);
+    if (results.length === 0) continue;
+    const row: SuiteCounts = { suite, passed: 0, failed: 0, skipped: 0, error: 0, total: results.length, requests: 0, duration_ms: 0 };
+    for (const r of results) {
+      row[r.status] += 1;
+      row.requests += r.requests ?? 0;
+      row.duration_ms += r.duration_ms ?? 0;
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** The failures of a result; a failed result without details still yields one from its message. */
+export function failuresOf(result: CheckResult): Failure[] {
+  if (result.failures && result.failures.length > 0) return result.failures;
+  if (result.status !== 'failed') return [];
+  return [{ expected: result.rule, actual: result.message, ...(result.repro ? { repro: result.repro } : {}) }];
+}
+
+/** "rule (contract 4.2)" */
+export function ruleWithRef(result: CheckResult): string {
+  const rule = result.rule?.trim() ?? '';
+  const ref = result.contract_ref?.trim() ?? '';
+  if (!ref) return rule;
+  if (!rule) return `contract ${ref}`;
+  return `${rule} (contract ${ref})`;
+}
+
+/** The repro line of a failure: its own, else the result's. */
+export function reproOf(failure: Failure, result: CheckResult): string | undefined {
+  return failure.repro ?? result.repro;
+}
+
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '0 ms';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const m = Math.floor(ms / 60_000);
+  const s = Math.round((ms % 60_000) / 1000);
+  return `${m} min ${s} s`;
+}
+
+/** A value shown as compact JSON (inputs of failures). */
+export function compactJson(value: unknown): string {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? String(value) : text;
+  } catch {
+    return String(value);
+  }
+}
+
+/** Pretty-prints a body when it is JSON, else returns it as is. */
+export function prettyBody(body: string): string {
+  const t = body.trim();
+  if (!(t.startsWith('{') || t.startsWith('['))) return body;
+  try {
+    return JSON.stringify(JSON.parse(t), null, 2);
+  } catch {
+    return body;
+  }
+}

@@ -56,6 +56,8 @@ export interface RunContext extends CheckContext {
   readonly observations: Observation[];
   /** A context for one check × operation: counts its own requests and tags its observations. */
   scope(checkId: string, suite: Suite, operation?: Operation): ScopedContext;
+  /** Sets the generated cases per property (the runner sizes it after discovery). */
+  setRuns(runs: number): void;
 }
 
 export interface ScopedContext extends CheckContext {
@@ -118,6 +120,7 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
   const seen = new Set<string>();
   let total = 0;
   let streak = 0;
+  let runs = options.runs ?? 25;
 
   function addObservation(observation: Omit<Observation, 'id'> & { id?: string }, fallbackId: string): void {
     const full: Observation = { id: observation.id ?? fallbackId, message: redactor.text(observation.message) };
@@ -162,7 +165,9 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
       fixtures,
       credentials,
       seed,
-      runs: options.runs ?? 25,
+      get runs() {
+        return runs;
+      },
       strictTypes: options.strictTypes ?? false,
       includeDestructive: options.includeDestructive ?? false,
       async send(input: HttpRequest & SendOptions): Promise<Exchange> {
@@ -246,6 +251,9 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
   const rootCounter = { n: 0 };
   const root = makeContext(undefined, undefined, undefined, rootCounter);
   const run: RunContext = Object.assign(root, {
+    setRuns(n: number) {
+      runs = n;
+    },
     pacer,
     redactor,
     observations,

@@ -1,0 +1,98 @@
+import type { Suite } from '../results/model.js';
+import type { SpecModel } from '../spec/model.js';
+import { operationLabel, type PlannedCheck } from './run.js';
+
+/**
+ * The request budget. A live server on the development plan allows 100 requests per minute and a
+ * default run must end within 6 minutes burst included, so the checks before the burst get about
+ * 4.2 minutes of that limit (420 requests); the rest is the wait for a fresh window and the burst.
+ */
+export const BUDGET_MINUTES = 4.2;
+export const DEFAULT_LIMIT_PER_MINUTE = 100;
+export const MAX_DEFAULT_RUNS = 50;
+export const MIN_RUNS = 1;
+
+/** Requests the pre-burst checks may send, at an advertised limit of `limitPerMinute`. */
+export function requestBudget(limitPerMinute: number | undefined, rpm?: number): number {
+  const perMinute = Math.min(limitPerMinute ?? DEFAULT_LIMIT_PER_MINUTE, rpm ?? Number.POSITIVE_INFINITY);
+  return Math.max(50, Math.floor(perMinute * BUDGET_MINUTES));
+}
+
+/** Planned requests of one pair (the check's own estimate, else `runs`). */
+export function plannedRequestsOf(item: PlannedCheck, runs: number, spec: SpecModel): number {
+  if (item.skip) return 0;
+  const estimate = item.check.plannedRequests?.(item.operation, runs, spec);
+  return typeof estimate === 'number' && Number.isFinite(estimate) && estimate >= 0 ? Math.ceil(estimate) : runs;
+}
+
+/** Total planned requests of the pairs outside the ratelimit suite. */
+export function preBurstRequests(plan: readonly PlannedCheck[], runs: number, spec: SpecModel): number {
+  return plan.filter((p) => p.check.suite !== 'ratelimit').reduce((sum, p) => sum + plannedRequestsOf(p, runs, spec), 0);
+}
+
+/** The largest runs (≤ MAX_DEFAULT_RUNS) whose pre-burst plan fits the budget; at least MIN_RUNS. */
+export function fitRuns(plan: readonly PlannedCheck[], budget: number, spec: SpecModel): number {
+  let best = MIN_RUNS;
+  for (let runs = MIN_RUNS; runs <= MAX_DEFAULT_RUNS; runs++) {
+    if (preBurstRequests(plan, runs, spec) <= budget) best = runs;
+    else break;
+  }
+  return best;
+}
+
+export interface DryRunLine {
+  suite: Suite;
+  operation: string;
+  checks: number;
+  requests: number;
+  skipped: number;
+}
+
+export interface DryRunPlan {
+  lines: DryRunLine[];
+  total: number;
+  runs: number;
+  limitPerMinute?: number;
+  /** Projected minutes at the advertised limit (and --rpm cap), the burst's window wait included. */
+  projectedMinutes?: number;
+}
+
+/** Planned requests per suite and operation, and the projected time at the advertised limit. */
+export function dryRunPlan(plan: readonly PlannedCheck[], runs: number, spec: SpecModel, limitPerMinute?: number, rpm?: number): DryRunPlan {
+  const lines = new Map<string, DryRunLine>();
+  for (const item of plan) {
+    const key = `${item.check.suite}|${operationLabel(item.operation)}`;
+    const line = lines.get(key) ?? { suite: item.check.suite, operation: operationLabel(item.operation), checks: 0, requests: 0, skipped: 0 };
+    line.checks++;
+    if (item.skip) line.skipped++;
+    line.requests += plannedRequestsOf(item, runs, spec);
+    lines.set(key, line);
+  }
+  const all = [...lines.values()];
+  const total = all.reduce((s, l) => s + l.requests, 0);
+  const out: DryRunPlan = { lines: all, total, runs };
+  const perMinute = Math.min(limitPerMinute ?? Number.POSITIVE_INFINITY, rpm ?? Number.POSITIVE_INFINITY);
+  if (Number.isFinite(perMinute) && perMinute > 0) {
+    if (limitPerMinute !== undefined) out.limitPerMinute = limitPerMinute;
+    const burst = all.filter((l) => l.suite === 'ratelimit').reduce((s, l) => s + l.requests, 0);
+    // Pre-burst requests at the limit, then up to one window's wait before the burst.
+    out.projectedMinutes = (total - burst) / perMinute + (burst > 0 ? 1 : 0);
+  }
+  return out;
+}
+
+export function renderDryRun(dry: DryRunPlan): string {
+  const lines = [`planned requests (runs=${dry.runs} generated cases per property):`];
+  const width = Math.max(10, ...dry.lines.map((l) => l.operation.length));
+  for (const l of dry.lines) {
+    const skipped = l.skipped > 0 ? `  (${l.skipped} skipped)` : '';
+    lines.push(`  ${l.suite.padEnd(11)} ${l.operation.padEnd(width)} ${String(l.checks).padStart(3)} checks ${String(l.requests).padStart(6)} requests${skipped}`);
+  }
+  lines.push(`  total ${dry.total} requests`);
+  if (dry.projectedMinutes !== undefined) {
+    lines.push(`projected time at ${dry.limitPerMinute ?? '?'} requests/minute: ${dry.projectedMinutes.toFixed(1)} min (burst window wait included)`);
+  } else {
+    lines.push('projected time: the target advertises no rate limit (no X-RateLimit-Limit header); nothing paces the run');
+  }
+  return `${lines.join('\n')}\n`;
+}

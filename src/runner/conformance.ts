@@ -1,0 +1,159 @@
+import { VapcError } from '../errors.js';
+import { packageVersion } from '../paths.js';
+import type { RunEvents } from '../results/events.js';
+import { SUITES, summarize, type RunReport, type Suite } from '../results/model.js';
+import { loadSpec } from '../spec/load.js';
+import type { SpecModel } from '../spec/model.js';
+import { createUndiciTransport, DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl } from '../transport/undici.js';
+import type { Exchange, Transport } from '../transport/types.js';
+import { dryRunPlan, fitRuns, requestBudget, type DryRunPlan } from './budget.js';
+import type { CheckDefinition, Credentials, Fixtures, RequestValidator } from './check.js';
+import { createCheckContext, RunAbortedError } from './context.js';
+import { discoverFixtures, type DiscoveryResult } from './discovery.js';
+import { planChecks, runPlan } from './run.js';
+
+/** A run with no --seed uses a random seed; it is printed up front and written to report.json. */
+export const randomSeed = (): number => Math.floor(Math.random() * 2 ** 31);
+
+/** Default whole-run deadline: far above a 6-minute default run, low enough that a stuck run ends. */
+export const DEFAULT_DEADLINE_MS = 20 * 60_000;
+
+export interface ConformanceOptions {
+  baseUrl: string;
+  /** The checks to run (the suites' registry). */
+  checks: readonly CheckDefinition[];
+  spec?: SpecModel;
+  /** A transport to use instead of undici (tests: recording, in-process). */
+  transport?: Transport;
+  credentials?: Credentials;
+  /** Configured fixtures; they win over discovered ones. */
+  fixtures?: Fixtures;
+  suites?: readonly Suite[];
+  seed: number;
+  /** Generated cases per property; default: the largest that fits the request budget. */
+  runs?: number;
+  rpm?: number;
+  /** Follow X-RateLimit-* (default true; benchmarks turn pacing off). */
+  followRateLimit?: boolean;
+  timeoutMs?: number;
+  maxBodyBytes?: number;
+  deadlineMs?: number;
+  includeDestructive?: boolean;
+  strictTypes?: boolean;
+  dryRun?: boolean;
+  events?: RunEvents;
+  validateRequest?: RequestValidator;
+  onExchange?: (exchange: Exchange, checkId: string | undefined) => void;
+  /** The effective options as the report shows them (already without secrets). */
+  config?: Record<string, unknown>;
+  /** Called with the plan once discovery is done and before any check runs. */
+  onPlanned?: (info: { runs: number; discovery: DiscoveryResult; budget: number }) => void;
+}
+
+export interface ConformanceResult {
+  report: RunReport;
+  discovery: DiscoveryResult;
+  /** Set with --dry-run: the plan; no check ran. */
+  dryRun?: DryRunPlan;
+  /** Set when the run stopped early. */
+  aborted?: { reason: 'deadline' | 'unreachable'; message: string };
+}
+
+/**
+ * The conformance run, as a library call: discovery of fixtures (read-only), the plan (suites in
+ * order, ratelimit last, destructive pairs only when asked), the default --runs sized to the
+ * request budget at the advertised limit, the checks, and the RunReport. Touches no argv, console
+ * or process. Throws VapcError E_UNREACHABLE when the target answers none of the discovery requests.
+ */
+export async function runConformance(options: ConformanceOptions): Promise<ConformanceResult> {
+  const started = Date.now();
+  const startedAt = new Date(started).toISOString();
+  const spec = options.spec ?? (await loadSpec());
+  parseBaseUrl(options.baseUrl);
+  const transport =
+    options.transport ??
+    createUndiciTransport({
+      baseUrl: options.baseUrl,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    });
+  try {
+    const ctxOptions: Parameters<typeof createCheckContext>[0] = {
+      spec,
+      transport,
+      credentials: options.credentials ?? {},
+      seed: options.seed,
+      strictTypes: options.strictTypes ?? false,
+      includeDestructive: options.includeDestructive ?? false,
+      followRateLimit: options.followRateLimit ?? true,
+      deadlineAt: started + (options.deadlineMs ?? DEFAULT_DEADLINE_MS),
+    };
+    if (options.rpm !== undefined) ctxOptions.rpm = options.rpm;
+    if (options.events) ctxOptions.events = options.events;
+    if (options.validateRequest) ctxOptions.validateRequest = options.validateRequest;
+    if (options.onExchange) ctxOptions.onExchange = options.onExchange;
+    const ctx = createCheckContext(ctxOptions);
+
+    let discovery: DiscoveryResult;
+    try {
+      discovery = await discoverFixtures(ctx, options.fixtures ?? {});
+    } catch (error) {
+      if (error instanceof RunAbortedError) throw new VapcError('E_UNREACHABLE', `${options.baseUrl}: ${error.message}`);
+      throw error;
+    }
+    if (discovery.unreachable) {
+      throw new VapcError('E_UNREACHABLE', `cannot reach ${options.baseUrl}: ${discovery.error ?? 'no response'}`);
+    }
+    Object.assign(ctx.fixtures, discovery.fixtures);
+
+    const suites = options.suites ?? SUITES;
+    const plan = planChecks(options.checks, ctx, { suites, includeDestructive: options.includeDestructive ?? false });
+    const budget = requestBudget(ctx.pacer.state.limit, options.rpm);
+    const runs = options.runs ?? fitRuns(plan, budget, spec);
+    ctx.setRuns(runs);
+    options.onPlanned?.({ runs, discovery, budget });
+
+    const config: Record<string, unknown> = {
+      ...options.config,
+      runs,
+      request_budget: budget,
+      suites: [...suites],
+      fixtures_sources: discovery.sources,
+    };
+    const planEvent = {
+      target: ctx.redactor.text(transport.baseUrl),
+      seed: options.seed,
+      suites: SUITES.filter((s) => suites.includes(s)),
+      checksPerSuite: {} as Partial<Record<Suite, number>>,
+      total: plan.length,
+    };
+    for (const item of plan) planEvent.checksPerSuite[item.check.suite] = (planEvent.checksPerSuite[item.check.suite] ?? 0) + 1;
+
+    const makeReport = (results: RunReport['results']): RunReport => ({
+      tool: { name: 'voice-agent-contract', version: packageVersion() },
+      spec_version: spec.version,
+      target: planEvent.target,
+      seed: options.seed,
+      started_at: startedAt,
+      summary: summarize(results, ctx.requests, Date.now() - started, ctx.observations.length),
+      results,
+      observations: ctx.observations,
+      config: ctx.redact(config),
+    });
+
+    if (options.dryRun) {
+      return { report: makeReport([]), discovery, dryRun: dryRunPlan(plan, runs, spec, ctx.pacer.state.limit, options.rpm) };
+    }
+
+    options.events?.onStart?.(planEvent);
+    const outcome = await runPlan(plan, ctx, options.events);
+    const report = makeReport(outcome.results);
+    if (outcome.aborted) report.config['aborted'] = outcome.aborted.message;
+    options.events?.onEnd?.(report);
+    const result: ConformanceResult = { report, discovery };
+    if (outcome.aborted) result.aborted = outcome.aborted;
+    return result;
+  } finally {
+    if (!options.transport) await transport.close();
+  }
+}

@@ -46,6 +46,9 @@ async function typesModule(plan: CompiledPlan): Promise<string> {
       if (key.startsWith('x-') || key === 'examples' || key === 'example') continue;
       out[key] = key === '$ref' && typeof inner === 'string' ? inner.replace(`${COMPONENTS_ID}#`, '#') : strip(inner);
     }
+    // An object the contract leaves open (no properties listed) is a record, not `{}`.
+    const types = Array.isArray(out['type']) ? out['type'] : [out['type']];
+    if (types.includes('object') && out['properties'] === undefined && out['additionalProperties'] === undefined) out['additionalProperties'] = true;
     return out;
   };
   for (const [name, schema] of Object.entries(plan.components)) defs[name] = { ...(strip(schema) as object), title: name };

@@ -16,7 +16,7 @@ import type { OperationManifest, ParameterEntry, ResponseManifest, ValidatorsMan
 type Json = { [key: string]: unknown };
 
 /** `$id` of the schema that holds every component schema under `$defs`. */
-export const COMPONENTS_ID = 'https://voice-agent-contract.local/components.json';
+export const COMPONENTS_ID = 'urn:vapc:components';
 const SCHEMA_REF = '#/components/schemas/';
 
 /** Annotation keywords OpenAPI adds to JSON Schema that the 2020-12 vocabularies do not know. */
@@ -197,6 +197,32 @@ export function planValidators(document: Json): CompiledPlan {
   };
 }
 
+/** Annotations that never change a verdict; x-secret stays (issues redact the values it marks). */
+const PROSE = new Set(['title', 'description', 'examples', 'example', 'x-unspecified', 'x-contract-conflict', 'x-side-effects']);
+
+/**
+ * A copy of a schema without its prose, so the standalone module (which embeds the schemas for
+ * verbose errors) stays small. Only keys of schema objects are dropped, never a property named so.
+ */
+function withoutProse<T>(schema: T): T {
+  const strip = (value: unknown, inProperties: boolean): unknown => {
+    if (Array.isArray(value)) return value.map((v) => strip(v, false));
+    if (!isObject(value)) return value;
+    const out: Json = {};
+    for (const [key, inner] of Object.entries(value)) {
+      if (!inProperties && PROSE.has(key)) continue;
+      if (!inProperties && (key === 'enum' || key === 'const' || key === 'default')) {
+        out[key] = inner;
+        continue;
+      }
+      const mapOfSchemas = !inProperties && (key === 'properties' || key === 'patternProperties' || key === '$defs' || key === 'dependentSchemas');
+      out[key] = strip(inner, mapOfSchemas);
+    }
+    return out;
+  };
+  return strip(schema, false) as T;
+}
+
 export interface AjvOptions {
   /** Emit source for standalone code (the build); false compiles functions only (run time). */
   standalone: boolean;
@@ -216,14 +242,14 @@ export function createAjv(plan: CompiledPlan, options: AjvOptions): Ajv2020 {
     allErrors: true,
     verbose: true,
     discriminator: true,
-    code: options.standalone ? { source: true, esm: true, lines: true } : {},
+    code: options.standalone ? { source: true, esm: true } : {},
   });
   addFormats.default(ajv);
   for (const keyword of [...OPENAPI_ANNOTATIONS, ...plan.extensions]) {
     if (!ajv.getKeyword(keyword)) ajv.addKeyword({ keyword, schemaType: ['string', 'number', 'boolean', 'object', 'array', 'null'] });
   }
-  ajv.addSchema({ $id: COMPONENTS_ID, $defs: plan.components } as AnySchema);
-  for (const part of plan.parts) ajv.addSchema(part.schema as AnySchema, part.name);
+  ajv.addSchema({ $id: COMPONENTS_ID, $defs: Object.fromEntries(Object.entries(plan.components).map(([n, c]) => [n, withoutProse(c)])) } as AnySchema);
+  for (const part of plan.parts) ajv.addSchema(withoutProse(part.schema) as AnySchema, part.name);
   return ajv;
 }
 

@@ -3,7 +3,7 @@ import cliProgress from 'cli-progress';
 import type { CheckResult, Observation, RunReport, Suite } from '../results/model.js';
 import type { PacingInfo, RunEvents, RunPlan } from '../results/events.js';
 import { githubAnnotations, githubStepSummary } from './github.js';
-import { redactText } from './redact.js';
+import { harvestSecrets, redactReport, redactText } from './redact.js';
 import { countsBySuite, failuresOf, formatDuration, reproOf, ruleWithRef } from './text.js';
 
 export interface ConsoleReporterOptions {
@@ -170,7 +170,12 @@ function oneLine(v: unknown): string {
  */
 export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleReporter {
   const { env } = options;
-  const secrets = options.secrets ?? [];
+  // Known secrets plus those harvested from every result seen, scrubbed from all output.
+  const secrets: string[] = [...(options.secrets ?? [])];
+  const learn = (value: unknown) => {
+    for (const s of harvestSecrets(value)) if (!secrets.includes(s)) secrets.push(s);
+    secrets.sort((a, b) => b.length - a.length);
+  };
   const write = (text: string) => options.write(redactText(text, secrets));
   const mode: ConsoleMode = options.quiet ? 'quiet' : options.isTTY && !isCi(env) ? 'live' : 'plain';
   const color = colorEnabled(options.isTTY, env);
@@ -249,6 +254,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
       update();
     },
     onCheckDone(r: CheckResult) {
+      learn(r);
       done += 1;
       if (r.status === 'failed') failures += 1;
       if (mode === 'plain') {
@@ -277,14 +283,17 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
       }
     },
     onObservation(o: Observation) {
+      learn(o);
       if (mode === 'plain') write(`  ${p.dim(`NOTE ${o.id}${o.operation ? ` ${o.operation}` : ''}: ${o.message}`)}\n`);
     },
     onSuiteEnd(s: Suite) {
       if (mode !== 'plain') return;
       write(`${p.dim(`[${s}] done · ${done}${plan ? `/${plan.total}` : ''} checks · ${requests} requests · ${failures} failed so far`)}\n`);
     },
-    onEnd(report: RunReport) {
+    onEnd(full: RunReport) {
       stopBar();
+      learn(full);
+      const report = redactReport(full, secrets).report;
       write(renderSummary(report, { color, brief: mode === 'quiet' }));
       if (env.GITHUB_ACTIONS === 'true') {
         write(githubAnnotations(report));
@@ -298,8 +307,9 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
         }
       }
     },
-    summary(report: RunReport) {
-      return redactText(renderSummary(report, { color }), secrets);
+    summary(full: RunReport) {
+      learn(full);
+      return redactText(renderSummary(redactReport(full, secrets).report, { color }), secrets);
     },
   };
 }

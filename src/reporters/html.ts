@@ -54,7 +54,6 @@ table.suites tr:last-child td{border-bottom:0;font-weight:700}
 .row .id{font-weight:600;overflow-wrap:anywhere}.row .op{overflow-wrap:anywhere}.row .msg{color:var(--muted);overflow-wrap:anywhere}.row .t{text-align:right;color:var(--muted);font-size:12px}
 details>summary{cursor:pointer;list-style:none}
 details>summary::-webkit-details-marker{display:none}
-details>summary .row::before{content:""}
 details[open]>summary{border-bottom:1px solid var(--line)}
 .badge{display:inline-block;font-size:11px;font-weight:700;text-transform:uppercase;padding:1px 6px;border-radius:4px;color:#fff}
 .badge.passed{background:var(--pass)}.badge.failed{background:var(--fail)}.badge.skipped{background:var(--skip)}.badge.error{background:var(--err)}

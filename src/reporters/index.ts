@@ -4,7 +4,7 @@ import type { RunReport } from '../results/model.js';
 import { renderHtml } from './html.js';
 import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
-import { redactText, redactValue } from './redact.js';
+import { redactReport, redactText } from './redact.js';
 
 export { createConsoleReporter, renderSummary, colorEnabled, isCi, pacingText } from './console.js';
 export type { ConsoleReporter, ConsoleReporterOptions, ConsoleMode } from './console.js';
@@ -12,7 +12,7 @@ export { githubAnnotations, githubStepSummary, escapeData, escapeProperty } from
 export { renderHtml } from './html.js';
 export { renderJson } from './json.js';
 export { renderJunit } from './junit.js';
-export { redactText, redactValue, REDACTED } from './redact.js';
+export { redactText, redactValue, redactReport, harvestSecrets, REDACTED } from './redact.js';
 
 export type ReportFormat = 'json' | 'junit' | 'html';
 export const REPORT_FILES: Record<ReportFormat, string> = { json: 'report.json', junit: 'junit.xml', html: 'report.html' };
@@ -55,7 +55,6 @@ async function writeAtomic(file: string, text: string): Promise<void> {
  */
 export async function writeReports(report: RunReport, dir: string, options: WriteReportsOptions = {}): Promise<WrittenReports> {
   const root = resolve(dir);
-  const secrets = options.secrets ?? [];
   const formats = options.formats ?? (['json', 'junit', 'html'] as const);
   const out: WrittenReports = {
     json: join(root, REPORT_FILES.json),
@@ -64,7 +63,7 @@ export async function writeReports(report: RunReport, dir: string, options: Writ
     errors: [],
   };
   await mkdir(root, { recursive: true });
-  const safe = redactValue(report, secrets);
+  const { report: safe, secrets } = redactReport(report, options.secrets ?? []);
   for (const format of (['json', 'junit', 'html'] as const).filter((f) => formats.includes(f))) {
     const file = out[format];
     try {

@@ -115,3 +115,63 @@ export function redactValue<T>(value: T, secrets: readonly string[] = []): T {
   };
   return walk(value) as T;
 }
+
+/** A harvested value is scrubbed everywhere only when it cannot be ordinary text. */
+function worthScrubbing(value: string): boolean {
+  return value.length >= 6 && !/\s/.test(value) && /[A-Za-z0-9]/.test(value) && !isPlaceholder(value);
+}
+
+function credentialPart(value: string): string {
+  return value.trim().replace(/^(?:bearer|basic|token)\s+/i, '');
+}
+
+/**
+ * Collects the secret values a report carries in recognisable places (secret-named fields and
+ * headers, `"token": ...` inside body text, Authorization lines, bearer credentials, secret query
+ * parameters), so that the same values can then be scrubbed wherever else they appear, e.g. a
+ * regenerated key quoted in a message.
+ */
+export function harvestSecrets(value: unknown): string[] {
+  const found = new Set<string>();
+  const add = (v: string) => {
+    const c = credentialPart(v);
+    if (worthScrubbing(c)) found.add(c);
+  };
+  const scanText = (s: string) => {
+    for (const form of FIELD_FORMS) for (const m of s.matchAll(form)) add(m[4] ?? '');
+    for (const m of s.matchAll(HEADER_LINE)) add(m[3] ?? '');
+    for (const m of s.matchAll(QUERY_PARAM)) add(decodeSafe(m[3] ?? ''));
+    for (const m of s.matchAll(BEARER)) if (looksLikeCredential(m[3] ?? '')) add(m[3] ?? '');
+    const t = s.trim();
+    if ((t.startsWith('{') || t.startsWith('[')) && t.length < 1_000_000) {
+      try {
+        walk(JSON.parse(t));
+      } catch {
+        // not JSON
+      }
+    }
+  };
+  const walk = (v: unknown, name?: string): void => {
+    if (typeof v === 'string') {
+      if (name !== undefined && isSecretName(name)) add(v);
+      else scanText(v);
+    } else if (Array.isArray(v)) {
+      for (const item of v) walk(item);
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, child] of Object.entries(v as Record<string, unknown>)) walk(child, k);
+    }
+  };
+  walk(value);
+  return [...found];
+}
+
+/**
+ * The full second line of defence for a report: harvests the secrets it carries, adds the known
+ * ones, and returns a redacted copy plus the secret list to scrub rendered text with.
+ */
+export function redactReport<T>(report: T, known: readonly string[] = []): { report: T; secrets: string[] } {
+  const secrets = [...new Set([...known.filter((s) => typeof s === 'string' && s.length >= 6), ...harvestSecrets(report)])].sort(
+    (a, b) => b.length - a.length,
+  );
+  return { report: redactValue(report, secrets), secrets };
+}

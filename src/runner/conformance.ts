@@ -52,6 +52,8 @@ export interface ConformanceOptions {
 
 export interface ConformanceResult {
   report: RunReport;
+  /** Every literal secret the run knew (credentials, keys and tokens seen), for output scrubbers. */
+  secrets: string[];
   discovery: DiscoveryResult;
   /** Set with --dry-run: the plan; no check ran. */
   dryRun?: DryRunPlan;
@@ -142,15 +144,15 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     });
 
     if (options.dryRun) {
-      return { report: makeReport([]), discovery, dryRun: dryRunPlan(plan, runs, spec, ctx.pacer.state.limit, options.rpm) };
+      return { report: makeReport([]), secrets: ctx.redactor.knownSecrets(), discovery, dryRun: dryRunPlan(plan, runs, spec, ctx.pacer.state.limit, options.rpm) };
     }
 
     options.events?.onStart?.(planEvent);
     const outcome = await runPlan(plan, ctx, options.events);
-    const report = makeReport(outcome.results);
+    const report = ctx.redact(makeReport(outcome.results));
     if (outcome.aborted) report.config['aborted'] = outcome.aborted.message;
     options.events?.onEnd?.(report);
-    const result: ConformanceResult = { report, discovery };
+    const result: ConformanceResult = { report, discovery, secrets: ctx.redactor.knownSecrets() };
     if (outcome.aborted) result.aborted = outcome.aborted;
     return result;
   } finally {

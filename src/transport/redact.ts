@@ -45,6 +45,11 @@ export class Redactor {
     if (value && value.length >= 4) this.secrets.add(value);
   }
 
+  /** Every literal secret known so far (credentials, x-secret values seen): for second-line scrubbers. */
+  knownSecrets(): string[] {
+    return [...this.secrets, ...this.apiKeys, ...this.userIds];
+  }
+
   /** Replaces every known secret in a string. Longest first, so a key containing another is handled. */
   text(input: string): string {
     const pairs: Array<[string, string]> = [

@@ -1,0 +1,215 @@
+import { readFile } from 'node:fs/promises';
+import { parseDocument } from 'yaml';
+import { VapcError } from '../errors.js';
+import { SUITES, type Suite } from '../results/model.js';
+import type { Fixtures } from '../runner/check.js';
+
+/** The effective options of `vapc run`, after flags, env and the config file are merged. */
+export interface RunSettings {
+  baseUrl?: string;
+  embedded: boolean;
+  apiKey?: string;
+  userId?: string;
+  suites?: Suite[];
+  seed?: number;
+  runs?: number;
+  rpm?: number;
+  timeoutMs?: number;
+  /** Whole-run deadline (an addition to the documented flags). */
+  deadlineMs?: number;
+  includeDestructive: boolean;
+  reportDir: string;
+  dryRun: boolean;
+  strictTypes: boolean;
+  quiet: boolean;
+  fixtures: Fixtures;
+}
+
+export const DEFAULT_REPORT_DIR = 'reports/latest';
+
+/** Settings as they come from one source (flags, env, file): all optional. */
+export type PartialSettings = Partial<Omit<RunSettings, 'fixtures'>> & { fixtures?: Fixtures };
+
+type Kind = 'string' | 'boolean' | 'int' | 'positiveInt' | 'positiveNumber' | 'suites';
+
+/** The config-file keys (snake_case; camelCase accepted too) and what they hold. */
+const KEYS: Record<string, { setting: keyof PartialSettings; kind: Kind }> = {
+  base_url: { setting: 'baseUrl', kind: 'string' },
+  embedded: { setting: 'embedded', kind: 'boolean' },
+  api_key: { setting: 'apiKey', kind: 'string' },
+  user_id: { setting: 'userId', kind: 'string' },
+  suite: { setting: 'suites', kind: 'suites' },
+  suites: { setting: 'suites', kind: 'suites' },
+  seed: { setting: 'seed', kind: 'int' },
+  runs: { setting: 'runs', kind: 'positiveInt' },
+  rpm: { setting: 'rpm', kind: 'positiveNumber' },
+  timeout_ms: { setting: 'timeoutMs', kind: 'positiveInt' },
+  deadline_ms: { setting: 'deadlineMs', kind: 'positiveInt' },
+  include_destructive: { setting: 'includeDestructive', kind: 'boolean' },
+  report_dir: { setting: 'reportDir', kind: 'string' },
+  dry_run: { setting: 'dryRun', kind: 'boolean' },
+  strict_types: { setting: 'strictTypes', kind: 'boolean' },
+  quiet: { setting: 'quiet', kind: 'boolean' },
+};
+
+const FIXTURE_KEYS = ['org_id', 'recipient_list_id', 'api_key_id', 'assistant_id', 'phone_number_id', 'channels'] as const;
+
+const snakeOf = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace(/-/g, '_');
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  return `${typeof value} ${JSON.stringify(value)}`;
+}
+
+/** Parses a comma-separated suite list (or a list), refusing unknown names. */
+export function parseSuites(value: unknown, where: string): Suite[] {
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : undefined;
+  if (!items || items.some((s) => typeof s !== 'string')) {
+    throw new VapcError('E_CONFIG', `${where}: expected a comma-separated list of suites (${SUITES.join(', ')}), got ${describeValue(value)}`);
+  }
+  const names = items.map((s: string) => s.trim()).filter((s: string) => s !== '');
+  if (names.length === 0) throw new VapcError('E_CONFIG', `${where}: the suite list is empty; known suites: ${SUITES.join(', ')}`);
+  const unknown = names.filter((s) => !(SUITES as readonly string[]).includes(s));
+  if (unknown.length > 0) {
+    throw new VapcError('E_CONFIG', `${where}: unknown suite ${unknown.map((s) => `"${s}"`).join(', ')}; known suites: ${SUITES.join(', ')}`);
+  }
+  return [...new Set(names)] as Suite[];
+}
+
+/** Converts one value to its kind, or throws a clear E_CONFIG error naming where it came from. */
+export function coerce(kind: Kind, value: unknown, where: string, fromText: boolean): unknown {
+  const fail = (expected: string): never => {
+    throw new VapcError('E_CONFIG', `${where}: expected ${expected}, got ${describeValue(value)}`);
+  };
+  switch (kind) {
+    case 'string':
+      if (typeof value !== 'string' || value.trim() === '') fail('a non-empty string');
+      return value;
+    case 'boolean':
+      if (typeof value === 'boolean') return value;
+      if (fromText && typeof value === 'string' && /^(true|false|1|0|yes|no)$/i.test(value.trim())) return /^(true|1|yes)$/i.test(value.trim());
+      return fail('true or false');
+    case 'int':
+    case 'positiveInt': {
+      const n = typeof value === 'number' ? value : fromText && typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : NaN;
+      if (!Number.isSafeInteger(n)) return fail(kind === 'int' ? 'an integer' : 'a positive integer');
+      if (kind === 'positiveInt' && n <= 0) return fail('a positive integer');
+      if (kind === 'int' && (n < 0 || n > 0xffffffff)) return fail('an integer from 0 to 4294967295');
+      return n;
+    }
+    case 'positiveNumber': {
+      const n = typeof value === 'number' ? value : fromText && typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
+      if (!Number.isFinite(n) || n <= 0) return fail('a positive number');
+      return n;
+    }
+    case 'suites':
+      return parseSuites(value, where);
+  }
+}
+
+function parseFixtures(value: unknown, where: string): Fixtures {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new VapcError('E_CONFIG', `${where}: expected a mapping of fixture ids (${FIXTURE_KEYS.join(', ')}), got ${describeValue(value)}`);
+  }
+  const out: Fixtures = {};
+  for (const [rawKey, v] of Object.entries(value as Record<string, unknown>)) {
+    const key = snakeOf(rawKey) as (typeof FIXTURE_KEYS)[number];
+    if (!FIXTURE_KEYS.includes(key)) {
+      throw new VapcError('E_CONFIG', `${where}.${rawKey}: unknown fixture; known fixtures: ${FIXTURE_KEYS.join(', ')}`);
+    }
+    if (key === 'channels') {
+      if (!Array.isArray(v) || v.length === 0 || v.some((c) => typeof c !== 'string' || c === '')) {
+        throw new VapcError('E_CONFIG', `${where}.channels: expected a list of the provider identifiers (strings), got ${describeValue(v)}`);
+      }
+      out.channels = v as string[];
+    } else {
+      if (typeof v === 'number' && Number.isFinite(v)) out[key] = String(v);
+      else if (typeof v === 'string' && v !== '') out[key] = v;
+      else throw new VapcError('E_CONFIG', `${where}.${rawKey}: expected an id (a non-empty string), got ${describeValue(v)}`);
+    }
+  }
+  return out;
+}
+
+/** Reads settings from a parsed config object (the YAML file's top-level mapping). */
+export function settingsFromObject(data: unknown, source: string): PartialSettings {
+  if (data === null || data === undefined) return {};
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    throw new VapcError('E_CONFIG', `${source}: expected a mapping of options at the top level, got ${describeValue(data)}`);
+  }
+  const out: PartialSettings = {};
+  for (const [rawKey, value] of Object.entries(data as Record<string, unknown>)) {
+    const key = snakeOf(rawKey);
+    if (key === 'fixtures') {
+      out.fixtures = parseFixtures(value, `${source}: fixtures`);
+      continue;
+    }
+    const spec = KEYS[key];
+    if (!spec) {
+      const known = [...Object.keys(KEYS), 'fixtures'].join(', ');
+      throw new VapcError('E_CONFIG', `${source}: unknown key "${rawKey}"; known keys: ${known} (snake_case or camelCase)`);
+    }
+    (out as Record<string, unknown>)[spec.setting] = coerce(spec.kind, value, `${source}: ${rawKey}`, false);
+  }
+  return out;
+}
+
+/** Loads a YAML config file; unreadable, malformed, unknown keys or wrong types → VapcError E_CONFIG. */
+export async function loadConfigFile(path: string): Promise<PartialSettings> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String((error as Error).message);
+    throw new VapcError('E_CONFIG', `cannot read config file ${path}: ${why}`);
+  }
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const first = doc.errors[0]!;
+    const line = first.linePos?.[0];
+    const at = line ? ` at line ${line.line}, column ${line.col}` : '';
+    throw new VapcError('E_CONFIG', `config file ${path} is not valid YAML${at}: ${first.message.split('\n')[0]}`);
+  }
+  return settingsFromObject(doc.toJS(), `config file ${path}`);
+}
+
+/** Settings from the environment: VAPC_BASE_URL, VAPC_API_KEY, VAPC_USER_ID (empty values ignored). */
+export function settingsFromEnv(env: Record<string, string | undefined>): PartialSettings {
+  const out: PartialSettings = {};
+  if (env['VAPC_BASE_URL']) out.baseUrl = env['VAPC_BASE_URL'];
+  if (env['VAPC_API_KEY']) out.apiKey = env['VAPC_API_KEY'];
+  if (env['VAPC_USER_ID']) out.userId = env['VAPC_USER_ID'];
+  return out;
+}
+
+/** Flags > environment > config file > defaults. Fixtures come from the config file only. */
+export function mergeSettings(flags: PartialSettings, env: PartialSettings, file: PartialSettings): RunSettings {
+  const pick = <K extends keyof PartialSettings>(key: K): PartialSettings[K] => flags[key] ?? env[key] ?? file[key];
+  const settings: RunSettings = {
+    embedded: pick('embedded') ?? false,
+    includeDestructive: pick('includeDestructive') ?? false,
+    reportDir: pick('reportDir') ?? DEFAULT_REPORT_DIR,
+    dryRun: pick('dryRun') ?? false,
+    strictTypes: pick('strictTypes') ?? false,
+    quiet: pick('quiet') ?? false,
+    fixtures: { ...file.fixtures, ...flags.fixtures },
+  };
+  for (const key of ['baseUrl', 'apiKey', 'userId', 'suites', 'seed', 'runs', 'rpm', 'timeoutMs', 'deadlineMs'] as const) {
+    const value = pick(key);
+    if (value !== undefined) (settings as unknown as Record<string, unknown>)[key] = value;
+  }
+  return settings;
+}
+
+/** The settings as a report may show them: no credential values. */
+export function redactedSettings(settings: RunSettings): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(settings)) {
+    if (k === 'apiKey' || k === 'userId') out[k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = v === undefined ? undefined : 'set';
+    else out[k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = v;
+  }
+  return out;
+}

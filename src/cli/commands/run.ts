@@ -11,7 +11,7 @@ import {
 import { VapcError } from '../../errors.js';
 import { createConsoleReporter, writeReports } from '../../reporters/index.js';
 import { renderDryRun } from '../../runner/budget.js';
-import type { Credentials, Fixtures } from '../../runner/check.js';
+import type { CheckDefinition, Credentials, Fixtures } from '../../runner/check.js';
 import { randomSeed, runConformance } from '../../runner/conformance.js';
 import { loadRegistry } from '../../runner/registry.js';
 import { validateWireRequest } from '../../runner/wire.js';
@@ -26,7 +26,7 @@ import { ExitCode, type CliIo, type CommandContext } from '../main.js';
  */
 export const EMBEDDED_RATE_LIMIT = 1000;
 
-interface RunFlags {
+export interface RunFlags {
   baseUrl?: string;
   embedded?: boolean;
   apiKey?: string;
@@ -90,8 +90,13 @@ export async function resolveRunSettings(flags: RunFlags, env: Record<string, st
   return settings;
 }
 
-/** The whole `vapc run`: returns the exit status; never throws for bad input or an unreachable target. */
-export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
+/** Seams for tests: a check list instead of the suites' registry. */
+export interface RunDeps {
+  checks?: readonly CheckDefinition[];
+}
+
+/** The whole `vapc run`: returns the exit status; bad input and unreachable targets are VapcErrors (exit 2). */
+export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {}): Promise<number> {
   const settings = await resolveRunSettings(flags, io.env);
   const seed = settings.seed ?? randomSeed();
   let server: ReferenceServer | undefined;
@@ -119,7 +124,7 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
       `vapc run: ${settings.embedded ? `embedded reference server at ${baseUrl}` : baseUrl} · seed ${seed}` +
         `${settings.seed === undefined ? ` (random; replay with --seed ${seed})` : ''}${settings.dryRun ? ' · dry run' : ''}\n`,
     );
-    const checks = await loadRegistry();
+    const checks = deps.checks ?? (await loadRegistry());
     const reporter = createConsoleReporter({ write: (t) => io.stdout(scrub.text(t)), isTTY: io.isTTY, env: io.env, quiet: settings.quiet, secrets: secrets() });
     const config = redactedSettings({ ...settings, seed } as RunSettings);
     if (settings.embedded) config['base_url'] = baseUrl;

@@ -187,6 +187,7 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
           if (pacer.state.limit !== undefined) info.limit = pacer.state.limit;
           events?.onPacing?.(info);
           await sleep(wait);
+          pacer.windowReset();
           exchange = await sendOnce(prepared, doPace);
           counter.n++;
         }

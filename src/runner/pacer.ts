@@ -150,14 +150,15 @@ export class Pacer {
     }
   }
 
-  /** How long to wait after a 429 before retrying: until the advertised reset, at least `minMs`. */
+  /**
+   * How long to wait after a 429 before retrying: until the advertised reset (or Retry-After),
+   * else exponential from 1 s; at least `minMs`. Call `windowReset()` once the wait is over.
+   */
   backoffAfter429(headers: Record<string, string>, attempt: number, minMs = 250): number {
     const now = this.now();
     const read = readRateLimit(headers, now);
     this.observe(headers);
     const base = read.resetAt !== undefined ? read.resetAt - now + 50 : 1_000 * 2 ** attempt;
-    this.state.remaining = 0;
-    this.sentSinceHeaders = 0;
     return Math.min(Math.max(minMs, Math.ceil(base)), this.maxWaitMs);
   }
 

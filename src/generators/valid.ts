@@ -1,0 +1,169 @@
+/**
+ * Arbitraries of valid values derived from the spec's JSON schemas: fully-populated, realistic
+ * request bodies (every documented field present, fixture ids injected, only values the contract
+ * shows where its enums are unknown), and a `hostile` flavour for robustness (unicode, long
+ * strings, empty arrays, nested open objects, boundary numbers) that is still valid.
+ */
+import fc from 'fast-check';
+import type { Fixtures } from '../runner/check.js';
+import type { JsonSchema, Operation } from '../spec/model.js';
+import { enumOf, itemsOf, nonNull, propertiesOf, typesOf, unspecifiedOf } from './schema.js';
+
+export type ValueMode = 'realistic' | 'hostile';
+
+export interface GenOptions {
+  fixtures?: Fixtures;
+  /** realistic (default): values a real client sends; hostile: valid but awkward values. */
+  mode?: ValueMode;
+  /** Prefix for names of created test data, so a live server's operators recognise it. */
+  namePrefix?: string;
+}
+
+/** Names of test data created by conformance runs start with this. */
+export const TEST_DATA_PREFIX = 'vapc-test';
+
+/** Body field names that carry a fixture id (Fixtures keys of the same name). */
+const FIXTURE_FIELDS = ['assistant_id', 'phone_number_id', 'recipient_list_id', 'org_id', 'api_key_id'] as const;
+
+function isTimestamp(schema: JsonSchema): boolean {
+  return unspecifiedOf(schema).some((u) => /timestamp/i.test(u));
+}
+function isProviderId(schema: JsonSchema): boolean {
+  return unspecifiedOf(schema).some((u) => /provider identifiers/i.test(u));
+}
+/** Values the contract shows for a field whose full set is unknown (`examples`). */
+function shownValues(schema: JsonSchema): unknown[] | undefined {
+  const examples = nonNull(schema)['examples'];
+  return Array.isArray(examples) && examples.length ? examples : undefined;
+}
+
+const WORDS = ['spring', 'renewal', 'follow-up', 'outreach', 'survey', 'reminder', 'welcome', 'billing', 'support', 'pilot'];
+const wordsArb = (min: number, max: number) =>
+  fc.array(fc.constantFrom(...WORDS), { minLength: min, maxLength: max }).map((w) => w.join(' '));
+
+const futureIso = fc
+  .integer({ min: 1, max: 365 * 24 })
+  .map((hours) => new Date(Date.UTC(2030, 0, 1) + hours * 3_600_000).toISOString().replace('.000Z', 'Z'));
+
+const phoneArb = fc.integer({ min: 0, max: 9999 }).map((n) => `+1415555${String(n).padStart(4, '0')}`);
+const emailArb = fc.integer({ min: 1, max: 1_000_000 }).map((n) => `vapc-test+${n}@example.com`);
+
+const hostileString = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }),
+  fc.constant(''),
+  fc.string({ minLength: 1000, maxLength: 4000 }),
+  fc.constantFrom('😀🎉 ünïcödé', '\u0000', 'Robert"); DROP TABLE campaigns;--', '<script>alert(1)</script>', '../../etc/passwd'),
+);
+
+const openObject = (mode: ValueMode): fc.Arbitrary<Record<string, unknown>> =>
+  mode === 'realistic'
+    ? fc.constant({})
+    : fc.oneof(
+        fc.constant({}),
+        fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 4 }) as fc.Arbitrary<unknown>, { maxKeys: 6 }),
+        fc.letrec((tie) => ({
+          nest: fc.oneof({ depthSize: 'small' }, fc.string({ maxLength: 8 }), fc.record({ inner: tie('nest') })),
+        })).nest.map((inner) => ({ nested: inner })),
+      );
+
+interface FieldContext {
+  field: string;
+  options: GenOptions;
+}
+
+/** A valid value of `schema`. `field` is the member name, used for fixture ids and realistic text. */
+export function validValue(schema: JsonSchema, ctx: FieldContext): fc.Arbitrary<unknown> {
+  const s = nonNull(schema);
+  const mode = ctx.options.mode ?? 'realistic';
+  const fixtures = ctx.options.fixtures ?? {};
+  const values = enumOf(s);
+  if (values && values.length) return fc.constantFrom(...values.filter((v) => v !== null));
+  if ('const' in s) return fc.constant(s['const']);
+  const types = typesOf(s).filter((t) => t !== 'null');
+  const type = types[0];
+
+  if ((FIXTURE_FIELDS as readonly string[]).includes(ctx.field)) {
+    const id = fixtures[ctx.field as (typeof FIXTURE_FIELDS)[number]];
+    if (typeof id === 'string') return fc.constant(id);
+  }
+  if (isProviderId(s) && fixtures.channels?.length) return fc.constantFrom(...fixtures.channels);
+  const shown = shownValues(s);
+  if (shown) return fc.constantFrom(...shown);
+
+  switch (type) {
+    case 'string':
+      if (isTimestamp(s)) return futureIso;
+      if (ctx.field === 'name') {
+        const rest = mode === 'hostile' ? hostileString : wordsArb(1, 3);
+        return rest.map((w) => `${ctx.options.namePrefix ?? TEST_DATA_PREFIX} ${w}`);
+      }
+      if (mode === 'hostile') return hostileString;
+      if (/email/i.test(ctx.field)) return emailArb;
+      if (/phone_number$|_number$/.test(ctx.field)) return phoneArb;
+      if (/url$/i.test(ctx.field)) return fc.constant('https://example.com/vapc');
+      return wordsArb(2, 8).map((w) => w.charAt(0).toUpperCase() + w.slice(1) + '.');
+    case 'integer':
+    case 'number': {
+      const min = typeof s['minimum'] === 'number' ? s['minimum'] : undefined;
+      const max = typeof s['maximum'] === 'number' ? s['maximum'] : undefined;
+      const lo = min ?? (mode === 'hostile' ? 0 : 1);
+      const hi = max ?? (mode === 'hostile' ? 2 ** 31 - 1 : Math.max(lo, 10));
+      const base = type === 'integer' ? fc.integer({ min: lo, max: hi }) : fc.double({ min: lo, max: hi, noNaN: true, noDefaultInfinity: true });
+      return mode === 'hostile' ? fc.oneof(fc.constantFrom(lo, hi), base) : base;
+    }
+    case 'boolean':
+      return fc.boolean();
+    case 'array': {
+      const items = itemsOf(s);
+      const item = items ? validValue(items, { ...ctx, field: ctx.field }) : fc.constant('x');
+      return fc.array(item, { minLength: mode === 'hostile' ? 0 : 1, maxLength: mode === 'hostile' ? 5 : 2 });
+    }
+    case 'object': {
+      const properties = propertiesOf(s);
+      if (!Object.keys(properties).length) {
+        if (mode === 'realistic' && /metadata/i.test(ctx.field)) return fc.record({ source: fc.constant('vapc') });
+        return openObject(mode);
+      }
+      const model: Record<string, fc.Arbitrary<unknown>> = {};
+      for (const [name, child] of Object.entries(properties)) model[name] = validValue(child, { field: name, options: ctx.options });
+      return fc.record(model);
+    }
+    default:
+      return fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<unknown>;
+  }
+}
+
+/** Every documented field present: fully-populated valid bodies of the operation's request schema. */
+export function validBody(op: Operation, options: GenOptions = {}): fc.Arbitrary<Record<string, unknown>> {
+  if (!op.requestBody) return fc.constant({});
+  return validValue(op.requestBody.schema, { field: '', options }) as fc.Arbitrary<Record<string, unknown>>;
+}
+
+/** Fields the body documents that need a fixture the run does not have (so a valid body cannot be built). */
+export function missingFixtures(op: Operation, fixtures: Fixtures): string[] {
+  if (!op.requestBody) return [];
+  const missing: string[] = [];
+  for (const [name, schema] of Object.entries(propertiesOf(op.requestBody.schema))) {
+    if ((FIXTURE_FIELDS as readonly string[]).includes(name) && !fixtures[name as (typeof FIXTURE_FIELDS)[number]]) missing.push(name);
+    if (isProviderId(nonNull(schema)) && !fixtures.channels?.length) missing.push('channels');
+  }
+  return missing;
+}
+
+/** Path parameters that name a fixture (`org_id`, `recipient_list_id`, `api_key_id` via `key_id`). */
+export function pathFixture(name: string, fixtures: Fixtures): string | undefined {
+  if (name === 'key_id') return fixtures.api_key_id;
+  const value = (fixtures as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Fills `{name}` placeholders of a path template, each value URL-encoded. */
+export function fillPath(template: string, values: Record<string, string>): string {
+  return template.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? `vapc-missing-${name}`));
+}
+
+/** A valid value for a query parameter, as the string a client sends. */
+export function validQueryValue(schema: JsonSchema, name: string, options: GenOptions = {}): fc.Arbitrary<string> {
+  return validValue(schema, { field: name, options }).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+}

@@ -1,0 +1,285 @@
+/**
+ * auth: every credential the contract requires, tried missing, empty, malformed and wrong, gets
+ * 401 with {detail: string}; health answers without credentials; the operations documented with
+ * the bearer only work with the bearer only; GET /protected echoes the user id (sections 4.12, 5, 7).
+ */
+import fc from 'fast-check';
+import { defineCheck, type CheckContext, type CheckDefinition } from '../src/runner/check.js';
+import type { Credential, Operation, SpecModel } from '../src/spec/model.js';
+import type { Exchange } from '../src/transport/types.js';
+import { validate } from '../src/validators/index.js';
+import {
+  Findings,
+  OK,
+  checkProperty,
+  fail,
+  isSuccess,
+  judgeResponse,
+  label,
+  sampleBody,
+  sharedPathForRecord,
+  request,
+  skipped,
+  statusText,
+  successSchema,
+  type Judgement,
+} from './lib.js';
+import { propertiesOf } from '../src/generators/index.js';
+
+const UNAUTHORIZED = 'a 401 with {detail: string} (sections 5.5, 7)';
+
+function headerOf(spec: SpecModel, credential: Credential): string {
+  return spec.securitySchemes.find((s) => s.credential === credential)?.header ?? (credential === 'bearer' ? 'Authorization' : 'X-User-ID');
+}
+
+/** The documented credential headers of an operation, with the run's values. */
+function documentedHeaders(ctx: CheckContext, op: Operation): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const c of op.credentials) {
+    const header = headerOf(ctx.spec, c);
+    if (c === 'bearer') out[header] = `Bearer ${ctx.credentials.apiKey ?? ''}`;
+    else out[header] = ctx.credentials.userId ?? '';
+  }
+  return out;
+}
+
+function judge401(ctx: CheckContext, op: Operation, exchange: Exchange, what: string, input?: unknown): Judgement {
+  const res = exchange.response;
+  if (!res) return fail(ctx, exchange, UNAUTHORIZED, statusText(exchange), `${label(op)} with ${what}: no response`, input);
+  if (res.status === 429) return OK;
+  if (res.status !== 401) {
+    return fail(ctx, exchange, UNAUTHORIZED, `status ${res.status}`, `${label(op)} with ${what} answered ${res.status}, not 401`, input);
+  }
+  const body = validate('ErrorDetail', res.json);
+  if (!body.ok) {
+    return fail(ctx, exchange, UNAUTHORIZED, `body ${res.text.slice(0, 120) || '(empty)'}`, `the 401 of ${label(op)} is not {detail: string}`, input);
+  }
+  return OK;
+}
+
+/** Path values for probing an operation; records are created when the path needs one. */
+async function probePath(ctx: CheckContext, op: Operation): Promise<Record<string, string>> {
+  const found = await sharedPathForRecord(ctx, op);
+  // Credentials are checked before the resource is looked up; a placeholder id is enough.
+  return found.values ?? Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, 'vapc-probe']));
+}
+
+/** Probes carry a valid body where the operation has one, so only the credentials are wrong. */
+function withBody<T extends object>(ctx: CheckContext, op: Operation, parts: T): T & { json?: unknown } {
+  const body = sampleBody(ctx, op, 31);
+  return body === undefined ? parts : { ...parts, json: body };
+}
+
+const requiresCredentials = (op: Operation): boolean => op.requiresCredentials && op.credentials.length > 0;
+
+export const missingCredentials = defineCheck({
+  id: 'auth.missing-credentials',
+  suite: 'auth',
+  rule: 'A request without one of the credentials the operation requires (or without any) is answered 401 {detail: string}',
+  contractRef: '5.1, 5.4, 5.5, 7',
+  severity: 'critical',
+  appliesTo: requiresCredentials,
+  plannedRequests: (op) => op.credentials.length + 1,
+  async run(ctx, op) {
+    const values = await probePath(ctx, op);
+    const all = documentedHeaders(ctx, op);
+    const findings = new Findings();
+    const variants: Array<[string, Record<string, string>]> = op.credentials.map((c) => {
+      const header = headerOf(ctx.spec, c);
+      const rest = { ...all };
+      delete rest[header];
+      return [`no ${header} header`, rest];
+    });
+    if (op.credentials.length > 1) variants.push(['no credentials at all', {}]);
+    for (const [what, headers] of variants) {
+      const exchange = await ctx.send({ ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })), auth: 'none' });
+      findings.add(judge401(ctx, op, exchange, what));
+    }
+    return findings.outcome(`401 {detail} for ${variants.map((v) => v[0]).join(', ')}`);
+  },
+});
+
+export const emptyCredentials = defineCheck({
+  id: 'auth.empty-credentials',
+  suite: 'auth',
+  rule: 'A required credential sent empty ("Bearer " or an empty X-User-ID) is answered 401 {detail: string}',
+  contractRef: '5.1, 5.5, 7',
+  severity: 'major',
+  appliesTo: requiresCredentials,
+  plannedRequests: (op) => op.credentials.length,
+  async run(ctx, op) {
+    const values = await probePath(ctx, op);
+    const findings = new Findings();
+    for (const c of op.credentials) {
+      const header = headerOf(ctx.spec, c);
+      const headers = { ...documentedHeaders(ctx, op), [header]: c === 'bearer' ? 'Bearer ' : '' };
+      const exchange = await ctx.send({ ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })), auth: 'none' });
+      findings.add(judge401(ctx, op, exchange, `an empty ${header}`));
+    }
+    return findings.outcome('401 {detail} for every empty credential');
+  },
+});
+
+/** Authorization values that are not a bearer of the run's key: other schemes, no scheme, random tokens. */
+function malformedBearer(apiKey: string): fc.Arbitrary<string> {
+  const token = fc.stringMatching(/^[A-Za-z0-9._~+/-]{1,48}$/).filter((t) => t !== apiKey);
+  return fc.oneof(
+    fc.constant(apiKey).map((k) => `Basic ${k}`),
+    fc.constant(apiKey).map((k) => `Token ${k}`),
+    fc.constant(apiKey),
+    fc.constant(apiKey).map((k) => `Bearer${k}`),
+    token.map((t) => `Bearer ${t}`),
+    fc.string({ minLength: 1, maxLength: 40 }).filter((s) => /^[\x21-\x7e]+$/.test(s) && !s.includes(apiKey)).map((s) => `Bearer ${s}`),
+  );
+}
+
+export const malformedBearerCheck = defineCheck({
+  id: 'auth.malformed-bearer',
+  suite: 'auth',
+  rule: 'An Authorization header that is not "Bearer <API key>" (another scheme, no scheme, a random token) is answered 401 {detail: string}',
+  contractRef: '5.1, 5.2, 5.5, 7',
+  severity: 'critical',
+  appliesTo: (op) => requiresCredentials(op) && op.credentials.includes('bearer'),
+  plannedRequests: (_op, runs) => 4 + Math.min(runs, 4),
+  async run(ctx, op) {
+    const values = await probePath(ctx, op);
+    const apiKey = ctx.credentials.apiKey ?? 'vapc';
+    const header = headerOf(ctx.spec, 'bearer');
+    const examples = [`Basic ${apiKey}`, apiKey, `Token ${apiKey}`, 'Bearer vapc-not-a-key'];
+    const verdict = await checkProperty(
+      ctx,
+      malformedBearer(apiKey),
+      async (value) => {
+        const headers = { ...documentedHeaders(ctx, op), [header]: value };
+        const exchange = await ctx.send({ ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })), auth: 'none' });
+        return judge401(ctx, op, exchange, `Authorization "${ctx.redact(value)}"`, value);
+      },
+      { examples, numRuns: Math.min(ctx.runs, 4) },
+    );
+    const findings = new Findings();
+    findings.add(verdict);
+    return findings.outcome('401 {detail} for every malformed Authorization value tried');
+  },
+});
+
+export const wrongCredentials = defineCheck({
+  id: 'auth.wrong-credentials',
+  suite: 'auth',
+  rule: 'A well-formed bearer that is not a valid API key is answered 401 {detail: string}; an X-User-ID that is not the key\'s user is not served as if valid',
+  contractRef: '5.1, 5.5, 7',
+  severity: 'critical',
+  appliesTo: requiresCredentials,
+  plannedRequests: (op) => op.credentials.length,
+  async run(ctx, op) {
+    const values = await probePath(ctx, op);
+    const findings = new Findings();
+    for (const c of op.credentials) {
+      const header = headerOf(ctx.spec, c);
+      const wrong = c === 'bearer' ? `Bearer vapc_wrong_${(ctx.credentials.apiKey ?? 'key').length}_${ctx.seed}` : `vapc-wrong-user-${ctx.seed}`;
+      const headers = { ...documentedHeaders(ctx, op), [header]: wrong };
+      const exchange = await ctx.send({ ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })), auth: 'none' });
+      if (c === 'userId') {
+        // Whether a key is bound to one user id is not stated beyond "the required user id":
+        // 401 is expected, 403 is tolerated, being served is an observation.
+        const status = exchange.response?.status;
+        if (status === 403) {
+          ctx.observe({ operation: label(op), message: `a wrong ${header} was answered 403 (the contract names 401)` });
+          continue;
+        }
+        if (status !== undefined && isSuccess(status)) {
+          ctx.observe({ operation: label(op), message: `a wrong ${header} was served (${status}); the contract does not say whether the user id must match the key` });
+          continue;
+        }
+      }
+      findings.add(judge401(ctx, op, exchange, `a wrong ${header}`));
+    }
+    return findings.outcome('401 {detail} for wrong credentials');
+  },
+});
+
+export const healthOpen = defineCheck({
+  id: 'auth.health-open',
+  suite: 'auth',
+  rule: 'Health checks need no credentials: GET /health without any header is answered 200 with an application/json body',
+  contractRef: '4.10, 5.1, 5.3',
+  severity: 'major',
+  appliesTo: (op) => !op.requiresCredentials,
+  plannedRequests: () => 1,
+  async run(ctx, op) {
+    const exchange = await ctx.send({ ...request(op, ctx), auth: 'none' });
+    const findings = new Findings();
+    const res = exchange.response;
+    if (res && res.status !== 429 && !isSuccess(res.status)) {
+      findings.add(fail(ctx, exchange, `${label(op)} answered without credentials (rule 5.1)`, `status ${res.status}`, `${label(op)} without credentials answered ${res.status}`));
+    } else {
+      findings.add(judgeResponse(ctx, op, exchange, { what: `${label(op)} without credentials` }));
+    }
+    return findings.outcome(`${label(op)} answers without credentials`);
+  },
+});
+
+export const bearerOnly = defineCheck({
+  id: 'auth.bearer-only',
+  suite: 'auth',
+  rule: 'The operations documented with the bearer header only are served with the bearer only (no X-User-ID)',
+  contractRef: '4.9, 4.11, 5.4',
+  severity: 'major',
+  // Key regeneration is exercised (bearer only) by stateful.regenerate-key, with the destructive flag.
+  appliesTo: (op) => op.requiresCredentials && op.credentials.length === 1 && op.credentials[0] === 'bearer' && !op.sideEffects,
+  plannedRequests: () => 1,
+  async run(ctx, op) {
+    const values = await probePath(ctx, op);
+    const exchange = await ctx.send({ ...request(op, ctx, { pathValues: values, headers: documentedHeaders(ctx, op) }), auth: 'none' });
+    const findings = new Findings();
+    const res = exchange.response;
+    if (!res) findings.add(fail(ctx, exchange, 'an answer', statusText(exchange), `${label(op)} with the bearer only: no response`));
+    else if (res.status === 401 || res.status === 403) {
+      findings.add(fail(ctx, exchange, `${label(op)} served with the bearer only (section 5.4)`, `status ${res.status}`, `${label(op)} with the bearer only was refused (${res.status})`));
+    } else if (isSuccess(res.status)) findings.add(judgeResponse(ctx, op, exchange, { what: `${label(op)} with the bearer only` }));
+    return findings.outcome(`${label(op)} is served with the bearer only`);
+  },
+});
+
+export const protectedEchoesUserId = defineCheck({
+  id: 'auth.protected-echoes-user-id',
+  suite: 'auth',
+  rule: 'GET /protected answers with `user_id` equal to the X-User-ID sent and a `message` that contains it',
+  contractRef: '4.12',
+  severity: 'minor',
+  appliesTo: (op) => {
+    const schema = successSchema(op);
+    if (!schema || !op.credentials.includes('userId')) return false;
+    const props = Object.keys(propertiesOf(schema));
+    return props.includes('user_id') && props.includes('message');
+  },
+  plannedRequests: () => 1,
+  async run(ctx, op) {
+    const userId = ctx.credentials.userId;
+    if (!userId) return skipped('no user id configured (--user-id)');
+    const exchange = await ctx.send(request(op, ctx));
+    const findings = new Findings();
+    const res = exchange.response;
+    if (!res || !isSuccess(res.status)) {
+      findings.add(fail(ctx, exchange, `${label(op)} served with valid credentials`, statusText(exchange), `${label(op)} with valid credentials answered ${res?.status ?? 'nothing'}`));
+      return findings.outcome('');
+    }
+    const body = res.json as { user_id?: unknown; message?: unknown } | undefined;
+    if (body?.user_id !== userId) {
+      findings.add(fail(ctx, exchange, 'user_id equal to the X-User-ID sent (section 4.12)', `user_id ${JSON.stringify(ctx.redact(body?.user_id))}`, `${label(op)} does not echo the user id in user_id`));
+    }
+    if (typeof body?.message !== 'string' || !body.message.includes(userId)) {
+      findings.add(fail(ctx, exchange, 'a message that contains the user id (section 4.12)', `message ${JSON.stringify(ctx.redact(body?.message))}`, `${label(op)}'s message does not contain the user id`));
+    }
+    return findings.outcome(`${label(op)} echoes the user id`);
+  },
+});
+
+export const authChecks: CheckDefinition[] = [
+  missingCredentials,
+  emptyCredentials,
+  malformedBearerCheck,
+  wrongCredentials,
+  healthOpen,
+  bearerOnly,
+  protectedEchoesUserId,
+];

@@ -1,0 +1,97 @@
+/**
+ * cors: the three preflight operations, sent the way the contract documents them (OPTIONS with
+ * `Authorization: Bearer`), as a browser's preflight (Origin, Access-Control-Request-Method and
+ * -Headers), are answered with a success and the headers a browser needs to go on (section 4.11).
+ * 200 and 204 are both accepted; allowed origins, methods and headers beyond the request are open.
+ */
+import { defineCheck, type CheckContext, type CheckDefinition } from '../src/runner/check.js';
+import type { Operation } from '../src/spec/model.js';
+import type { Exchange } from '../src/transport/types.js';
+import { Findings, OK, fail, isSuccess, label, pathValues, request, statusText, type Judgement } from './lib.js';
+import { preflightHeaders } from './schema.js';
+
+const isPreflight = (op: Operation): boolean => op.method === 'OPTIONS';
+
+async function preflight(ctx: CheckContext, op: Operation): Promise<Exchange> {
+  const values = { ...Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, 'vapc-preflight'])), ...pathValues(ctx, op) };
+  return ctx.send(request(op, ctx, { pathValues: values, headers: preflightHeaders() }));
+}
+
+const list = (value: string | undefined): string[] => (value ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+
+function answered(ctx: CheckContext, op: Operation, exchange: Exchange): Judgement {
+  const res = exchange.response;
+  if (!res) return fail(ctx, exchange, 'an answer to the preflight', statusText(exchange), `${label(op)}: no answer to the preflight`);
+  if (res.status === 429) return OK;
+  if (!isSuccess(res.status)) return fail(ctx, exchange, 'the preflight answered with a success (200 or 204) (section 4.11)', `status ${res.status}`, `the preflight of ${op.path} was answered ${res.status}`);
+  return OK;
+}
+
+export const preflightAnswered = defineCheck({
+  id: 'cors.preflight-answered',
+  suite: 'cors',
+  rule: 'A CORS preflight with the documented Authorization bearer is answered with a success status (200 or 204)',
+  contractRef: '4.11',
+  severity: 'major',
+  appliesTo: isPreflight,
+  plannedRequests: () => 1,
+  async run(ctx, op) {
+    const findings = new Findings();
+    findings.add(answered(ctx, op, await preflight(ctx, op)));
+    return findings.outcome('the preflight is answered');
+  },
+});
+
+export const preflightAllowOrigin = defineCheck({
+  id: 'cors.preflight-allow-origin',
+  suite: 'cors',
+  rule: 'The preflight answer carries Access-Control-Allow-Origin matching the request Origin (or *)',
+  contractRef: '4.11',
+  severity: 'major',
+  appliesTo: isPreflight,
+  plannedRequests: () => 1,
+  async run(ctx, op) {
+    const exchange = await preflight(ctx, op);
+    const findings = new Findings();
+    if (!findings.add(answered(ctx, op, exchange)) || exchange.response?.status === 429) return findings.outcome('');
+    const origin = preflightHeaders()['Origin']!;
+    const allow = exchange.response!.headers['access-control-allow-origin'];
+    if (allow !== '*' && allow !== origin) {
+      findings.add(fail(ctx, exchange, `Access-Control-Allow-Origin: ${origin} or * (a browser needs it)`, allow === undefined ? 'no Access-Control-Allow-Origin' : `Access-Control-Allow-Origin: ${allow}`, `the preflight of ${op.path} does not allow the origin`));
+    }
+    return findings.outcome('the origin is allowed');
+  },
+});
+
+export const preflightAllowHeaders = defineCheck({
+  id: 'cors.preflight-allow-headers',
+  suite: 'cors',
+  rule: 'The preflight answer allows the request headers the contract needs (Authorization, X-User-ID) in Access-Control-Allow-Headers',
+  contractRef: '4.11, 5.1',
+  severity: 'major',
+  appliesTo: isPreflight,
+  plannedRequests: () => 1,
+  async run(ctx, op) {
+    const exchange = await preflight(ctx, op);
+    const findings = new Findings();
+    if (!findings.add(answered(ctx, op, exchange)) || exchange.response?.status === 429) return findings.outcome('');
+    const asked = list(preflightHeaders()['Access-Control-Request-Headers']);
+    const allowed = list(exchange.response!.headers['access-control-allow-headers']);
+    const wildcard = allowed.includes('*');
+    // `*` does not cover Authorization for a browser; other headers it covers.
+    const missing = asked.filter((h) => !allowed.includes(h) && !(wildcard && h !== 'authorization'));
+    if (missing.length === asked.length || (missing.length && !wildcard)) {
+      findings.add(fail(ctx, exchange, `Access-Control-Allow-Headers covering ${asked.join(', ')}`, allowed.length ? `Access-Control-Allow-Headers: ${allowed.join(', ')}` : 'no Access-Control-Allow-Headers', `the preflight of ${op.path} does not allow ${missing.join(', ')}`));
+    } else if (missing.length) {
+      ctx.observe({ operation: label(op), message: `Access-Control-Allow-Headers is * without authorization; browsers do not let * cover Authorization` });
+    }
+    const methods = list(exchange.response!.headers['access-control-allow-methods']);
+    const method = preflightHeaders()['Access-Control-Request-Method']!.toLowerCase();
+    if (methods.length && !methods.includes(method) && !methods.includes('*')) {
+      ctx.observe({ operation: label(op), message: `Access-Control-Allow-Methods (${methods.join(', ')}) does not list ${method.toUpperCase()}, a simple method browsers allow anyway` });
+    }
+    return findings.outcome('the needed request headers are allowed');
+  },
+});
+
+export const corsChecks: CheckDefinition[] = [preflightAnswered, preflightAllowOrigin, preflightAllowHeaders];

@@ -1,0 +1,110 @@
+/**
+ * robustness: no generated input, valid or invalid, gets a 5xx or no answer at all: unicode, long
+ * strings, empty arrays, nested open objects, boundary numbers, arbitrary JSON in place of a body,
+ * arbitrary query values and path ids (sections 4, 7: failures are 422, never server faults).
+ */
+import fc from 'fast-check';
+import { defineCheck, type CheckContext, type CheckDefinition } from '../src/runner/check.js';
+import type { Operation } from '../src/spec/model.js';
+import { validBody, validQueryValue, malformedJson } from '../src/generators/index.js';
+import { Findings, OK, checkProperty, fail, genOptions, label, recordCost, request, sharedPathForRecord, statusText, type Judgement } from './lib.js';
+
+interface Input {
+  path: Record<string, string>;
+  query: Array<[string, string]>;
+  body?: unknown;
+  rawBody?: string;
+}
+
+function judge(ctx: CheckContext, op: Operation, exchange: Awaited<ReturnType<CheckContext['send']>>, what: string, input: unknown): Judgement {
+  const res = exchange.response;
+  if (!res) return fail(ctx, exchange, `an answer to ${what} (never a dropped or hung connection)`, statusText(exchange), `${label(op)}: no answer to ${what}`, input);
+  if (res.status >= 500) return fail(ctx, exchange, `no 5xx for ${what}: a bad input is a 422, a good one a success (sections 4, 7)`, `status ${res.status}`, `${label(op)} answered ${res.status} to ${what}`, input);
+  return OK;
+}
+
+async function basePath(ctx: CheckContext, op: Operation): Promise<Record<string, string>> {
+  const names = op.parameters.filter((p) => p.in === 'path').map((p) => p.name);
+  if (!names.length) return {};
+  const shared = await sharedPathForRecord(ctx, op);
+  return shared.values ?? Object.fromEntries(names.map((n) => [n, 'vapc-robustness']));
+}
+
+const queryParams = (op: Operation) => op.parameters.filter((p) => p.in === 'query');
+
+function validInputs(ctx: CheckContext, op: Operation, path: Record<string, string>): fc.Arbitrary<Input> {
+  const options = genOptions(ctx, { mode: 'hostile' });
+  const query = fc.tuple(...queryParams(op).map((p) => fc.option(validQueryValue(p.schema, p.name, options).map((v) => [p.name, v] as [string, string]), { nil: undefined })));
+  const body = op.requestBody ? validBody(op, options) : fc.constant(undefined);
+  return fc.record({ query, body }).map(({ query: q, body: b }) => {
+    const input: Input = { path, query: q.filter((x): x is [string, string] => x !== undefined) };
+    if (b !== undefined) input.body = b;
+    return input;
+  });
+}
+
+const garbageText = fc.oneof(fc.string({ maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 20 }), fc.constantFrom('-1', '1e309', '9'.repeat(40), 'null', '[]', '%00'));
+
+function invalidInputs(op: Operation, path: Record<string, string>, base: unknown): fc.Arbitrary<Input> {
+  const pathNames = op.parameters.filter((p) => p.in === 'path').map((p) => p.name);
+  const randomPath = fc.tuple(...pathNames.map((n) => fc.oneof(fc.constant(path[n] ?? 'x'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 })).map((v) => [n, v] as const))).map((pairs) => Object.fromEntries(pairs));
+  const query = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...queryParams(op).map((p) => p.name), 'vapc'), fc.string({ maxLength: 8 })), garbageText), { maxLength: 3 });
+  const body = op.requestBody
+    ? fc.oneof(
+        fc.jsonValue({ maxDepth: 4 }).map((v) => ({ body: v as unknown })),
+        malformedJson(base).map((c) => ({ rawBody: c.rawBody! })),
+        fc.constant({ body: { nested: JSON.parse('['.repeat(64) + ']'.repeat(64)) } as unknown }),
+      )
+    : fc.constant({});
+  return fc.record({ path: randomPath, query, body }).map(({ path: p, query: q, body: b }) => ({ path: p, query: q as Array<[string, string]>, ...b }));
+}
+
+async function sendInput(ctx: CheckContext, op: Operation, input: Input): Promise<Awaited<ReturnType<CheckContext['send']>>> {
+  const parts: Parameters<typeof request>[2] = { pathValues: input.path };
+  if (input.query.length) parts.query = input.query;
+  if (input.rawBody !== undefined) {
+    parts.rawBody = input.rawBody;
+    parts.headers = { 'content-type': 'application/json' };
+  } else if (input.body !== undefined) parts.json = input.body;
+  return ctx.send(request(op, ctx, parts));
+}
+
+const CAP = 4;
+const hasInputs = (op: Operation): boolean => Boolean(op.requestBody) || op.parameters.some((p) => p.in === 'query' || p.in === 'path');
+
+export const noServerErrorValid = defineCheck({
+  id: 'robustness.no-5xx-valid',
+  suite: 'robustness',
+  rule: 'Valid but awkward inputs (unicode, long strings, empty arrays, nested open objects, boundary numbers) never get a 5xx or no answer',
+  contractRef: '4, 7',
+  severity: 'critical',
+  appliesTo: (op) => !op.sideEffects,
+  plannedRequests: (op, runs, spec) => (hasInputs(op) ? Math.min(runs, CAP) : 1) + recordCost(op, spec),
+  async run(ctx, op) {
+    const path = await basePath(ctx, op);
+    const findings = new Findings();
+    const numRuns = hasInputs(op) ? Math.min(ctx.runs, CAP) : 1;
+    findings.add(await checkProperty(ctx, validInputs(ctx, op, path), async (input) => judge(ctx, op, await sendInput(ctx, op, input), 'a valid input', input), { numRuns }));
+    return findings.outcome(`no 5xx for ${numRuns} valid awkward inputs`);
+  },
+});
+
+export const noServerErrorInvalid = defineCheck({
+  id: 'robustness.no-5xx-invalid',
+  suite: 'robustness',
+  rule: 'Invalid inputs (arbitrary JSON in place of the body, malformed JSON, deep nesting, garbage query values and path ids) never get a 5xx or no answer',
+  contractRef: '4, 7',
+  severity: 'critical',
+  appliesTo: (op) => !op.sideEffects && hasInputs(op),
+  plannedRequests: (op, runs, spec) => Math.min(runs, CAP) + recordCost(op, spec),
+  async run(ctx, op) {
+    const path = await basePath(ctx, op);
+    const base = op.requestBody ? fc.sample(validBody(op, genOptions(ctx)), { seed: ctx.seed, numRuns: 1 })[0] : undefined;
+    const findings = new Findings();
+    const numRuns = Math.min(ctx.runs, CAP);
+    findings.add(await checkProperty(ctx, invalidInputs(op, path, base), async (input) => judge(ctx, op, await sendInput(ctx, op, input), 'an invalid input', input), { numRuns }));
+    return findings.outcome(`no 5xx for ${numRuns} invalid inputs`);
+  },
+});
+
+export const robustnessChecks: CheckDefinition[] = [noServerErrorValid, noServerErrorInvalid];

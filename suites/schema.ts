@@ -1,0 +1,235 @@
+/**
+ * schema: every response of every operation (to valid, fully-populated requests) matches what the
+ * contract documents for its status: documented status, content type, body schema and the
+ * documented headers; GET /calls honours limit (never more items than asked, default 50), offset
+ * and the provider filter (sections 2, 4, 8).
+ */
+import fc from 'fast-check';
+import { defineCheck, type CheckContext, type CheckDefinition } from '../src/runner/check.js';
+import type { Operation } from '../src/spec/model.js';
+import type { Exchange } from '../src/transport/types.js';
+import { validBody } from '../src/generators/index.js';
+import {
+  Findings,
+  OK,
+  checkProperty,
+  fail,
+  genOptions,
+  isSuccess,
+  judgeResponse,
+  label,
+  missingPathParams,
+  pathValues,
+  recordCost,
+  request,
+  sharedPathForRecord,
+  skipped,
+  statusText,
+  type Judgement,
+} from './lib.js';
+
+/** Headers that make an OPTIONS request a CORS preflight (what a browser sends). */
+export function preflightHeaders(): Record<string, string> {
+  return { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization, x-user-id' };
+}
+
+const BODY_CASES = 2;
+
+/** Judges a response to a valid request: refused valid requests first, then the documented shape. */
+function judgeValid(ctx: CheckContext, op: Operation, exchange: Exchange, placeholders: boolean): Judgement {
+  const res = exchange.response;
+  if (!res) return fail(ctx, exchange, `an answer to a valid request`, statusText(exchange), `${label(op)}: no response to a valid request`);
+  if (res.status === 429) return OK;
+  if (!isSuccess(res.status)) {
+    if (res.status >= 500) return fail(ctx, exchange, 'a documented answer to a valid request', `status ${res.status}`, `${label(op)} failed with ${res.status} on a valid request`);
+    if (res.status === 401) return fail(ctx, exchange, 'valid credentials served (section 5)', 'status 401', `${label(op)} refused valid credentials (401)`);
+    if (placeholders || (op.requestBody && res.status === 422)) {
+      ctx.observe({ operation: label(op), message: `a valid request was answered ${res.status} (${res.text.slice(0, 160)}); the contract is silent on what made it refuse, so not judged` });
+      return OK;
+    }
+    return fail(ctx, exchange, 'a success answer to a valid request', `status ${res.status}: ${res.text.slice(0, 160)}`, `${label(op)} refused a valid request (${res.status})`);
+  }
+  return judgeResponse(ctx, op, exchange);
+}
+
+export const responseConforms = defineCheck({
+  id: 'schema.response-conforms',
+  suite: 'schema',
+  rule: 'The response to a valid request has a documented status, the documented content type, headers (X-RateLimit-* as integers) and a body matching the documented schema',
+  contractRef: '2, 4, 7, 8',
+  severity: 'critical',
+  // Operations with outside effects are exercised (and their responses validated) by the stateful suite.
+  appliesTo: (op) => !op.sideEffects,
+  plannedRequests: (op, runs, spec) => (op.requestBody ? Math.min(runs, BODY_CASES) : 1) + recordCost(op, spec),
+  async run(ctx, op) {
+    let values: Record<string, string> = pathValues(ctx, op);
+    let placeholders = false;
+    if (missingPathParams(ctx, op).length) {
+      const shared = await sharedPathForRecord(ctx, op);
+      if (shared.values) values = shared.values;
+      else {
+        placeholders = true;
+        values = Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, values[p.name] ?? 'vapc-probe']));
+      }
+    }
+    const headers = op.method === 'OPTIONS' ? preflightHeaders() : undefined;
+    const findings = new Findings();
+    const send = async (body: unknown): Promise<Judgement> => {
+      const parts: Parameters<typeof request>[2] = { pathValues: values };
+      if (headers) parts.headers = headers;
+      if (body !== undefined) parts.json = body;
+      const exchange = await ctx.send(request(op, ctx, parts));
+      return judgeValid(ctx, op, exchange, placeholders);
+    };
+    if (op.requestBody) {
+      findings.add(await checkProperty(ctx, validBody(op, genOptions(ctx)), send, { numRuns: Math.min(ctx.runs, BODY_CASES) }));
+    } else {
+      findings.add(await send(undefined));
+    }
+    return findings.outcome(`${label(op)} answers as documented`);
+  },
+});
+
+const param = (op: Operation, name: string) => op.parameters.find((p) => p.in === 'query' && p.name === name);
+const hasPaging = (op: Operation): boolean => Boolean(param(op, 'limit') && op.method === 'GET');
+
+async function list(ctx: CheckContext, op: Operation, query: Array<[string, string]>): Promise<{ exchange: Exchange; items?: unknown[] }> {
+  const exchange = await ctx.send(request(op, ctx, query.length ? { query } : {}));
+  const json = exchange.response?.json;
+  const items = exchange.response && isSuccess(exchange.response.status) && Array.isArray(json) ? json : undefined;
+  return items ? { exchange, items } : { exchange };
+}
+
+const idOf = (item: unknown): string => JSON.stringify((item as { id?: unknown })?.id ?? item);
+
+function notAList(ctx: CheckContext, op: Operation, exchange: Exchange, what: string): Judgement {
+  if (exchange.response?.status === 429) return OK;
+  return fail(ctx, exchange, `a JSON array answering ${what} (section 4.1)`, statusText(exchange), `${label(op)} ${what} did not answer a JSON array`);
+}
+
+export const callsLimit = defineCheck({
+  id: 'schema.calls-limit',
+  suite: 'schema',
+  rule: 'GET /calls?limit=k never returns more than k calls',
+  contractRef: '4.1',
+  severity: 'major',
+  appliesTo: hasPaging,
+  plannedRequests: (_op, runs) => 2 + Math.min(runs, 2),
+  async run(ctx, op) {
+    const findings = new Findings();
+    findings.add(
+      await checkProperty(
+        ctx,
+        fc.integer({ min: 1, max: 20 }),
+        async (k) => {
+          const { exchange, items } = await list(ctx, op, [['limit', String(k)]]);
+          if (!items) return notAList(ctx, op, exchange, `limit=${k}`);
+          if (items.length > k) return fail(ctx, exchange, `at most ${k} calls for limit=${k}`, `${items.length} calls`, `GET with limit=${k} returned ${items.length} calls`, k);
+          return OK;
+        },
+        { examples: [1, 2], numRuns: Math.min(ctx.runs, 2) },
+      ),
+    );
+    return findings.outcome('never more calls than limit');
+  },
+});
+
+export const callsDefaultLimit = defineCheck({
+  id: 'schema.calls-default-limit',
+  suite: 'schema',
+  rule: 'GET /calls without limit pages with the documented default (50): never more, and exactly that many when more exist',
+  contractRef: '4.1, 8',
+  severity: 'major',
+  appliesTo: (op) => hasPaging(op) && typeof param(op, 'limit')!.schema['default'] === 'number',
+  plannedRequests: () => 2,
+  async run(ctx, op) {
+    const def = param(op, 'limit')!.schema['default'] as number;
+    const findings = new Findings();
+    const plain = await list(ctx, op, []);
+    if (!plain.items) {
+      findings.add(notAList(ctx, op, plain.exchange, 'without query'));
+      return findings.outcome('');
+    }
+    if (plain.items.length > def) {
+      findings.add(fail(ctx, plain.exchange, `at most ${def} calls without limit (default ${def})`, `${plain.items.length} calls`, `GET without limit returned ${plain.items.length} calls; the default limit is ${def}`));
+      return findings.outcome('');
+    }
+    const more = await list(ctx, op, [['limit', String(def + 1)]]);
+    if (more.items && more.items.length > def && plain.items.length !== def) {
+      findings.add(fail(ctx, plain.exchange, `${def} calls without limit when more exist (default ${def})`, `${plain.items.length} calls (limit=${def + 1} gave ${more.items.length})`, `GET without limit returned ${plain.items.length} calls while more exist; the default limit is ${def}`));
+    }
+    if (more.items && more.items.length <= def) {
+      ctx.observe({ operation: label(op), message: `only ${more.items.length} calls exist, so the default limit of ${def} could be judged only as an upper bound` });
+    }
+    return findings.outcome(`default limit ${def} honoured`);
+  },
+});
+
+export const callsOffset = defineCheck({
+  id: 'schema.calls-offset',
+  suite: 'schema',
+  rule: 'GET /calls?offset=o skips o calls: with a stable order, limit=n-1&offset=1 is the page limit=n&offset=0 without its first call',
+  contractRef: '4.1, 8',
+  severity: 'major',
+  appliesTo: (op) => hasPaging(op) && Boolean(param(op, 'offset')),
+  plannedRequests: () => 3,
+  async run(ctx, op) {
+    const n = 6;
+    const findings = new Findings();
+    const first = await list(ctx, op, [['limit', String(n)], ['offset', '0']]);
+    if (!first.items) {
+      findings.add(notAList(ctx, op, first.exchange, `limit=${n}&offset=0`));
+      return findings.outcome('');
+    }
+    if (first.items.length < 2) return skipped(`only ${first.items.length} calls: offset cannot be judged`);
+    const again = await list(ctx, op, [['limit', String(n)], ['offset', '0']]);
+    if (!again.items || again.items.map(idOf).join() !== first.items.map(idOf).join()) {
+      ctx.observe({ operation: label(op), message: 'the same page came back in a different order; the order of calls is not specified, so offset was not judged' });
+      return { status: 'passed', message: 'order not stable between identical requests: offset not judged (the contract leaves the order open)' };
+    }
+    const shifted = await list(ctx, op, [['limit', String(n - 1)], ['offset', '1']]);
+    if (!shifted.items) {
+      findings.add(notAList(ctx, op, shifted.exchange, `limit=${n - 1}&offset=1`));
+      return findings.outcome('');
+    }
+    const want = first.items.slice(1).map(idOf);
+    const got = shifted.items.map(idOf);
+    if (want.join() !== got.join()) {
+      findings.add(fail(ctx, shifted.exchange, `the calls ${want.join(', ')} (offset 1 of the first page)`, `the calls ${got.join(', ')}`, `offset=1 did not skip exactly one call`));
+    }
+    return findings.outcome('offset skips the calls asked');
+  },
+});
+
+export const callsProviderFilter = defineCheck({
+  id: 'schema.calls-provider-filter',
+  suite: 'schema',
+  rule: 'GET /calls?provider=p returns only calls whose provider is p, and some when unfiltered calls of p exist',
+  contractRef: '4.1, 2.1',
+  severity: 'major',
+  appliesTo: (op) => op.method === 'GET' && Boolean(param(op, 'provider')),
+  plannedRequests: () => 3,
+  async run(ctx, op) {
+    const findings = new Findings();
+    const all = await list(ctx, op, [['limit', '50']]);
+    const seen = new Set((all.items ?? []).map((c) => (c as { provider?: unknown })?.provider).filter((p): p is string => typeof p === 'string'));
+    const providers = (ctx.fixtures.channels?.length ? ctx.fixtures.channels : [...seen]).slice(0, 2);
+    if (!providers.length) return skipped('no provider identifier known (fixtures.channels) and no call to read one from');
+    for (const provider of providers) {
+      const filtered = await list(ctx, op, [['provider', provider], ['limit', '50']]);
+      if (!filtered.items) {
+        findings.add(notAList(ctx, op, filtered.exchange, `provider=${provider}`));
+        continue;
+      }
+      const other = filtered.items.find((c) => (c as { provider?: unknown })?.provider !== provider);
+      if (other) {
+        findings.add(fail(ctx, filtered.exchange, `only calls with provider ${provider}`, `a call with provider ${JSON.stringify((other as { provider?: unknown }).provider)}`, `provider=${provider} returned calls of another provider`, provider));
+      } else if (filtered.items.length === 0 && seen.has(provider)) {
+        findings.add(fail(ctx, filtered.exchange, `the calls of provider ${provider} (some exist)`, 'an empty list', `provider=${provider} returned no calls although calls of ${provider} exist`, provider));
+      }
+    }
+    return findings.outcome(`provider filter honoured for ${providers.join(', ')}`);
+  },
+});
+
+export const schemaChecks: CheckDefinition[] = [responseConforms, callsLimit, callsDefaultLimit, callsOffset, callsProviderFilter];

@@ -1,0 +1,341 @@
+/**
+ * stateful: a campaign created with every documented field comes back as sent (the camelCase
+ * schedule times in the snake_case fields), GET returns it under `campaign` with `counts` and
+ * `calls`, PATCH changes persist and the update-shaped record comes back, the update's status
+ * values are accepted; a recipient can be added; with --include-destructive an invite is created
+ * and the API key regenerated (then used) (sections 2.2, 3.1, 4.2-4.6, 4.9).
+ */
+import { defineCheck, type CheckContext, type CheckDefinition } from '../src/runner/check.js';
+import type { JsonSchema, Operation } from '../src/spec/model.js';
+import type { Exchange } from '../src/transport/types.js';
+import { enumOf, missingFixtures, propertiesOf, unspecifiedOf } from '../src/generators/index.js';
+import { validate } from '../src/validators/index.js';
+import {
+  Findings,
+  fail,
+  isSuccess,
+  judgeResponse,
+  label,
+  request,
+  sampleBody,
+  skipped,
+  statusText,
+  successSchema,
+  type Judgement,
+} from './lib.js';
+
+const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+const byId = (id: string) => (op: Operation) => op.id === id;
+const opById = (ctx: CheckContext, id: string): Operation | undefined => ctx.spec.operations.find((o) => o.id === id);
+
+/** Does `got` carry what was sent as `sent`? Timestamps compare as instants, objects as supersets. */
+function carries(sent: unknown, got: unknown, schema: JsonSchema | undefined): boolean {
+  if (sent === got) return true;
+  if (schema && unspecifiedOf(schema).some((u) => /timestamp/i.test(u)) && typeof sent === 'string' && typeof got === 'string') {
+    const a = Date.parse(sent);
+    const b = Date.parse(got);
+    return !Number.isNaN(a) && a === b;
+  }
+  if (sent && got && typeof sent === 'object' && typeof got === 'object' && !Array.isArray(sent)) {
+    return Object.entries(sent as Record<string, unknown>).every(([k, v]) => carries(v, (got as Record<string, unknown>)[k], undefined));
+  }
+  if (Array.isArray(sent) && Array.isArray(got)) return sent.length === got.length && sent.every((v, i) => carries(v, got[i], undefined));
+  return false;
+}
+
+/**
+ * Compares a record with the body sent: every sent field the record documents (camelCase create
+ * names mapped to their snake_case record fields) must come back equal when it comes back at all;
+ * absent or null is allowed (no record field is required) and observed.
+ */
+function echoJudge(ctx: CheckContext, op: Operation, exchange: Exchange, sent: Record<string, unknown>, record: unknown, recordSchema: JsonSchema | undefined, what: string): Judgement[] {
+  const props = recordSchema ? propertiesOf(recordSchema) : {};
+  const out: Judgement[] = [];
+  const absent: string[] = [];
+  const rec = (record && typeof record === 'object' ? record : {}) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(sent)) {
+    const field = name in props ? name : snake(name) in props ? snake(name) : undefined;
+    if (!field) continue;
+    const got = rec[field];
+    if (got === undefined || got === null) {
+      absent.push(field);
+      continue;
+    }
+    if (!carries(value, got, props[field])) {
+      out.push(
+        fail(ctx, exchange, `${field} as sent (${name === field ? name : `${name} on create`}): ${JSON.stringify(ctx.redact(value))}`, `${field}: ${JSON.stringify(ctx.redact(got))}`, `${what}: ${field} is ${JSON.stringify(ctx.redact(got))}, sent ${JSON.stringify(ctx.redact(value))}`, sent),
+      );
+    }
+  }
+  if (absent.length) ctx.observe({ operation: label(op), message: `${what}: ${absent.join(', ')} absent or null in the record (allowed: no record field is marked required)` });
+  return out;
+}
+
+async function createCampaign(ctx: CheckContext, create: Operation, salt: number): Promise<{ exchange: Exchange; body: Record<string, unknown>; id?: string }> {
+  const body = sampleBody(ctx, create, salt) ?? {};
+  const exchange = await ctx.send(request(create, ctx, { json: body }));
+  const json = exchange.response?.json as { id?: unknown } | undefined;
+  const id = exchange.response && isSuccess(exchange.response.status) && (typeof json?.id === 'string' || typeof json?.id === 'number') ? String(json.id) : undefined;
+  return id === undefined ? { exchange, body } : { exchange, body, id };
+}
+
+function needFixtures(ctx: CheckContext, op: Operation): string | undefined {
+  const missing = missingFixtures(op, ctx.fixtures);
+  return missing.length ? `fixture ${missing.join(', ')} missing (needed for a valid ${label(op)} body)` : undefined;
+}
+
+function refused(ctx: CheckContext, op: Operation, exchange: Exchange, what: string): Judgement {
+  return fail(ctx, exchange, `${what} accepted`, statusText(exchange), `${label(op)} refused ${what} (${exchange.response?.status ?? 'no response'})`);
+}
+
+export const createEchoes = defineCheck({
+  id: 'stateful.create-echoes',
+  suite: 'stateful',
+  rule: 'POST /campaign with every documented field returns the campaign record carrying what was sent (camelCase schedule times in the snake_case fields), with an id',
+  contractRef: '2.2, 4.2',
+  severity: 'critical',
+  appliesTo: byId('createCampaign'),
+  plannedRequests: () => 1,
+  async run(ctx, op) {
+    const missing = needFixtures(ctx, op);
+    if (missing) return skipped(missing);
+    const findings = new Findings();
+    const { exchange, body, id } = await createCampaign(ctx, op, 41);
+    const res = exchange.response;
+    if (!res || !isSuccess(res.status)) {
+      if (res?.status === 422) {
+        ctx.observe({ operation: label(op), message: `a fully-populated valid body was refused with 422 (${res.text.slice(0, 160)}); the contract does not say what else a server may require` });
+        return skipped('the server refused the valid body (observed); nothing to compare');
+      }
+      findings.add(refused(ctx, op, exchange, 'a valid, fully-populated campaign'));
+      return findings.outcome('');
+    }
+    findings.add(judgeResponse(ctx, op, exchange, { what: 'the created campaign' }));
+    if (id === undefined) findings.add(fail(ctx, exchange, 'the created record with its id (section 2.2)', 'no id', 'the created campaign has no id'));
+    for (const j of echoJudge(ctx, op, exchange, body, res.json, successSchema(op), 'the created campaign')) findings.add(j);
+    const status = (res.json as { status?: unknown })?.status;
+    if (status !== undefined) ctx.observe({ operation: label(op), message: `initial status at creation: ${JSON.stringify(status)} (not specified by the contract)` });
+    return findings.outcome('the created record carries every field sent');
+  },
+});
+
+export const getReturnsCreated = defineCheck({
+  id: 'stateful.get-returns-created',
+  suite: 'stateful',
+  rule: 'GET /campaign/{id} of a created campaign returns it under `campaign` (same id, fields as sent) with `counts` and `calls`',
+  contractRef: '4.3, 2.2',
+  severity: 'critical',
+  appliesTo: byId('getCampaign'),
+  plannedRequests: () => 2,
+  async run(ctx, op) {
+    const create = opById(ctx, 'createCampaign');
+    if (!create) return skipped('no create operation');
+    const missing = needFixtures(ctx, create);
+    if (missing) return skipped(missing);
+    const made = await createCampaign(ctx, create, 43);
+    if (made.id === undefined) return skipped(`could not create a campaign (${statusText(made.exchange)})`);
+    const param = op.parameters.find((p) => p.in === 'path')!.name;
+    const exchange = await ctx.send(request(op, ctx, { pathValues: { [param]: made.id } }));
+    const findings = new Findings();
+    const res = exchange.response;
+    if (!res || !isSuccess(res.status)) {
+      findings.add(refused(ctx, op, exchange, `reading the campaign just created (${made.id})`));
+      return findings.outcome('');
+    }
+    findings.add(judgeResponse(ctx, op, exchange, { what: 'the campaign read back' }));
+    const json = (res.json ?? {}) as { campaign?: { id?: unknown }; counts?: unknown; calls?: unknown };
+    if (!json.campaign || String(json.campaign.id) !== made.id) {
+      findings.add(fail(ctx, exchange, `the campaign ${made.id} under \`campaign\` (section 4.3)`, json.campaign ? `campaign.id ${JSON.stringify(json.campaign.id)}` : 'no `campaign` member', `GET did not return the created campaign under \`campaign\``));
+    } else {
+      const schema = successSchema(op);
+      const campaignSchema = schema ? propertiesOf(schema)['campaign'] : undefined;
+      for (const j of echoJudge(ctx, op, exchange, made.body, json.campaign, campaignSchema, 'the campaign read back')) findings.add(j);
+    }
+    const absent = (['counts', 'calls'] as const).filter((k) => json[k] === undefined || json[k] === null);
+    if (absent.length) ctx.observe({ operation: label(op), message: `${absent.join(' and ')} absent or null in the answer (allowed: not marked required)` });
+    return findings.outcome('the created campaign is read back under `campaign`');
+  },
+});
+
+export const updatePersists = defineCheck({
+  id: 'stateful.update-persists',
+  suite: 'stateful',
+  rule: 'PATCH /campaign/{id} with every documented field returns the update-shaped record carrying the changes, and a later GET shows them',
+  contractRef: '4.4, 4.3, 2.2',
+  severity: 'critical',
+  appliesTo: byId('updateCampaign'),
+  plannedRequests: () => 3,
+  async run(ctx, op) {
+    const create = opById(ctx, 'createCampaign');
+    const get = ctx.spec.operations.find((o) => o.method === 'GET' && o.path === op.path);
+    if (!create) return skipped('no create operation');
+    const missing = needFixtures(ctx, create);
+    if (missing) return skipped(missing);
+    const made = await createCampaign(ctx, create, 47);
+    if (made.id === undefined) return skipped(`could not create a campaign (${statusText(made.exchange)})`);
+    const param = op.parameters.find((p) => p.in === 'path')!.name;
+    const body = sampleBody(ctx, op, 53) ?? {};
+    // Status transitions are not specified: the status change is judged by update-status-values.
+    const statusField = Object.entries(propertiesOf(op.requestBody!.schema)).find(([, s]) => enumOf(s)?.length)?.[0];
+    if (statusField) delete body[statusField];
+    const exchange = await ctx.send(request(op, ctx, { pathValues: { [param]: made.id }, json: body }));
+    const findings = new Findings();
+    const res = exchange.response;
+    if (!res || !isSuccess(res.status)) {
+      findings.add(refused(ctx, op, exchange, 'a valid, fully-populated update'));
+      return findings.outcome('');
+    }
+    findings.add(judgeResponse(ctx, op, exchange, { what: 'the updated campaign' }));
+    for (const j of echoJudge(ctx, op, exchange, body, res.json, successSchema(op), 'the updated record')) findings.add(j);
+    if (get) {
+      const after = await ctx.send(request(get, ctx, { pathValues: { [param]: made.id } }));
+      const campaign = (after.response?.json as { campaign?: unknown } | undefined)?.campaign;
+      if (after.response && isSuccess(after.response.status) && campaign) {
+        const schema = successSchema(get);
+        for (const j of echoJudge(ctx, get, after, body, campaign, schema ? propertiesOf(schema)['campaign'] : undefined, 'the campaign read after the update')) findings.add(j);
+      } else if (after.response?.status !== 429) {
+        findings.add(refused(ctx, get, after, 'reading the updated campaign'));
+      }
+    }
+    return findings.outcome('the update persists');
+  },
+});
+
+export const updateStatusValues = defineCheck({
+  id: 'stateful.update-status-values',
+  suite: 'stateful',
+  rule: 'Each status value the update accepts (draft, scheduled, running, paused, completed) is not rejected as invalid; `scheduled` in the record is the contract\'s own conflict, observed',
+  contractRef: '3.1, 4.4',
+  severity: 'major',
+  appliesTo: (op) => op.id === 'updateCampaign' && Boolean(op.requestBody && Object.values(propertiesOf(op.requestBody.schema)).some((s) => enumOf(s)?.length)),
+  plannedRequests: (op) => 1 + (Object.values(propertiesOf(op.requestBody!.schema)).map((s) => enumOf(s)?.length ?? 0).find((n) => n > 0) ?? 0),
+  async run(ctx, op) {
+    const create = opById(ctx, 'createCampaign');
+    if (!create) return skipped('no create operation');
+    const missing = needFixtures(ctx, create);
+    if (missing) return skipped(missing);
+    const [field, schema] = Object.entries(propertiesOf(op.requestBody!.schema)).find(([, s]) => enumOf(s)?.length)!;
+    const values = enumOf(schema)!.filter((v) => v !== null);
+    const made = await createCampaign(ctx, create, 59);
+    if (made.id === undefined) return skipped(`could not create a campaign (${statusText(made.exchange)})`);
+    const param = op.parameters.find((p) => p.in === 'path')!.name;
+    const findings = new Findings();
+    for (const value of values) {
+      const exchange = await ctx.send(request(op, ctx, { pathValues: { [param]: made.id }, json: { [field]: value } }));
+      const res = exchange.response;
+      if (!res) {
+        findings.add(fail(ctx, exchange, `${field}=${String(value)} accepted`, statusText(exchange), `${field}=${String(value)}: no response`));
+        continue;
+      }
+      if (res.status === 429) continue;
+      if (isSuccess(res.status)) {
+        findings.add(judgeResponse(ctx, op, exchange, { what: `the record after ${field}=${String(value)}` }));
+        const got = (res.json as Record<string, unknown> | undefined)?.[field];
+        if (got !== undefined && got !== null && got !== value) {
+          ctx.observe({ operation: label(op), message: `${field}=${String(value)} was accepted and the record says ${JSON.stringify(got)} (transitions are not specified)` });
+        }
+        continue;
+      }
+      const detail = (res.json as { detail?: unknown } | undefined)?.detail;
+      const namesField = res.status === 422 && Array.isArray(detail) && detail.some((d) => Array.isArray((d as { loc?: unknown }).loc) && (d as { loc: unknown[] }).loc.includes(field));
+      if (namesField) {
+        findings.add(fail(ctx, exchange, `${field}=${String(value)} accepted (one of ${values.join(', ')}, section 4.4)`, `422 naming ${field}`, `${field}=${String(value)} was rejected as invalid`, { [field]: value }));
+      } else {
+        ctx.observe({ operation: label(op), message: `${field}=${String(value)} was answered ${res.status}; status transitions are not specified, so not judged` });
+      }
+    }
+    return findings.outcome(`every ${field} value of the update accepted`);
+  },
+});
+
+export const addRecipient = defineCheck({
+  id: 'stateful.add-recipient',
+  suite: 'stateful',
+  rule: 'POST /recipient-lists/{id}/recipients with a valid recipient is accepted and answered with a JSON object',
+  contractRef: '4.5',
+  severity: 'major',
+  appliesTo: byId('addRecipient'),
+  needs: ['recipient_list_id'],
+  plannedRequests: () => 1,
+  async run(ctx, op) {
+    const body = sampleBody(ctx, op, 61) ?? {};
+    const exchange = await ctx.send(request(op, ctx, { json: body }));
+    const findings = new Findings();
+    const res = exchange.response;
+    if (!res || !isSuccess(res.status)) {
+      if (res?.status === 429) return skipped('rate limited');
+      findings.add(refused(ctx, op, exchange, 'a valid recipient'));
+    } else findings.add(judgeResponse(ctx, op, exchange, { what: 'the added recipient' }));
+    return findings.outcome('a recipient can be added');
+  },
+});
+
+export const createInvite = defineCheck({
+  id: 'stateful.create-invite',
+  suite: 'stateful',
+  rule: 'POST /orgs/{org_id}/invites returns the invite (id, email and role as sent, expires_at, token); the token is never reported',
+  contractRef: '4.6, 2.5',
+  severity: 'major',
+  destructive: true,
+  appliesTo: byId('createInvite'),
+  needs: ['org_id'],
+  plannedRequests: () => 1,
+  async run(ctx, op) {
+    const body = sampleBody(ctx, op, 67) ?? {};
+    const exchange = await ctx.send(request(op, ctx, { json: body }));
+    const findings = new Findings();
+    const res = exchange.response;
+    if (!res || !isSuccess(res.status)) {
+      if (res?.status === 422) {
+        ctx.observe({ operation: label(op), message: `a valid invite was refused with 422; the contract does not give the roles or email rules beyond "developer"` });
+        return skipped('the server refused the invite (observed)');
+      }
+      findings.add(refused(ctx, op, exchange, 'a valid invite'));
+      return findings.outcome('');
+    }
+    findings.add(judgeResponse(ctx, op, exchange, { what: 'the created invite' }));
+    for (const j of echoJudge(ctx, op, exchange, body, res.json, successSchema(op), 'the created invite')) findings.add(j);
+    return findings.outcome('the invite is created');
+  },
+});
+
+export const regenerateKey = defineCheck({
+  id: 'stateful.regenerate-key',
+  suite: 'stateful',
+  rule: 'POST /api-keys/api-keys/{key_id}/regenerate with the bearer only returns {key, id, name, upgraded}; the new key then works (the run carries on with it)',
+  contractRef: '4.9, 2.7, 5.4',
+  severity: 'major',
+  destructive: true,
+  appliesTo: byId('regenerateApiKey'),
+  needs: ['api_key_id'],
+  plannedRequests: () => 2,
+  async run(ctx, op) {
+    const exchange = await ctx.send(request(op, ctx));
+    const findings = new Findings();
+    const res = exchange.response;
+    if (!res || !isSuccess(res.status)) {
+      findings.add(refused(ctx, op, exchange, 'regenerating the key with the bearer only'));
+      return findings.outcome('');
+    }
+    const key = (res.json as { key?: unknown } | undefined)?.key;
+    if (typeof key === 'string' && key) ctx.rotateApiKey(key);
+    findings.add(judgeResponse(ctx, op, exchange, { what: 'the regeneration result' }));
+    const shape = validate('ApiKeyRegenerated', res.json);
+    if (!shape.ok || typeof key !== 'string' || !key) {
+      findings.add(fail(ctx, exchange, 'the new key in `key` (section 2.7)', 'no key returned', 'the regeneration returned no key'));
+      return findings.outcome('');
+    }
+    // The new key must work: a read-only operation that needs the bearer.
+    const probe = ctx.spec.operations.find((o) => o.method === 'GET' && o.requiresCredentials && !o.parameters.length);
+    if (probe) {
+      const after = await ctx.send(request(probe, ctx));
+      if (after.response && after.response.status !== 429 && !isSuccess(after.response.status)) {
+        findings.add(fail(ctx, after, `${label(probe)} served with the regenerated key`, `status ${after.response.status}`, `the regenerated key does not work (${after.response.status} on ${label(probe)})`));
+      }
+    }
+    return findings.outcome('the key is regenerated and the new one works');
+  },
+});
+
+export const statefulChecks: CheckDefinition[] = [createEchoes, getReturnsCreated, updatePersists, updateStatusValues, addRecipient, createInvite, regenerateKey];

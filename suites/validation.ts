@@ -1,0 +1,133 @@
+/**
+ * validation: for every operation with a body or an integer query parameter, inputs that break one
+ * stated constraint at a time (a wrong JSON type for a field, a value outside an enum, malformed
+ * JSON, a non-integer query value) are answered 422 with the validation error body, whose `loc`
+ * names the fault (sections 2.8, 4, 7).
+ */
+import fc from 'fast-check';
+import { defineCheck, type CheckContext, type CheckDefinition } from '../src/runner/check.js';
+import type { Operation } from '../src/spec/model.js';
+import {
+  enumCase,
+  enumFields,
+  integerQueryParams,
+  malformedJson,
+  nonIntegerQuery,
+  typedFields,
+  wrongTypeCase,
+  type InvalidCase,
+} from '../src/generators/index.js';
+import { Findings, checkProperty, judgeInvalid, recordCost, request, sampleBody, sharedPathForRecord, skipped, type Judgement } from './lib.js';
+
+/** Path values for an operation: fixtures, a shared created record, or a placeholder (validation comes first). */
+async function pathFor(ctx: CheckContext, op: Operation): Promise<Record<string, string>> {
+  const found = await sharedPathForRecord(ctx, op);
+  return found.values ?? Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, 'vapc-probe']));
+}
+
+async function sendCase(ctx: CheckContext, op: Operation, values: Record<string, string>, kase: InvalidCase): Promise<Judgement> {
+  const parts: Parameters<typeof request>[2] = { pathValues: values };
+  if (kase.rawBody !== undefined) {
+    parts.rawBody = kase.rawBody;
+    parts.headers = { 'content-type': 'application/json' };
+  } else if (kase.body !== undefined) parts.json = kase.body;
+  if (kase.query) parts.query = kase.query;
+  const exchange = await ctx.send(request(op, ctx, parts));
+  return judgeInvalid(ctx, op, exchange, kase, { checkLoc: kase.kind !== 'malformed-json' });
+}
+
+const topLevel = (op: Operation) => typedFields(op).filter((f) => f.depth === 0);
+const RANDOM_CAP = 8;
+
+export const wrongType = defineCheck({
+  id: 'validation.wrong-type',
+  suite: 'validation',
+  rule: 'A body field of the wrong JSON type (one field at a time) is answered 422 with the validation error body naming the field in loc',
+  contractRef: '2.8, 4, 7',
+  severity: 'major',
+  appliesTo: (op) => typedFields(op).length > 0,
+  plannedRequests: (op, runs, spec) => topLevel(op).length + Math.min(runs, RANDOM_CAP) + recordCost(op, spec),
+  async run(ctx, op) {
+    const values = await pathFor(ctx, op);
+    const base = sampleBody(ctx, op, 11) ?? {};
+    const fields = typedFields(op);
+    const perField = fields.map((f) => wrongTypeCase(base, f, ctx.strictTypes)).filter((a): a is fc.Arbitrary<InvalidCase> => a !== undefined);
+    if (!perField.length) return skipped('no field whose type can be broken');
+    // One case per top-level field first (fixed by the seed), then random fields, nested ones included.
+    const examples = topLevel(op)
+      .map((f) => wrongTypeCase(base, f, ctx.strictTypes))
+      .filter((a): a is fc.Arbitrary<InvalidCase> => a !== undefined)
+      .map((a, i) => fc.sample(a, { seed: ctx.seed + i, numRuns: 1 })[0]!);
+    const findings = new Findings();
+    findings.add(
+      await checkProperty(ctx, fc.oneof(...perField), (kase) => sendCase(ctx, op, values, kase), {
+        examples,
+        numRuns: Math.min(ctx.runs, RANDOM_CAP),
+      }),
+    );
+    return findings.outcome(`422 with the field named in loc for ${examples.length + Math.min(ctx.runs, RANDOM_CAP)} wrong-type bodies`);
+  },
+});
+
+export const enumViolation = defineCheck({
+  id: 'validation.enum-violation',
+  suite: 'validation',
+  rule: 'A value outside a stated enum (campaign status on update) is answered 422 with the validation error body naming the field',
+  contractRef: '3.1, 4.4, 2.8, 7',
+  severity: 'major',
+  appliesTo: (op) => enumFields(op).length > 0,
+  plannedRequests: (op, runs, spec) => 1 + Math.min(runs, 3) + recordCost(op, spec),
+  async run(ctx, op) {
+    const values = await pathFor(ctx, op);
+    const base = sampleBody(ctx, op, 13) ?? {};
+    const cases = enumFields(op).map((f) => enumCase(base, f)).filter((a): a is fc.Arbitrary<InvalidCase> => a !== undefined);
+    const findings = new Findings();
+    findings.add(await checkProperty(ctx, fc.oneof(...cases), (kase) => sendCase(ctx, op, values, kase), { numRuns: 1 + Math.min(ctx.runs, 3) }));
+    return findings.outcome('422 naming the field for values outside the enum');
+  },
+});
+
+export const malformedJsonCheck = defineCheck({
+  id: 'validation.malformed-json',
+  suite: 'validation',
+  rule: 'A body that is not well-formed JSON is answered 422 with the validation error body',
+  contractRef: '2.8, 4, 7',
+  severity: 'major',
+  appliesTo: (op) => Boolean(op.requestBody),
+  plannedRequests: (op, runs, spec) => Math.min(runs, 3) + recordCost(op, spec),
+  async run(ctx, op) {
+    const values = await pathFor(ctx, op);
+    const base = sampleBody(ctx, op, 17) ?? {};
+    const findings = new Findings();
+    findings.add(await checkProperty(ctx, malformedJson(base), (kase) => sendCase(ctx, op, values, kase), { numRuns: Math.min(ctx.runs, 3) }));
+    return findings.outcome('422 with the validation error body for malformed JSON');
+  },
+});
+
+export const nonIntegerQueryCheck = defineCheck({
+  id: 'validation.non-integer-query',
+  suite: 'validation',
+  rule: 'An integer query parameter given a non-integer value (a word, a decimal) is answered 422 with the validation error body naming the parameter',
+  contractRef: '4.1, 2.8, 7',
+  severity: 'major',
+  appliesTo: (op) => integerQueryParams(op).length > 0,
+  plannedRequests: (op, runs) => integerQueryParams(op).length + Math.min(runs, 4),
+  async run(ctx, op) {
+    const arb = nonIntegerQuery(op);
+    if (!arb) return skipped('no integer query parameter');
+    const examples: InvalidCase[] = integerQueryParams(op).map((p) => ({
+      kind: 'non-integer-query',
+      location: 'query',
+      loc: [p.name],
+      field: p.name,
+      value: 'xyz',
+      query: [[p.name, 'xyz']],
+      description: `${p.name}=xyz (expected an integer)`,
+    }));
+    const findings = new Findings();
+    findings.add(await checkProperty(ctx, arb, (kase) => sendCase(ctx, op, {}, kase), { examples, numRuns: Math.min(ctx.runs, 4) }));
+    return findings.outcome('422 naming the parameter for non-integer query values');
+  },
+});
+
+export const validationChecks: CheckDefinition[] = [wrongType, enumViolation, malformedJsonCheck, nonIntegerQueryCheck];

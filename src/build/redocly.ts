@@ -168,17 +168,42 @@ export async function buildDocs(specPath: string = paths.specSource, output: str
   await assertReadable(specPath);
   await mkdir(dirname(output), { recursive: true });
   // --inlineBundle embeds Redoc's scripts instead of loading them from Redocly's CDN (Redoc 3 loads
-  // no web font, so nothing else is fetched); the Redoc options (showExtensions) are in redocly.yaml.
+  // no Google Fonts, unlike Redoc 2); offline() removes the one CDN image and adds a CSP that
+  // forbids any fetch. The Redoc options (showExtensions) are in redocly.yaml.
   const run = await runRedocly(['build-docs', specPath, '--config', paths.redoclyConfig, '--inlineBundle', '--output', output]);
   if (run.status !== 0) {
     throw new VapcError('E_TOOL_FAILED', `redocly build-docs failed:\n${run.stdout}${run.stderr}`);
   }
-  const html = await readFile(output, 'utf8');
+  const html = offline(await readFile(output, 'utf8'));
+  await writeFile(output, html);
   const external = externalResources(html);
   if (external.length > 0) {
     throw new VapcError('E_TOOL_FAILED', `the docs page would fetch from elsewhere: ${external.join(', ')}`);
   }
   return { htmlPath: output, bytes: Buffer.byteLength(html) };
+}
+
+/** Redoc 3 shows a "docs by Redocly" logo loaded from Redocly's CDN; a blank local image replaces it. */
+const REDOC_CDN_IMAGES = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g;
+const BLANK_SVG = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/%3E";
+
+/**
+ * What the page may load, as a Content-Security-Policy: its own inline scripts and styles and data:
+ * images and fonts, nothing from the network. A resource Redoc would fetch in some rarely used view
+ * (an icon set, say) is then refused by the browser instead of leaking a request.
+ */
+export const DOCS_CSP =
+  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; font-src data:; connect-src 'none'; form-action 'none'; base-uri 'none'";
+
+/** Makes Redoc's page self-contained: no CDN image, and a CSP that forbids any other fetch. */
+export function offline(html: string): string {
+  const withoutCdn = html.replace(REDOC_CDN_IMAGES, BLANK_SVG);
+  if (withoutCdn.includes('http-equiv="Content-Security-Policy"')) return withoutCdn;
+  const meta = `<meta http-equiv="Content-Security-Policy" content="${DOCS_CSP}" />`;
+  const charset = /<meta charset="[^"]*"\s*\/?>/i;
+  return charset.test(withoutCdn)
+    ? withoutCdn.replace(charset, (m) => `${m}\n  ${meta}`)
+    : withoutCdn.replace(/<head>/i, `<head>\n  ${meta}`);
 }
 
 /**

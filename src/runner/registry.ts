@@ -1,6 +1,7 @@
 import { VapcError } from '../errors.js';
 import { SUITES } from '../results/model.js';
 import type { CheckDefinition } from './check.js';
+import { checks as registry } from '../../suites/index.js';
 
 /**
  * Checks the registry a run uses: every check has an id `suite.name` of a known suite, a rule and
@@ -21,23 +22,7 @@ export function validateRegistry(checks: readonly CheckDefinition[]): CheckDefin
   return [...checks];
 }
 
-/** Loads the suites' registry (suites/index.ts, compiled beside src/ in dist/). */
+/** The suites' registry (suites/index.ts), checked once more. */
 export async function loadRegistry(): Promise<CheckDefinition[]> {
-  const specifier = '../../suites/index.js';
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(specifier)) as Record<string, unknown>;
-  } catch (error) {
-    throw new VapcError('E_TOOL_FAILED', `cannot load the check registry (suites/index): ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const candidate = mod['checks'] ?? mod['allChecks'] ?? mod['registry'] ?? mod['default'];
-  const list = Array.isArray(candidate)
-    ? candidate
-    : candidate && typeof candidate === 'object' && Array.isArray((candidate as { checks?: unknown }).checks)
-      ? (candidate as { checks: unknown[] }).checks
-      : candidate && typeof (candidate as { all?: unknown }).all === 'function'
-        ? ((candidate as { all: () => unknown[] }).all())
-        : undefined;
-  if (!list) throw new VapcError('E_TOOL_FAILED', 'suites/index exports no check list (expected `checks`)');
-  return validateRegistry(list as CheckDefinition[]);
+  return validateRegistry(registry);
 }

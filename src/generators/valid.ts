@@ -41,9 +41,11 @@ const WORDS = ['spring', 'renewal', 'follow-up', 'outreach', 'survey', 'reminder
 const wordsArb = (min: number, max: number) =>
   fc.array(fc.constantFrom(...WORDS), { minLength: min, maxLength: max }).map((w) => w.join(' '));
 
-const futureIso = fc
-  .integer({ min: 1, max: 365 * 24 })
-  .map((hours) => new Date(Date.UTC(2030, 0, 1) + hours * 3_600_000).toISOString().replace('.000Z', 'Z'));
+/** Future instants; an `...end...` field lands in the second half of the year, after any start. */
+const futureIso = (late: boolean) =>
+  fc
+    .integer({ min: 1, max: 180 * 24 })
+    .map((hours) => new Date(Date.UTC(2030, late ? 6 : 0, 1) + hours * 3_600_000).toISOString().replace('.000Z', 'Z'));
 
 const phoneArb = fc.integer({ min: 0, max: 9999 }).map((n) => `+1415555${String(n).padStart(4, '0')}`);
 const emailArb = fc.integer({ min: 1, max: 1_000_000 }).map((n) => `vapc-test+${n}@example.com`);
@@ -83,17 +85,16 @@ export function validValue(schema: JsonSchema, ctx: FieldContext): fc.Arbitrary<
   const types = typesOf(s).filter((t) => t !== 'null');
   const type = types[0];
 
-  if ((FIXTURE_FIELDS as readonly string[]).includes(ctx.field)) {
-    const id = fixtures[ctx.field as (typeof FIXTURE_FIELDS)[number]];
-    if (typeof id === 'string') return fc.constant(id);
-  }
-  if (isProviderId(s) && fixtures.channels?.length) return fc.constantFrom(...fixtures.channels);
-  const shown = shownValues(s);
-  if (shown) return fc.constantFrom(...shown);
-
   switch (type) {
-    case 'string':
-      if (isTimestamp(s)) return futureIso;
+    case 'string': {
+      if ((FIXTURE_FIELDS as readonly string[]).includes(ctx.field)) {
+        const id = fixtures[ctx.field as (typeof FIXTURE_FIELDS)[number]];
+        if (typeof id === 'string') return fc.constant(id);
+      }
+      if (isProviderId(s) && fixtures.channels?.length) return fc.constantFrom(...fixtures.channels);
+      const shown = shownValues(s);
+      if (shown) return fc.constantFrom(...shown);
+      if (isTimestamp(s)) return futureIso(/end/i.test(ctx.field));
       if (ctx.field === 'name') {
         const rest = mode === 'hostile' ? hostileString : wordsArb(1, 3);
         return rest.map((w) => `${ctx.options.namePrefix ?? TEST_DATA_PREFIX} ${w}`);
@@ -103,6 +104,7 @@ export function validValue(schema: JsonSchema, ctx: FieldContext): fc.Arbitrary<
       if (/phone_number$|_number$/.test(ctx.field)) return phoneArb;
       if (/url$/i.test(ctx.field)) return fc.constant('https://example.com/vapc');
       return wordsArb(2, 8).map((w) => w.charAt(0).toUpperCase() + w.slice(1) + '.');
+    }
     case 'integer':
     case 'number': {
       const min = typeof s['minimum'] === 'number' ? s['minimum'] : undefined;
@@ -126,7 +128,11 @@ export function validValue(schema: JsonSchema, ctx: FieldContext): fc.Arbitrary<
         return openObject(mode);
       }
       const model: Record<string, fc.Arbitrary<unknown>> = {};
-      for (const [name, child] of Object.entries(properties)) model[name] = validValue(child, { field: name, options: ctx.options });
+      for (const [name, child] of Object.entries(properties)) {
+        // A reference to test data the run has no fixture for is left out rather than invented.
+        if ((FIXTURE_FIELDS as readonly string[]).includes(name) && fixtures[name as (typeof FIXTURE_FIELDS)[number]] === undefined) continue;
+        model[name] = validValue(child, { field: name, options: ctx.options });
+      }
       return fc.record(model);
     }
     default:
@@ -145,8 +151,9 @@ export function missingFixtures(op: Operation, fixtures: Fixtures): string[] {
   if (!op.requestBody) return [];
   const missing: string[] = [];
   for (const [name, schema] of Object.entries(propertiesOf(op.requestBody.schema))) {
-    if ((FIXTURE_FIELDS as readonly string[]).includes(name) && !fixtures[name as (typeof FIXTURE_FIELDS)[number]]) missing.push(name);
-    if (isProviderId(nonNull(schema)) && !fixtures.channels?.length) missing.push('channels');
+    // recipient_list_id is an optional attachment; the others identify what a campaign calls with.
+    if (name !== 'recipient_list_id' && (FIXTURE_FIELDS as readonly string[]).includes(name) && !fixtures[name as (typeof FIXTURE_FIELDS)[number]]) missing.push(name);
+    if (typesOf(schema).includes('string') && isProviderId(nonNull(schema)) && !fixtures.channels?.length) missing.push('channels');
   }
   return missing;
 }

@@ -106,7 +106,7 @@ beforeAll(async () => {
   result = await lintSpec(file);
 });
 afterAll(async () => {
-  if (!process.env.KEEP) await rm(dir, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true });
 });
 
 describe('spec lint: the authored spec', () => {
@@ -154,5 +154,25 @@ describe('spec lint: each contract rule fires on a broken document', () => {
     const [finding] = findings('vapc/operation-429');
     expect(finding).toMatchObject({ severity: 'error', file: expect.stringContaining('broken.yaml'), line: expect.any(Number) });
     expect(finding?.message).toMatch(/429/);
+  });
+});
+
+describe('spec lint: warnings fail too', () => {
+  it('a finding of severity warn makes the result not ok', async () => {
+    const config = join(dir, 'warn.yaml');
+    await writeFile(config, stringify({ extends: ['minimal'], rules: { 'operation-description': 'warn' } }));
+    const spec = join(dir, 'warned.yaml');
+    await writeFile(
+      spec,
+      stringify({
+        openapi: '3.1.0',
+        info: { title: 'Warned', version: '1.0.0' },
+        paths: { '/ping': { get: { operationId: 'ping', responses: { '200': { description: 'pong' } } } } },
+      }),
+    );
+    const warned = await lintSpec(spec, { config });
+    expect(warned).toMatchObject({ ok: false, errors: 0 });
+    expect(warned.warnings).toBeGreaterThan(0);
+    expect(warned.problems.map((p) => p.ruleId)).toContain('operation-description');
   });
 });

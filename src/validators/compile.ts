@@ -15,23 +15,28 @@ import type { OperationManifest, ParameterEntry, ResponseManifest, ValidatorsMan
 
 type Json = { [key: string]: unknown };
 
-/** `$id` of the schema that holds every component schema under `$defs`. */
-export const COMPONENTS_ID = 'urn:vapc:components';
+/** `$id` under which each component schema is registered (one compiled function per component). */
+export const COMPONENT_ID_PREFIX = 'urn:vapc:schema:';
+export function componentId(name: string): string {
+  return `${COMPONENT_ID_PREFIX}${name}`;
+}
 const SCHEMA_REF = '#/components/schemas/';
 
 /** Annotation keywords OpenAPI adds to JSON Schema that the 2020-12 vocabularies do not know. */
 const OPENAPI_ANNOTATIONS = ['example', 'xml', 'externalDocs'];
 
-/** One validator to compile: its export name and its schema. */
+/** One validator to compile: its export name, and its schema or the id of a component schema. */
 export interface ValidatorPart {
   name: string;
-  schema: Json;
+  /** The schema id to compile: `name` for an operation part, componentId() for a component. */
+  id: string;
+  schema?: Json;
 }
 
 export interface CompiledPlan {
   parts: ValidatorPart[];
   manifest: ValidatorsManifest;
-  /** The component schemas with references rewritten to point into COMPONENTS_ID. */
+  /** The component schemas with references rewritten to componentId(). */
   components: Record<string, Json>;
   /** Every `x-*` key present in the document's schemas. */
   extensions: string[];
@@ -67,7 +72,7 @@ function rewriteSchema(schema: unknown): Json {
     for (const [key, inner] of Object.entries(value)) {
       if (key === '$ref' && typeof inner === 'string') {
         if (!inner.startsWith(SCHEMA_REF)) throw new Error(`unsupported schema reference ${inner}`);
-        out[key] = `${COMPONENTS_ID}#/$defs/${inner.slice(SCHEMA_REF.length)}`;
+        out[key] = componentId(inner.slice(SCHEMA_REF.length));
       } else {
         out[key] = copy(inner);
       }
@@ -119,7 +124,7 @@ export function planValidators(document: Json): CompiledPlan {
   const schemaValidators: Record<string, string> = {};
   for (const name of Object.keys(components)) {
     const exportName = `schema_${name}`;
-    parts.push({ name: exportName, schema: { $ref: `${COMPONENTS_ID}#/$defs/${name}` } });
+    parts.push({ name: exportName, id: componentId(name) });
     schemaValidators[name] = exportName;
   }
 
@@ -152,7 +157,7 @@ export function planValidators(document: Json): CompiledPlan {
         manifest.parameters[location] = entries;
         if (entries.length > 0) {
           const exportName = `${prefix}_${location}`;
-          parts.push({ name: exportName, schema: objectOf(entries) });
+          parts.push({ name: exportName, id: exportName, schema: objectOf(entries) });
           manifest.validators[location] = exportName;
         }
       }
@@ -161,7 +166,7 @@ export function planValidators(document: Json): CompiledPlan {
         const json = jsonBodySchema(body['content']);
         if (json) {
           const exportName = `${prefix}_body`;
-          parts.push({ name: exportName, schema: rewriteSchema(json.schema) });
+          parts.push({ name: exportName, id: exportName, schema: rewriteSchema(json.schema) });
           manifest.body = { required: body['required'] === true, contentType: json.contentType, validator: exportName };
         }
       }
@@ -175,13 +180,13 @@ export function planValidators(document: Json): CompiledPlan {
         const entry: ResponseManifest = { headers };
         if (headers.length > 0) {
           entry.headersValidator = `${prefix}_${key}_headers`;
-          parts.push({ name: entry.headersValidator, schema: objectOf(headers) });
+          parts.push({ name: entry.headersValidator, id: entry.headersValidator, schema: objectOf(headers) });
         }
         const json = jsonBodySchema(response['content']);
         if (json) {
           entry.bodyValidator = `${prefix}_${key}_body`;
           entry.contentType = json.contentType;
-          parts.push({ name: entry.bodyValidator, schema: rewriteSchema(json.schema) });
+          parts.push({ name: entry.bodyValidator, id: entry.bodyValidator, schema: rewriteSchema(json.schema) });
         }
         manifest.responses[status] = entry;
       }
@@ -230,7 +235,8 @@ export interface AjvOptions {
 
 /**
  * The AJV instance every validator is compiled with: JSON Schema 2020-12, strict mode, all errors,
- * verbose errors (so an issue can report the offending value and see x-secret on its schema), the
+ * verbose errors (so an issue can report the offending value and see x-secret on its schema), no AJV
+ * messages (issues write their own), the
  * formats of ajv-formats, OpenAPI's discriminator, and the spec's x-* extensions and OpenAPI's
  * annotation keywords declared as known annotation keywords.
  */
@@ -241,6 +247,8 @@ export function createAjv(plan: CompiledPlan, options: AjvOptions): Ajv2020 {
     allowUnionTypes: true,
     allErrors: true,
     verbose: true,
+    // Issues carry their own sentences (issues.ts); AJV's would only add bytes to the module.
+    messages: false,
     discriminator: true,
     code: options.standalone ? { source: true, esm: true } : {},
   });
@@ -248,8 +256,8 @@ export function createAjv(plan: CompiledPlan, options: AjvOptions): Ajv2020 {
   for (const keyword of [...OPENAPI_ANNOTATIONS, ...plan.extensions]) {
     if (!ajv.getKeyword(keyword)) ajv.addKeyword({ keyword, schemaType: ['string', 'number', 'boolean', 'object', 'array', 'null'] });
   }
-  ajv.addSchema({ $id: COMPONENTS_ID, $defs: Object.fromEntries(Object.entries(plan.components).map(([n, c]) => [n, withoutProse(c)])) } as AnySchema);
-  for (const part of plan.parts) ajv.addSchema(withoutProse(part.schema) as AnySchema, part.name);
+  for (const [name, schema] of Object.entries(plan.components)) ajv.addSchema({ ...withoutProse(schema), $id: componentId(name) } as AnySchema);
+  for (const part of plan.parts) if (part.schema) ajv.addSchema(withoutProse(part.schema) as AnySchema, part.id);
   return ajv;
 }
 
@@ -265,6 +273,6 @@ export async function compileAtRuntime(path: string = paths.bundledJson): Promis
   const plan = planValidators(await readBundledDocument(path));
   const ajv = createAjv(plan, { standalone: false });
   const validators: Record<string, (data: unknown) => boolean> = {};
-  for (const part of plan.parts) validators[part.name] = ajv.getSchema(part.name) as unknown as (data: unknown) => boolean;
+  for (const part of plan.parts) validators[part.name] = ajv.getSchema(part.id) as unknown as (data: unknown) => boolean;
   return { plan, validators };
 }

@@ -366,6 +366,28 @@ const CALL_ACTIONS: Array<[string, string, string?]> = [
   ['webhook_timeout_ms', 'integer'],
 ];
 
+/** Values the seed shows in the assistant's response shape (2.4), not stated as defaults. */
+const SHOWN_ON_ASSISTANT: Array<[string, unknown]> = [
+  ['long_term_memory.search_limit', 5],
+  ['long_term_memory.search_threshold', 0.1],
+  ['short_term_memory.search_limit', 3],
+  ['call_actions.webhook_timeout_ms', 3500],
+  ['voice.speed', 1],
+  ['long_term_memory.enabled', false],
+  ['short_term_memory.enabled', false],
+  ['recording.enabled', false],
+  ['recording.stereo', true],
+  ['recording.mp3_enabled', true],
+  ['call_actions.enabled', true],
+  ['call_actions.allow_hangup', true],
+  ['call_actions.allow_transfer', true],
+  ['call_actions.confirm_required', true],
+  ['call_actions.transfer_mode', 'cold'],
+];
+/** Every value the seed shows anywhere: examples may use these and nothing else. */
+const SHOWN_VALUES = new Set<unknown>(['neutral', 'balanced', 'on', 'natural', 'developer', 'cold', 5, 0.1, 3, 3500, 1, true, false, 50, 0]);
+const examplesOf = (s: Node | undefined): unknown[] => (s ? [...((s['examples'] as unknown[]) ?? []), ...('example' in s ? [s['example']] : [])] : []);
+
 const ALL_OPERATIONS: Array<[string, string, string]> = [
   ['listCalls', 'GET', '/calls'],
   ['createCampaign', 'POST', '/campaign'],
@@ -419,6 +441,16 @@ const sections: Array<[section: string, rows: Row[]]> = [
       }],
       ['the versioning and deprecation policy is recorded as not shown', () => expect(notes(doc.info as Node)).toMatch(/versioning/i)],
       ['events and webhook payloads are recorded as not shown (section 6)', () => expect(notes(doc.info as Node)).toMatch(/webhook|events/i)],
+      ['every example uses only values the contract shows', () => {
+        const bad: unknown[] = [];
+        for (const schema of allSchemas()) {
+          for (const example of examplesOf(schema)) {
+            const values = example && typeof example === 'object' ? Object.values(example) : [example];
+            for (const v of values) if (!SHOWN_VALUES.has(v)) bad.push(v);
+          }
+        }
+        expect(bad).toEqual([]);
+      }],
       ['no webhooks or callbacks are invented (section 6)', () => {
         expect(doc['webhooks']).toBeUndefined();
         for (const { op } of operations()) expect(op['callbacks']).toBeUndefined();
@@ -520,6 +552,12 @@ const sections: Array<[section: string, rows: Row[]]> = [
           if (item) expect(baseTypes(arrayItems(props(CallActions())[name]))).toEqual([item]);
         },
       ]),
+      ...SHOWN_ON_ASSISTANT.map(([path, value]): Row => [`${path}: the shown value ${String(value)} is at most an example`, () => {
+        const member = path.split('.').reduce<Node | undefined>((s, name) => props(s)[name], Assistant());
+        expect(member, path).toBeDefined();
+        expect(member).not.toHaveProperty('default');
+        for (const example of examplesOf(member)) expect(example).toBe(value);
+      }]),
       ['transfer_mode names no value set (only cold is shown)', () => expect(enumOf(props(CallActions())['transfer_mode'])).toBeUndefined()],
       ['shown values are not written as defaults (no assistant creation is specified)', () => {
         const walk = (s: Node | undefined): void => {
@@ -618,7 +656,9 @@ const sections: Array<[section: string, rows: Row[]]> = [
   [
     '4.1 GET /calls',
     [
-      ['limit: optional integer, default 50', () => {
+      ['every example uses only values the contract shows', () => void (props(Call())['provider']!['examples'] = ['some-provider'])],
+    ['call_actions.webhook_timeout_ms: the shown value 3500 is at most an example', () => void (props(CallActions())['webhook_timeout_ms']!['default'] = 3500)],
+    ['limit: optional integer, default 50', () => {
         const p = parameter('listCalls', 'query', 'limit');
         expect(p?.['required'] ?? false).toBe(false);
         expect(baseTypes(p?.['schema'])).toEqual(['integer']);
@@ -835,6 +875,8 @@ describe('spec fidelity: rows fail on a document that breaks their fact', () => 
     ['getProtected requires bearer and X-User-ID together', () => void (operation('getProtected').op['security'] = [{ BearerAuth: [] }])],
     ['listAssistants declares 429 and the three rate-limit headers on success', () => void delete responses('listAssistants')['429']],
     ['max_concurrency: 1 <= x <= 200', () => void (props(CampaignCreate())['max_concurrency']!['maximum'] = 201)],
+    ['every example uses only values the contract shows', () => void (props(Call())['provider']!['examples'] = ['some-provider'])],
+    ['call_actions.webhook_timeout_ms: the shown value 3500 is at most an example', () => void (props(CallActions())['webhook_timeout_ms']!['default'] = 3500)],
     ['limit: optional integer, default 50', () => void (parameter('listCalls', 'query', 'limit')!['schema']['default'] = 20)],
     ['the update record omits assistant_name', () => void (objectView(CampaignUpdated())['properties']['assistant_name'] = { type: ['string', 'null'] })],
   ];

@@ -1,10 +1,11 @@
 // Build step: precompiled validators, their manifest, TypeScript types and type guards, generated
 // into src/generated/ (gitignored) from the bundled dist/openapi.json, then compiled by tsc with the
 // rest of src/. Importing the result costs no schema compilation.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { compile as schemaToTs } from 'json-schema-to-typescript';
+import { bundleSpec } from '../src/build/redocly.js';
 import { packageRoot, paths } from '../src/paths.js';
 import { COMPONENT_ID_PREFIX, createAjv, planValidators, readBundledDocument, type CompiledPlan } from '../src/validators/compile.js';
 
@@ -94,7 +95,10 @@ export async function buildValidators(): Promise<{ validators: number; bytes: nu
   return { validators: plan.parts.length, bytes: Buffer.byteLength(code) };
 }
 
+// Run on its own (`node --import tsx scripts/build-validators.ts`, e.g. by `npm run lint` on a fresh
+// clone, where tsc needs src/generated/), it bundles the spec first when dist/openapi.json is missing.
 if (import.meta.url === `file://${process.argv[1]}`) {
+  if (!existsSync(paths.bundledJson)) await bundleSpec();
   const r = await buildValidators();
   console.log(`validators ${r.validators} precompiled (${Math.round(r.bytes / 1024)} KiB) -> src/generated/`);
 }

@@ -2,6 +2,7 @@
 // rules of redocly.yaml) and `tsc --noEmit`. Exits 1 on any error or warning of either, 2 when a
 // tool cannot run.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { register } from 'tsx/esm/api';
 
 register();
@@ -18,6 +19,11 @@ try {
   status = 2;
 }
 
+// tsc needs the generated validators (src/generated/, gitignored, written by the build): on a fresh
+// clone, generate them first.
+if (!existsSync('src/generated/validators.ts')) {
+  spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-validators.ts'], { stdio: 'inherit' });
+}
 const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'], { stdio: 'inherit' });
 if (tsc.status === 0) {
   console.log('types     clean (tsc --noEmit)');

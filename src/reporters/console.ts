@@ -215,7 +215,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
         format: `${p.cyan('{suite}')} {bar} {value}/{total} checks | {requests} requests | {failures} failed{pacing}`,
         barsize: 24,
         hideCursor: true,
-        clearOnComplete: true,
+        clearOnComplete: false,
         stopOnComplete: false,
         noTTYOutput: false,
         fps: 10,
@@ -224,11 +224,18 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
       },
       cliProgress.Presets.shades_classic,
     );
+    // The redraw timer must not keep the process alive if a run ends without onEnd.
+    const unref = () => (multibar as unknown as { timer?: NodeJS.Timeout | null } | undefined)?.timer?.unref?.();
+    multibar.on('start', unref);
+    multibar.on('update-post', unref);
     bar = multibar.create(plan?.total ?? 0, done, payload());
   };
   const update = () => bar?.update(done, payload());
   const stopBar = () => {
     if (!multibar) return;
+    update();
+    // Flush lines logged since the last redraw, then leave the final bar on screen.
+    (multibar as unknown as { update(): void }).update();
     multibar.stop();
     multibar = undefined;
     bar = undefined;

@@ -1,5 +1,53 @@
 import type { Command } from 'commander';
-import type { CommandContext } from '../main.js';
+import { VapcError } from '../../errors.js';
+import { createConsoleReporter, writeReports, type ReportFormat } from '../../reporters/index.js';
+import { loadReport } from '../../reporters/load.js';
+import { ExitCode, type CommandContext } from '../main.js';
 
-/** vapc report: not built yet (see the issues). */
-export function registerReportCommand(_program: Command, _ctx: CommandContext): void {}
+const FORMATS = ['console', 'junit', 'html'] as const;
+type Format = (typeof FORMATS)[number];
+
+function parseFormats(list: string): Format[] {
+  const items = list
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  const unknown = items.filter((f) => !(FORMATS as readonly string[]).includes(f));
+  if (unknown.length > 0 || items.length === 0) {
+    throw new VapcError('E_USAGE', `--format takes a comma-separated list of ${FORMATS.join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`);
+  }
+  return [...new Set(items as Format[])];
+}
+
+/**
+ * vapc report DIR: renders DIR/report.json again (console summary, junit.xml, report.html), so a
+ * run's results can be read or re-published without rerunning. Exit status as for `vapc run`:
+ * 0 the report has no failed check, 1 it has, 2 report.json missing or invalid, or bad usage.
+ */
+export function registerReportCommand(program: Command, { io, exit }: CommandContext): void {
+  program
+    .command('report')
+    .description('re-render the console summary, junit.xml and report.html from DIR/report.json (exit 1 when the report has failures, 2 when report.json is missing or invalid)')
+    .argument('[dir]', 'report directory holding report.json', 'reports/latest')
+    .option('--format <list>', `what to render: ${FORMATS.join(',')}`, FORMATS.join(','))
+    .option('--quiet', 'print only a brief summary')
+    .action(async (dir: string, opts: { format: string; quiet?: boolean }) => {
+      const formats = parseFormats(opts.format);
+      const report = await loadReport(dir);
+      const files = formats.filter((f): f is Exclude<Format, 'console'> => f !== 'console') as ReportFormat[];
+      const secrets = [io.env.VAPC_API_KEY, io.env.VAPC_USER_ID].filter((s): s is string => typeof s === 'string' && s.length > 0);
+      if (formats.includes('console')) {
+        const reporter = createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: Boolean(opts.quiet), secrets });
+        reporter.onEnd?.(report);
+      }
+      if (files.length > 0) {
+        const written = await writeReports(report, dir, { formats: files, secrets });
+        for (const f of files) {
+          if (!written.errors.some((e) => e.format === f)) io.stdout(`wrote ${written[f]}\n`);
+        }
+        for (const e of written.errors) io.stderr(`vapc: could not write ${e.file}: ${e.message}\n`);
+        if (written.errors.length > 0) return exit(ExitCode.usage);
+      }
+      exit(report.results.some((r) => r.status === 'failed') ? ExitCode.failed : ExitCode.ok);
+    });
+}

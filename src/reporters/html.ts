@@ -48,7 +48,7 @@ table.suites tr:last-child td{border-bottom:0;font-weight:700}
 .filters select,.filters input[type=search]{font:inherit;padding:4px 8px;border:1px solid var(--line);border-radius:6px;background:#fff}
 .filters label{display:inline-flex;gap:5px;align-items:center;cursor:pointer}
 #shown{color:var(--muted);margin-left:auto}
-.result{background:var(--card);border:1px solid var(--line);border-left:4px solid var(--line);border-radius:6px;margin:6px 0}
+.result{scroll-margin-top:64px;background:var(--card);border:1px solid var(--line);border-left:4px solid var(--line);border-radius:6px;margin:6px 0}
 .result.failed{border-left-color:var(--fail)}.result.passed{border-left-color:var(--pass)}.result.skipped{border-left-color:var(--skip)}.result.error{border-left-color:var(--err)}
 .row{display:grid;grid-template-columns:70px minmax(220px,2fr) minmax(130px,1fr) minmax(200px,3fr) 90px;gap:10px;padding:7px 12px;align-items:baseline}
 .row .id{font-weight:600;overflow-wrap:anywhere}.row .op{overflow-wrap:anywhere}.row .msg{color:var(--muted);overflow-wrap:anywhere}.row .t{text-align:right;color:var(--muted);font-size:12px}
@@ -61,6 +61,7 @@ details[open]>summary{border-bottom:1px solid var(--line)}
 .body{padding:10px 14px 14px}
 .rule{margin:0 0 8px}
 .failure{border-top:1px dashed var(--line);padding-top:10px;margin-top:10px}
+.failure>.k{font-size:12px;font-weight:700;color:var(--muted);margin-bottom:4px}
 .failure:first-of-type{border-top:0;margin-top:0;padding-top:0}
 .ea{display:grid;grid-template-columns:1fr 1fr;gap:10px}
 .ea div{background:var(--code);border-radius:6px;padding:6px 10px;overflow-wrap:anywhere}

@@ -93,27 +93,47 @@ export function jsonErrorPosition(text: string): number {
       }
       if (c < 0x20) return false;
       if (c === 0x5c) {
+        // A bad escape is reported where it starts (the backslash), as Python's json does.
         const e = text[i + 1];
         if (e === undefined) {
-          i++;
+          i = n;
           return false;
         }
         if (e === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
-            i += 2;
+          const hex = text.slice(i + 2, i + 6);
+          if (!/^[0-9a-fA-F]*$/.test(hex)) return false;
+          if (hex.length < 4) {
+            i = n;
             return false;
           }
           i += 6;
         } else if ('"\\/bfnrt'.includes(e)) i += 2;
-        else {
-          i++;
-          return false;
-        }
+        else return false;
       } else i++;
     }
     return false;
   };
-  const numberRe = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+  const digits = (): number => {
+    const from = i;
+    while (i < n && text[i]! >= '0' && text[i]! <= '9') i++;
+    return i - from;
+  };
+  /** Scans a number; on failure `i` is where it stops being a number prefix. */
+  const scanNumber = (): boolean => {
+    if (text[i] === '-') i++;
+    if (text[i] === '0') i++;
+    else if (digits() === 0) return false;
+    if (text[i] === '.') {
+      i++;
+      if (digits() === 0) return false;
+    }
+    if (text[i] === 'e' || text[i] === 'E') {
+      i++;
+      if (text[i] === '+' || text[i] === '-') i++;
+      if (digits() === 0) return false;
+    }
+    return true;
+  };
   for (;;) {
     ws();
     if (i >= n) return n;
@@ -145,10 +165,7 @@ export function jsonErrorPosition(text: string): number {
         for (let k = 0; k < word.length; k++, i++) if (text[i] !== word[k]) return i >= n ? n : i;
         want = 'after';
       } else if (c === '-' || (c >= '0' && c <= '9')) {
-        numberRe.lastIndex = i;
-        const m = numberRe.exec(text);
-        if (!m || m[0] === '-') return i + (m ? 1 : 0) >= n ? n : i + (m ? 1 : 0);
-        i += m[0].length;
+        if (!scanNumber()) return Math.min(i, n);
         want = 'after';
       } else return i;
     } else if (want === 'key') {

@@ -13,6 +13,7 @@ import {
   renderJunit,
   writeReports,
 } from '../src/reporters/index.js';
+import { replayCommand } from '../src/reporters/text.js';
 import type { CheckResult } from '../src/results/model.js';
 import { fixture, leaks, PLANTED_SECRETS } from './reporters-helpers.js';
 
@@ -204,6 +205,16 @@ describe('console reporter', () => {
     expect(text).toContain(`repro:    ${report.results[2]!.repro}`);
     expect(text).toContain('Observations (3)');
     expect(text).toContain('Could not check (1)');
+  });
+});
+
+describe('replay command', () => {
+  it('replays the same target, seed and runs; --embedded for the embedded server; --suite only for a subset', () => {
+    const report = fixture('failing-run');
+    expect(replayCommand(report)).toBe('npx vapc run --base-url http://127.0.0.1:43117 --seed 42 --runs 40');
+    report.config = { embedded: true, suites: ['ranges', 'auth'], include_destructive: true };
+    expect(replayCommand(report)).toBe('npx vapc run --embedded --seed 42 --suite ranges,auth --include-destructive');
+    expect(renderHtml(report)).toContain('npx vapc run --embedded --seed 42 --suite ranges,auth --include-destructive');
   });
 });
 

@@ -4,7 +4,7 @@ import type { CheckResult, Observation, RunReport, Suite } from '../results/mode
 import type { PacingInfo, RunEvents, RunPlan } from '../results/events.js';
 import { githubAnnotations, githubStepSummary } from './github.js';
 import { harvestSecrets, redactReport, redactText } from './redact.js';
-import { countsBySuite, failuresOf, formatDuration, reproOf, ruleWithRef } from './text.js';
+import { countsBySuite, failuresOf, formatDuration, replayCommand, reproOf, ruleWithRef } from './text.js';
 
 export interface ConsoleReporterOptions {
   /** Where output goes (stdout). Everything written passes the final redaction. */
@@ -72,7 +72,7 @@ function paintStatus(p: Palette, status: CheckResult['status'], text: string): s
 export function pacingText(info: PacingInfo): string {
   const parts: string[] = [];
   if (info.rpm !== undefined) parts.push(`${Math.round(info.rpm)}/min`);
-  if (info.limit !== undefined) parts.push(`${info.remaining ?? '?'}/${info.limit} left`);
+  if (info.limit !== undefined) parts.push(info.remaining !== undefined ? `${info.remaining}/${info.limit} left` : `limit ${info.limit}`);
   if (info.waitMs > 0) parts.push(`waiting ${formatDuration(info.waitMs)}`);
   return parts.length > 0 ? `paced ${parts.join(', ')}` : '';
 }
@@ -89,6 +89,7 @@ export function renderSummary(report: RunReport, opts: { color?: boolean; brief?
   const s = report.summary;
   const out: string[] = [];
   out.push('', p.bold(`vapc conformance: ${report.target}`), `seed ${report.seed} · spec ${report.spec_version} · ${s.requests} requests · ${formatDuration(s.duration_ms)}`, '');
+  const replay = `replay: ${replayCommand(report)}`;
   const rows = countsBySuite(report).map((c) => [c.suite, String(c.passed), String(c.failed), String(c.skipped), String(c.error)]);
   rows.push(['total', String(s.passed), String(s.failed), String(s.skipped), String(s.errors ?? 0)]);
   const lines = table(['suite', 'passed', 'failed', 'skipped', 'error'], rows);
@@ -137,6 +138,7 @@ export function renderSummary(report: RunReport, opts: { color?: boolean; brief?
       for (const o of obs) out.push(`  - ${o.id}${o.operation ? ` ${o.operation}` : ''}: ${o.message}`);
     }
   }
+  if (failed.length > 0 || errors.length > 0) out.push('', p.dim(replay));
   out.push('');
   out.push(
     failed.length > 0

@@ -1,5 +1,5 @@
 import type { CheckResult, RunReport } from '../results/model.js';
-import { countsBySuite, failuresOf, formatDuration, reproOf, ruleWithRef } from './text.js';
+import { countsBySuite, failuresOf, formatDuration, replayCommand, reproOf, ruleWithRef } from './text.js';
 
 /**
  * GitHub Actions output: `::error` workflow commands (one per failure, shown as annotations on
@@ -86,7 +86,7 @@ export function githubStepSummary(report: RunReport): string {
       const repro = reproOf(failuresOf(r)[0]!, r);
       if (repro) lines.push(`\`${mdCell(r.id)}\``, '', fence(repro, 'sh'), '');
     }
-    lines.push('</details>');
+    lines.push('</details>', '', 'Replay the whole run (same seed, same requests):', '', fence(replayCommand(report), 'sh'));
   }
   if (errors.length > 0) {
     lines.push('', '### Could not check (tool errors)', '');

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CheckResult, Failure, RecordedRequest, RecordedResponse, RunReport, Verdict } from '../results/model.js';
-import { compactJson, countsBySuite, failuresOf, formatDuration, prettyBody, reproOf, ruleWithRef, VERDICTS } from './text.js';
+import { compactJson, countsBySuite, failuresOf, formatDuration, prettyBody, replayCommand, reproOf, ruleWithRef, VERDICTS } from './text.js';
 
 /**
  * report.html: one self-contained page (inline CSS and JS, no network: a Content-Security-Policy
@@ -183,18 +183,6 @@ function resultHtml(ids: Ids, r: CheckResult): string {
   return `<details ${attrs}><summary>${row(true)}</summary><div class="body">${body.join('')}</div></details>`;
 }
 
-function rerunCommand(report: RunReport): string {
-  const parts = ['npx vapc run', `--base-url ${shellQuote(report.target)}`, `--seed ${report.seed}`];
-  const suites = report.config?.suite ?? report.config?.suites;
-  if (Array.isArray(suites) && suites.length > 0) parts.push(`--suite ${suites.map(String).join(',')}`);
-  else if (typeof suites === 'string' && suites) parts.push(`--suite ${suites}`);
-  return parts.join(' ');
-}
-
-function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
 export function renderHtml(report: RunReport): string {
   const ids = new Ids();
   const s = report.summary;
@@ -231,7 +219,7 @@ export function renderHtml(report: RunReport): string {
 <dt>contract</dt><dd>Voice-Agent Platform API ${esc(report.spec_version)} · ${esc(report.tool?.name)} ${esc(report.tool?.version)}</dd>
 <dt>started</dt><dd>${esc(report.started_at)} · took ${esc(formatDuration(s.duration_ms))} · ${esc(s.requests)} requests</dd>
 </dl>
-<div class="rerun">${copyBlock(ids, rerunCommand(report), 'Copy rerun command')}</div>
+<div class="rerun">${copyBlock(ids, replayCommand(report), 'Copy rerun command')}</div>
 </header>
 <section class="cards" id="summary" aria-label="summary">
 ${(['passed', 'failed', 'skipped', 'error'] as const)

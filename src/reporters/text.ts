@@ -84,3 +84,24 @@ export function prettyBody(body: string): string {
     return body;
   }
 }
+
+function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command that replays the run: same target (or --embedded), same seed, same generated-case
+ * count and the same suites and opt-ins, read from the report's redacted config. Credentials
+ * come from $VAPC_API_KEY / $VAPC_USER_ID, never from the report.
+ */
+export function replayCommand(report: RunReport): string {
+  const c = report.config ?? {};
+  const parts = ['npx vapc run', c.embedded === true ? '--embedded' : `--base-url ${shellQuote(report.target)}`, `--seed ${report.seed}`];
+  if (typeof c.runs === 'number') parts.push(`--runs ${c.runs}`);
+  const suites = c.suites ?? c.suite;
+  const list = Array.isArray(suites) ? suites.map(String) : typeof suites === 'string' && suites ? suites.split(',') : [];
+  if (list.length > 0 && !SUITES.every((s) => list.includes(s))) parts.push(`--suite ${list.join(',')}`);
+  if (c.include_destructive === true || c.includeDestructive === true) parts.push('--include-destructive');
+  if (c.strict_types === true || c.strictTypes === true) parts.push('--strict-types');
+  return parts.join(' ');
+}

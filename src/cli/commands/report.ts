@@ -22,12 +22,12 @@ function parseFormats(list: string): Format[] {
 /**
  * vapc report DIR: renders DIR/report.json again (console summary, junit.xml, report.html), so a
  * run's results can be read or re-published without rerunning. Exit status as for `vapc run`:
- * 0 the report has no failed check, 1 it has, 2 report.json missing or invalid, or bad usage.
+ * 0 no check failed or errored, 1 some did, 2 report.json missing or invalid, or bad usage.
  */
 export function registerReportCommand(program: Command, { io, exit }: CommandContext): void {
   program
     .command('report')
-    .description('re-render the console summary, junit.xml and report.html from DIR/report.json (exit 1 when the report has failures, 2 when report.json is missing or invalid)')
+    .description('re-render the console summary, junit.xml and report.html from DIR/report.json (exit 1 when the report has failed or errored checks, 2 when report.json is missing or invalid)')
     .argument('[dir]', 'report directory holding report.json', 'reports/latest')
     .option('--format <list>', `what to render: ${FORMATS.join(',')}`, FORMATS.join(','))
     .option('--quiet', 'print only a brief summary')
@@ -48,6 +48,7 @@ export function registerReportCommand(program: Command, { io, exit }: CommandCon
         for (const e of written.errors) io.stderr(`vapc: could not write ${e.file}: ${e.message}\n`);
         if (written.errors.length > 0) return exit(ExitCode.usage);
       }
-      exit(report.results.some((r) => r.status === 'failed') ? ExitCode.failed : ExitCode.ok);
+      // As for `vapc run`: a failed check, or a check that could not run, is not a pass.
+      exit(report.results.some((r) => r.status === 'failed' || r.status === 'error') ? ExitCode.failed : ExitCode.ok);
     });
 }

@@ -70,11 +70,16 @@ export async function checkProperty<T>(
   let toolError: unknown;
   let shrinkSpent = 0;
   let failedOnce = false;
+  let lastFailed: { value: T } | undefined;
   const budget = options.shrinkBudget ?? 6;
   const property = fc.asyncProperty(arb, async (value) => {
     if (toolError !== undefined) return true;
     if (failedOnce) {
-      if (shrinkSpent >= budget) return true;
+      // Budget spent: end the shrinking at once. Answering "passes" would make fast-check walk the
+      // whole shrink stream of a large value (minutes of CPU, no request sent); answering "fails"
+      // without a request makes it descend greedily and stop; the reported input is the last one
+      // that really failed (lastFailed), never an unverified candidate.
+      if (shrinkSpent >= budget) return false;
       shrinkSpent++;
     }
     let j: Judgement;
@@ -87,6 +92,7 @@ export async function checkProperty<T>(
     if (!j.ok) {
       failedOnce = true;
       last = j;
+      lastFailed = { value };
       return false;
     }
     return true;
@@ -99,10 +105,11 @@ export async function checkProperty<T>(
   });
   if (toolError !== undefined) throw toolError;
   if (!details.failed || !last || last.ok) return OK;
-  const counterexample = details.counterexample?.[0];
+  const counterexample = lastFailed ? lastFailed.value : details.counterexample?.[0];
   const failure: Failure = { ...last.failure, seed: ctx.seed };
   if (counterexample !== undefined) failure.input = ctx.redact(counterexample);
-  if (details.counterexamplePath) failure.path = details.counterexamplePath;
+  // The path replays fast-check's final counterexample: only that one really failed when the budget held.
+  if (details.counterexamplePath && shrinkSpent < budget) failure.path = details.counterexamplePath;
   return { ok: false, failure, summary: last.summary };
 }
 

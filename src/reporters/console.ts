@@ -189,6 +189,8 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
   let requests = 0;
   let suite: Suite | '' = '';
   let pacing = '';
+  let pacingInfo: PacingInfo | undefined;
+  let pacingAt = 0;
   let lastPacingPrinted = '';
   let lastPacingAt = 0;
   let multibar: cliProgress.MultiBar | undefined;
@@ -198,8 +200,15 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
     suite: suite || '-',
     requests,
     failures: failures > 0 ? p.red(String(failures)) : '0',
-    pacing: pacing ? ` | ${pacing}` : '',
+    pacing: livePacing(),
   });
+  /** The pacing shown on the bar: the rate, and a countdown while a wait is on. */
+  const livePacing = (): string => {
+    if (!pacingInfo) return '';
+    const left = Math.max(0, pacingInfo.waitMs - (Date.now() - pacingAt));
+    const text = pacingText({ ...pacingInfo, waitMs: left >= 100 ? left : 0 });
+    return text ? ` | ${p.yellow(text)}` : '';
+  };
 
   const startBar = () => {
     if (mode !== 'live' || bar) return;
@@ -280,6 +289,8 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
     },
     onPacing(info: PacingInfo) {
       pacing = pacingText(info);
+      pacingInfo = info;
+      pacingAt = Date.now();
       if (mode === 'live') return update();
       if (mode !== 'plain' || !pacing) return;
       const key = `${info.rpm ?? ''}/${info.limit ?? ''}`;

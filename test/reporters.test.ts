@@ -128,6 +128,9 @@ describe('redaction: a secret-looking value is never written', () => {
     expect(redactText(prose)).toBe(prose);
     const curl = `curl -H 'Authorization: Bearer $VAPC_API_KEY' -H 'X-User-ID: $VAPC_USER_ID' -H 'Authorization: Bearer [redacted]'`;
     expect(redactText(curl)).toBe(curl);
+    const runnerCurl = `curl -sS -i -X POST http://127.0.0.1:1/campaign -H 'authorization: Bearer '"$VAPC_API_KEY" -H 'x-user-id: '"$VAPC_USER_ID"`;
+    expect(redactText(runnerCurl)).toBe(runnerCurl);
+    expect(redactText(JSON.stringify(runnerCurl))).toBe(JSON.stringify(runnerCurl));
     expect(redactText('{"key_id":"key_1","monkey":"x","max_concurrency":201}')).toBe('{"key_id":"key_1","monkey":"x","max_concurrency":201}');
   });
 });

@@ -20,7 +20,10 @@ export function isSecretName(name: string): boolean {
 }
 
 function isPlaceholder(value: string): boolean {
-  return PLACEHOLDER.test(value.trim());
+  const v = value.trim();
+  // A scheme word alone is no credential: curl lines quote it apart from the placeholder,
+  // as in -H 'authorization: Bearer '"$VAPC_API_KEY".
+  return PLACEHOLDER.test(v) || /^(?:bearer|basic|token)$/i.test(v);
 }
 
 /** Keeps an auth scheme word (Bearer/Basic) readable and hides the credential after it. */

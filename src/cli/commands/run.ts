@@ -167,7 +167,8 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     const { failed, errors } = result.report.summary;
     if (result.aborted) {
       io.stderr(`vapc: the run stopped early: ${scrub.text(result.aborted.message)}\n`);
-      if (failed === 0) return ExitCode.usage;
+      // A target that stopped answering is unreachable (2) even if some checks failed first.
+      if (result.aborted.reason === 'unreachable' || failed === 0) return ExitCode.usage;
     }
     if (failed > 0) return ExitCode.failed;
     if (errors > 0) {

@@ -1,0 +1,554 @@
+/**
+ * Faults the suites' tests need beyond the reference server's catalogue: the reference server with
+ * one behaviour broken through its `configure` seam (hooks on the Fastify app, wrapped internals).
+ * Each names the checks it must trip. Lenient variants (`lenient: true`) are correct servers of a
+ * different strictness that every check must pass (the `..._no_false_positive` tests).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { operationIdOf, type ReferenceInternals, type ReferenceServerOptions } from '../../src/server/index.js';
+import type { ValidationIssue } from '../../src/validators/index.js';
+
+export interface Fault {
+  name: string;
+  description: string;
+  /** Check ids this fault must make fail (empty for lenient variants). */
+  checks: string[];
+  /** A correct server of another strictness: every check must pass. */
+  lenient?: boolean;
+  options?: Partial<ReferenceServerOptions>;
+  configure(app: FastifyInstance, internals: ReferenceInternals): void | Promise<void>;
+}
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Rewrites JSON response bodies of matching requests. */
+function onSendJson(
+  app: FastifyInstance,
+  when: (request: FastifyRequest, reply: FastifyReply) => boolean,
+  transform: (json: Json, request: FastifyRequest, reply: FastifyReply) => Json,
+): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!when(request, reply) || typeof payload !== 'string' || payload === '') return payload;
+    let json: Json;
+    try {
+      json = JSON.parse(payload);
+    } catch {
+      return payload;
+    }
+    const out = transform(json, request, reply);
+    return out === undefined ? payload : JSON.stringify(out);
+  });
+}
+
+/** Rewrites response headers of matching requests. */
+function onSendHeaders(app: FastifyInstance, when: (request: FastifyRequest, reply: FastifyReply) => boolean, edit: (reply: FastifyReply) => void): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (when(request, reply)) edit(reply);
+    return payload;
+  });
+}
+
+type Validate = ReferenceInternals['validateRequest'];
+/** Wraps the request validation the server applies. */
+function wrapValidate(internals: ReferenceInternals, wrap: (original: Validate) => Validate): void {
+  internals.validateRequest = wrap(internals.validateRequest.bind(internals));
+}
+
+/** Drops validation issues matching `drop` (the server then accepts that kind of fault). */
+function ignoreIssues(internals: ReferenceInternals, drop: (issue: ValidationIssue, operationId: string) => boolean): void {
+  wrapValidate(internals, (original) => (operationId, parts) => {
+    const result = original(operationId, parts);
+    if (result.ok) return result;
+    const issues = result.issues.filter((i) => !drop(i, operationId));
+    if (issues.length) return { ok: false, issues };
+    return { ok: true, value: { path: { ...parts.path }, query: coerceQuery(parts.query), headers: { ...parts.headers }, body: parts.body } };
+  });
+}
+
+function coerceQuery(query: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(query ?? {})) out[k] = typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v;
+  return out;
+}
+
+/** Adds a validation failure when `reject` says so. */
+function addIssue(internals: ReferenceInternals, reject: (operationId: string, body: Json) => ValidationIssue | undefined): void {
+  wrapValidate(internals, (original) => (operationId, parts) => {
+    const issue = reject(operationId, parts.body);
+    if (issue) return { ok: false, issues: [issue] };
+    return original(operationId, parts);
+  });
+}
+
+const opIs = (...ids: string[]) => (request: FastifyRequest) => ids.includes(operationIdOf(request) ?? '');
+const status = (code: number) => (_request: FastifyRequest, reply: FastifyReply) => reply.statusCode === code;
+const bearer = (request: { headers: Record<string, unknown> }) => String(request.headers['authorization'] ?? '');
+
+function authenticateAlso(internals: ReferenceInternals, accept: (headers: Record<string, unknown>, opId: string) => boolean): void {
+  const original = internals.authenticate.bind(internals);
+  internals.authenticate = (op, headers) => original(op, headers) || accept(headers as Record<string, unknown>, op.id);
+}
+const rightUser = (internals: ReferenceInternals, headers: Record<string, unknown>) => headers['x-user-id'] === internals.store.userId;
+
+export const runnerFaults: Fault[] = [
+  // ---- auth ------------------------------------------------------------------------------------
+  {
+    name: 'user-id-not-required',
+    description: 'X-User-ID is not checked: a request with the bearer only is served',
+    checks: ['auth.missing-credentials', 'auth.empty-credentials'],
+    configure(_app, internals) {
+      authenticateAlso(internals, (h) => bearer({ headers: h }) === `Bearer ${internals.store.apiKey}`);
+    },
+  },
+  {
+    name: 'empty-bearer-accepted',
+    description: 'an Authorization header of "Bearer " with nothing after it is served',
+    checks: ['auth.empty-credentials'],
+    configure(_app, internals) {
+      authenticateAlso(internals, (h, id) => /^Bearer\s*$/.test(bearer({ headers: h })) && (rightUser(internals, h) || id !== 'getCurrentUser'));
+    },
+  },
+  {
+    name: 'any-scheme-accepted',
+    description: 'the key is accepted under any scheme (Basic, Token) or without one',
+    checks: ['auth.malformed-bearer'],
+    configure(_app, internals) {
+      authenticateAlso(internals, (h) => bearer({ headers: h }).endsWith(internals.store.apiKey) && (rightUser(internals, h) || h['x-user-id'] === undefined));
+    },
+  },
+  {
+    name: 'any-bearer-accepted',
+    description: 'any bearer token is served as long as the user id is right',
+    checks: ['auth.wrong-credentials', 'auth.malformed-bearer'],
+    configure(_app, internals) {
+      authenticateAlso(internals, (h) => /^Bearer \S+$/.test(bearer({ headers: h })) && rightUser(internals, h));
+    },
+  },
+  {
+    name: 'unauthorized-body-plain',
+    description: 'the 401 body is plain text, not {detail: string}',
+    checks: ['auth.missing-credentials', 'auth.wrong-credentials'],
+    configure(app) {
+      app.addHook('onSend', async (_request, reply, payload) => {
+        if (reply.statusCode !== 401) return payload;
+        reply.header('content-type', 'text/plain');
+        return 'Unauthorized';
+      });
+    },
+  },
+  {
+    name: 'health-requires-auth',
+    description: 'GET /health answers 401 without credentials',
+    checks: ['auth.health-open'],
+    configure(app) {
+      app.addHook('onRequest', async (request, reply) => {
+        if (operationIdOf(request) === 'getHealth' && !request.headers['authorization']) return reply.code(401).send({ detail: 'Invalid authentication credentials' });
+        return undefined;
+      });
+    },
+  },
+  {
+    name: 'preflight-requires-user-id',
+    description: 'the bearer-only operations also demand X-User-ID',
+    checks: ['auth.bearer-only'],
+    configure(app) {
+      app.addHook('onRequest', async (request, reply) => {
+        if (request.method === 'OPTIONS' && !request.headers['x-user-id'] && !request.headers['origin']) return reply.code(401).send({ detail: 'Invalid authentication credentials' });
+        return undefined;
+      });
+    },
+  },
+  {
+    name: 'protected-wrong-user',
+    description: 'GET /protected answers another user id',
+    checks: ['auth.protected-echoes-user-id'],
+    configure(app) {
+      onSendJson(app, opIs('getProtected'), (json) => ({ ...json, user_id: 'someone-else' }));
+    },
+  },
+  // ---- validation --------------------------------------------------------------------------------
+  {
+    name: 'body-types-unchecked',
+    description: 'wrong JSON types in bodies are accepted',
+    checks: ['validation.wrong-type'],
+    configure(_app, internals) {
+      ignoreIssues(internals, (i) => i.location === 'body' && i.rule === 'type');
+    },
+  },
+  {
+    name: 'validation-loc-vague',
+    description: 'the 422 names only ["body"] in loc, never the field',
+    checks: ['validation.wrong-type', 'validation.enum-violation'],
+    configure(app) {
+      onSendJson(app, status(422), (json) => ({ detail: (json.detail ?? []).map((d: Json) => ({ ...d, loc: ['body'] })) }));
+    },
+  },
+  {
+    name: 'validation-body-shape',
+    description: 'the 422 body is {error: string}, not the validation error body',
+    checks: ['validation.wrong-type', 'validation.malformed-json', 'validation.non-integer-query'],
+    configure(app) {
+      onSendJson(app, status(422), () => ({ error: 'invalid request' }));
+    },
+  },
+  {
+    name: 'enum-unchecked',
+    description: 'values outside an enum are accepted',
+    checks: ['validation.enum-violation'],
+    configure(_app, internals) {
+      ignoreIssues(internals, (i) => i.rule === 'enum');
+    },
+  },
+  {
+    name: 'malformed-json-400',
+    description: 'malformed JSON is answered 400 instead of 422',
+    checks: ['validation.malformed-json'],
+    configure(app) {
+      app.addHook('onSend', async (_request, reply, payload) => {
+        if (reply.statusCode === 422 && typeof payload === 'string' && payload.includes('json_invalid')) reply.code(400);
+        return payload;
+      });
+    },
+  },
+  {
+    name: 'query-types-unchecked',
+    description: 'non-integer limit and offset are accepted (and ignored)',
+    checks: ['validation.non-integer-query'],
+    configure(_app, internals) {
+      wrapValidate(internals, (original) => (operationId, parts) => {
+        const query = { ...(parts.query ?? {}) };
+        for (const [k, v] of Object.entries(query)) if (typeof v === 'string' && !/^-?\d+$/.test(v) && k !== 'provider') delete query[k];
+        return original(operationId, { ...parts, query });
+      });
+    },
+  },
+  // ---- ranges ------------------------------------------------------------------------------------
+  ...(['max_concurrency', 'machine_detection_timeout_seconds'] as const).flatMap((field): Fault[] => [
+    {
+      name: `${field}-minimum-off-by-one`,
+      description: `${field} one below its minimum is accepted`,
+      checks: [`ranges.${field.replace(/_/g, '-')}-below-minimum`],
+      configure(_app, internals) {
+        ignoreIssues(internals, (i) => i.rule === 'minimum' && i.pointer === `/${field}` && typeof i.expected === 'number' && i.actual === i.expected - 1);
+      },
+    },
+    {
+      name: `${field}-maximum-off-by-one`,
+      description: `${field} one above its maximum is accepted`,
+      checks: [`ranges.${field.replace(/_/g, '-')}-above-maximum`],
+      configure(_app, internals) {
+        ignoreIssues(internals, (i) => i.rule === 'maximum' && i.pointer === `/${field}` && typeof i.expected === 'number' && i.actual === i.expected + 1);
+      },
+    },
+    {
+      name: `${field}-maximum-rejected`,
+      description: `${field} at its maximum is rejected (exclusive bound)`,
+      checks: [`ranges.${field.replace(/_/g, '-')}-in-range`],
+      configure(_app, internals) {
+        const maxima = new Map(internals.spec.bounds().filter((b) => b.field === field).map((b) => [b.operationId, b.maximum]));
+        addIssue(internals, (operationId, body) => {
+          const max = maxima.get(operationId);
+          if (max === undefined || body?.[field] !== max) return undefined;
+          return { pointer: `/${field}`, location: 'body', rule: 'maximum', expected: max - 1, actual: max, message: `/${field} must be < ${max}` };
+        });
+      },
+    },
+  ]),
+  // ---- schema ------------------------------------------------------------------------------------
+  {
+    name: 'assistant-name-number',
+    description: 'GET /assistants returns name as a number',
+    checks: ['schema.response-conforms'],
+    configure(app) {
+      onSendJson(app, opIs('listAssistants'), (json) => (Array.isArray(json) ? json.map((a) => ({ ...a, name: 42 })) : json));
+    },
+  },
+  {
+    name: 'calls-limit-plus-one',
+    description: 'GET /calls returns one call more than limit',
+    checks: ['schema.calls-limit'],
+    configure(app) {
+      onSendJson(app, (r) => opIs('listCalls')(r) && 'limit' in (r.query as object), (json) => (Array.isArray(json) && json.length ? [...json, json[0]] : json));
+    },
+  },
+  {
+    name: 'calls-default-limit-20',
+    description: 'GET /calls without limit returns 20 calls',
+    checks: ['schema.calls-default-limit'],
+    configure(app) {
+      onSendJson(app, (r) => opIs('listCalls')(r) && !('limit' in (r.query as object)), (json) => (Array.isArray(json) ? json.slice(0, 20) : json));
+    },
+  },
+  {
+    name: 'calls-offset-ignored',
+    description: 'GET /calls ignores offset',
+    checks: ['schema.calls-offset'],
+    configure(_app, internals) {
+      wrapValidate(internals, (original) => (operationId, parts) => {
+        const result = original(operationId, parts);
+        if (result.ok && operationId === 'listCalls') result.value.query['offset'] = 0;
+        return result;
+      });
+    },
+  },
+  {
+    name: 'calls-provider-ignored',
+    description: 'GET /calls ignores the provider filter',
+    checks: ['schema.calls-provider-filter'],
+    configure(_app, internals) {
+      wrapValidate(internals, (original) => (operationId, parts) => {
+        const result = original(operationId, parts);
+        if (result.ok && operationId === 'listCalls') delete result.value.query['provider'];
+        return result;
+      });
+    },
+  },
+  // ---- stateful ----------------------------------------------------------------------------------
+  {
+    name: 'create-drops-schedule',
+    description: 'the created record carries another schedule start than the one sent',
+    checks: ['stateful.create-echoes'],
+    configure(app) {
+      onSendJson(app, opIs('createCampaign'), (json) => (json && json.id ? { ...json, schedule_start_time: '1999-01-01T00:00:00Z' } : json));
+    },
+  },
+  {
+    name: 'get-wraps-differently',
+    description: 'GET /campaign/{id} returns the record under `data`, not `campaign`',
+    checks: ['stateful.get-returns-created'],
+    configure(app) {
+      onSendJson(app, opIs('getCampaign'), (json) => (json && json.campaign ? { data: json.campaign, counts: json.counts, calls: json.calls } : json));
+    },
+  },
+  {
+    name: 'update-not-persisted',
+    description: 'PATCH answers the change but GET still shows the old name',
+    checks: ['stateful.update-persists'],
+    configure(app) {
+      onSendJson(app, opIs('getCampaign'), (json) => (json && json.campaign ? { ...json, campaign: { ...json.campaign, name: 'stale name' } } : json));
+    },
+  },
+  {
+    name: 'status-scheduled-rejected',
+    description: 'PATCH rejects status "scheduled" as outside the enum',
+    checks: ['stateful.update-status-values'],
+    configure(_app, internals) {
+      addIssue(internals, (operationId, body) =>
+        operationId === 'updateCampaign' && body?.status === 'scheduled'
+          ? { pointer: '/status', location: 'body', rule: 'enum', expected: ['draft', 'running', 'paused', 'completed'], actual: 'scheduled', message: '/status must be one of draft, running, paused, completed' }
+          : undefined,
+      );
+    },
+  },
+  {
+    name: 'recipient-answer-array',
+    description: 'adding a recipient answers a JSON array, not an object',
+    checks: ['stateful.add-recipient'],
+    configure(app) {
+      onSendJson(app, (r, reply) => opIs('addRecipient')(r) && reply.statusCode < 300, () => []);
+    },
+  },
+  {
+    name: 'invite-wrong-email',
+    description: 'the created invite carries another email than the one sent',
+    checks: ['stateful.create-invite'],
+    configure(app) {
+      onSendJson(app, (r, reply) => opIs('createInvite')(r) && reply.statusCode < 300, (json) => ({ ...json, email: 'someone@else.example' }));
+    },
+  },
+  {
+    name: 'regenerated-key-unusable',
+    description: 'the key returned by regeneration is not the one the server accepts',
+    checks: ['stateful.regenerate-key'],
+    configure(app) {
+      onSendJson(app, (r, reply) => opIs('regenerateApiKey')(r) && reply.statusCode < 300, (json) => ({ ...json, key: 'vapc_not_the_key' }));
+    },
+  },
+  // ---- ratelimit ---------------------------------------------------------------------------------
+  {
+    name: 'remaining-header-missing',
+    description: 'X-RateLimit-Remaining is never sent',
+    checks: ['ratelimit.headers-present', 'schema.response-conforms'],
+    configure(app) {
+      onSendHeaders(app, () => true, (reply) => reply.removeHeader('x-ratelimit-remaining'));
+    },
+  },
+  {
+    name: 'remaining-stuck',
+    description: 'X-RateLimit-Remaining always equals the limit',
+    checks: ['ratelimit.remaining-decreases'],
+    configure(app, internals) {
+      onSendHeaders(app, () => true, (reply) => reply.header('x-ratelimit-remaining', String(internals.rateLimit.max)));
+    },
+  },
+  {
+    name: 'reset-implausible',
+    description: 'X-RateLimit-Reset is 999999 (neither seconds within a day nor an epoch)',
+    checks: ['ratelimit.reset-plausible'],
+    configure(app) {
+      onSendHeaders(app, () => true, (reply) => reply.header('x-ratelimit-reset', '999999'));
+    },
+  },
+  {
+    name: 'limit-overstated',
+    description: 'the headers advertise 10 more requests than the server allows, so the 429 comes sooner',
+    checks: ['ratelimit.burst-429'],
+    options: { rateLimit: 20 },
+    configure(app) {
+      onSendHeaders(app, (_r, reply) => reply.statusCode !== 429, (reply) => {
+        const limit = Number(reply.getHeader('x-ratelimit-limit'));
+        const remaining = Number(reply.getHeader('x-ratelimit-remaining'));
+        if (Number.isFinite(limit)) reply.header('x-ratelimit-limit', String(limit + 10));
+        if (Number.isFinite(remaining)) reply.header('x-ratelimit-remaining', String(remaining + 10));
+      });
+    },
+  },
+  {
+    name: 'too-many-body-plain',
+    description: 'the 429 body is plain text, not {detail: string}',
+    checks: ['ratelimit.burst-429'],
+    options: { rateLimit: 20 },
+    configure(app) {
+      app.addHook('onSend', async (_request, reply, payload) => {
+        if (reply.statusCode !== 429) return payload;
+        reply.header('content-type', 'text/plain');
+        return 'slow down';
+      });
+    },
+  },
+  // ---- cors --------------------------------------------------------------------------------------
+  {
+    name: 'preflight-405',
+    description: 'the preflights are answered 405',
+    checks: ['cors.preflight-answered'],
+    configure(app) {
+      app.addHook('onSend', async (request, reply, payload) => {
+        if (request.method === 'OPTIONS') reply.code(405);
+        return payload;
+      });
+    },
+  },
+  {
+    name: 'preflight-no-allow-origin',
+    description: 'the preflights carry no Access-Control-Allow-Origin',
+    checks: ['cors.preflight-allow-origin'],
+    configure(app) {
+      onSendHeaders(app, (r) => r.method === 'OPTIONS', (reply) => reply.removeHeader('access-control-allow-origin'));
+    },
+  },
+  {
+    name: 'preflight-headers-narrow',
+    description: 'the preflights allow only Content-Type',
+    checks: ['cors.preflight-allow-headers'],
+    configure(app) {
+      onSendHeaders(app, (r) => r.method === 'OPTIONS', (reply) => reply.header('access-control-allow-headers', 'Content-Type'));
+    },
+  },
+  // ---- robustness --------------------------------------------------------------------------------
+  {
+    name: 'non-ascii-500',
+    description: 'a body with a non-ASCII character crashes the server (500)',
+    checks: ['robustness.no-5xx-valid'],
+    configure(app) {
+      app.addHook('preHandler', async (request, reply) => {
+        if (request.body !== undefined && /[^\x20-\x7e]/.test(JSON.stringify(request.body).replace(/\\u[0-9a-f]{4}/gi, '\u0001'))) {
+          return reply.code(500).send({ detail: 'Internal Server Error' });
+        }
+        return undefined;
+      });
+    },
+  },
+  {
+    name: 'non-object-body-500',
+    description: 'a body that is not a JSON object crashes the server (500)',
+    checks: ['robustness.no-5xx-invalid'],
+    configure(app) {
+      app.addHook('preHandler', async (request, reply) => {
+        const body = request.body;
+        if (request.method !== 'GET' && request.method !== 'OPTIONS' && body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) {
+          return reply.code(500).send({ detail: 'Internal Server Error' });
+        }
+        return undefined;
+      });
+    },
+  },
+  // ---- lenient variants: correct servers of another strictness -----------------------------------
+  {
+    name: 'lenient-coerces-numeric-strings',
+    description: 'numeric strings are coerced to integers and "true"/"false" to booleans, as many frameworks do',
+    checks: [],
+    lenient: true,
+    configure(_app, internals) {
+      wrapValidate(internals, (original) => (operationId, parts) => original(operationId, { ...parts, body: coerceBody(parts.body) }));
+    },
+  },
+  {
+    name: 'lenient-201-and-204',
+    description: 'create answers 201, preflights 204 with no body',
+    checks: [],
+    lenient: true,
+    configure(app) {
+      app.addHook('onSend', async (request, reply, payload) => {
+        if (reply.statusCode !== 200 && reply.statusCode !== 201) return payload;
+        if (operationIdOf(request) === 'createCampaign') reply.code(201);
+        if (request.method === 'OPTIONS') {
+          reply.code(204);
+          reply.removeHeader('content-type');
+          return '';
+        }
+        return payload;
+      });
+    },
+  },
+  {
+    name: 'lenient-reset-epoch',
+    description: 'X-RateLimit-Reset is a Unix epoch in seconds',
+    checks: [],
+    lenient: true,
+    configure(app) {
+      onSendHeaders(app, () => true, (reply) => {
+        const reset = Number(reply.getHeader('x-ratelimit-reset'));
+        if (Number.isFinite(reset)) reply.header('x-ratelimit-reset', String(Math.ceil(Date.now() / 1000) + reset));
+      });
+    },
+  },
+  {
+    name: 'lenient-requires-name',
+    description: 'campaign creation requires name and assistant_id (stricter where the contract is silent)',
+    checks: [],
+    lenient: true,
+    configure(_app, internals) {
+      addIssue(internals, (operationId, body) =>
+        operationId === 'createCampaign' && body && typeof body === 'object' && !Array.isArray(body) && (body.name === undefined || body.assistant_id === undefined)
+          ? { pointer: '', location: 'body', rule: 'required', expected: 'name', message: "/ must have required property 'name'" }
+          : undefined,
+      );
+    },
+  },
+  {
+    name: 'lenient-wrong-user-404',
+    description: 'unknown campaign ids get 404, and a wrong X-User-ID is answered 403',
+    checks: [],
+    lenient: true,
+    configure(app, internals) {
+      app.addHook('onSend', async (request, reply, payload) => {
+        if (reply.statusCode === 401 && request.headers['x-user-id'] && request.headers['x-user-id'] !== internals.store.userId && bearer(request) === `Bearer ${internals.store.apiKey}`) reply.code(403);
+        return payload;
+      });
+    },
+  },
+];
+
+function coerceBody(body: unknown): unknown {
+  if (Array.isArray(body)) return body.map(coerceBody);
+  if (body && typeof body === 'object') return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, coerceBody(v)]));
+  if (typeof body === 'string' && /^-?\d+$/.test(body)) return Number(body);
+  if (body === 'true' || body === 'false') return body === 'true';
+  return body;
+}
+
+export function runnerFault(name: string): Fault {
+  const found = runnerFaults.find((f) => f.name === name);
+  if (!found) throw new Error(`unknown runner fault ${name}`);
+  return found;
+}

@@ -1,0 +1,167 @@
+/**
+ * Every check passes on the reference server (no false positive) and fails on the fault that
+ * breaks its rule; lenient but correct servers pass every check (`..._no_false_positive`);
+ * strict-types mode is the only place framework coercion is judged.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checks } from '../../suites/index.js';
+import type { CheckResult } from '../../src/results/model.js';
+import { runnerFault, runnerFaults } from '../faulty/runner-faults.js';
+import { runCheck, runIds, startTarget, type CheckRun, type Target } from './harness.js';
+
+/** Check id → the fault (test/faulty/runner-faults.ts) that must make it fail. */
+export const FAILS_ON: Array<[string, string]> = [
+  ['auth.missing-credentials', 'user-id-not-required'],
+  ['auth.empty-credentials', 'empty-bearer-accepted'],
+  ['auth.malformed-bearer', 'any-scheme-accepted'],
+  ['auth.wrong-credentials', 'any-bearer-accepted'],
+  ['auth.health-open', 'health-requires-auth'],
+  ['auth.bearer-only', 'preflight-requires-user-id'],
+  ['auth.protected-echoes-user-id', 'protected-wrong-user'],
+  ['validation.wrong-type', 'body-types-unchecked'],
+  ['validation.wrong-type', 'validation-loc-vague'],
+  ['validation.wrong-type', 'validation-body-shape'],
+  ['validation.enum-violation', 'enum-unchecked'],
+  ['validation.malformed-json', 'malformed-json-400'],
+  ['validation.non-integer-query', 'query-types-unchecked'],
+  ['ranges.max-concurrency-below-minimum', 'max_concurrency-minimum-off-by-one'],
+  ['ranges.max-concurrency-above-maximum', 'max_concurrency-maximum-off-by-one'],
+  ['ranges.max-concurrency-in-range', 'max_concurrency-maximum-rejected'],
+  ['ranges.machine-detection-timeout-seconds-below-minimum', 'machine_detection_timeout_seconds-minimum-off-by-one'],
+  ['ranges.machine-detection-timeout-seconds-above-maximum', 'machine_detection_timeout_seconds-maximum-off-by-one'],
+  ['ranges.machine-detection-timeout-seconds-in-range', 'machine_detection_timeout_seconds-maximum-rejected'],
+  ['schema.response-conforms', 'assistant-name-number'],
+  ['schema.response-conforms', 'remaining-header-missing'],
+  ['schema.calls-limit', 'calls-limit-plus-one'],
+  ['schema.calls-default-limit', 'calls-default-limit-20'],
+  ['schema.calls-offset', 'calls-offset-ignored'],
+  ['schema.calls-provider-filter', 'calls-provider-ignored'],
+  ['stateful.create-echoes', 'create-drops-schedule'],
+  ['stateful.get-returns-created', 'get-wraps-differently'],
+  ['stateful.update-persists', 'update-not-persisted'],
+  ['stateful.update-status-values', 'status-scheduled-rejected'],
+  ['stateful.add-recipient', 'recipient-answer-array'],
+  ['stateful.create-invite', 'invite-wrong-email'],
+  ['stateful.regenerate-key', 'regenerated-key-unusable'],
+  ['ratelimit.headers-present', 'remaining-header-missing'],
+  ['ratelimit.remaining-decreases', 'remaining-stuck'],
+  ['ratelimit.reset-plausible', 'reset-implausible'],
+  ['ratelimit.burst-429', 'limit-overstated'],
+  ['ratelimit.burst-429', 'too-many-body-plain'],
+  ['cors.preflight-answered', 'preflight-405'],
+  ['cors.preflight-allow-origin', 'preflight-no-allow-origin'],
+  ['cors.preflight-allow-headers', 'preflight-headers-narrow'],
+  ['robustness.no-5xx-valid', 'non-ascii-500'],
+  ['robustness.no-5xx-invalid', 'non-object-body-500'],
+];
+
+const destructive = new Set(['stateful.create-invite', 'stateful.regenerate-key']);
+/** A small window so the burst's wait for a fresh window stays short. */
+const RATE = { rateLimit: 20, rateWindowMs: 1500 };
+
+const describeResults = (results: CheckResult[]): string =>
+  results.map((r) => `${r.id} ${r.operation}: ${r.status} ${r.message}`).join('\n');
+
+function expectPassed(run: CheckRun, id: string): void {
+  const mine = run.results.filter((r) => r.id === id);
+  expect(mine.length, `${id} ran on no operation`).toBeGreaterThan(0);
+  // Pairs on operations with outside effects are skipped without --include-destructive: fine.
+  const bad = mine.filter((r) => r.status !== 'passed' && !(r.status === 'skipped' && /^destructive/.test(r.message)));
+  expect(bad, describeResults(bad)).toEqual([]);
+  expect(mine.some((r) => r.status === 'passed'), describeResults(mine)).toBe(true);
+}
+
+function expectNoFailure(run: CheckRun): void {
+  const bad = run.results.filter((r) => r.status === 'failed' || r.status === 'error');
+  expect(bad, describeResults(bad)).toEqual([]);
+}
+
+describe('on the reference server (no false positive)', () => {
+  let target: Target;
+  let run: CheckRun;
+  let destructiveTarget: Target;
+  let destructiveRun: CheckRun;
+  let rateTarget: Target;
+  let rateRun: CheckRun;
+  const plain = checks.filter((c) => c.suite !== 'ratelimit' && !destructive.has(c.id)).map((c) => c.id);
+  beforeAll(async () => {
+    [target, destructiveTarget, rateTarget] = await Promise.all([startTarget(), startTarget(), startTarget(RATE)]);
+    [run, destructiveRun, rateRun] = await Promise.all([
+      runIds(target, plain),
+      runIds(destructiveTarget, [...destructive], { includeDestructive: true }),
+      runIds(rateTarget, checks.filter((c) => c.suite === 'ratelimit').map((c) => c.id)),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([target?.close(), destructiveTarget?.close(), rateTarget?.close()]);
+  });
+
+  for (const check of checks) {
+    it(`${check.id} passes`, () => {
+      const source = check.suite === 'ratelimit' ? rateRun : destructive.has(check.id) ? destructiveRun : run;
+      expectPassed(source, check.id);
+    });
+  }
+
+  it('the scheduled-status contradiction is an observation, never a failure', () => {
+    expect(run.observations.some((o) => o.id === 'contract-conflict.campaign-status-scheduled')).toBe(true);
+  });
+
+  it('destructive checks are skipped without --include-destructive', async () => {
+    const skipped = await runIds(target, [...destructive]);
+    expect(skipped.results.map((r) => r.status)).toEqual(skipped.results.map(() => 'skipped'));
+  });
+});
+
+describe('each check fails on its fault', () => {
+  for (const [id, faultName] of FAILS_ON) {
+    it(`${id} fails on ${faultName}`, async () => {
+      const fault = runnerFault(faultName);
+      const target = await startTarget({ fault, ...(id.startsWith('ratelimit.') ? RATE : {}) });
+      try {
+        const run = await runCheck(target, id, { includeDestructive: destructive.has(id) });
+        const failed = run.results.filter((r) => r.status === 'failed');
+        expect(failed.length, describeResults(run.results)).toBeGreaterThan(0);
+        const failure = failed[0]!.failures![0]!;
+        // Every failure is reproducible: expected vs actual, a curl line, the seed.
+        expect(failure.repro).toMatch(/^curl /);
+        expect(failure.seed).toBe(7);
+        expect(failure.expected.length).toBeGreaterThan(0);
+        expect(failure.actual.length).toBeGreaterThan(0);
+        // No secret in what a report shows.
+        expect(JSON.stringify(run.results)).not.toContain(target.server.fixtures.api_key);
+      } finally {
+        await target.close();
+      }
+    });
+  }
+});
+
+describe('lenient but correct servers pass every check', () => {
+  for (const fault of runnerFaults.filter((f) => f.lenient)) {
+    it(`${fault.name}_no_false_positive`, async () => {
+      const [target, rateTarget] = await Promise.all([startTarget({ fault }), startTarget({ fault, ...RATE })]);
+      try {
+        const [run, rateRun] = await Promise.all([
+          runIds(target, checks.filter((c) => c.suite !== 'ratelimit').map((c) => c.id), { includeDestructive: true }),
+          runIds(rateTarget, checks.filter((c) => c.suite === 'ratelimit').map((c) => c.id)),
+        ]);
+        expectNoFailure(run);
+        expectNoFailure(rateRun);
+      } finally {
+        await Promise.all([target.close(), rateTarget.close()]);
+      }
+    });
+  }
+
+  it('validation.wrong-type_no_false_positive: a server coercing "5" to 5 passes; strict-types mode fails it', async () => {
+    const target = await startTarget({ fault: runnerFault('lenient-coerces-numeric-strings') });
+    try {
+      expectPassed(await runCheck(target, 'validation.wrong-type', { runs: 8 }), 'validation.wrong-type');
+      const strict = await runCheck(target, 'validation.wrong-type', { runs: 8, strictTypes: true });
+      expect(strict.results.some((r) => r.status === 'failed'), describeResults(strict.results)).toBe(true);
+    } finally {
+      await target.close();
+    }
+  });
+});

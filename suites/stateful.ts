@@ -72,6 +72,23 @@ function echoJudge(ctx: CheckContext, op: Operation, exchange: Exchange, sent: R
   return out;
 }
 
+/** Fields sent (non-null) that every given record lacks (absent or null), mapped to record names. */
+function sentButLost(sent: Record<string, unknown>, records: unknown[], recordSchema: JsonSchema | undefined): Array<{ sent: string; field: string }> {
+  const props = recordSchema ? propertiesOf(recordSchema) : {};
+  const out: Array<{ sent: string; field: string }> = [];
+  for (const [name, value] of Object.entries(sent)) {
+    if (value === null || value === undefined) continue;
+    const field = name in props ? name : snake(name) in props ? snake(name) : undefined;
+    if (!field) continue;
+    const missing = records.every((r) => {
+      const v = r && typeof r === 'object' ? (r as Record<string, unknown>)[field] : undefined;
+      return v === undefined || v === null;
+    });
+    if (missing) out.push({ sent: name, field });
+  }
+  return out;
+}
+
 async function createCampaign(ctx: CheckContext, create: Operation, salt: number): Promise<{ exchange: Exchange; body: Record<string, unknown>; id?: string }> {
   const body = sampleBody(ctx, create, salt) ?? {};
   const exchange = await ctx.send(request(create, ctx, { json: body }));
@@ -151,6 +168,11 @@ export const getReturnsCreated = defineCheck({
       const schema = successSchema(op);
       const campaignSchema = schema ? propertiesOf(schema)['campaign'] : undefined;
       for (const j of echoJudge(ctx, op, exchange, made.body, json.campaign, campaignSchema, 'the campaign read back')) findings.add(j);
+      // A field sent on create that neither the create answer nor the read-back carries was not stored.
+      const lost = sentButLost(made.body, [made.exchange.response?.json, json.campaign], campaignSchema);
+      if (lost.length) {
+        findings.add(fail(ctx, exchange, `the fields sent on create stored and read back (${lost.map((l) => l.sent).join(', ')})`, `${lost.map((l) => l.field).join(', ')} absent or null both in the create answer and in GET`, `${lost.map((l) => l.sent).join(', ')} sent on create ${lost.length > 1 ? 'were' : 'was'} not stored`, made.body));
+      }
     }
     const absent = (['counts', 'calls'] as const).filter((k) => json[k] === undefined || json[k] === null);
     if (absent.length) ctx.observe({ operation: label(op), message: `${absent.join(' and ')} absent or null in the answer (allowed: not marked required)` });
@@ -199,6 +221,53 @@ export const updatePersists = defineCheck({
       }
     }
     return findings.outcome('the update persists');
+  },
+});
+
+/** Fields of the full record (create answer) that the update record omits (section 2.2), read from the two schemas. */
+function omittedOnUpdate(ctx: CheckContext, update: Operation): string[] {
+  const create = opById(ctx, 'createCampaign');
+  const full = create ? successSchema(create) : undefined;
+  const updated = successSchema(update);
+  if (!full || !updated) return [];
+  const kept = new Set(Object.keys(propertiesOf(updated)));
+  return Object.keys(propertiesOf(full)).filter((f) => !kept.has(f));
+}
+
+export const updateRecordShape = defineCheck({
+  id: 'stateful.update-record-shape',
+  suite: 'stateful',
+  rule: 'PATCH /campaign/{id} answers the update-shaped record: without assistant_name, machine_detection_timeout_seconds, recipient_list_id, recipient_list_name, recipient_list_row_count and counts',
+  contractRef: '2.2, 4.4',
+  severity: 'minor',
+  appliesTo: (op, spec) => op.id === 'updateCampaign' && spec.operations.some((o) => o.id === 'createCampaign'),
+  plannedRequests: () => 2,
+  async run(ctx, op) {
+    const create = opById(ctx, 'createCampaign')!;
+    const missing = needFixtures(ctx, create);
+    if (missing) return skipped(missing);
+    const omitted = omittedOnUpdate(ctx, op);
+    if (!omitted.length) return skipped('the spec names no field the update record omits');
+    const made = await createCampaign(ctx, create, 71);
+    if (made.id === undefined) return skipped(`could not create a campaign (${statusText(made.exchange)})`);
+    const param = op.parameters.find((p) => p.in === 'path')!.name;
+    const body = sampleBody(ctx, op, 73) ?? {};
+    const statusField = Object.entries(propertiesOf(op.requestBody!.schema)).find(([, s]) => enumOf(s)?.length)?.[0];
+    if (statusField) delete body[statusField];
+    const exchange = await ctx.send(request(op, ctx, { pathValues: { [param]: made.id }, json: body }));
+    const findings = new Findings();
+    const res = exchange.response;
+    if (!res || !isSuccess(res.status)) {
+      if (res?.status === 429) return skipped('rate limited');
+      findings.add(refused(ctx, op, exchange, 'a valid update'));
+      return findings.outcome('');
+    }
+    const record = (res.json ?? {}) as Record<string, unknown>;
+    const present = omitted.filter((f) => record[f] !== undefined);
+    if (present.length) {
+      findings.add(fail(ctx, exchange, `the update record without ${omitted.join(', ')} (section 2.2)`, `it carries ${present.join(', ')}`, `PATCH answered the full record (${present.join(', ')}), not the update-shaped one`));
+    }
+    return findings.outcome('the update-shaped record comes back');
   },
 });
 
@@ -338,4 +407,4 @@ export const regenerateKey = defineCheck({
   },
 });
 
-export const statefulChecks: CheckDefinition[] = [createEchoes, getReturnsCreated, updatePersists, updateStatusValues, addRecipient, createInvite, regenerateKey];
+export const statefulChecks: CheckDefinition[] = [createEchoes, getReturnsCreated, updatePersists, updateRecordShape, updateStatusValues, addRecipient, createInvite, regenerateKey];

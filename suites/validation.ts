@@ -17,7 +17,7 @@ import {
   wrongTypeCase,
   type InvalidCase,
 } from '../src/generators/index.js';
-import { Findings, checkProperty, judgeInvalid, recordCost, request, sampleBody, sharedPathForRecord, skipped, type Judgement } from './lib.js';
+import { Findings, checkProperty, fail, judgeInvalid, recordCost, request, sampleBody, sharedPathForRecord, skipped, type Judgement } from './lib.js';
 
 /** Path values for an operation: fixtures, a shared created record, or a placeholder (validation comes first). */
 async function pathFor(ctx: CheckContext, op: Operation): Promise<Record<string, string>> {
@@ -130,4 +130,49 @@ export const nonIntegerQueryCheck = defineCheck({
   },
 });
 
-export const validationChecks: CheckDefinition[] = [wrongType, enumViolation, malformedJsonCheck, nonIntegerQueryCheck];
+/** Does some loc item start with the location (`body`, `query`) and then name the field? */
+function locStartsWithLocation(detail: unknown, kase: InvalidCase): boolean {
+  if (!Array.isArray(detail)) return false;
+  return detail.some((item) => {
+    const loc = (item as { loc?: unknown })?.loc;
+    return Array.isArray(loc) && loc[0] === kase.location && loc.slice(1).map(String).includes(kase.field);
+  });
+}
+
+export const locNamesLocation = defineCheck({
+  id: 'validation.loc-names-location',
+  suite: 'validation',
+  rule: 'The loc of a 422 says where the fault is: the location (body, query) first, then the field',
+  contractRef: '2.8, 7',
+  severity: 'minor',
+  appliesTo: (op) => topLevel(op).length > 0 || integerQueryParams(op).length > 0,
+  plannedRequests: (op, _runs, spec) => (topLevel(op).length > 0 ? 1 : 0) + (integerQueryParams(op).length > 0 ? 1 : 0) + recordCost(op, spec),
+  async run(ctx, op) {
+    const cases: InvalidCase[] = [];
+    const base = sampleBody(ctx, op, 29) ?? {};
+    const field = topLevel(op).find((f) => wrongTypeCase(base, f) !== undefined);
+    if (field) cases.push(fc.sample(wrongTypeCase(base, field)!, { seed: ctx.seed, numRuns: 1 })[0]!);
+    const param = integerQueryParams(op)[0];
+    if (param) cases.push({ kind: 'non-integer-query', location: 'query', loc: [param.name], field: param.name, value: 'xyz', query: [[param.name, 'xyz']], description: `${param.name}=xyz` });
+    const values = op.parameters.some((p) => p.in === 'path') ? await pathFor(ctx, op) : {};
+    const findings = new Findings();
+    for (const kase of cases) {
+      const parts: Parameters<typeof request>[2] = { pathValues: values };
+      if (kase.body !== undefined) parts.json = kase.body;
+      if (kase.query) parts.query = kase.query;
+      const exchange = await ctx.send(request(op, ctx, parts));
+      const res = exchange.response;
+      // Other statuses and shapes are judged by the other validation checks.
+      if (!res || res.status !== 422) continue;
+      const detail = (res.json as { detail?: unknown } | undefined)?.detail;
+      if (!Array.isArray(detail)) continue;
+      if (!locStartsWithLocation(detail, kase)) {
+        const locs = detail.map((d) => JSON.stringify((d as { loc?: unknown })?.loc)).join(', ');
+        findings.add(fail(ctx, exchange, `a loc of ["${kase.location}", "${kase.field}", ...] (section 2.8)`, `loc ${locs}`, `the 422 for ${kase.description} does not say it is in the ${kase.location} (loc ${locs})`, kase.value));
+      } else findings.add({ ok: true });
+    }
+    return findings.outcome('loc names the location and the field');
+  },
+});
+
+export const validationChecks: CheckDefinition[] = [wrongType, enumViolation, malformedJsonCheck, nonIntegerQueryCheck, locNamesLocation];

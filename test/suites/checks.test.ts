@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checks } from '../../suites/index.js';
 import type { CheckResult } from '../../src/results/model.js';
 import { runnerFault, runnerFaults } from '../faulty/runner-faults.js';
+import { serverFaults } from '../faulty/index.js';
 import { runCheck, runIds, startTarget, type CheckRun, type Target } from './harness.js';
 
 /** Check id → the fault (test/faulty/runner-faults.ts) that must make it fail. */
@@ -22,6 +23,7 @@ export const FAILS_ON: Array<[string, string]> = [
   ['validation.wrong-type', 'validation-loc-vague'],
   ['validation.wrong-type', 'validation-body-shape'],
   ['validation.enum-violation', 'enum-unchecked'],
+  ['validation.loc-names-location', 'error-422-loc-without-location'],
   ['validation.malformed-json', 'malformed-json-400'],
   ['validation.non-integer-query', 'query-types-unchecked'],
   ['ranges.max-concurrency-below-minimum', 'max_concurrency-minimum-off-by-one'],
@@ -39,6 +41,7 @@ export const FAILS_ON: Array<[string, string]> = [
   ['stateful.create-echoes', 'create-drops-schedule'],
   ['stateful.get-returns-created', 'get-wraps-differently'],
   ['stateful.update-persists', 'update-not-persisted'],
+  ['stateful.update-record-shape', 'update-returns-full-record'],
   ['stateful.update-status-values', 'status-scheduled-rejected'],
   ['stateful.add-recipient', 'recipient-answer-array'],
   ['stateful.create-invite', 'invite-wrong-email'],
@@ -116,8 +119,7 @@ describe('on the reference server (no false positive)', () => {
 describe('each check fails on its fault', () => {
   for (const [id, faultName] of FAILS_ON) {
     it(`${id} fails on ${faultName}`, async () => {
-      const fault = runnerFault(faultName);
-      const target = await startTarget({ fault, ...(id.startsWith('ratelimit.') ? RATE : {}) });
+      const target = await startTarget({ fault: faultName, ...(id.startsWith('ratelimit.') ? RATE : {}) });
       try {
         const run = await runCheck(target, id, { includeDestructive: destructive.has(id) });
         const failed = run.results.filter((r) => r.status === 'failed');
@@ -164,4 +166,67 @@ describe('lenient but correct servers pass every check', () => {
       await target.close();
     }
   });
+});
+
+/**
+ * The reference server's own fault catalogue (test/faulty/faults.ts), written independently of
+ * the checks: each fault is caught by the checks named here. A fault missing from this table fails
+ * the first test, so a new fault of the catalogue cannot go unexamined.
+ */
+const CATALOGUE: Record<string, string[]> = {
+  'range-max-concurrency-above-max': ['ranges.max-concurrency-above-maximum'],
+  'range-max-concurrency-below-min': ['ranges.max-concurrency-below-minimum'],
+  'range-machine-detection-above-max': ['ranges.machine-detection-timeout-seconds-above-maximum'],
+  'range-machine-detection-below-min': ['ranges.machine-detection-timeout-seconds-below-minimum'],
+  'range-violation-400': ['ranges.max-concurrency-above-maximum', 'ranges.machine-detection-timeout-seconds-below-minimum'],
+  'error-422-wrong-shape': ['validation.wrong-type', 'validation.non-integer-query'],
+  'error-422-loc-without-location': ['validation.loc-names-location'],
+  'malformed-json-500': ['validation.malformed-json', 'robustness.no-5xx-invalid'],
+  'ratelimit-reset-missing': ['ratelimit.headers-present', 'schema.response-conforms'],
+  'ratelimit-limit-not-integer': ['ratelimit.headers-present'],
+  'ratelimit-remaining-above-limit': ['ratelimit.headers-present'],
+  'ratelimit-never-429': ['ratelimit.burst-429'],
+  'ratelimit-429-without-detail': ['ratelimit.burst-429'],
+  'auth-skipped-list-calls': ['auth.missing-credentials', 'auth.wrong-credentials'],
+  'auth-user-id-ignored': ['auth.missing-credentials'],
+  'regenerate-requires-user-id': ['stateful.regenerate-key'],
+  'error-401-without-detail': ['auth.missing-credentials', 'auth.malformed-bearer'],
+  'call-duration-string': ['schema.response-conforms'],
+  'call-missing-to-number': ['schema.response-conforms'],
+  'calls-limit-not-applied': ['schema.calls-limit'],
+  'calls-offset-not-applied': ['schema.calls-offset'],
+  'calls-provider-not-applied': ['schema.calls-provider-filter'],
+  'create-omits-campaign-context': ['stateful.get-returns-created'],
+  'create-drops-camelcase-schedule': ['stateful.get-returns-created'],
+  'update-not-stored': ['stateful.update-persists'],
+  'update-status-paused-rejected': ['stateful.update-status-values'],
+  'update-returns-full-record': ['stateful.update-record-shape'],
+  'cors-preflight-no-allow-origin': ['cors.preflight-allow-origin'],
+  'unicode-body-500': ['robustness.no-5xx-valid'],
+  'response-invalid-json': ['schema.response-conforms'],
+  'response-wrong-content-type': ['schema.response-conforms'],
+};
+
+describe('the reference server\'s fault catalogue is caught fault by fault', () => {
+  it('every fault of the catalogue is mapped to the checks that catch it', () => {
+    expect(serverFaults.map((f) => f.name).filter((n) => !(n in CATALOGUE))).toEqual([]);
+    const ids = new Set(checks.map((c) => c.id));
+    expect(Object.values(CATALOGUE).flat().filter((id) => !ids.has(id))).toEqual([]);
+  });
+  for (const [name, ids] of Object.entries(CATALOGUE)) {
+    if (!serverFaults.some((f) => f.name === name)) continue;
+    it(`${name} is caught by ${ids.join(', ')}`, async () => {
+      const ratelimit = ids.some((id) => id.startsWith('ratelimit.'));
+      const target = await startTarget({ fault: name, ...(ratelimit ? RATE : {}) });
+      try {
+        const run = await runIds(target, ids, { includeDestructive: ids.some((id) => destructive.has(id)) });
+        for (const id of ids) {
+          const mine = run.results.filter((r) => r.id === id);
+          expect(mine.some((r) => r.status === 'failed'), `${id} did not fail on ${name}:\n${describeResults(mine)}`).toBe(true);
+        }
+      } finally {
+        await target.close();
+      }
+    });
+  }
 });

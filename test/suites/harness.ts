@@ -8,7 +8,7 @@ import type { CheckResult, Observation } from '../../src/results/model.js';
 import { runConformance } from '../../src/runner/conformance.js';
 import { validateWireRequest } from '../../src/runner/wire.js';
 import { referenceSpec, startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../src/server/index.js';
-import type { Fault } from '../faulty/runner-faults.js';
+import { faultByName, type ServerFault } from '../faulty/index.js';
 
 export interface Target {
   server: ReferenceServer;
@@ -16,8 +16,9 @@ export interface Target {
 }
 
 /** The reference server, with a high rate limit unless told otherwise, and an optional fault. */
-export async function startTarget(options: ReferenceServerOptions & { fault?: Fault } = {}): Promise<Target> {
-  const { fault, ...rest } = options;
+export async function startTarget(options: ReferenceServerOptions & { fault?: ServerFault | string } = {}): Promise<Target> {
+  const { fault: given, ...rest } = options;
+  const fault = typeof given === 'string' ? faultByName(given) : given;
   const spec = await referenceSpec();
   const serverOptions: ReferenceServerOptions = { port: 0, rateLimit: 100_000, spec, ...fault?.options, ...rest };
   if (fault) serverOptions.configure = fault.configure;

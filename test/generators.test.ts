@@ -1,0 +1,169 @@
+/**
+ * The generators read everything from the spec: valid bodies validate and are fully populated with
+ * fixture ids and the values the contract shows; each invalid case breaks exactly one stated
+ * constraint; boundaries are min-1/min/max/max+1 of spec.bounds().
+ */
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  boundCase,
+  boundaryValues,
+  enumCase,
+  enumFields,
+  fieldsOf,
+  inRange,
+  malformedJson,
+  nonIntegerQuery,
+  outOfRange,
+  propertiesOf,
+  typedFields,
+  validBody,
+  wrongTypeCase,
+  wrongTypeValue,
+} from '../src/generators/index.js';
+import { loadSpec } from '../src/spec/load.js';
+import type { Operation, SpecModel } from '../src/spec/model.js';
+import { validateRequest } from '../src/validators/index.js';
+
+let spec: SpecModel;
+let bodyOps: Operation[];
+const fixtures = { assistant_id: 'asst_1', phone_number_id: 'pn_1', recipient_list_id: 'rl_1', org_id: 'org_1', channels: ['prov-a', 'prov-b'] };
+const SEED = 20260101;
+
+beforeAll(async () => {
+  spec = await loadSpec();
+  bodyOps = spec.operations.filter((o) => o.requestBody);
+});
+
+const pathOf = (op: Operation) => Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, 'x1']));
+const check = (op: Operation, body: unknown) => validateRequest(op.id, { path: pathOf(op), body });
+
+describe('validBody', () => {
+  it('is valid for every operation with a body, realistic and hostile', () => {
+    expect(bodyOps.length).toBeGreaterThan(3);
+    for (const op of bodyOps) {
+      for (const mode of ['realistic', 'hostile'] as const) {
+        fc.assert(
+          fc.property(validBody(op, { fixtures, mode }), (body) => {
+            const result = check(op, body);
+            expect(result.ok ? [] : result.issues.map((i) => i.message)).toEqual([]);
+          }),
+          { seed: SEED, numRuns: 30 },
+        );
+      }
+    }
+  });
+
+  it('is fully populated: every documented field present (realistic mode, fixtures known)', () => {
+    for (const op of bodyOps) {
+      const body = fc.sample(validBody(op, { fixtures }), { seed: SEED, numRuns: 1 })[0]!;
+      expect(Object.keys(body).sort()).toEqual(Object.keys(propertiesOf(op.requestBody!.schema)).sort());
+    }
+  });
+
+  it('injects fixture ids and provider ids, and uses only the values the contract shows where enums are unknown', () => {
+    const op = spec.operation('createCampaign');
+    for (const body of fc.sample(validBody(op, { fixtures }), { seed: SEED, numRuns: 20 })) {
+      expect(body['assistant_id']).toBe('asst_1');
+      expect(body['phone_number_id']).toBe('pn_1');
+      expect(fixtures.channels).toContain(body['channel']);
+      const shown = (spec.schema('SpeechSettings')['examples'] as unknown[])[0];
+      expect(body['speech_settings']).toEqual(shown);
+      expect(String(body['name'])).toMatch(/^vapc-test /);
+    }
+  });
+
+  it('leaves out a reference it has no fixture for instead of inventing one', () => {
+    const body = fc.sample(validBody(spec.operation('createCampaign'), { fixtures: { channels: ['a', 'b'] } }), { seed: SEED, numRuns: 1 })[0]!;
+    expect(body).not.toHaveProperty('assistant_id');
+    expect(body).not.toHaveProperty('recipient_list_id');
+  });
+});
+
+describe('invalid cases break exactly one stated constraint', () => {
+  it('wrong type: one issue, at the field, for every field of every body', () => {
+    for (const op of bodyOps) {
+      const base = fc.sample(validBody(op, { fixtures }), { seed: SEED, numRuns: 1 })[0]!;
+      for (const field of typedFields(op)) {
+        const arb = wrongTypeCase(base, field);
+        expect(arb, `${op.id} ${field.pointer}`).toBeDefined();
+        for (const kase of fc.sample(arb!, { seed: SEED, numRuns: 10 })) {
+          const result = check(op, kase.body);
+          expect(result.ok, `${op.id} ${kase.description} was valid`).toBe(false);
+          if (!result.ok) expect(result.issues.map((i) => i.pointer).every((p) => p.startsWith(field.pointer)), `${op.id} ${kase.description}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('outside strict-types mode never sends values frameworks coerce ("5", "true", 5 for a string, 1.5, null)', () => {
+    const integer = { type: 'integer' };
+    const string = { type: 'string' };
+    const boolean = { type: 'boolean' };
+    for (const [schema, coercible] of [
+      [integer, (v: unknown) => (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v)) || (typeof v === 'number' && !Number.isInteger(v)) || typeof v === 'boolean'],
+      [string, (v: unknown) => typeof v === 'number' || typeof v === 'boolean'],
+      [boolean, (v: unknown) => typeof v === 'string' && /^(true|false|yes|no|on|off|[01tfyn])$/i.test(v)],
+    ] as const) {
+      const values = fc.sample(wrongTypeValue(schema)!, { seed: SEED, numRuns: 200 });
+      expect(values.filter((v) => v === null || coercible(v))).toEqual([]);
+      const strict = fc.sample(wrongTypeValue(schema, true)!, { seed: SEED, numRuns: 400 });
+      expect(strict.some((v) => v === null || coercible(v))).toBe(true);
+    }
+  });
+
+  it('enum violation: a value outside the enum, one issue', () => {
+    const op = spec.operation('updateCampaign');
+    const fields = enumFields(op);
+    expect(fields.map((f) => f.field)).toEqual(['status']);
+    const base = fc.sample(validBody(op, { fixtures }), { seed: SEED, numRuns: 1 })[0]!;
+    for (const kase of fc.sample(enumCase(base, fields[0]!)!, { seed: SEED, numRuns: 20 })) {
+      const result = check(op, kase.body);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.issues.map((i) => i.rule)).toEqual(['enum']);
+    }
+  });
+
+  it('malformed JSON never parses', () => {
+    for (const kase of fc.sample(malformedJson({ name: 'x', max_concurrency: 5 }), { seed: SEED, numRuns: 30 })) {
+      expect(() => JSON.parse(kase.rawBody!)).toThrow();
+    }
+    expect(() => JSON.parse(fc.sample(malformedJson({}), { seed: 1, numRuns: 1 })[0]!.rawBody!)).toThrow();
+  });
+
+  it('non-integer query values are rejected by the validators', () => {
+    const op = spec.operation('listCalls');
+    for (const kase of fc.sample(nonIntegerQuery(op)!, { seed: SEED, numRuns: 20 })) {
+      const result = validateRequest(op.id, { query: Object.fromEntries(kase.query!) });
+      expect(result.ok, kase.description).toBe(false);
+    }
+  });
+});
+
+describe('boundaries come from spec.bounds()', () => {
+  it('min-1, min, max, max+1 of every bound; in-range valid, out-of-range invalid with minimum/maximum', () => {
+    const bounds = spec.bounds();
+    expect(bounds.length).toBeGreaterThanOrEqual(3);
+    for (const bound of bounds) {
+      const op = spec.operation(bound.operationId);
+      const base = fc.sample(validBody(op, { fixtures }), { seed: SEED, numRuns: 1 })[0]!;
+      const edges = boundaryValues(bound);
+      expect(edges.map((e) => e.value)).toEqual([bound.minimum! - 1, bound.minimum, bound.maximum, bound.maximum! + 1]);
+      for (const edge of edges) {
+        const result = check(op, boundCase(base, bound, edge.value).body);
+        expect(result.ok, `${bound.field}=${edge.value}`).toBe(edge.inRange);
+        if (!result.ok) expect(result.issues.map((i) => i.rule)).toEqual([edge.label === 'min-1' ? 'minimum' : 'maximum']);
+      }
+      for (const v of fc.sample(inRange(bound), { seed: SEED, numRuns: 20 })) expect(check(op, boundCase(base, bound, v).body).ok).toBe(true);
+      for (const side of ['below-minimum', 'above-maximum'] as const) {
+        for (const v of fc.sample(outOfRange(bound, side)!, { seed: SEED, numRuns: 20 })) expect(check(op, boundCase(base, bound, v).body).ok).toBe(false);
+      }
+    }
+  });
+
+  it('fieldsOf walks nested objects and array items', () => {
+    const pointers = fieldsOf(spec.operation('createCampaign').requestBody!.schema).map((f) => f.pointer);
+    expect(pointers).toContain('/speech_settings/style');
+    expect(pointers).toContain('/recipients/0/phone_number');
+  });
+});

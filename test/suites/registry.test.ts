@@ -1,0 +1,125 @@
+/**
+ * The registry: every check has a well-formed id, a rule, a contract reference, applies to some
+ * operation and has tests that mention its id; malformed definitions and duplicates are refused;
+ * every numeric bound of the spec has its range checks; the default plan fits a 100 req/min
+ * server's budget; the same seed against the same server sends the same requests.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CHECK_ID, buildRegistry, checkById, checks } from '../../suites/index.js';
+import { defineCheck } from '../../src/runner/check.js';
+import { preBurstRequests, requestBudget, MAX_DEFAULT_RUNS } from '../../src/runner/budget.js';
+import { planChecks } from '../../src/runner/run.js';
+import { runConformance } from '../../src/runner/conformance.js';
+import { validateWireRequest } from '../../src/runner/wire.js';
+import { referenceSpec } from '../../src/server/index.js';
+import type { SpecModel } from '../../src/spec/model.js';
+import { packageRoot } from '../../src/paths.js';
+import { startTarget } from './harness.js';
+
+let spec: SpecModel;
+beforeAll(async () => {
+  spec = await referenceSpec();
+});
+
+const testSources = (): string =>
+  readdirSync(join(packageRoot, 'test', 'suites'))
+    .filter((f) => f.endsWith('.test.ts') && f !== 'registry.test.ts')
+    .map((f) => readFileSync(join(packageRoot, 'test', 'suites', f), 'utf8'))
+    .join('\n');
+
+describe('the check registry', () => {
+  it('every check has an id suite.name, a rule, a contract reference, a severity and applies to an operation', () => {
+    expect(checks.length).toBeGreaterThanOrEqual(35);
+    for (const check of checks) {
+      expect(check.id).toMatch(CHECK_ID);
+      expect(check.id.startsWith(`${check.suite}.`)).toBe(true);
+      expect(check.rule.length, check.id).toBeGreaterThan(20);
+      expect(check.contractRef, check.id).toMatch(/^\d/);
+      expect(['critical', 'major', 'minor']).toContain(check.severity);
+      expect(spec.operations.some((op) => check.appliesTo(op, spec)), `${check.id} applies to no operation`).toBe(true);
+      expect(typeof check.plannedRequests, check.id).toBe('function');
+    }
+  });
+
+  it('every check id is mentioned by a test (passes on the reference server, fails on its fault)', () => {
+    const sources = testSources();
+    const unmentioned = checks.filter((c) => !sources.includes(`'${c.id}'`)).map((c) => c.id);
+    expect(unmentioned).toEqual([]);
+  });
+
+  it('all eight suites have checks, ratelimit last with the burst at the very end', () => {
+    expect(new Set(checks.map((c) => c.suite))).toEqual(new Set(['auth', 'validation', 'ranges', 'schema', 'stateful', 'ratelimit', 'cors', 'robustness']));
+    expect(checks[checks.length - 1]!.id).toBe('ratelimit.burst-429');
+  });
+
+  it('refuses duplicate ids, malformed ids, a suite that does not match and a missing contract reference', () => {
+    const base = checkById('auth.health-open');
+    expect(() => buildRegistry([base, base])).toThrow(/duplicate/);
+    expect(() => buildRegistry([defineCheck({ ...base, id: 'auth.Health Open' })])).toThrow(/malformed/);
+    expect(() => buildRegistry([defineCheck({ ...base, id: 'nosuch.check' })])).toThrow(/unknown suite/);
+    expect(() => buildRegistry([defineCheck({ ...base, id: 'cors.health-open' })])).toThrow(/registered in suite/);
+    expect(() => buildRegistry([defineCheck({ ...base, contractRef: '' })])).toThrow(/contract reference/);
+    expect(() => checkById('auth.nope')).toThrow(/unknown check/);
+  });
+
+  it('every numeric bound of the spec has its below-minimum, above-maximum and in-range checks', () => {
+    for (const bound of spec.bounds()) {
+      const op = spec.operation(bound.operationId);
+      const stem = `ranges.${bound.field.replace(/_/g, '-')}`;
+      for (const suffix of ['below-minimum', 'above-maximum', 'in-range']) {
+        const check = checks.find((c) => c.id === `${stem}-${suffix}`);
+        expect(check, `${stem}-${suffix}`).toBeDefined();
+        expect(check!.appliesTo(op, spec), `${stem}-${suffix} on ${op.id}`).toBe(true);
+      }
+    }
+  });
+
+  it('destructive operations are only reached by checks the runner skips without the flag', () => {
+    const plan = planChecks(checks, { spec, fixtures: { org_id: 'o', api_key_id: 'k', recipient_list_id: 'r', assistant_id: 'a', phone_number_id: 'p', channels: ['x', 'y'] } });
+    const reaching = plan.filter((p) => p.operation.sideEffects || p.check.destructive);
+    expect(reaching.length).toBeGreaterThan(0);
+    expect(reaching.every((p) => p.skip?.startsWith('destructive'))).toBe(true);
+  });
+
+  it('the default plan fits the budget of a server allowing 100 requests per minute', () => {
+    const plan = planChecks(checks, { spec, fixtures: { org_id: 'o', api_key_id: 'k', recipient_list_id: 'r', assistant_id: 'a', phone_number_id: 'p', channels: ['x', 'y'] } });
+    expect(preBurstRequests(plan, MAX_DEFAULT_RUNS, spec)).toBeLessThanOrEqual(requestBudget(100));
+  });
+});
+
+describe('reproducibility', () => {
+  it('the same seed against the same server sends the same requests', async () => {
+    const ids = ['auth.malformed-bearer', 'validation.wrong-type', 'ranges.max-concurrency-above-maximum', 'robustness.no-5xx-invalid'];
+    const sequences: string[][] = [];
+    for (let i = 0; i < 2; i++) {
+      const target = await startTarget();
+      const f = target.server.fixtures;
+      const seen: string[] = [];
+      try {
+        await runConformance({
+          baseUrl: target.server.url,
+          checks: ids.map(checkById),
+          suites: ['auth', 'validation', 'ranges', 'robustness'],
+          spec,
+          seed: 99,
+          runs: 4,
+          credentials: { apiKey: f.api_key, userId: f.user_id },
+          fixtures: { org_id: f.org_id, recipient_list_id: f.recipient_list_id, api_key_id: f.api_key_id, channels: [...f.channels] },
+          validateRequest: validateWireRequest,
+          onExchange: (exchange) => {
+            const url = exchange.request.url.replace(target.server.url, '').replace(/cmp_[\w-]+/g, 'CAMPAIGN');
+            const auth = (exchange.request.headers['authorization'] ?? '').replace(f.api_key, 'KEY');
+            seen.push(`${exchange.request.method} ${url} ${auth} ${exchange.request.body ?? ''}`);
+          },
+        });
+      } finally {
+        await target.close();
+      }
+      sequences.push(seen);
+    }
+    expect(sequences[0]!.length).toBeGreaterThan(40);
+    expect(sequences[1]).toEqual(sequences[0]);
+  });
+});

@@ -69,6 +69,7 @@ details[open]>summary{border-bottom:1px solid var(--line)}
 .exchange{display:grid;grid-template-columns:1fr 1fr;gap:10px;margin-top:8px}
 .exchange h4,.kv h4{margin:6px 0 4px;font-size:12px;text-transform:uppercase;color:var(--muted)}
 pre{background:var(--code);border-radius:6px;padding:8px 10px;margin:0;white-space:pre-wrap;overflow-wrap:anywhere;max-height:360px;overflow:auto}
+.kv pre.input{max-height:200px}
 .copyline{display:flex;gap:8px;align-items:flex-start;margin-top:8px}
 .copyline pre{flex:1}
 button.copy{font:inherit;font-size:12px;padding:4px 10px;border:1px solid var(--line);border-radius:6px;background:#fff;cursor:pointer;white-space:nowrap}
@@ -150,7 +151,7 @@ function failureHtml(ids: Ids, f: Failure, r: CheckResult, index: number, total:
     `<div class="ea"><div><span class="k">expected</span>${esc(f.expected)}</div><div><span class="k">actual</span>${esc(f.actual)}</div></div>`,
   );
   const extra: string[] = [];
-  if (f.input !== undefined) extra.push(`<h4>minimal input</h4><pre>${esc(prettyBody(compactJson(f.input)))}</pre>`);
+  if (f.input !== undefined) extra.push(`<h4>minimal input</h4><pre class="input">${esc(prettyBody(compactJson(f.input)))}</pre>`);
   if (f.seed !== undefined) extra.push(`<h4>replay</h4><pre>seed ${esc(f.seed)}${f.path ? `  path ${esc(f.path)}` : ''}</pre>`);
   if (extra.length) parts.push(`<div class="kv">${extra.join('')}</div>`);
   const repro = reproOf(f, r);

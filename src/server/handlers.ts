@@ -25,13 +25,21 @@ const notFound = (what: string): OperationResult => ({ status: 404, body: { deta
 
 const startedAt = Date.now();
 
-/** The seeded calls, serialised once: calls never change, so a page is a join of ready strings. */
-const serialised = new WeakMap<ReferenceStore, Map<Json, string>>();
-function callJson(store: ReferenceStore, call: Json): string {
-  let cache = serialised.get(store);
-  if (!cache) serialised.set(store, (cache = new Map()));
-  let text = cache.get(call);
-  if (text === undefined) cache.set(call, (text = JSON.stringify(call)));
+/**
+ * Pages of GET /calls, serialised once per (limit, offset, provider): the seeded calls never change,
+ * so a page is a ready string. Bounded: the cache is emptied when it holds 256 pages.
+ */
+const pages = new WeakMap<ReferenceStore, Map<string, string>>();
+function callsPage(store: ReferenceStore, limit: number, offset: number, provider: string | null): string {
+  let cache = pages.get(store);
+  if (!cache) pages.set(store, (cache = new Map()));
+  const key = `${limit}\u0000${offset}\u0000${provider ?? ''}`;
+  let text = cache.get(key);
+  if (text === undefined) {
+    if (cache.size >= 256) cache.clear();
+    text = JSON.stringify(store.listCalls({ limit, offset, provider }));
+    cache.set(key, text);
+  }
   return text;
 }
 
@@ -41,12 +49,10 @@ const body = (ctx: OperationContext): Json => (ctx.value.body && typeof ctx.valu
 export const handlers: Record<string, OperationHandler> = {
   listCalls(ctx) {
     const q = ctx.value.query;
-    const calls = ctx.store.listCalls({
-      limit: typeof q['limit'] === 'number' ? q['limit'] : 50,
-      offset: typeof q['offset'] === 'number' ? q['offset'] : 0,
-      provider: typeof q['provider'] === 'string' ? q['provider'] : null,
-    });
-    return { status: 200, raw: `[${calls.map((c) => callJson(ctx.store, c)).join(',')}]` };
+    const limit = typeof q['limit'] === 'number' ? q['limit'] : 50;
+    const offset = typeof q['offset'] === 'number' ? q['offset'] : 0;
+    const provider = typeof q['provider'] === 'string' ? q['provider'] : null;
+    return { status: 200, raw: callsPage(ctx.store, limit, offset, provider) };
   },
 
   createCampaign: (ctx) => ({ status: 201, body: ctx.store.createCampaign(body(ctx)) }),

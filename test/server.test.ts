@@ -463,9 +463,12 @@ describe('malformed requests get a JSON error, never a crash', () => {
     expect(missing.json.detail[0]).toMatchObject({ loc: ['body'], type: 'missing' });
   });
 
-  it('accepts application/json with a charset and vendor +json types', async () => {
+  it('accepts application/json with a charset, vendor +json types, and a body without content type', async () => {
     expect((await post('{"name":"x"}', 'application/json; charset=utf-8')).status).toBe(201);
     expect((await post('{"name":"x"}', 'application/vnd.api+json')).status).toBe(201);
+    const bare = await send(server.url, '/campaign', { method: 'POST', headers: authed(server.fixtures), body: '{"name":"no content type"}' });
+    expect(bare.status).toBe(201);
+    expect(bare.json.name).toBe('no content type');
   });
 
   it('a body over 1 MiB → 413 {detail}', async () => {

@@ -228,9 +228,12 @@ export async function buildReferenceApp(options: ReferenceServerOptions = {}): P
     });
   }
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
-    const text = body as string;
-    if (text.length > 0) problems.set(request, { kind: 'content_type', contentType: String(request.headers['content-type'] ?? '') });
-    done(null, undefined);
+    const text = String(body);
+    const contentType = request.headers['content-type'];
+    // No content type at all: read the body as JSON, as FastAPI does.
+    if (contentType === undefined || contentType.trim() === '') return done(null, parseJson(request, text));
+    if (text.length > 0) problems.set(request, { kind: 'content_type', contentType });
+    return done(null, undefined);
   });
 
   // ---- authentication: after the rate limit, before parsing and validation (401 before 422) ----

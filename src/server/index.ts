@@ -68,7 +68,12 @@ export interface ReferenceServerOptions {
   logger?: boolean;
   /** An already loaded spec model (tests share one); loaded from spec/ otherwise. */
   spec?: SpecModel;
-  /** Called after the plugins and before the routes: tests add hooks or wrap the internals here. */
+  /**
+   * Called after the plugins and before the routes: tests add hooks or wrap the internals here.
+   * The rate limit and authentication run as route-level onRequest hooks, after any global
+   * onRequest hook added here: a reply sent from such a hook carries no X-RateLimit-* headers and
+   * skips authentication. To change who is let in, wrap `internals.authenticate` instead.
+   */
   configure?: (app: FastifyInstance, internals: ReferenceInternals) => void | Promise<void>;
 }
 

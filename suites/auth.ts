@@ -25,6 +25,7 @@ import {
   type Judgement,
 } from './lib.js';
 import { propertiesOf } from '../src/generators/index.js';
+import { preflightHeaders } from './schema.js';
 
 const UNAUTHORIZED = 'a 401 with {detail: string} (sections 5.5, 7)';
 
@@ -47,6 +48,12 @@ function judge401(ctx: CheckContext, op: Operation, exchange: Exchange, what: st
   const res = exchange.response;
   if (!res) return fail(ctx, exchange, UNAUTHORIZED, statusText(exchange), `${label(op)} with ${what}: no response`, input);
   if (res.status === 429) return OK;
+  if (res.status !== 401 && op.method === 'OPTIONS') {
+    // Browsers send CORS preflights without credentials: a preflight served without them is
+    // noted, not failed (the contract documents these with the bearer; see 4.11 and rule 5.4).
+    ctx.observe({ operation: label(op), message: `the preflight with ${what} was answered ${res.status}, not 401 (browsers send preflights without credentials)` });
+    return OK;
+  }
   if (res.status !== 401) {
     return fail(ctx, exchange, UNAUTHORIZED, `status ${res.status}`, `${label(op)} with ${what} answered ${res.status}, not 401`, input);
   }
@@ -229,7 +236,8 @@ export const bearerOnly = defineCheck({
   plannedRequests: () => 1,
   async run(ctx, op) {
     const values = await probePath(ctx, op);
-    const exchange = await ctx.send({ ...request(op, ctx, { pathValues: values, headers: documentedHeaders(ctx, op) }), auth: 'none' });
+    const headers = { ...(op.method === 'OPTIONS' ? preflightHeaders() : {}), ...documentedHeaders(ctx, op) };
+    const exchange = await ctx.send({ ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })), auth: 'none' });
     const findings = new Findings();
     const res = exchange.response;
     if (!res) findings.add(fail(ctx, exchange, 'an answer', statusText(exchange), `${label(op)} with the bearer only: no response`));

@@ -1,10 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { isVapcError } from '../errors.js';
 import { packageVersion } from '../paths.js';
-import { registerReportCommand } from './commands/report.js';
-import { registerRunCommand } from './commands/run.js';
-import { registerServeCommand } from './commands/serve.js';
-import { registerSpecCommands } from './commands/spec.js';
 
 /** Exit statuses of vapc: 0 nothing failed, 1 a check (or lint) failed, 2 usage/config error or unreachable target. */
 export const ExitCode = { ok: 0, failed: 1, usage: 2 } as const;
@@ -31,17 +27,37 @@ export interface CommandContext {
   exit: (code: ExitCode) => void;
 }
 
-export function buildProgram(ctx: CommandContext): Command {
+type Register = (program: Command, ctx: CommandContext) => void;
+
+/**
+ * Each command's module, loaded only when needed: `vapc serve` should not pay for fast-check and
+ * the runner, `vapc --version` for none of them. Help and unknown commands load all.
+ */
+const commandModules: Record<string, () => Promise<Register>> = {
+  lint: async () => (await import('./commands/spec.js')).registerSpecCommands,
+  run: async () => (await import('./commands/run.js')).registerRunCommand,
+  serve: async () => (await import('./commands/serve.js')).registerServeCommand,
+  report: async () => (await import('./commands/report.js')).registerReportCommand,
+};
+commandModules['build'] = commandModules['lint']!;
+commandModules['docs'] = commandModules['lint']!;
+
+async function registersFor(argv: string[]): Promise<Register[]> {
+  const first = argv[0];
+  if (first === '-V' || first === '--version') return [];
+  const only = first === undefined ? undefined : commandModules[first];
+  const loaders = only ? [only] : [...new Set(Object.values(commandModules))];
+  return Promise.all(loaders.map((load) => load()));
+}
+
+export async function buildProgram(ctx: CommandContext, argv: string[] = []): Promise<Command> {
   const program = new Command('vapc')
     .description('The Voice-Agent Platform API contract (2.0.1), executable: lint, docs, validators, reference server, conformance runner.')
     .version(packageVersion(), '-V, --version')
     .showHelpAfterError('(run vapc --help for usage)')
     .configureOutput({ writeOut: ctx.io.stdout, writeErr: ctx.io.stderr })
     .exitOverride();
-  registerSpecCommands(program, ctx);
-  registerRunCommand(program, ctx);
-  registerServeCommand(program, ctx);
-  registerReportCommand(program, ctx);
+  for (const register of await registersFor(argv)) register(program, ctx);
   return program;
 }
 
@@ -49,8 +65,8 @@ export function buildProgram(ctx: CommandContext): Command {
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   let code: number = ExitCode.ok;
   const ctx: CommandContext = { io, exit: (c) => (code = c) };
-  const program = buildProgram(ctx);
   try {
+    const program = await buildProgram(ctx, argv);
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {

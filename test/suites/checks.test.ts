@@ -156,6 +156,15 @@ describe('lenient but correct servers pass every check', () => {
     });
   }
 
+  it('validation.wrong-type_no_false_positive: the strict reference server passes strict-types mode too', async () => {
+    const target = await startTarget();
+    try {
+      expectPassed(await runCheck(target, 'validation.wrong-type', { runs: 8, strictTypes: true }), 'validation.wrong-type');
+    } finally {
+      await target.close();
+    }
+  });
+
   it('validation.wrong-type_no_false_positive: a server coercing "5" to 5 passes; strict-types mode fails it', async () => {
     const target = await startTarget({ fault: runnerFault('lenient-coerces-numeric-strings') });
     try {

@@ -59,9 +59,13 @@ export const wrongType = defineCheck({
       .filter((a): a is fc.Arbitrary<InvalidCase> => a !== undefined)
       .map((a, i) => fc.sample(a, { seed: ctx.seed + i, numRuns: 1 })[0]!);
     const findings = new Findings();
+    // Each top-level field is judged on its own, so every field that breaks the rule is reported.
+    for (const kase of examples) {
+      const j = await sendCase(ctx, op, values, kase);
+      findings.add(j.ok ? j : { ...j, failure: { ...j.failure, input: ctx.redact(kase) } });
+    }
     findings.add(
       await checkProperty(ctx, fc.oneof(...perField), (kase) => sendCase(ctx, op, values, kase), {
-        examples,
         numRuns: Math.min(ctx.runs, RANDOM_CAP),
       }),
     );

@@ -139,6 +139,21 @@ describe('each check fails on its fault', () => {
   }
 });
 
+describe('one failure never hides the others', () => {
+  it('validation.wrong-type reports every field whose wrong type is accepted, not only the first', async () => {
+    const target = await startTarget({ fault: 'body-types-unchecked' });
+    try {
+      const run = await runCheck(target, 'validation.wrong-type');
+      const create = run.on('POST /campaign')[0]!;
+      expect(create.status).toBe('failed');
+      const fields = new Set(create.failures!.map((f) => f.expected.split('=')[0]));
+      expect(fields.size).toBeGreaterThan(5);
+    } finally {
+      await target.close();
+    }
+  });
+});
+
 describe('lenient but correct servers pass every check', () => {
   for (const fault of runnerFaults.filter((f) => f.lenient)) {
     it(`${fault.name}_no_false_positive`, async () => {

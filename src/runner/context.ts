@@ -143,7 +143,7 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
     options.onExchange?.(exchange, request.checkId);
     if (exchange.response) {
       pacer.observe(exchange.response.headers);
-      if (exchange.response.json !== undefined) redactor.learn(exchange.response.json);
+      if (redactor.mayHoldSecrets(exchange.response.text) && exchange.response.json !== undefined) redactor.learn(exchange.response.json);
     }
     if (exchange.error && CONNECTION_ERRORS.includes(exchange.error.code) && !exchange.response) {
       streak++;

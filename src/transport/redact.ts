@@ -35,14 +35,26 @@ export class Redactor {
     this.secretFields = new Set(options.secretFields ?? []);
   }
 
+  /** Replacement pairs, longest secret first; rebuilt only when a secret is added. */
+  private pairs: Array<[string, string]> | undefined;
+
   addApiKey(value: string | undefined): void {
-    if (value && value.length >= 4) this.apiKeys.add(value);
+    if (value && value.length >= 4 && !this.apiKeys.has(value)) {
+      this.apiKeys.add(value);
+      this.pairs = undefined;
+    }
   }
   addUserId(value: string | undefined): void {
-    if (value && value.length >= 4) this.userIds.add(value);
+    if (value && value.length >= 4 && !this.userIds.has(value)) {
+      this.userIds.add(value);
+      this.pairs = undefined;
+    }
   }
   addSecret(value: string | undefined): void {
-    if (value && value.length >= 4) this.secrets.add(value);
+    if (value && value.length >= 4 && !this.secrets.has(value)) {
+      this.secrets.add(value);
+      this.pairs = undefined;
+    }
   }
 
   /** Every literal secret known so far (credentials, x-secret values seen): for second-line scrubbers. */
@@ -52,11 +64,12 @@ export class Redactor {
 
   /** Replaces every known secret in a string. Longest first, so a key containing another is handled. */
   text(input: string): string {
-    const pairs: Array<[string, string]> = [
+    this.pairs ??= [
       ...[...this.secrets].map((s): [string, string] => [s, REDACTED]),
       ...[...this.apiKeys].map((s): [string, string] => [s, '$VAPC_API_KEY']),
       ...[...this.userIds].map((s): [string, string] => [s, '$VAPC_USER_ID']),
     ].sort((a, b) => b[0].length - a[0].length);
+    const pairs = this.pairs;
     let out = input;
     for (const [secret, placeholder] of pairs) {
       if (out.includes(secret)) out = out.split(secret).join(placeholder);
@@ -83,9 +96,26 @@ export class Redactor {
     return input;
   }
 
+  /** Cheap pre-check: could this body text carry an x-secret field at all? */
+  mayHoldSecrets(text: string): boolean {
+    for (const field of this.secretFields) if (text.includes(`"${field}"`)) return true;
+    return false;
+  }
+
   /** Learns the x-secret values of a parsed body (call on every response before anything is printed). */
   learn(json: unknown): void {
-    this.value(json);
+    if (this.secretFields.size === 0) return;
+    const stack: unknown[] = [json];
+    for (let guard = 0; stack.length > 0 && guard < 100_000; guard++) {
+      const node = stack.pop();
+      if (Array.isArray(node)) stack.push(...node);
+      else if (node && typeof node === 'object') {
+        for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
+          if (this.secretFields.has(k) && typeof v === 'string') this.addSecret(v);
+          else if (v && typeof v === 'object') stack.push(v);
+        }
+      }
+    }
   }
 
   /** Body text: parsed and re-serialised with secrets redacted when it is JSON, else plain text replacement. */

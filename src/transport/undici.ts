@@ -105,20 +105,35 @@ function normaliseHeaders(raw: Record<string, string | string[] | undefined>): R
   return out;
 }
 
-/** Decodes a capped body and parses it as JSON when it is JSON. */
+/**
+ * Decodes a capped body; `json` and `jsonError` are parsed lazily on first read (and cached), so
+ * checks that judge only the status do not pay for parsing a large body.
+ */
 export function toHttpResponse(status: number, headers: Record<string, string>, bytes: Buffer, truncated: boolean): HttpResponse {
   const text = bytes.toString('utf8');
-  const response: HttpResponse = { status, headers, text, truncated };
+  const response = { status, headers, text, truncated } as HttpResponse;
   if (text.trim() === '') return response;
   if (truncated) {
     response.jsonError = 'the body was cut at the size cap and was not parsed';
     return response;
   }
-  try {
-    response.json = JSON.parse(text);
-  } catch (error) {
-    response.jsonError = error instanceof Error ? error.message : String(error);
-  }
+  let parsed: { json?: unknown; jsonError?: string } | undefined;
+  const parse = () => {
+    if (parsed) return parsed;
+    try {
+      parsed = { json: JSON.parse(text) };
+    } catch (error) {
+      parsed = { jsonError: error instanceof Error ? error.message : String(error) };
+    }
+    return parsed;
+  };
+  const lazy = (key: 'json' | 'jsonError') => ({
+    enumerable: true,
+    configurable: true,
+    get: () => parse()[key],
+    set: (value: unknown) => Object.defineProperty(response, key, { value, enumerable: true, writable: true, configurable: true }),
+  });
+  Object.defineProperties(response, { json: lazy('json'), jsonError: lazy('jsonError') });
   return response;
 }
 
@@ -148,11 +163,15 @@ export function createUndiciTransport(options: UndiciTransportOptions): Transpor
     const wire: WireRequest = { method: request.method.toUpperCase(), url: `${base.origin}${target}`, headers };
     if (body !== undefined) wire.body = body;
     const started = performance.now();
-    const controller = new AbortController();
+    // The whole-request deadline: undici's connect/headers timeouts bound the wait for headers; this
+    // timer destroys a body still streaming at the deadline (a server dripping bytes). No
+    // AbortSignal per request: it costs more than the rest of the transport's overhead.
     let timedOut = false;
+    let activeBody: { destroy(error?: Error): unknown } | undefined;
+    const deadline = () => new Error(`request deadline of ${timeoutMs} ms passed`);
     const timer = setTimeout(() => {
       timedOut = true;
-      controller.abort(new Error(`request deadline of ${timeoutMs} ms passed`));
+      activeBody?.destroy(deadline());
     }, timeoutMs);
     try {
       const response = await pool.request({
@@ -160,8 +179,19 @@ export function createUndiciTransport(options: UndiciTransportOptions): Transpor
         path: target,
         headers,
         body: body ?? null,
-        signal: controller.signal,
       });
+      activeBody = response.body;
+      if (timedOut) {
+        response.body.destroy(deadline());
+        throw deadline();
+      }
+      const responseHeaders = normaliseHeaders(response.headers);
+      const declared = Number(responseHeaders['content-length']);
+      if (Number.isSafeInteger(declared) && declared <= maxBodyBytes) {
+        // HTTP framing bounds the body to the declared length: read it in one go.
+        const bytes = Buffer.from(await response.body.arrayBuffer());
+        return { request: wire, response: toHttpResponse(response.statusCode, responseHeaders, bytes, false), durationMs: performance.now() - started };
+      }
       const chunks: Buffer[] = [];
       let size = 0;
       let truncated = false;
@@ -177,7 +207,7 @@ export function createUndiciTransport(options: UndiciTransportOptions): Transpor
         size += chunk.length;
       }
       if (truncated) response.body.destroy();
-      const http = toHttpResponse(response.statusCode, normaliseHeaders(response.headers), Buffer.concat(chunks, size), truncated);
+      const http = toHttpResponse(response.statusCode, responseHeaders, Buffer.concat(chunks, size), truncated);
       const exchange: Exchange = { request: wire, response: http, durationMs: performance.now() - started };
       if (truncated) exchange.error = { code: 'body_too_large', message: `the response body exceeded ${maxBodyBytes} bytes and was cut` };
       return exchange;

@@ -32,12 +32,16 @@ export function preBurstRequests(plan: readonly PlannedCheck[], runs: number, sp
 
 /** The largest runs (≤ MAX_DEFAULT_RUNS) whose pre-burst plan fits the budget; at least MIN_RUNS. */
 export function fitRuns(plan: readonly PlannedCheck[], budget: number, spec: SpecModel): number {
-  let best = MIN_RUNS;
-  for (let runs = MIN_RUNS; runs <= MAX_DEFAULT_RUNS; runs++) {
-    if (preBurstRequests(plan, runs, spec) <= budget) best = runs;
-    else break;
+  // Planned requests grow with runs: binary search for the largest that fits.
+  let lo = MIN_RUNS;
+  let hi = MAX_DEFAULT_RUNS;
+  if (preBurstRequests(plan, hi, spec) <= budget) return hi;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (preBurstRequests(plan, mid, spec) <= budget) lo = mid;
+    else hi = mid - 1;
   }
-  return best;
+  return lo;
 }
 
 export interface DryRunLine {

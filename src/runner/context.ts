@@ -72,9 +72,16 @@ function operationMatcher(spec: SpecModel): (method: string, path: string) => Op
     op,
     re: new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
   }));
+  const cache = new Map<string, Operation | undefined>();
   return (method, path) => {
+    const key = `${method.toUpperCase()} ${path.split('?')[0]!}`;
+    if (cache.has(key)) return cache.get(key);
+    const upper = method.toUpperCase();
     const bare = path.split('?')[0]!;
-    return compiled.find((c) => c.op.method === method.toUpperCase() && c.re.test(bare))?.op;
+    const found = compiled.find((c) => c.op.method === upper && c.re.test(bare))?.op;
+    if (cache.size > 2_000) cache.clear();
+    cache.set(key, found);
+    return found;
   };
 }
 

@@ -187,4 +187,15 @@ describe('vapc run: exit statuses of a run', () => {
     expect(code).toBe(1);
     expect(io.err()).toMatch(/could not run/);
   });
+
+  it('--embedded --include-destructive: no bearer, regenerated key or invite token in any output or report', async () => {
+    const io = capture();
+    const reportDir = join(dir, 'embedded-destructive');
+    const code = await runCommand({ embedded: true, includeDestructive: true, suite: 'auth,stateful', runs: '2', seed: '9', reportDir }, io);
+    expect(code).toBe(0);
+    const everything = [io.out(), io.err(), ...['report.json', 'junit.xml', 'report.html'].map((f) => readFileSync(join(reportDir, f), 'utf8'))].join('\n');
+    expect(everything).toMatch(/regenerate/);
+    expect(everything).not.toMatch(/vapc_ref_[A-Za-z0-9_-]{8}/);
+    expect(everything).not.toMatch(/inv_tok_[A-Za-z0-9_-]{8}/);
+  });
 });

@@ -6,6 +6,7 @@ import { loadSpec } from '../spec/load.js';
 import type { SpecModel } from '../spec/model.js';
 import { createUndiciTransport, DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl } from '../transport/undici.js';
 import type { Exchange, Transport } from '../transport/types.js';
+import type { Redactor } from '../transport/redact.js';
 import { dryRunPlan, fitRuns, requestBudget, type DryRunPlan } from './budget.js';
 import type { CheckDefinition, Credentials, Fixtures, RequestValidator } from './check.js';
 import { createCheckContext, RunAbortedError } from './context.js';
@@ -43,6 +44,8 @@ export interface ConformanceOptions {
   dryRun?: boolean;
   events?: RunEvents;
   validateRequest?: RequestValidator;
+  /** A redactor to share (the CLI scrubs its live output with the secrets the run learns). */
+  redactor?: Redactor;
   onExchange?: (exchange: Exchange, checkId: string | undefined) => void;
   /** The effective options as the report shows them (already without secrets). */
   config?: Record<string, unknown>;
@@ -93,6 +96,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     if (options.rpm !== undefined) ctxOptions.rpm = options.rpm;
     if (options.events) ctxOptions.events = options.events;
     if (options.validateRequest) ctxOptions.validateRequest = options.validateRequest;
+    if (options.redactor) ctxOptions.redactor = options.redactor;
     if (options.onExchange) ctxOptions.onExchange = options.onExchange;
     const ctx = createCheckContext(ctxOptions);
 

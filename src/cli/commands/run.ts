@@ -17,6 +17,7 @@ import { loadRegistry } from '../../runner/registry.js';
 import { validateWireRequest } from '../../runner/wire.js';
 import { startReferenceServer, type ReferenceServer } from '../../server/index.js';
 import { parseBaseUrl } from '../../transport/undici.js';
+import { loadSpec } from '../../spec/load.js';
 import { Redactor } from '../../transport/redact.js';
 import { ExitCode, type CliIo, type CommandContext } from '../main.js';
 
@@ -108,17 +109,21 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     if (settings.apiKey !== undefined) credentials.apiKey = settings.apiKey;
     if (settings.userId !== undefined) credentials.userId = settings.userId;
     let fixtures: Fixtures = { ...settings.fixtures };
+    const spec = await loadSpec();
     if (settings.embedded) {
-      server = await startReferenceServer({ host: '127.0.0.1', port: 0, rateLimit: EMBEDDED_RATE_LIMIT, rateWindowMs: EMBEDDED_RATE_WINDOW_MS });
+      server = await startReferenceServer({ host: '127.0.0.1', port: 0, spec, rateLimit: EMBEDDED_RATE_LIMIT, rateWindowMs: EMBEDDED_RATE_WINDOW_MS });
       baseUrl = server.url;
       credentials.apiKey = server.fixtures.api_key;
       credentials.userId = server.fixtures.user_id;
       const { org_id, recipient_list_id, api_key_id, channels } = server.fixtures;
       fixtures = { org_id, recipient_list_id, api_key_id, channels: [...channels], ...settings.fixtures };
     }
+    // One redactor for the run and every line printed: secrets learned mid-run (a regenerated key,
+    // an invite token) are scrubbed from live output too.
     const scrub = new Redactor({
       apiKeys: credentials.apiKey ? [credentials.apiKey] : [],
       userIds: credentials.userId ? [credentials.userId] : [],
+      secretFields: spec.secretFields(),
     });
     const secrets = () => scrub.knownSecrets();
     const say = (text: string) => io.stdout(scrub.text(text));
@@ -132,6 +137,8 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     if (settings.embedded) config['base_url'] = baseUrl;
     const options: Parameters<typeof runConformance>[0] = {
       baseUrl,
+      spec,
+      redactor: scrub,
       checks,
       credentials,
       fixtures,

@@ -6,6 +6,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // The summary line (files, tests, duration) must reach CI logs.
-    reporters: ['default'],
+    reporters: ['default', './test/helpers/plain-summary-reporter.ts'],
   },
 });

@@ -134,19 +134,30 @@ export const nonIntegerQueryCheck = defineCheck({
   },
 });
 
-/** Does some loc item start with the location (`body`, `query`) and then name the field? */
-function locStartsWithLocation(detail: unknown, kase: InvalidCase): boolean {
-  if (!Array.isArray(detail)) return false;
-  return detail.some((item) => {
-    const loc = (item as { loc?: unknown })?.loc;
-    return Array.isArray(loc) && loc[0] === kase.location && loc.slice(1).map(String).includes(kase.field);
-  });
+const LOCATIONS = ['body', 'query', 'path', 'header', 'cookie'];
+
+/**
+ * How the 422's loc places the fault: `located` when an item starts with the right location
+ * (`body`, `query`) and then names the field; `unlocated` when loc names the field with no location
+ * at all (the contract only says loc is an array of strings and integers, so this is noted, not
+ * failed); `misplaced` when loc names the field under another location, which says the wrong
+ * "where"; `unnamed` when no item names the field (judged by the other validation checks).
+ */
+function locPlacement(detail: unknown[], kase: InvalidCase): 'located' | 'unlocated' | 'misplaced' | 'unnamed' {
+  const locs = detail
+    .map((item) => (item as { loc?: unknown })?.loc)
+    .filter((loc): loc is unknown[] => Array.isArray(loc))
+    .map((loc) => loc.map(String));
+  const naming = locs.filter((loc) => loc.includes(kase.field));
+  if (naming.some((loc) => loc[0] === kase.location)) return 'located';
+  if (naming.some((loc) => LOCATIONS.includes(loc[0]!) && loc[0] !== kase.field)) return 'misplaced';
+  return naming.length > 0 ? 'unlocated' : 'unnamed';
 }
 
 export const locNamesLocation = defineCheck({
   id: 'validation.loc-names-location',
   suite: 'validation',
-  rule: 'The loc of a 422 says where the fault is: the location (body, query) first, then the field',
+  rule: 'The loc of a 422 says where the fault is: a loc that names a location names the right one (body, query), then the field',
   contractRef: '2.8, 7',
   severity: 'minor',
   appliesTo: (op) => topLevel(op).length > 0 || integerQueryParams(op).length > 0,
@@ -170,12 +181,18 @@ export const locNamesLocation = defineCheck({
       if (!res || res.status !== 422) continue;
       const detail = (res.json as { detail?: unknown } | undefined)?.detail;
       if (!Array.isArray(detail)) continue;
-      if (!locStartsWithLocation(detail, kase)) {
-        const locs = detail.map((d) => JSON.stringify((d as { loc?: unknown })?.loc)).join(', ');
-        findings.add(fail(ctx, exchange, `a loc of ["${kase.location}", "${kase.field}", ...] (section 2.8)`, `loc ${locs}`, `the 422 for ${kase.description} does not say it is in the ${kase.location} (loc ${locs})`, kase.value));
-      } else findings.add({ ok: true });
+      const placement = locPlacement(detail, kase);
+      const locs = detail.map((d) => JSON.stringify((d as { loc?: unknown })?.loc)).join(', ');
+      if (placement === 'misplaced') {
+        findings.add(fail(ctx, exchange, `a loc of ["${kase.location}", "${kase.field}", ...] (section 2.8)`, `loc ${locs}`, `the 422 for ${kase.description} places it in the wrong location (loc ${locs})`, kase.value));
+      } else {
+        if (placement === 'unlocated') {
+          ctx.observe({ operation: `${op.method} ${op.path}`, message: `the 422 for ${kase.description} names the field but not its location (loc ${locs}); FastAPI-style servers start loc with "${kase.location}", the contract does not require it` });
+        }
+        findings.add({ ok: true });
+      }
     }
-    return findings.outcome('loc names the location and the field');
+    return findings.outcome('loc names the right location and the field');
   },
 });
 

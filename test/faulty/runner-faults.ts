@@ -184,6 +184,17 @@ export const runnerFaults: Fault[] = [
     },
   },
   {
+    name: 'validation-loc-wrong-location',
+    description: 'the 422 loc puts a body fault under "query" and a query fault under "body"',
+    checks: ['validation.loc-names-location'],
+    configure(app) {
+      const swap: Record<string, string> = { body: 'query', query: 'body' };
+      onSendJson(app, status(422), (json) => ({
+        detail: (json.detail ?? []).map((d: Json) => ({ ...d, loc: Array.isArray(d.loc) ? [swap[d.loc[0]] ?? d.loc[0], ...d.loc.slice(1)] : d.loc })),
+      }));
+    },
+  },
+  {
     name: 'validation-body-shape',
     description: 'the 422 body is {error: string}, not the validation error body',
     checks: ['validation.wrong-type', 'validation.malformed-json', 'validation.non-integer-query'],

@@ -90,7 +90,7 @@ describe('vapc run: usage and config errors exit 2 with a clear message', () => 
     const a = await run(['--config', file('fx1.yaml', 'base_url: http://127.0.0.1:1\nfixtures:\n  orgid: x\n')]);
     expect(a.code).toBe(2);
     expect(a.err).toMatch(/unknown fixture/);
-    const b = await run(['--config', file('fx2.yaml', 'base_url: http://127.0.0.1:1\nfixtures:\n  channels: twilio\n')]);
+    const b = await run(['--config', file('fx2.yaml', 'base_url: http://127.0.0.1:1\nfixtures:\n  channels: provider-a\n')]);
     expect(b.code).toBe(2);
     expect(b.err).toMatch(/channels: expected a list/);
   });

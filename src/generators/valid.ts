@@ -147,10 +147,47 @@ export function validValue(schema: JsonSchema, ctx: FieldContext): fc.Arbitrary<
   }
 }
 
+/**
+ * What a body arbitrary depends on besides its schema: the mode, the name prefix and the fixture
+ * values `validValue` reads (ids by field name, the provider channels).
+ */
+function optionsKey(options: GenOptions): string {
+  const fixtures = options.fixtures ?? {};
+  let key = `${options.mode ?? 'realistic'}\u0000${options.namePrefix ?? ''}`;
+  for (const name of FIXTURE_FIELDS) {
+    const id = fixtures[name];
+    key += `\u0000${typeof id === 'string' ? `s${id}` : id === undefined ? 'u' : `o${JSON.stringify(id)}`}`;
+  }
+  const channels = fixtures.channels;
+  key += `\u0000${channels === undefined ? 'u' : JSON.stringify(channels)}`;
+  return key;
+}
+
+/**
+ * Body arbitraries by request schema and options key. An arbitrary is an immutable description
+ * (the values come from the seed given to fc.sample/fc.check), so one built for the same schema
+ * and options generates exactly what a fresh one would; building it walks the whole schema, which
+ * checks did once per request.
+ */
+const bodyArbitraries = new WeakMap<object, Map<string, fc.Arbitrary<Record<string, unknown>>>>();
+
 /** Every documented field present: fully-populated valid bodies of the operation's request schema. */
 export function validBody(op: Operation, options: GenOptions = {}): fc.Arbitrary<Record<string, unknown>> {
   if (!op.requestBody) return fc.constant({});
-  return validValue(op.requestBody.schema, { field: '', options }) as fc.Arbitrary<Record<string, unknown>>;
+  const schema = op.requestBody.schema;
+  let bySchema = bodyArbitraries.get(schema);
+  if (!bySchema) {
+    bySchema = new Map();
+    bodyArbitraries.set(schema, bySchema);
+  }
+  const key = optionsKey(options);
+  let arb = bySchema.get(key);
+  if (!arb) {
+    arb = validValue(schema, { field: '', options }) as fc.Arbitrary<Record<string, unknown>>;
+    if (bySchema.size > 64) bySchema.clear();
+    bySchema.set(key, arb);
+  }
+  return arb;
 }
 
 /** Fields the body documents that need a fixture the run does not have (so a valid body cannot be built). */

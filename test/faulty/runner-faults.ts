@@ -554,6 +554,16 @@ export const runnerFaults: Fault[] = [
     },
   },
   {
+    name: 'lenient-update-nulls-omitted-fields',
+    description: 'PATCH answers the update record with the six fields it omits present as null (a field not marked required may be absent or null)',
+    checks: [],
+    lenient: true,
+    configure(app) {
+      const omitted = ['assistant_name', 'machine_detection_timeout_seconds', 'recipient_list_id', 'recipient_list_name', 'recipient_list_row_count', 'counts'];
+      onSendJson(app, (request, reply) => opIs('updateCampaign')(request) && reply.statusCode < 300, (json) => ({ ...json, ...Object.fromEntries(omitted.map((f) => [f, null])) }));
+    },
+  },
+  {
     name: 'lenient-wrong-user-404',
     description: 'unknown campaign ids get 404, and a wrong X-User-ID is answered 403',
     checks: [],

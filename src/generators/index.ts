@@ -5,6 +5,7 @@
  */
 export {
   JSON_TYPES,
+  cloneJson,
   fieldsOf,
   flatten,
   getPointer,

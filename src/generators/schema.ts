@@ -138,9 +138,40 @@ export function getPointer(value: unknown, pointer: string): unknown {
   return current;
 }
 
+/**
+ * A deep copy, as `structuredClone` makes it, of the JSON-shaped values generators and parsed
+ * bodies are made of: plain objects and arrays are copied member by member (an own `__proto__` key
+ * stays an own key), primitives are shared, anything else (a Date, a Map, a class instance) goes
+ * through `structuredClone`. structuredClone's serialise/deserialise round trip cost more than the
+ * rest of an invalid case's construction, once per generated case.
+ */
+export function cloneJson<T>(value: T, depth = 0): T {
+  if (value === null || typeof value !== 'object') {
+    // Primitives are immutable; what structuredClone refuses (functions, symbols) it still refuses.
+    return typeof value === 'function' || typeof value === 'symbol' ? structuredClone(value) : value;
+  }
+  // Past any depth a body has, let structuredClone take the rest (it also copes with cycles).
+  if (depth > 200) return structuredClone(value);
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return structuredClone(value);
+    const out: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) if (i in value) out[i] = cloneJson(value[i], depth + 1);
+    return out as T;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return structuredClone(value);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const member = cloneJson((value as Record<string, unknown>)[key], depth + 1);
+    if (key === '__proto__') Object.defineProperty(out, key, { value: member, enumerable: true, writable: true, configurable: true });
+    else out[key] = member;
+  }
+  return out as T;
+}
+
 /** A deep copy of `value` with the member at `pointer` set (parents created as needed). */
 export function setPointer<T>(value: T, pointer: string, replacement: unknown): T {
-  const copy = structuredClone(value) as unknown;
+  const copy = cloneJson(value) as unknown;
   const parts = parsePointer(pointer);
   if (parts.length === 0) return replacement as T;
   let current = copy as Record<string, unknown>;

@@ -9,7 +9,7 @@ import type { Failure } from '../src/results/model.js';
 import type { CheckContext, CheckOutcome } from '../src/runner/check.js';
 import type { JsonSchema, Operation } from '../src/spec/model.js';
 import type { Exchange, HttpRequest } from '../src/transport/types.js';
-import { fillPath, pathFixture, setPointer, validBody, type GenOptions, type InvalidCase } from '../src/generators/index.js';
+import { cloneJson, fillPath, pathFixture, setPointer, validBody, type GenOptions, type InvalidCase } from '../src/generators/index.js';
 import { validate, validateResponse, type ValidationIssue } from '../src/validators/index.js';
 
 export const label = (op: Operation): string => `${op.method} ${op.path}`;
@@ -292,6 +292,28 @@ export function sampleOne<T>(ctx: CheckContext, arb: fc.Arbitrary<T>, salt = 0):
   return fc.sample(arb, { seed: ctx.seed + salt, numRuns: 1 })[0]!;
 }
 
+/**
+ * Samples of body arbitraries by arbitrary and seed. `validBody` hands out one arbitrary per
+ * schema and generation options, and a sample is a pure function of the arbitrary and the seed,
+ * so the auth probes (one valid body per request, same salt) need not regenerate it each time.
+ * Every caller gets its own deep copy.
+ */
+const bodySamples = new WeakMap<fc.Arbitrary<unknown>, Map<number, unknown>>();
+
+function sampleBodyOf<T>(ctx: CheckContext, arb: fc.Arbitrary<T>, salt: number): T {
+  const seed = ctx.seed + salt;
+  let bySeed = bodySamples.get(arb);
+  if (!bySeed) {
+    bySeed = new Map();
+    bodySamples.set(arb, bySeed);
+  }
+  if (!bySeed.has(seed)) {
+    if (bySeed.size > 256) bySeed.clear();
+    bySeed.set(seed, fc.sample(arb, { seed, numRuns: 1 })[0]!);
+  }
+  return cloneJson(bySeed.get(seed) as T);
+}
+
 /** The operation of the spec whose path and method match another operation's own path (e.g. GET of a PATCH path). */
 export function operationById(ctx: CheckContext, id: string): Operation | undefined {
   return ctx.spec.operations.find((o) => o.id === id);
@@ -312,7 +334,7 @@ export function creatorOf(ctx: CheckContext, op: Operation): Operation | undefin
 export async function createRecord(ctx: CheckContext, op: Operation, salt = 0): Promise<{ id?: string; reason?: string; body?: unknown; exchange?: Exchange }> {
   const creator = creatorOf(ctx, op);
   if (!creator) return { reason: `no operation creates the records of ${op.path}` };
-  const body = sampleOne(ctx, validBody(creator, genOptions(ctx)), 7919 + salt);
+  const body = sampleBodyOf(ctx, validBody(creator, genOptions(ctx)), 7919 + salt);
   const exchange = await ctx.send(request(creator, ctx, { json: body }));
   const res = exchange.response;
   if (!res || !isSuccess(res.status)) return { reason: `${label(creator)} with a valid body answered ${res ? res.status : statusText(exchange)}`, exchange, body };
@@ -375,7 +397,7 @@ export function sharedPathForRecord(ctx: CheckContext, op: Operation): Promise<{
 
 /** A valid body for an operation (one sample, fixed by the seed), or undefined when it has none. */
 export function sampleBody(ctx: CheckContext, op: Operation, salt = 0): Record<string, unknown> | undefined {
-  return op.requestBody ? sampleOne(ctx, validBody(op, genOptions(ctx)), salt) : undefined;
+  return op.requestBody ? sampleBodyOf(ctx, validBody(op, genOptions(ctx)), salt) : undefined;
 }
 
 /** Requests a creation-free check needs a record for: 1 when the operation's path names a created record. */

@@ -123,6 +123,16 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
   const maxRetries = options.maxRetries429 ?? 6;
   const maxStreak = options.maxConsecutiveTransportErrors ?? 8;
   const matchOperation = operationMatcher(spec);
+  // The documented credential headers of an operation, rebuilt only when the credentials change
+  // (a rotated key, or a check setting them); the caller copies them into each request.
+  const documentedCache = new Map<Operation | undefined, { apiKey: string | undefined; userId: string | undefined; headers: Record<string, string> }>();
+  const documentedHeaders = (op: Operation | undefined): Record<string, string> => {
+    const cached = documentedCache.get(op);
+    if (cached && cached.apiKey === credentials.apiKey && cached.userId === credentials.userId) return cached.headers;
+    const headers = credentialHeaders(op, spec, credentials);
+    documentedCache.set(op, { apiKey: credentials.apiKey, userId: credentials.userId, headers });
+    return headers;
+  };
   const observations: Observation[] = [];
   const seen = new Set<string>();
   let total = 0;
@@ -143,7 +153,7 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
     if (options.deadlineAt !== undefined && Date.now() > options.deadlineAt) {
       throw new RunAbortedError('the run deadline passed before all checks ran', 'deadline');
     }
-    if (pace) await pacer.acquire();
+    if (pace && !pacer.tryAcquire()) await pacer.acquire();
     const exchange = await transport.send(request);
     total++;
     events?.onRequest?.(total);
@@ -181,7 +191,7 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
         const { auth, operation, pace, retryOn429, ...request } = input;
         const op =
           typeof operation === 'string' ? spec.operation(operation) : (operation ?? matchOperation(request.method, request.path) ?? scopeOp);
-        const headers = auth === 'none' ? { ...request.headers } : { ...credentialHeaders(op, spec, credentials), ...request.headers };
+        const headers = auth === 'none' ? { ...request.headers } : { ...documentedHeaders(op), ...request.headers };
         const prepared: HttpRequest = { ...request, headers };
         if (prepared.checkId === undefined && checkId !== undefined) prepared.checkId = checkId;
         const retry = retryOn429 ?? suite !== 'ratelimit';

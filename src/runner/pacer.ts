@@ -12,7 +12,8 @@ export interface RateLimitState {
 function intHeader(headers: Record<string, string>, name: string): number | undefined {
   const raw = headers[name];
   if (raw === undefined) return undefined;
-  const trimmed = raw.split(',')[0]!.trim();
+  const comma = raw.indexOf(',');
+  const trimmed = (comma < 0 ? raw : raw.slice(0, comma)).trim();
   if (!/^-?\d+(\.\d+)?$/.test(trimmed)) return undefined;
   return Number(trimmed);
 }
@@ -91,11 +92,37 @@ export class Pacer {
     this.onPacing = options.onPacing;
   }
 
+  /** Acquisitions queued on the chain and not yet settled. */
+  private queued = 0;
+
   /** Waits until one more request may be sent. */
   acquire(): Promise<void> {
+    this.queued++;
     const next = this.chain.then(() => this.waitTurn());
-    this.chain = next.catch(() => undefined);
+    const settled = () => {
+      this.queued--;
+    };
+    this.chain = next.then(settled, settled);
     return next;
+  }
+
+  /**
+   * Takes the turn at once when no acquisition is queued and no wait is needed (what `acquire`
+   * would do after a round of promise ticks); false when the caller must `await acquire()`.
+   */
+  tryAcquire(): boolean {
+    if (this.queued > 0 || this.waitNeeded() > 0) return false;
+    this.takeTurn();
+    return true;
+  }
+
+  private takeTurn(): void {
+    // The send log feeds only the --rpm window; without a cap nothing reads it.
+    if (this.rpm !== undefined) {
+      this.sent.push(this.now());
+      if (this.sent.length > this.rpm) this.sent.splice(0, this.sent.length - this.rpm);
+    }
+    this.sentSinceHeaders++;
   }
 
   private async waitTurn(): Promise<void> {
@@ -110,10 +137,7 @@ export class Pacer {
         this.sentSinceHeaders = 0;
       }
     }
-    const now = this.now();
-    this.sent.push(now);
-    if (this.rpm !== undefined && this.sent.length > this.rpm) this.sent.splice(0, this.sent.length - this.rpm);
-    this.sentSinceHeaders++;
+    this.takeTurn();
   }
 
   /** Milliseconds to wait before the next request (0 when it may go now). */

@@ -33,7 +33,11 @@ export class Redactor {
     for (const u of options.userIds ?? []) this.addUserId(u);
     for (const s of options.secrets ?? []) this.addSecret(s);
     this.secretFields = new Set(options.secretFields ?? []);
+    this.secretFieldKeys = [...this.secretFields].map((field) => `"${field}"`);
   }
+
+  /** The x-secret field names as they appear as JSON keys, for the per-response scan. */
+  private readonly secretFieldKeys: string[];
 
   /** Replacement pairs, longest secret first; rebuilt only when a secret is added. */
   private pairs: Array<[string, string]> | undefined;
@@ -98,7 +102,7 @@ export class Redactor {
 
   /** Cheap pre-check: could this body text carry an x-secret field at all? */
   mayHoldSecrets(text: string): boolean {
-    for (const field of this.secretFields) if (text.includes(`"${field}"`)) return true;
+    for (const key of this.secretFieldKeys) if (text.includes(key)) return true;
     return false;
   }
 

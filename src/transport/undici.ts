@@ -46,7 +46,8 @@ export function buildTarget(prefix: string, request: Pick<HttpRequest, 'path' | 
 /** The headers and body a request carries on the wire (content-type added for bodies). */
 export function wireHeadersAndBody(request: HttpRequest): { headers: Record<string, string>; body?: string } {
   const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(request.headers ?? {})) headers[k.toLowerCase()] = v;
+  const given = request.headers;
+  if (given) for (const k of Object.keys(given)) headers[k.toLowerCase()] = given[k]!;
   let body: string | undefined;
   if (request.rawBody !== undefined) body = request.rawBody;
   else if (request.json !== undefined) body = JSON.stringify(request.json);
@@ -98,7 +99,9 @@ function describe(code: TransportErrorCode, error: unknown, timeoutMs: number): 
 
 function normaliseHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(raw)) {
+  // Own keys without Object.entries' array of pairs per response.
+  for (const k of Object.keys(raw)) {
+    const v = raw[k];
     if (v === undefined) continue;
     out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   }

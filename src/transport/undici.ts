@@ -108,6 +108,60 @@ function normaliseHeaders(raw: Record<string, string | string[] | undefined>): R
   return out;
 }
 
+/** The parse state of a response's body: its text until first read, then the parse result. */
+interface LazyBody {
+  text: string;
+  parsed?: { json?: unknown; jsonError?: string };
+}
+const lazyBodies = new WeakMap<object, LazyBody>();
+
+function parsedBody(target: object): { json?: unknown; jsonError?: string } {
+  let owner: object | null = target;
+  let state: LazyBody | undefined;
+  while (owner && !(state = lazyBodies.get(owner))) owner = Object.getPrototypeOf(owner) as object | null;
+  if (!state) return {};
+  if (!state.parsed) {
+    try {
+      state.parsed = { json: JSON.parse(state.text) };
+    } catch (error) {
+      state.parsed = { jsonError: error instanceof Error ? error.message : String(error) };
+    }
+  }
+  return state.parsed;
+}
+
+function redefine(target: object, key: 'json' | 'jsonError', value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * The lazy `json`/`jsonError` accessors, one pair of functions shared by every response (state in
+ * a WeakMap), so all responses share one hidden class: per-response closures gave each response
+ * its own, and every check reading `res.status` or `res.json` went megamorphic.
+ */
+const LAZY_JSON: PropertyDescriptorMap = {
+  json: {
+    enumerable: true,
+    configurable: true,
+    get(this: object) {
+      return parsedBody(this).json;
+    },
+    set(this: object, value: unknown) {
+      redefine(this, 'json', value);
+    },
+  },
+  jsonError: {
+    enumerable: true,
+    configurable: true,
+    get(this: object) {
+      return parsedBody(this).jsonError;
+    },
+    set(this: object, value: unknown) {
+      redefine(this, 'jsonError', value);
+    },
+  },
+};
+
 /**
  * Decodes a capped body; `json` and `jsonError` are parsed lazily on first read (and cached), so
  * checks that judge only the status do not pay for parsing a large body.
@@ -120,23 +174,8 @@ export function toHttpResponse(status: number, headers: Record<string, string>, 
     response.jsonError = 'the body was cut at the size cap and was not parsed';
     return response;
   }
-  let parsed: { json?: unknown; jsonError?: string } | undefined;
-  const parse = () => {
-    if (parsed) return parsed;
-    try {
-      parsed = { json: JSON.parse(text) };
-    } catch (error) {
-      parsed = { jsonError: error instanceof Error ? error.message : String(error) };
-    }
-    return parsed;
-  };
-  const lazy = (key: 'json' | 'jsonError') => ({
-    enumerable: true,
-    configurable: true,
-    get: () => parse()[key],
-    set: (value: unknown) => Object.defineProperty(response, key, { value, enumerable: true, writable: true, configurable: true }),
-  });
-  Object.defineProperties(response, { json: lazy('json'), jsonError: lazy('jsonError') });
+  lazyBodies.set(response, { text });
+  Object.defineProperties(response, LAZY_JSON);
   return response;
 }
 

@@ -1,6 +1,6 @@
 import type { RunEvents } from '../results/events.js';
 import { SUITES, type CheckResult, type Failure, type Suite } from '../results/model.js';
-import type { Operation, SpecModel } from '../spec/model.js';
+import type { Operation } from '../spec/model.js';
 import type { CheckDefinition, CheckOutcome } from './check.js';
 import { RunAbortedError, type RunContext } from './context.js';
 
@@ -28,25 +28,12 @@ export const isDestructive = (check: CheckDefinition, op: Operation): boolean =>
 const replacesCredential = (op: Operation): boolean => Boolean(op.sideEffects && /key|credential|token/i.test(op.sideEffects));
 
 /**
- * The spec as `appliesTo` sees it while a plan is made: the same model, with `bounds()` walked once
- * for the whole plan instead of once per check × operation (the ranges checks ask it for every
- * pair); each call still gets its own array.
- */
-function planningView(spec: SpecModel): SpecModel {
-  let bounds: ReturnType<SpecModel['bounds']> | undefined;
-  return Object.create(spec, {
-    bounds: { value: () => (bounds ??= spec.bounds()).slice(), enumerable: true },
-  }) as SpecModel;
-}
-
-/**
  * Orders the work: suites in the fixed order (ratelimit last), within a suite the checks in
  * registry order × the operations in spec order, destructive pairs at the end of their suite and
  * credential-replacing ones (key regeneration) last of all within it.
  */
 export function planChecks(checks: readonly CheckDefinition[], ctx: Pick<RunContext, 'spec' | 'fixtures'>, options: PlanOptions = {}): PlannedCheck[] {
   const selected = new Set(options.suites ?? SUITES);
-  const spec = planningView(ctx.spec);
   const plan: PlannedCheck[] = [];
   for (const suite of SUITES) {
     if (!selected.has(suite)) continue;
@@ -54,8 +41,8 @@ export function planChecks(checks: readonly CheckDefinition[], ctx: Pick<RunCont
     const destructive: PlannedCheck[] = [];
     const credential: PlannedCheck[] = [];
     for (const check of checks.filter((c) => c.suite === suite)) {
-      for (const op of spec.operations) {
-        if (!check.appliesTo(op, spec)) continue;
+      for (const op of ctx.spec.operations) {
+        if (!check.appliesTo(op, ctx.spec)) continue;
         const item: PlannedCheck = { check, operation: op };
         const missing = (check.needs ?? []).filter((name) => {
           const value = ctx.fixtures[name];

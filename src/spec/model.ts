@@ -202,6 +202,10 @@ export function buildModel(document: OpenAPIDocument): SpecModel {
 
   const byId = new Map(operations.map((o) => [o.id, o]));
   const schemas = asRecord(components['schemas']) as Record<string, JsonSchema>;
+  // The document does not change once loaded: bounds and secret fields are walked once, and each
+  // caller gets its own copy.
+  let boundsCache: NumericBound[] | undefined;
+  let secretsCache: string[] | undefined;
 
   return {
     document,
@@ -224,6 +228,7 @@ export function buildModel(document: OpenAPIDocument): SpecModel {
     },
     schemaNames: () => Object.keys(schemas),
     bounds() {
+      if (boundsCache) return boundsCache.map((b) => ({ ...b }));
       const out: NumericBound[] = [];
       for (const op of operations) {
         if (!op.requestBody) continue;
@@ -237,16 +242,19 @@ export function buildModel(document: OpenAPIDocument): SpecModel {
           }
         });
       }
-      return out;
+      boundsCache = out;
+      return out.map((b) => ({ ...b }));
     },
     secretFields() {
+      if (secretsCache) return [...secretsCache];
       const out = new Set<string>();
       for (const schema of Object.values(schemas)) {
         walkProperties(schema, '', (_pointer, field, s) => {
           if (s['x-secret'] === true) out.add(field);
         });
       }
-      return [...out];
+      secretsCache = [...out];
+      return [...secretsCache];
     },
   };
 }

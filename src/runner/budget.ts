@@ -94,7 +94,8 @@ export function renderDryRun(dry: DryRunPlan): string {
   }
   lines.push(`  total ${dry.total} requests`);
   if (dry.projectedMinutes !== undefined) {
-    lines.push(`projected time at ${dry.limitPerMinute ?? '?'} requests/minute: ${dry.projectedMinutes.toFixed(1)} min (burst window wait included)`);
+    // X-RateLimit-Limit carries no window length; the contract's plans are per minute (section 8).
+    lines.push(`projected time at ${dry.limitPerMinute ?? '?'} requests/minute (X-RateLimit-Limit read per minute, as the contract's plans are): ${dry.projectedMinutes.toFixed(1)} min (burst window wait included)`);
   } else {
     lines.push('projected time: the target advertises no rate limit (no X-RateLimit-Limit header); nothing paces the run');
   }

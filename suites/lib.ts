@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { Failure } from '../src/results/model.js';
 import type { CheckContext, CheckOutcome } from '../src/runner/check.js';
-import type { JsonSchema, Operation } from '../src/spec/model.js';
+import { walkProperties, type JsonSchema, type Operation, type SpecModel } from '../src/spec/model.js';
 import type { Exchange, HttpRequest } from '../src/transport/types.js';
 import { cloneJson, fillPath, pathFixture, setPointer, validBody, type GenOptions, type InvalidCase } from '../src/generators/index.js';
 import { validate, validateResponse, type ValidationIssue } from '../src/validators/index.js';
@@ -194,9 +194,44 @@ export function judgeInvalid(ctx: CheckContext, op: Operation, exchange: Exchang
   return OK;
 }
 
-/** True for an issue caused by the contract's own conflict on campaign status `scheduled` (3.1). */
-export function isScheduledConflict(issue: ValidationIssue): boolean {
-  return issue.rule === 'enum' && /\/status$/.test(issue.pointer) && issue.actual === 'scheduled';
+const enumConflictCache = new WeakMap<SpecModel, Map<string, Set<unknown>>>();
+
+/**
+ * Field → the values a request body's enum accepts that every response enum of that field lacks:
+ * the contract's own conflict (3.1: the update accepts campaign status `scheduled`, the record's
+ * status list lacks it), read from the spec rather than typed here.
+ */
+export function enumConflicts(spec: SpecModel): Map<string, Set<unknown>> {
+  const cached = enumConflictCache.get(spec);
+  if (cached) return cached;
+  const collect = (into: Map<string, Set<unknown>>) => (_pointer: string, field: string, schema: JsonSchema) => {
+    if (!Array.isArray(schema['enum'])) return;
+    const values = into.get(field) ?? new Set<unknown>();
+    for (const v of schema['enum']) values.add(v);
+    into.set(field, values);
+  };
+  const accepted = new Map<string, Set<unknown>>();
+  const returned = new Map<string, Set<unknown>>();
+  for (const op of spec.operations) {
+    if (op.requestBody) walkProperties(op.requestBody.schema, '', collect(accepted));
+    for (const response of op.responses) if (response.schema) walkProperties(response.schema, '', collect(returned));
+  }
+  const conflicts = new Map<string, Set<unknown>>();
+  for (const [field, values] of accepted) {
+    const known = returned.get(field);
+    if (!known) continue;
+    const missing = [...values].filter((v) => !known.has(v));
+    if (missing.length) conflicts.set(field, new Set(missing));
+  }
+  enumConflictCache.set(spec, conflicts);
+  return conflicts;
+}
+
+/** True for a response issue caused by the contract's own enum conflict (see enumConflicts). */
+export function isEnumConflict(spec: SpecModel, issue: ValidationIssue): boolean {
+  if (issue.rule !== 'enum') return false;
+  const field = issue.pointer.split('/').pop() ?? '';
+  return enumConflicts(spec).get(field)?.has(issue.actual) ?? false;
 }
 
 export interface ResponseJudgeOptions {
@@ -233,13 +268,15 @@ export function judgeResponse(ctx: CheckContext, op: Operation, exchange: Exchan
   }
   let result = validateResponse(op.id, res.status, { headers: res.headers, body: res.json });
   if (result.ok) return OK;
-  const conflicts = result.issues.filter(isScheduledConflict);
+  const conflicts = result.issues.filter((i) => isEnumConflict(ctx.spec, i));
   if (conflicts.length) {
     // The contract's own conflict (3.1): judge the rest of the body as if the status were allowed.
     ctx.observe({
       id: 'contract-conflict.campaign-status-scheduled',
       operation: label(op),
-      message: "the record's status is 'scheduled', which the campaign record's status list lacks while the update accepts it (contract section 3.1): not judged",
+      message: conflicts
+        .map((c) => `the record's ${c.pointer.split('/').pop()} is ${JSON.stringify(c.actual)}, which the record's list lacks while the update accepts it (contract section 3.1): not judged`)
+        .join('; '),
     });
     let body = res.json;
     for (const c of conflicts) {
@@ -249,7 +286,7 @@ export function judgeResponse(ctx: CheckContext, op: Operation, exchange: Exchan
     result = validateResponse(op.id, res.status, { headers: res.headers, body });
     if (result.ok) return OK;
   }
-  let issues = result.issues.filter((i) => !isScheduledConflict(i));
+  let issues = result.issues.filter((i) => !isEnumConflict(ctx.spec, i));
   if (op.method === 'OPTIONS') {
     // A CORS preflight is usually answered by a CORS layer ahead of any rate limiter, and browsers
     // never read its headers: missing rate-limit headers there are noted, not failed (the

@@ -17,6 +17,7 @@ import { referenceSpec } from '../../src/server/index.js';
 import type { SpecModel } from '../../src/spec/model.js';
 import { packageRoot } from '../../src/paths.js';
 import { startTarget } from './harness.js';
+import { enumConflicts } from '../../suites/lib.js';
 
 let spec: SpecModel;
 beforeAll(async () => {
@@ -86,6 +87,13 @@ describe('the check registry', () => {
   it('the default plan fits the budget of a server allowing 100 requests per minute', () => {
     const plan = planChecks(checks, { spec, fixtures: { org_id: 'o', api_key_id: 'k', recipient_list_id: 'r', assistant_id: 'a', phone_number_id: 'p', channels: ['x', 'y'] } });
     expect(preBurstRequests(plan, MAX_DEFAULT_RUNS, spec)).toBeLessThanOrEqual(requestBudget(100));
+  });
+});
+
+describe('the contract\'s own enum conflict is read from the spec', () => {
+  it('finds exactly campaign status "scheduled": accepted by the update, missing from the record (3.1)', async () => {
+    const conflicts = enumConflicts(await referenceSpec());
+    expect([...conflicts.entries()].map(([field, values]) => [field, [...values]])).toEqual([['status', ['scheduled']]]);
   });
 });
 

@@ -555,12 +555,15 @@ export const runnerFaults: Fault[] = [
   },
   {
     name: 'lenient-update-nulls-omitted-fields',
-    description: 'PATCH answers the update record with the six fields it omits present as null (a field not marked required may be absent or null)',
+    description: 'PATCH answers the update record with the fields it omits present as null (a field not marked required may be absent or null)',
     checks: [],
     lenient: true,
-    configure(app) {
-      const omitted = ['assistant_name', 'machine_detection_timeout_seconds', 'recipient_list_id', 'recipient_list_name', 'recipient_list_row_count', 'counts'];
-      onSendJson(app, (request, reply) => opIs('updateCampaign')(request) && reply.statusCode < 300, (json) => ({ ...json, ...Object.fromEntries(omitted.map((f) => [f, null])) }));
+    configure(app, internals) {
+      // The omitted fields are those of the full record (what create answers) the update answer lacks.
+      onSendJson(app, (request, reply) => opIs('updateCampaign')(request) && reply.statusCode < 300, (json) => {
+        const full = internals.store.renderCampaign(json.id) ?? {};
+        return { ...Object.fromEntries(Object.keys(full).filter((f) => !(f in json)).map((f) => [f, null])), ...json };
+      });
     },
   },
   {

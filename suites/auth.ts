@@ -127,9 +127,12 @@ export const emptyCredentials = defineCheck({
   },
 });
 
+/** Token-shaped strings; built once (stringMatching compiles the pattern into an arbitrary tree). */
+const TOKEN = fc.stringMatching(/^[A-Za-z0-9._~+/-]{1,48}$/);
+
 /** Authorization values that are not a bearer of the run's key: other schemes, no scheme, random tokens. */
 function malformedBearer(apiKey: string): fc.Arbitrary<string> {
-  const token = fc.stringMatching(/^[A-Za-z0-9._~+/-]{1,48}$/).filter((t) => t !== apiKey);
+  const token = TOKEN.filter((t) => t !== apiKey);
   return fc.oneof(
     fc.constant(apiKey).map((k) => `Basic ${k}`),
     fc.constant(apiKey).map((k) => `Token ${k}`),

@@ -18,6 +18,27 @@ export const label = (op: Operation): string => `${op.method} ${op.path}`;
 export type Judgement = { ok: true } | { ok: false; failure: Failure; summary: string };
 export const OK: Judgement = { ok: true };
 
+/**
+ * What section 7 says the `detail` of a 401 and of a 429 says. The wording is free; a message that
+ * is empty or names none of these words says nothing of the kind ("No.", "error").
+ */
+const DETAIL_SAYS = {
+  401: { what: 'that the credentials are invalid', words: /invalid|credential|auth|unauthori[sz]|not allowed|denied|api[\s_-]?key|\bkeys?\b|token|bearer|user|missing|expired|incorrect|wrong|not valid|unknown|forbidden|permission|log\s?in|sign[\s-]?in|access/i },
+  429: { what: 'that the rate limit was exceeded', words: /rate|limit|too many|exceed|throttl|quota|slow|retry|try again|requests|capacity/i },
+} as const;
+
+/**
+ * Judges an error body of section 7 (401 or 429): `{detail: string}` whose message says what the
+ * contract says it says. Undefined when it does; else the reason, for a failure.
+ */
+export function errorDetailProblem(status: 401 | 429, response: { json?: unknown; text: string }): string | undefined {
+  if (!validate('ErrorDetail', response.json).ok) return `body ${response.text.slice(0, 120) || '(empty)'} is not {detail: string}`;
+  const detail = (response.json as { detail: string }).detail;
+  const says = DETAIL_SAYS[status];
+  if (!says.words.test(detail)) return `detail ${JSON.stringify(detail.slice(0, 120))} does not say ${says.what}`;
+  return undefined;
+}
+
 export function fail(ctx: CheckContext, exchange: Exchange, expected: string, actual: string, summary: string, input?: unknown): Judgement {
   const details: { expected: string; actual: string; input?: unknown } = { expected, actual };
   if (input !== undefined) details.input = input;

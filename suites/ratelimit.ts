@@ -7,8 +7,7 @@
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/runner/check.js';
 import type { Operation, SpecModel } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
-import { validate } from '../src/validators/index.js';
-import { Findings, fail, isSuccess, label, request, skipped, statusText, successResponse, type Judgement, OK } from './lib.js';
+import { Findings, errorDetailProblem, fail, isSuccess, label, request, skipped, statusText, successResponse, type Judgement, OK } from './lib.js';
 
 export interface RateHeaders {
   limit: string;
@@ -209,8 +208,8 @@ export const burst429 = defineCheck({
     if (okCount < advertised && first.response.status !== 429) {
       findings.add(fail(ctx, limited, `no 429 before ${advertised} requests (Remaining ${start.remaining} after the first)`, `429 after ${okCount} requests`, `429 came after ${okCount} requests, sooner than the advertised ${advertised}`));
     }
-    const body = validate('ErrorDetail', limited.response!.json);
-    if (!body.ok) findings.add(fail(ctx, limited, 'a 429 with {detail: string} (section 7)', `body ${limited.response!.text.slice(0, 120) || '(empty)'}`, 'the 429 body is not {detail: string}'));
+    const problem = errorDetailProblem(429, limited.response!);
+    if (problem) findings.add(fail(ctx, limited, 'a 429 with {detail: string} saying the rate limit was exceeded (section 7)', problem, `the 429: ${problem}`));
     const headers = read(limited, names);
     if (headers.missing.length || headers.notInteger.length) {
       findings.add(fail(ctx, limited, 'the rate-limit headers on the 429 (section 8)', [...headers.missing.map((m) => `missing ${m}`), ...headers.notInteger].join('; '), `the 429 lacks integer rate-limit headers (${[...headers.missing, ...headers.notInteger].join(', ')})`));

@@ -137,6 +137,14 @@ export const runnerFaults: Fault[] = [
     },
   },
   {
+    name: 'unauthorized-detail-says-nothing',
+    description: 'the 401 body is {detail: "No."}: a string, but it does not say the credentials are invalid (section 7)',
+    checks: ['auth.missing-credentials', 'auth.wrong-credentials'],
+    configure(app) {
+      onSendJson(app, (_request, reply) => reply.statusCode === 401, () => ({ detail: 'No.' }));
+    },
+  },
+  {
     name: 'health-requires-auth',
     description: 'GET /health answers 401 without credentials',
     checks: ['auth.health-open'],
@@ -427,6 +435,15 @@ export const runnerFaults: Fault[] = [
       });
     },
   },
+  {
+    name: 'too-many-detail-says-nothing',
+    description: 'the 429 body is {detail: "Nope"}: a string, but it does not say the rate limit was exceeded (section 7)',
+    checks: ['ratelimit.burst-429'],
+    options: { rateLimit: 20 },
+    configure(app) {
+      onSendJson(app, (_request, reply) => reply.statusCode === 429, () => ({ detail: 'Nope' }));
+    },
+  },
   // ---- cors --------------------------------------------------------------------------------------
   {
     name: 'preflight-405',
@@ -564,6 +581,16 @@ export const runnerFaults: Fault[] = [
         const full = internals.store.renderCampaign(json.id) ?? {};
         return { ...Object.fromEntries(Object.keys(full).filter((f) => !(f in json)).map((f) => [f, null])), ...json };
       });
+    },
+  },
+  {
+    name: 'lenient-error-wording',
+    description: 'the 401 and 429 details are worded as common frameworks word them ("Not authenticated", "Too Many Requests")',
+    checks: [],
+    lenient: true,
+    configure(app) {
+      onSendJson(app, (_request, reply) => reply.statusCode === 401, () => ({ detail: 'Not authenticated' }));
+      onSendJson(app, (_request, reply) => reply.statusCode === 429, () => ({ detail: 'Too Many Requests' }));
     },
   },
   {

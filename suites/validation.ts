@@ -157,7 +157,7 @@ function locPlacement(detail: unknown[], kase: InvalidCase): 'located' | 'unloca
 export const locNamesLocation = defineCheck({
   id: 'validation.loc-names-location',
   suite: 'validation',
-  rule: 'The loc of a 422 says where the fault is: a loc that names a location names the right one (body, query), then the field',
+  rule: 'The loc of a 422 says where the fault is: a loc that names a location names the right one (body, query), then the field; a loc with no location is an observation',
   contractRef: '2.8, 7',
   severity: 'minor',
   appliesTo: (op) => topLevel(op).length > 0 || integerQueryParams(op).length > 0,

@@ -30,6 +30,24 @@ const testSources = (): string =>
     .map((f) => readFileSync(join(packageRoot, 'test', 'suites', f), 'utf8'))
     .join('\n');
 
+describe('the README', () => {
+  it('lists every check with its rule, contract section and severity as the registry defines them', () => {
+    const readme = readFileSync(join(packageRoot, 'README.md'), 'utf8');
+    const rows = new Map<string, string[]>();
+    for (const line of readme.split('\n')) {
+      const m = /^\| `([a-z0-9.-]+)` \| (.*) \|$/.exec(line);
+      if (m && CHECK_ID.test(m[1]!) && m[2]!.split(' | ').length === 4) rows.set(m[1]!, m[2]!.split(' | '));
+    }
+    expect([...rows.keys()].sort()).toEqual(checks.map((c) => c.id).sort());
+    for (const check of checks) {
+      const [rule, ref, severity] = rows.get(check.id)!;
+      expect(rule!.replace(/&lt;/g, '<').replace(/&gt;/g, '>'), check.id).toBe(check.rule);
+      expect(ref, check.id).toBe(check.contractRef);
+      expect(severity!.replace(' (destructive)', ''), check.id).toBe(check.severity);
+    }
+  });
+});
+
 describe('the check registry', () => {
   it('every check has an id suite.name, a rule, a contract reference, a severity and applies to an operation', () => {
     expect(checks.length).toBeGreaterThanOrEqual(35);

@@ -1,0 +1,119 @@
+// The fault catalogue of the independent server (./server.mjs). Each entry is ONE breach of a fact the
+// contract (/work/shared/seed/000_8298da82e2a63f1d.txt) states, quoted in `contract`. `suite` is the
+// runner suite expected to catch it. `includeDestructive: true` marks faults in operations the runner
+// exercises only with --include-destructive (invites, key regeneration).
+const AUTH_BOTH = 'Every endpoint except health checks requires both headers: `Authorization: Bearer <API_KEY>` and `X-User-ID: <USER_ID>`.';
+const AUTH_401 = 'When credentials are missing or invalid, the response is 401 (section 7).';
+const V422 = 'Validation failures return 422 with the validation error body (2.8).';
+const V28 = '`detail`: array of objects with `loc` (array whose items are string or integer), `msg` string, `type` string.';
+const MC = 'max_concurrency | integer | 1 <= x <= 200';
+const MDT = 'machine_detection_timeout_seconds | integer | 3 <= x <= 60; seconds; overrides the assistant default; one setting for all providers';
+const RL_HEADERS = 'Rate-limit response headers (present in responses): `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`. Each carries an integer. When the limit is exceeded, the response is 429.';
+
+export const FAULTS = [
+  // ---------------- auth ----------------
+  { name: 'auth-user-id-not-checked', suite: 'auth', contract: AUTH_BOTH, description: 'X-User-ID is never checked: requests without it (or with any value) are served.' },
+  { name: 'auth-wrong-user-id-accepted', suite: 'auth', contract: `${AUTH_BOTH} / ${AUTH_401}`, description: 'X-User-ID must be present but any non-empty value is served as if it were the key\'s user.' },
+  { name: 'auth-empty-user-id-accepted', suite: 'auth', contract: `${AUTH_BOTH} / ${AUTH_401}`, description: 'An empty (or blank) X-User-ID is accepted as the fixture user.' },
+  { name: 'auth-any-bearer-accepted', suite: 'auth', contract: AUTH_401, description: 'Only the presence of a bearer token is checked; any well-formed token is accepted.' },
+  { name: 'auth-scheme-not-checked', suite: 'auth', contract: 'Every endpoint except health checks requires both headers: `Authorization: Bearer <API_KEY>` ... The security scheme for the bearer part is HTTP bearer', description: 'The Authorization scheme is ignored: "Token <key>", "Basic <key>" or a bare key are accepted.' },
+  { name: 'auth-401-without-detail', suite: 'auth', contract: '401 | authentication credentials invalid | `{detail: string}`; the message says the credentials are invalid', description: '401 answers carry {error} instead of {detail: string}.' },
+  { name: 'auth-401-message-unrelated', suite: 'auth', contract: '401 | authentication credentials invalid | `{detail: string}`; the message says the credentials are invalid', description: '401 answers carry {detail: "Request processed"}: a string, but one that does not say the credentials are invalid.' },
+  { name: 'auth-403-for-invalid', suite: 'auth', contract: AUTH_401, description: 'An invalid (but present) bearer is answered 403 instead of 401.' },
+  { name: 'auth-health-requires-credentials', suite: 'auth', contract: 'The health operation is documented with a bearer header only; the general rule says health checks need no credentials.', description: 'GET /health without credentials is answered 401.' },
+  { name: 'auth-protected-no-echo', suite: 'auth', contract: 'Response: object with `message` string (a greeting that contains the user id) and `user_id` string.', description: 'GET /protected answers user_id "me" and a greeting without the user id.' },
+  { name: 'auth-preflight-requires-user-id', suite: 'auth', contract: 'The key regeneration operation and the three preflight operations are documented with the bearer header only.', description: 'The three documented preflights answer 401 unless X-User-ID is also sent.' },
+
+  // ---------------- validation ----------------
+  { name: 'val-create-name-type-unchecked', suite: 'validation', contract: `POST /campaign: name | string. ${V422}`, description: 'POST /campaign accepts a non-string name (number, object, ...) and stores it.' },
+  { name: 'val-patch-boolean-type-unchecked', suite: 'validation', contract: `PATCH /campaign/{campaign_id}: use_returning_greeting | boolean. ${V422}`, description: 'PATCH accepts any JSON type for use_returning_greeting (create still checks it).' },
+  { name: 'val-recipient-metadata-type-unchecked', suite: 'validation', contract: `POST /recipient-lists/{id}/recipients: Request body: \`phone_number\` string; \`metadata\` object. ${V422}`, description: 'Add-recipient accepts a metadata that is not an object.' },
+  { name: 'val-speech-settings-members-unchecked', suite: 'validation', contract: `SpeechSettings: Object with four members, each a string: \`style\`, \`responsiveness\`, \`interruptions\`, \`emotions\`. ${V422}`, description: 'speech_settings must be an object, but its members are never type-checked (style: 5 is accepted).' },
+  { name: 'val-recipients-items-unchecked', suite: 'validation', contract: `POST /campaign: recipients | array of {phone_number string, metadata object, assistant_overrides object}. ${V422}`, description: 'POST /campaign checks that recipients is an array but never checks its items (phone_number: 5, metadata: "x" accepted).' },
+  { name: 'val-status-enum-unchecked', suite: 'validation', contract: 'status | string | one of draft, scheduled, running, paused, completed', description: 'PATCH stores any status string (e.g. "archived").' },
+  { name: 'val-malformed-json-400', suite: 'validation', contract: V422, description: 'A body that is not well-formed JSON is answered 400 {detail} instead of 422 with the validation error body.' },
+  { name: 'val-detail-string', suite: 'validation', contract: V28, description: '422 answers carry detail as one string instead of an array of {loc, msg, type}.' },
+  { name: 'val-error-item-missing-type', suite: 'validation', contract: V28, description: '422 error items carry loc and msg but no type.' },
+  { name: 'val-loc-omits-field', suite: 'validation', contract: `${V28} (loc points at the faulty input)`, description: 'loc stops at the location (["body"], ["query"]) and never names the field.' },
+  { name: 'val-loc-wrong-location', suite: 'validation', contract: `${V28} (loc points at the faulty input)`, description: 'Body errors are reported with loc ["query", field] (wrong location, right field).' },
+  { name: 'val-limit-non-integer-accepted', suite: 'validation', contract: 'limit | integer | no | 50 ... Response 422: validation error body.', description: 'GET /calls parses limit with parseInt: "abc" falls back to the default and "5.5" is read as 5, both answered 200.' },
+  { name: 'val-offset-non-integer-accepted', suite: 'validation', contract: 'offset | integer | no | 0 ... Response 422: validation error body.', description: 'GET /calls checks limit but parses offset with parseInt ("abc" -> 0, "2.5" -> 2), answered 200.' },
+
+  // ---------------- ranges ----------------
+  { name: 'rng-create-mc-max-off-by-one', suite: 'ranges', contract: `POST /campaign: ${MC}`, description: 'POST /campaign accepts max_concurrency 201 (upper bound checked as <= 201).' },
+  { name: 'rng-create-mc-min-zero', suite: 'ranges', contract: `POST /campaign: ${MC}`, description: 'POST /campaign accepts max_concurrency 0 (lower bound 0).' },
+  { name: 'rng-create-mc-max-exclusive', suite: 'ranges', contract: `POST /campaign: ${MC}; campaign max_concurrency | integer, 1 to 200 inclusive`, description: 'POST /campaign rejects max_concurrency 200 (upper bound exclusive).' },
+  { name: 'rng-create-mc-only-zero-rejected', suite: 'ranges', contract: `POST /campaign: ${MC}`, description: 'The lower bound is checked as "== 0": negative max_concurrency values are accepted (only min-1 is rejected).' },
+  { name: 'rng-update-mc-unchecked', suite: 'ranges', contract: `PATCH /campaign/{campaign_id}: ${MC}`, description: 'PATCH does not check the max_concurrency range at all (create does).' },
+  { name: 'rng-update-mc-min-exclusive', suite: 'ranges', contract: `PATCH /campaign/{campaign_id}: ${MC}`, description: 'PATCH rejects max_concurrency 1 (lower bound exclusive on update only).' },
+  { name: 'rng-update-mc-max-off-by-one', suite: 'ranges', contract: `PATCH /campaign/{campaign_id}: ${MC}`, description: 'PATCH accepts max_concurrency 201 (create rejects it).' },
+  { name: 'rng-400-for-out-of-range', suite: 'ranges', contract: `${MC} / ${V422}`, description: 'Out-of-range values are rejected, but with 400 and a string detail instead of 422 and the validation error body.' },
+  { name: 'rng-mdt-max-off-by-one', suite: 'ranges', contract: MDT, description: 'POST /campaign accepts machine_detection_timeout_seconds 61.' },
+  { name: 'rng-mdt-min-two', suite: 'ranges', contract: MDT, description: 'POST /campaign accepts machine_detection_timeout_seconds 2.' },
+  { name: 'rng-mdt-min-exclusive', suite: 'ranges', contract: `${MDT}; campaign machine_detection_timeout_seconds | integer, 3 to 60 inclusive`, description: 'POST /campaign rejects machine_detection_timeout_seconds 3.' },
+  { name: 'rng-mdt-loc-misnamed', suite: 'ranges', contract: `${MDT} / ${V28}`, description: 'Out-of-range machine_detection_timeout_seconds is rejected with 422 but loc names "machine_detection_timeout".' },
+
+  // ---------------- schema ----------------
+  { name: 'sch-calls-offset-ignored', suite: 'schema', contract: 'offset | integer | no | 0', description: 'GET /calls ignores offset: every page starts at the first call.' },
+  { name: 'sch-calls-limit-plus-one', suite: 'schema', contract: 'limit | integer | no | 50', description: 'GET /calls returns limit+1 calls.' },
+  { name: 'sch-calls-default-limit-25', suite: 'schema', contract: 'GET /calls limit default | 50', description: 'GET /calls without limit returns 25 calls although 75 exist.' },
+  { name: 'sch-calls-provider-ignored', suite: 'schema', contract: 'provider | string|null | no | none (query parameter of GET /calls; the provider of a call is "identifier of the telephony provider")', description: 'GET /calls ignores the provider filter.' },
+  { name: 'sch-calls-wrapped', suite: 'schema', contract: 'Response 200: JSON array of Call (2.1).', description: 'GET /calls answers {items: [...], total} instead of a JSON array.' },
+  { name: 'sch-call-missing-to-number', suite: 'schema', contract: 'to_number | string | yes (Call, 2.1)', description: 'Some Call items lack the required to_number.' },
+  { name: 'sch-call-duration-string', suite: 'schema', contract: 'duration_seconds | integer|null | no', description: 'Call.duration_seconds is a string like "42s".' },
+  { name: 'sch-users-me-orgs-object', suite: 'schema', contract: '(2.6) orgs | array of object: id string; name string; slug string; role string; contact_email string', description: 'GET /users/me answers orgs as an object keyed by org id instead of an array.' },
+  { name: 'sch-assistant-missing-llm', suite: 'schema', contract: 'Required: id, name, system_instruction, voice, llm, transcriber, speech_settings, ...', description: 'GET /assistants items lack the required llm.' },
+  { name: 'sch-create-status-outside-enum', suite: 'schema', contract: 'The create response describes status as read-only and server-managed with values: draft, running, paused, completed.', description: 'POST /campaign answers status "created".' },
+  { name: 'sch-health-text-plain', suite: 'schema', contract: 'Response 200, content type application/json; body members: not shown.', description: 'GET /health answers text/plain.' },
+  { name: 'sch-ratelimit-headers-missing-assistants', suite: 'schema', contract: RL_HEADERS, description: 'GET /assistants responses carry no X-RateLimit-* headers (all other responses do).' },
+
+  // ---------------- stateful ----------------
+  { name: 'st-create-camelcase-not-mapped', suite: 'stateful', contract: 'scheduleStartTime | string | camelCase on create ... (record) schedule_start_time | string', description: 'Create reads snake_case schedule times only: scheduleStartTime/scheduleEndTime sent on create come back null.' },
+  { name: 'st-create-max-concurrency-ignored', suite: 'stateful', contract: 'Campaign record returned by create ... max_concurrency | integer | range 1 to 200 on input', description: 'Create ignores max_concurrency and records 10.' },
+  { name: 'st-create-speech-settings-dropped', suite: 'stateful', contract: 'Campaign record returned by create ... speech_settings | SpeechSettings', description: 'Create drops speech_settings (null in the record).' },
+  { name: 'st-get-counts-number', suite: 'stateful', contract: 'Response: object with `campaign` (Campaign record, 2.2), `counts` (object), `calls` (array of objects).', description: 'GET /campaign/{id} answers the top-level counts as a number (the recipient total) instead of an object.' },
+  { name: 'st-get-stale-record', suite: 'stateful', contract: 'GET /campaign/{campaign_id} ... Response: object with `campaign` (Campaign record, 2.2) / PATCH /campaign/{campaign_id}', description: 'GET returns the campaign as created, never showing updates (PATCH answers the updated record).' },
+  { name: 'st-patch-not-persisting-context', suite: 'stateful', contract: 'PATCH /campaign/{campaign_id} ... campaign_context | string', description: 'PATCH echoes campaign_context but does not store it: a later GET shows the old value.' },
+  { name: 'st-patch-schedule-camelcase-only', suite: 'stateful', contract: 'PATCH /campaign/{campaign_id}. Request body (JSON), all snake_case: ... schedule_start_time | string; schedule_end_time | string', description: 'PATCH reads the schedule times only from camelCase fields (as on create): schedule_start_time/schedule_end_time sent snake_case are ignored.' },
+  { name: 'st-patch-returns-old', suite: 'stateful', contract: 'Response: Campaign record without the fields listed as omitted in 2.2. (PATCH)', description: 'PATCH stores the changes but answers the record as it was before them.' },
+  { name: 'st-patch-response-full-shape', suite: 'stateful', contract: 'The record returned by the update operation carries the same fields except assistant_name, machine_detection_timeout_seconds, recipient_list_id, recipient_list_name, recipient_list_row_count and counts.', description: 'PATCH answers the full create-shaped record (with counts, assistant_name, ...).' },
+  { name: 'st-patch-rejects-scheduled', suite: 'stateful', contract: 'The update request accepts a `status` field whose allowed values are: draft, scheduled, running, paused, completed.', description: 'PATCH rejects status "scheduled" with 422.' },
+  { name: 'st-add-recipient-array', suite: 'stateful', contract: 'Adds a single recipient to the list. ... Response: a JSON object; its members: not shown.', description: 'Add-recipient answers a JSON array holding the recipient.' },
+  { name: 'st-invite-role-ignored', suite: 'stateful', includeDestructive: true, contract: 'Request body: `email` string; `role` string ... Response: Invite (2.5). (`role` string)', description: 'Invites always get role "member", whatever role was sent. Needs includeDestructive.' },
+  { name: 'st-invite-expires-number', suite: 'stateful', includeDestructive: true, contract: '`id` string; `email` string; `role` string; `expires_at` string; `token` string (invite token, a secret-bearing value).', description: 'The invite answer carries expires_at as an epoch number, not a string. Needs includeDestructive.' },
+  { name: 'st-regen-upgraded-string', suite: 'stateful', includeDestructive: true, contract: '`key` string (the new secret key value, returned to the caller); `id` string; `name` string; `upgraded` boolean.', description: 'The regeneration result carries upgraded as the string "false". Needs includeDestructive.' },
+  { name: 'st-regen-key-not-working', suite: 'stateful', includeDestructive: true, contract: '`key` string (the new secret key value, returned to the caller) / Regenerates an API key of the authenticated user.', description: 'A new key is returned but never activated: it gets 401 (the old key keeps working). Needs includeDestructive.' },
+  { name: 'st-regen-requires-user-id', suite: 'stateful', includeDestructive: true, contract: 'Headers: `Authorization: Bearer <token>`; no X-User-ID header appears in the reference for this operation. / The key regeneration operation and the three preflight operations are documented with the bearer header only.', description: 'Key regeneration answers 401 unless X-User-ID is also sent. Needs includeDestructive. (The auth suite\'s bearer-only check covers only the preflights, so this lands in stateful.)' },
+
+  // ---------------- cors ----------------
+  { name: 'cors-chat-sessions-405', suite: 'cors', contract: 'OPTIONS | /logs/chat-sessions | plain success', description: 'OPTIONS /logs/chat-sessions is answered 405.' },
+  { name: 'cors-chat-logs-422', suite: 'cors', contract: 'Each answers a CORS preflight request ... OPTIONS /logs/chat-logs/{session_id}', description: 'OPTIONS /logs/chat-logs/{id} always answers 422, for any session id.' },
+  { name: 'cors-no-allow-origin', suite: 'cors', contract: 'Each answers a CORS preflight request and is sent with the `Authorization: Bearer <token>` header.', description: 'Preflight answers carry no Access-Control-Allow-Origin.' },
+  { name: 'cors-origin-mismatch', suite: 'cors', contract: 'Each answers a CORS preflight request and is sent with the `Authorization: Bearer <token>` header.', description: 'Preflight answers allow a fixed other origin instead of the request Origin (or *).' },
+  { name: 'cors-allow-headers-missing-user-id', suite: 'cors', contract: 'Each answers a CORS preflight request ... / Every endpoint except health checks requires both headers: ... `X-User-ID`', description: 'Access-Control-Allow-Headers omits X-User-ID, so a browser cannot send the required header.' },
+  { name: 'cors-allow-methods-missing', suite: 'cors', contract: 'Each answers a CORS preflight request and is sent with the `Authorization: Bearer <token>` header.', description: 'Preflight answers carry no Access-Control-Allow-Methods (a browser then refuses any non-simple method).' },
+  { name: 'cors-allow-headers-wildcard', suite: 'cors', contract: 'Each answers a CORS preflight request and is sent with the `Authorization: Bearer <token>` header.', description: 'Access-Control-Allow-Headers is "*", which (Fetch standard) never covers Authorization: the documented bearer cannot be sent by a browser.' },
+
+  // ---------------- robustness ----------------
+  { name: 'rob-500-long-string', suite: 'robustness', contract: 'name | string (no maximum length: "Maximum values for limit, payload size, ... not shown") / Errors for ... server faults: not shown.', description: 'Any body string of 300+ characters makes the server answer 500.' },
+  { name: 'rob-500-unicode', suite: 'robustness', contract: 'name | string; Every request and response body is JSON (any Unicode string is a JSON string).', description: 'Any non-ASCII character in a body answers 500.' },
+  { name: 'rob-500-nested-metadata', suite: 'robustness', contract: 'metadata object; Open objects ... whose internal structure is undefined here: ... metadata, assistant_overrides', description: 'Recipient metadata nested 3+ levels deep answers 500.' },
+  { name: 'rob-500-empty-recipients', suite: 'robustness', contract: 'recipients | array of {phone_number string, metadata object, assistant_overrides object}', description: 'An empty recipients array answers 500.' },
+  { name: 'rob-500-non-object-body', suite: 'robustness', contract: V422, description: 'A well-formed JSON body that is not an object (array, number, string, null) answers 500 instead of 422.' },
+  { name: 'rob-500-garbage-query', suite: 'robustness', contract: 'limit | integer ... Response 422: validation error body.', description: 'A non-integer offset answers 500 instead of 422.' },
+  { name: 'rob-500-garbage-path-id', suite: 'robustness', contract: 'Path parameter: campaign_id string.', description: 'A campaign id with characters outside [A-Za-z0-9_-] answers 500.' },
+  { name: 'rob-500-huge-offset', suite: 'robustness', contract: 'offset | integer | no | 0 (no maximum: "Maximum values for limit ... not shown")', description: 'GET /calls with an offset past the last call answers 500 instead of [].' },
+  { name: 'rob-500-provider-control-char', suite: 'robustness', contract: 'provider | string|null | no | none', description: 'GET /calls with a control character (e.g. NUL) in provider answers 500.' },
+
+  // ---------------- ratelimit ----------------
+  { name: 'rl-remaining-increases', suite: 'ratelimit', contract: RL_HEADERS, description: 'X-RateLimit-Remaining goes up by 3 on every 4th request within one window.' },
+  { name: 'rl-remaining-stuck', suite: 'ratelimit', contract: RL_HEADERS, description: 'X-RateLimit-Remaining always says limit-1 until the 429 comes.' },
+  { name: 'rl-remaining-above-limit', suite: 'ratelimit', contract: RL_HEADERS, description: 'X-RateLimit-Remaining is 5 more than the real count, above X-RateLimit-Limit at the start of a window.' },
+  { name: 'rl-non-integer-reset', suite: 'ratelimit', contract: RL_HEADERS, description: 'X-RateLimit-Reset is a decimal ("1.25").' },
+  { name: 'rl-headers-missing-users-me', suite: 'ratelimit', contract: RL_HEADERS, description: 'GET /users/me responses carry no X-RateLimit-* headers.' },
+  { name: 'rl-429-without-detail', suite: 'ratelimit', contract: '429 | rate limit exceeded | `{detail: string}`; the message says the rate limit was exceeded', description: 'The 429 body is {error} instead of {detail}.' },
+  { name: 'rl-429-message-unrelated', suite: 'ratelimit', contract: '429 | rate limit exceeded | `{detail: string}`; the message says the rate limit was exceeded', description: 'The 429 body is {detail: "Invalid request"}: a string that does not say the rate limit was exceeded.' },
+  { name: 'rl-429-without-headers', suite: 'ratelimit', contract: RL_HEADERS, description: 'The 429 answer carries no X-RateLimit-* headers (every other answer does).' },
+  { name: 'rl-429-too-early', suite: 'ratelimit', contract: RL_HEADERS, description: 'The server answers 429 after half the advertised limit while X-RateLimit-Remaining still shows requests left.' },
+  { name: 'rl-no-enforcement', suite: 'ratelimit', contract: 'When the limit is exceeded, the response is 429.', description: 'The limit is advertised but never enforced: no 429 ever.' },
+];

@@ -1,0 +1,22 @@
+export interface FaultEntry {
+  name: string;
+  suite: 'auth' | 'validation' | 'ranges' | 'schema' | 'stateful' | 'cors' | 'robustness' | 'ratelimit';
+  contract: string;
+  description: string;
+  includeDestructive?: boolean;
+}
+export interface IndependentFixtures {
+  api_key: string;
+  user_id: string;
+  org_id: string;
+  recipient_list_id: string;
+  api_key_id: string;
+  channels: [string, string];
+}
+export interface IndependentServer {
+  url: string;
+  fixtures: IndependentFixtures;
+  close(): Promise<void>;
+}
+export declare const FAULTS: FaultEntry[];
+export declare function start(options?: { host?: string; port?: number; rateLimit?: number; rateWindowMs?: number; fault?: string }): Promise<IndependentServer>;

@@ -101,6 +101,14 @@ export const runnerFaults: Fault[] = [
     },
   },
   {
+    name: 'wrong-user-id-accepted',
+    description: 'X-User-ID must be present, but any value is served with a valid bearer (a user id naming no user is an invalid credential, 5.5)',
+    checks: ['auth.wrong-credentials'],
+    configure(_app, internals) {
+      authenticateAlso(internals, (h) => bearer({ headers: h }) === `Bearer ${internals.store.apiKey}` && typeof h['x-user-id'] === 'string' && h['x-user-id'] !== '');
+    },
+  },
+  {
     name: 'empty-bearer-accepted',
     description: 'an Authorization header of "Bearer " with nothing after it is served',
     checks: ['auth.empty-credentials'],
@@ -462,6 +470,22 @@ export const runnerFaults: Fault[] = [
     checks: ['cors.preflight-allow-origin'],
     configure(app) {
       onSendHeaders(app, (r) => r.method === 'OPTIONS', (reply) => reply.removeHeader('access-control-allow-origin'));
+    },
+  },
+  {
+    name: 'preflight-no-allow-methods',
+    description: 'the preflights carry no Access-Control-Allow-Methods',
+    checks: ['cors.preflight-allow-methods'],
+    configure(app) {
+      onSendHeaders(app, (r) => r.method === 'OPTIONS', (reply) => reply.removeHeader('access-control-allow-methods'));
+    },
+  },
+  {
+    name: 'preflight-headers-wildcard',
+    description: 'the preflights allow the headers as *, which never covers Authorization in a browser',
+    checks: ['cors.preflight-allow-headers'],
+    configure(app) {
+      onSendHeaders(app, (r) => r.method === 'OPTIONS', (reply) => reply.header('access-control-allow-headers', '*'));
     },
   },
   {

@@ -17,6 +17,7 @@ export const FAILS_ON: Array<[string, string]> = [
   ['auth.malformed-bearer', 'any-scheme-accepted'],
   ['auth.wrong-credentials', 'any-bearer-accepted'],
   ['auth.wrong-credentials', 'unauthorized-detail-says-nothing'],
+  ['auth.wrong-credentials', 'wrong-user-id-accepted'],
   ['auth.health-open', 'health-requires-auth'],
   ['auth.bearer-only', 'preflight-requires-user-id'],
   ['auth.protected-echoes-user-id', 'protected-wrong-user'],
@@ -56,6 +57,8 @@ export const FAILS_ON: Array<[string, string]> = [
   ['cors.preflight-answered', 'preflight-405'],
   ['cors.preflight-allow-origin', 'preflight-no-allow-origin'],
   ['cors.preflight-allow-headers', 'preflight-headers-narrow'],
+  ['cors.preflight-allow-headers', 'preflight-headers-wildcard'],
+  ['cors.preflight-allow-methods', 'preflight-no-allow-methods'],
   ['robustness.no-5xx-valid', 'non-ascii-500'],
   ['robustness.no-5xx-invalid', 'non-object-body-500'],
 ];

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/runner/check.js';
 import type { Operation } from '../src/spec/model.js';
-import { validBody, validQueryValue, malformedJson } from '../src/generators/index.js';
+import { integerQueryParams, validBody, validQueryValue, malformedJson } from '../src/generators/index.js';
 import { Findings, OK, checkProperty, fail, genOptions, label, recordCost, request, sharedPathForRecord, statusText, type Judgement } from './lib.js';
 
 interface Input {
@@ -96,14 +96,19 @@ export const noServerErrorInvalid = defineCheck({
   contractRef: '4, 7',
   severity: 'critical',
   appliesTo: (op) => !op.sideEffects && hasInputs(op),
-  plannedRequests: (op, runs, spec) => Math.min(runs, CAP) + recordCost(op, spec),
+  plannedRequests: (op, runs, spec) => integerQueryParams(op).length + Math.min(runs, CAP) + recordCost(op, spec),
   async run(ctx, op) {
     const path = await basePath(ctx, op);
     const base = op.requestBody ? fc.sample(validBody(op, genOptions(ctx)), { seed: ctx.seed, numRuns: 1 })[0] : undefined;
     const findings = new Findings();
     const numRuns = Math.min(ctx.runs, CAP);
-    findings.add(await checkProperty(ctx, invalidInputs(op, path, base), async (input) => judge(ctx, op, await sendInput(ctx, op, input), 'an invalid input', input), { numRuns }));
-    return findings.outcome(`no 5xx for ${numRuns} invalid inputs`);
+    // First, at any --runs, each integer query parameter alone given a word (a server parsing it
+    // with a bare int() answers 500), then random garbage.
+    const examples: Input[] = integerQueryParams(op).map((p) => ({ path, query: [[p.name, 'vapc']] }));
+    findings.add(
+      await checkProperty(ctx, invalidInputs(op, path, base), async (input) => judge(ctx, op, await sendInput(ctx, op, input), 'an invalid input', input), { numRuns, examples }),
+    );
+    return findings.outcome(`no 5xx for ${examples.length + numRuns} invalid inputs`);
   },
 });
 

@@ -1,0 +1,94 @@
+// An independent server written from the contract text alone (test/independent/faulty/server.mjs) and
+// its catalogue of named faults (test/independent/faulty/faults.mjs): the baseline must pass every
+// suite, and each fault, switched on alone, must make the suite it breaches report a failure.
+// Judged on suite + status only (the runner's check ids are deliberately not used).
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runConformance, type ConformanceOptions } from '../src/runner/conformance.js';
+import { checks } from '../suites/index.js';
+import { loadSpec } from '../src/spec/load.js';
+import type { SpecModel } from '../src/spec/model.js';
+import { validateWireRequest } from '../src/runner/wire.js';
+import type { Suite } from '../src/results/model.js';
+import { FAULTS, start, type IndependentServer } from './independent/faulty/server.mjs';
+
+let spec: SpecModel;
+const servers: IndependentServer[] = [];
+beforeAll(async () => {
+  spec = await loadSpec();
+});
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+const SMALL_LIMIT = { rateLimit: 20, rateWindowMs: 1500 };
+async function server(options: { rateLimit?: number; rateWindowMs?: number; fault?: string } = {}): Promise<IndependentServer> {
+  const s = await start({ port: 0, rateLimit: 1_000_000, rateWindowMs: 60_000, ...options });
+  servers.push(s);
+  return s;
+}
+
+const NOT_RATELIMIT: Suite[] = ['auth', 'validation', 'ranges', 'schema', 'stateful', 'cors', 'robustness'];
+
+function options(s: IndependentServer, over: Partial<ConformanceOptions> = {}): ConformanceOptions {
+  const { org_id, recipient_list_id, api_key_id, channels } = s.fixtures;
+  return {
+    baseUrl: s.url,
+    checks,
+    spec,
+    seed: 7,
+    runs: 3,
+    credentials: { apiKey: s.fixtures.api_key, userId: s.fixtures.user_id },
+    fixtures: { org_id, recipient_list_id, api_key_id, channels: [...channels] },
+    validateRequest: validateWireRequest,
+    suites: NOT_RATELIMIT,
+    ...over,
+  };
+}
+
+type R = { status: string; id: string; suite: string; operation: string; message: string };
+const failedOf = (results: R[]) => results.filter((r) => r.status === 'failed' || r.status === 'error').map((r) => `${r.status} ${r.id} ${r.operation}: ${r.message}`);
+
+describe('independent faulty server: the baseline', () => {
+  it('passes every suite but ratelimit with zero failures and zero errors', async () => {
+    const s = await server();
+    const { report } = await runConformance(options(s));
+    expect(failedOf(report.results)).toEqual([]);
+    expect(report.summary.passed).toBeGreaterThan(50);
+  });
+
+  it('passes the ratelimit suite against a small limit and window', async () => {
+    const s = await server(SMALL_LIMIT);
+    const { report } = await runConformance(options(s, { suites: ['schema', 'ratelimit'] }));
+    expect(failedOf(report.results)).toEqual([]);
+    expect(report.results.filter((r) => r.suite === 'ratelimit' && r.status === 'passed').length).toBeGreaterThan(0);
+  });
+
+  it('passes the destructive operations too (invites, key regeneration)', async () => {
+    const s = await server();
+    const { report } = await runConformance(options(s, { includeDestructive: true, suites: ['auth', 'validation', 'stateful'] }));
+    expect(failedOf(report.results)).toEqual([]);
+  });
+});
+
+describe('independent faulty server: every fault is caught by its suite', () => {
+  it('the catalogue holds enough faults in every suite', () => {
+    const per = new Map<string, number>();
+    for (const f of FAULTS) per.set(f.suite, (per.get(f.suite) ?? 0) + 1);
+    expect(FAULTS.length).toBeGreaterThanOrEqual(36);
+    expect(new Set(FAULTS.map((f) => f.name)).size).toBe(FAULTS.length);
+    for (const suite of ['auth', 'cors', 'robustness', 'ratelimit']) expect(per.get(suite) ?? 0).toBeGreaterThanOrEqual(3);
+    for (const suite of ['validation', 'ranges', 'schema', 'stateful']) expect(per.get(suite) ?? 0).toBeGreaterThanOrEqual(6);
+    for (const f of FAULTS) expect(f.contract.length).toBeGreaterThan(10);
+  });
+
+  for (const f of FAULTS) {
+    it(`${f.suite}: ${f.name}${f.includeDestructive ? ' (includeDestructive)' : ''}`, async () => {
+      const s = await server(f.suite === 'ratelimit' ? { ...SMALL_LIMIT, fault: f.name } : { fault: f.name });
+      const { report } = await runConformance(
+        options(s, { runs: 2, suites: [f.suite], ...(f.includeDestructive ? { includeDestructive: true } : {}) }),
+      );
+      const failed = report.results.filter((r) => r.suite === f.suite && r.status === 'failed');
+      expect(failed.length, `${f.name} (${f.description}) was not caught by the ${f.suite} suite`).toBeGreaterThan(0);
+    });
+  }
+});

@@ -163,11 +163,10 @@ const LAZY_JSON: PropertyDescriptorMap = {
 };
 
 /**
- * Decodes a capped body; `json` and `jsonError` are parsed lazily on first read (and cached), so
+ * Wraps a decoded, capped body; `json` and `jsonError` are parsed lazily on first read (and cached), so
  * checks that judge only the status do not pay for parsing a large body.
  */
-export function toHttpResponse(status: number, headers: Record<string, string>, bytes: Buffer, truncated: boolean): HttpResponse {
-  const text = bytes.toString('utf8');
+export function toHttpResponse(status: number, headers: Record<string, string>, text: string, truncated: boolean): HttpResponse {
   const response = { status, headers, text, truncated } as HttpResponse;
   // A scan to the first non-space character; trim() would copy a whole 60 KB page to find out.
   if (!/\S/.test(text)) return response;
@@ -230,10 +229,11 @@ export function createUndiciTransport(options: UndiciTransportOptions): Transpor
       }
       const responseHeaders = normaliseHeaders(response.headers);
       const declared = Number(responseHeaders['content-length']);
-      if (Number.isSafeInteger(declared) && declared <= maxBodyBytes) {
-        // HTTP framing bounds the body to the declared length: read it in one go.
-        const bytes = Buffer.from(await response.body.arrayBuffer());
-        return { request: wire, response: toHttpResponse(response.statusCode, responseHeaders, bytes, false), durationMs: performance.now() - started };
+      if ((Number.isSafeInteger(declared) && declared <= maxBodyBytes) || response.statusCode === 204 || response.statusCode === 304) {
+        // HTTP framing bounds the body to the declared length (none for 204 and 304): read and
+        // decode it in one go.
+        const text = await response.body.text();
+        return { request: wire, response: toHttpResponse(response.statusCode, responseHeaders, text, false), durationMs: performance.now() - started };
       }
       const chunks: Buffer[] = [];
       let size = 0;
@@ -250,7 +250,7 @@ export function createUndiciTransport(options: UndiciTransportOptions): Transpor
         size += chunk.length;
       }
       if (truncated) response.body.destroy();
-      const http = toHttpResponse(response.statusCode, responseHeaders, Buffer.concat(chunks, size), truncated);
+      const http = toHttpResponse(response.statusCode, responseHeaders, Buffer.concat(chunks, size).toString('utf8'), truncated);
       const exchange: Exchange = { request: wire, response: http, durationMs: performance.now() - started };
       if (truncated) exchange.error = { code: 'body_too_large', message: `the response body exceeded ${maxBodyBytes} bytes and was cut` };
       return exchange;

@@ -188,14 +188,19 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
       strictTypes: options.strictTypes ?? false,
       includeDestructive: options.includeDestructive ?? false,
       async send(input: HttpRequest & SendOptions): Promise<Exchange> {
-        const { auth, operation, pace, retryOn429, ...request } = input;
-        const op =
-          typeof operation === 'string' ? spec.operation(operation) : (operation ?? matchOperation(request.method, request.path) ?? scopeOp);
-        const headers = auth === 'none' ? { ...request.headers } : { ...documentedHeaders(op), ...request.headers };
-        const prepared: HttpRequest = { ...request, headers };
-        if (prepared.checkId === undefined && checkId !== undefined) prepared.checkId = checkId;
-        const retry = retryOn429 ?? suite !== 'ratelimit';
-        const doPace = pace ?? true;
+        const operation = input.operation;
+        const op = typeof operation === 'string' ? spec.operation(operation) : (operation ?? matchOperation(input.method, input.path) ?? scopeOp);
+        const headers = input.auth === 'none' ? { ...input.headers } : { ...documentedHeaders(op), ...input.headers };
+        // The request fields picked one by one: a rest pattern excluding the send options copies
+        // through a slow runtime path, once per request.
+        const prepared: HttpRequest = { method: input.method, path: input.path, headers };
+        if (input.query !== undefined) prepared.query = input.query;
+        if (input.json !== undefined) prepared.json = input.json;
+        if (input.rawBody !== undefined) prepared.rawBody = input.rawBody;
+        const tag = input.checkId ?? checkId;
+        if (tag !== undefined) prepared.checkId = tag;
+        const retry = input.retryOn429 ?? suite !== 'ratelimit';
+        const doPace = input.pace ?? true;
         let exchange = await sendOnce(prepared, doPace);
         counter.n++;
         for (let attempt = 0; retry && exchange.response?.status === 429 && attempt < maxRetries; attempt++) {

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   boundCase,
+  fillPath,
   boundaryValues,
   enumCase,
   enumFields,
@@ -165,5 +166,15 @@ describe('boundaries come from spec.bounds()', () => {
     const pointers = fieldsOf(spec.operation('createCampaign').requestBody!.schema).map((f) => f.pointer);
     expect(pointers).toContain('/speech_settings/style');
     expect(pointers).toContain('/recipients/0/phone_number');
+  });
+});
+
+describe('fillPath', () => {
+  it('fills every placeholder URL-encoded, marks a missing one, and leaves plain paths alone', () => {
+    expect(fillPath('/campaign/{campaign_id}', { campaign_id: 'a b/c?' })).toBe('/campaign/a%20b%2Fc%3F');
+    expect(fillPath('/a/{x}/b/{y}', { x: '1' })).toBe('/a/1/b/vapc-missing-y');
+    expect(fillPath('/a/{x}/b/{x}', { x: 'é' })).toBe('/a/%C3%A9/b/%C3%A9');
+    expect(fillPath('/calls', {})).toBe('/calls');
+    expect(fillPath('/{x}', { x: '' })).toBe('/');
   });
 });

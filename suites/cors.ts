@@ -42,75 +42,81 @@ export const preflightAnswered = defineCheck({
   },
 });
 
-export const preflightAllowOrigin = defineCheck({
+/**
+ * A check of one header of the preflight answer: one preflight, and `judge` once it was answered
+ * with a success (a failed or rate-limited answer is cors.preflight-answered's or a budget event).
+ */
+function preflightHeaderCheck(def: Pick<CheckDefinition, 'id' | 'rule' | 'contractRef' | 'severity'> & { judge: (ctx: CheckContext, op: Operation, exchange: Exchange, headers: Record<string, string>) => Judgement | string }): CheckDefinition {
+  return defineCheck({
+    id: def.id,
+    suite: 'cors',
+    rule: def.rule,
+    contractRef: def.contractRef,
+    severity: def.severity,
+    appliesTo: isPreflight,
+    plannedRequests: () => 1,
+    async run(ctx, op) {
+      const exchange = await preflight(ctx, op);
+      const findings = new Findings();
+      if (!findings.add(answered(ctx, op, exchange)) || exchange.response?.status === 429) return findings.outcome('');
+      const verdict = def.judge(ctx, op, exchange, exchange.response!.headers);
+      if (typeof verdict === 'string') return findings.outcome(verdict);
+      findings.add(verdict);
+      return findings.outcome('');
+    },
+  });
+}
+
+export const preflightAllowOrigin = preflightHeaderCheck({
   id: 'cors.preflight-allow-origin',
-  suite: 'cors',
   rule: 'The preflight answer carries Access-Control-Allow-Origin matching the request Origin (or *)',
   contractRef: '4.11',
   severity: 'major',
-  appliesTo: isPreflight,
-  plannedRequests: () => 1,
-  async run(ctx, op) {
-    const exchange = await preflight(ctx, op);
-    const findings = new Findings();
-    if (!findings.add(answered(ctx, op, exchange)) || exchange.response?.status === 429) return findings.outcome('');
+  judge(ctx, op, exchange, headers) {
     const origin = preflightHeaders()['Origin']!;
-    const allow = exchange.response!.headers['access-control-allow-origin'];
+    const allow = headers['access-control-allow-origin'];
     if (allow !== '*' && allow !== origin) {
-      findings.add(fail(ctx, exchange, `Access-Control-Allow-Origin: ${origin} or * (a browser needs it)`, allow === undefined ? 'no Access-Control-Allow-Origin' : `Access-Control-Allow-Origin: ${allow}`, `the preflight of ${op.path} does not allow the origin`));
+      return fail(ctx, exchange, `Access-Control-Allow-Origin: ${origin} or * (a browser needs it)`, allow === undefined ? 'no Access-Control-Allow-Origin' : `Access-Control-Allow-Origin: ${allow}`, `the preflight of ${op.path} does not allow the origin`);
     }
-    return findings.outcome('the origin is allowed');
+    return 'the origin is allowed';
   },
 });
 
-export const preflightAllowHeaders = defineCheck({
+export const preflightAllowHeaders = preflightHeaderCheck({
   id: 'cors.preflight-allow-headers',
-  suite: 'cors',
   rule: 'The preflight answer allows the request headers the contract needs (Authorization, X-User-ID) in Access-Control-Allow-Headers',
   contractRef: '4.11, 5.1',
   severity: 'major',
-  appliesTo: isPreflight,
-  plannedRequests: () => 1,
-  async run(ctx, op) {
-    const exchange = await preflight(ctx, op);
-    const findings = new Findings();
-    if (!findings.add(answered(ctx, op, exchange)) || exchange.response?.status === 429) return findings.outcome('');
+  judge(ctx, op, exchange, headers) {
     const asked = list(preflightHeaders()['Access-Control-Request-Headers']);
-    const allowed = list(exchange.response!.headers['access-control-allow-headers']);
+    const allowed = list(headers['access-control-allow-headers']);
     const wildcard = allowed.includes('*');
     // The Fetch standard never lets `*` cover Authorization (the header this API is called with):
     // a browser given only `*` refuses to send the bearer. Other headers `*` covers.
     const missing = asked.filter((h) => !allowed.includes(h) && !(wildcard && h !== 'authorization'));
     if (missing.length) {
       const why = wildcard && missing.includes('authorization') ? ' (* never covers Authorization in a browser)' : '';
-      findings.add(fail(ctx, exchange, `Access-Control-Allow-Headers covering ${asked.join(', ')}`, allowed.length ? `Access-Control-Allow-Headers: ${allowed.join(', ')}` : 'no Access-Control-Allow-Headers', `the preflight of ${op.path} does not allow ${missing.join(', ')}${why}`));
+      return fail(ctx, exchange, `Access-Control-Allow-Headers covering ${asked.join(', ')}`, allowed.length ? `Access-Control-Allow-Headers: ${allowed.join(', ')}` : 'no Access-Control-Allow-Headers', `the preflight of ${op.path} does not allow ${missing.join(', ')}${why}`);
     }
-    return findings.outcome('the needed request headers are allowed');
+    return 'the needed request headers are allowed';
   },
 });
 
-export const preflightAllowMethods = defineCheck({
+export const preflightAllowMethods = preflightHeaderCheck({
   id: 'cors.preflight-allow-methods',
-  suite: 'cors',
   rule: 'The preflight answer carries Access-Control-Allow-Methods naming at least one method (browsers need it for any method beyond GET, HEAD and POST; which method follows each preflight is not shown, so any list is accepted)',
   contractRef: '4.11',
   severity: 'minor',
-  appliesTo: isPreflight,
-  plannedRequests: () => 1,
-  async run(ctx, op) {
-    const exchange = await preflight(ctx, op);
-    const findings = new Findings();
-    if (!findings.add(answered(ctx, op, exchange)) || exchange.response?.status === 429) return findings.outcome('');
-    const methods = list(exchange.response!.headers['access-control-allow-methods']);
+  judge(ctx, op, exchange, headers) {
+    const methods = list(headers['access-control-allow-methods']);
     if (!methods.length) {
-      findings.add(fail(ctx, exchange, 'Access-Control-Allow-Methods listing the methods allowed after the preflight', 'no Access-Control-Allow-Methods', `the preflight of ${op.path} names no allowed method`));
-      return findings.outcome('');
+      return fail(ctx, exchange, 'Access-Control-Allow-Methods listing the methods allowed after the preflight', 'no Access-Control-Allow-Methods', `the preflight of ${op.path} names no allowed method`);
     }
     const method = preflightHeaders()['Access-Control-Request-Method']!.toLowerCase();
     if (!methods.includes(method) && !methods.includes('*')) {
       ctx.observe({ operation: label(op), message: `Access-Control-Allow-Methods (${methods.join(', ')}) does not list ${method.toUpperCase()}, a simple method browsers allow anyway` });
     }
-    return findings.outcome(`methods allowed: ${methods.join(', ').toUpperCase()}`);
+    return `methods allowed: ${methods.join(', ').toUpperCase()}`;
   },
 });
 

@@ -1,3 +1,5 @@
-export type { FaultEntry } from './server.mjs';
-import type { FaultEntry } from './server.mjs';
+export type { FaultEntry, VariantEntry } from './server.mjs';
+import type { FaultEntry, VariantEntry } from './server.mjs';
 export declare const FAULTS: FaultEntry[];
+export declare const FAULTS_ROUND2: FaultEntry[];
+export declare const VARIANTS: VariantEntry[];

@@ -117,3 +117,105 @@ export const FAULTS = [
   { name: 'rl-429-too-early', suite: 'ratelimit', contract: RL_HEADERS, description: 'The server answers 429 after half the advertised limit while X-RateLimit-Remaining still shows requests left.' },
   { name: 'rl-no-enforcement', suite: 'ratelimit', contract: 'When the limit is exceeded, the response is 429.', description: 'The limit is advertised but never enforced: no 429 ever.' },
 ];
+
+// ======================= Round 2 (adversarial): 56 more faults =======================
+const SEC_SCHEME = 'The security scheme for the bearer part is HTTP bearer with the key format described as an API key; the scheme for X-User-ID is an API key carried in the request header named `X-User-ID`, described as the required user id for API key requests.';
+const PRE_ONLY = 'The key regeneration operation and the three preflight operations are documented with the bearer header only.';
+const HEALTH = 'The health operation is documented with a bearer header only; the general rule says health checks need no credentials.';
+const PREFLIGHT = 'Each answers a CORS preflight request and is sent with the `Authorization: Bearer <token>` header.';
+const CALLS_RESP = 'Response 200: JSON array of Call (2.1).';
+const NO_5XX = 'Validation failures return 422 with the validation error body (2.8). / Errors for ... server faults: not shown (no 5xx is documented for any operation).';
+const RL_429 = '429 | rate limit exceeded | `{detail: string}`; the message says the rate limit was exceeded';
+
+export const FAULTS_ROUND2 = [
+  // ---------------- auth ----------------
+  { name: 'auth-key-prefix-only', suite: 'auth', contract: `${AUTH_401} / ${SEC_SCHEME}`, description: 'Authentication only checks the key prefix ("ind_fx_"): any bearer with that prefix is accepted.' },
+  { name: 'auth-key-case-insensitive', suite: 'auth', contract: `${AUTH_401} / ${SEC_SCHEME}`, description: 'The API key is compared case-insensitively: the key in upper case is accepted.' },
+  { name: 'auth-user-id-case-insensitive', suite: 'auth', contract: `${AUTH_BOTH} / ${AUTH_401}`, description: 'X-User-ID is compared case-insensitively ("USER_FX_0001" is served as user_fx_0001).' },
+  { name: 'auth-user-id-prefix-match', suite: 'auth', contract: `${AUTH_BOTH} / ${AUTH_401}`, description: 'X-User-ID is accepted when it starts with the user id ("user_fx_0001-evil" is served).' },
+  { name: 'auth-user-id-unchecked-on-writes', suite: 'auth', contract: `${AUTH_BOTH} / ${AUTH_401}`, description: 'X-User-ID is checked on GET only: POST and PATCH are served without it or with any value.' },
+  { name: 'auth-missing-bearer-422', suite: 'auth', contract: `${AUTH_401} / 401 | authentication credentials invalid | \`{detail: string}\``, description: 'A request without Authorization is answered 422 (FastAPI "Field required" for a header parameter) instead of 401.' },
+  { name: 'auth-missing-user-id-422', suite: 'auth', contract: `${AUTH_401} / 401 | authentication credentials invalid | \`{detail: string}\``, description: 'A request without X-User-ID is answered 422 loc ["header","x-user-id"] instead of 401.' },
+  { name: 'auth-preflight-rejects-user-id', suite: 'auth', contract: `${PRE_ONLY} / ${AUTH_BOTH}`, description: 'The three documented preflights answer 401 when an X-User-ID header IS sent (bearer-only taken as "bearer and nothing else").' },
+  { name: 'auth-health-401-wrong-bearer', suite: 'auth', contract: HEALTH, description: 'GET /health is open without credentials but answers 401 when a wrong bearer is sent.' },
+
+  // ---------------- validation ----------------
+  { name: 'val-create-null-accepted', suite: 'validation', contract: `POST /campaign: name | string (every create field typed without |null). ${V422}`, description: 'POST /campaign accepts null for any field (treated as absent), e.g. {"name": null}.' },
+  { name: 'val-recipient-phone-number-coerced', suite: 'validation', contract: `POST /recipient-lists/{id}/recipients: Request body: \`phone_number\` string. ${V422}`, description: 'Add-recipient accepts a number phone_number and stores it as a string.' },
+  { name: 'val-patch-recipients-items-unchecked', suite: 'validation', contract: `PATCH /campaign/{campaign_id}: recipients | array of {phone_number string, metadata object, assistant_overrides object}. ${V422}`, description: 'PATCH checks that recipients is an array but never checks its items (create does).' },
+  { name: 'val-retry-policy-array-accepted', suite: 'validation', contract: `retry_policy | object (create and update). ${V422}`, description: 'retry_policy is checked with typeof === "object": an array is accepted on create and update.' },
+  { name: 'val-short-term-limit-float', suite: 'validation', contract: `short_term_summaries_limit | integer (create and update). ${V422}`, description: 'short_term_summaries_limit is checked as a number, not an integer: 2.5 is accepted.' },
+  { name: 'val-loc-dotted-string', suite: 'validation', contract: V28, description: '422 error items carry loc as a dotted string ("body.name") instead of an array.' },
+  { name: 'val-patch-malformed-json-empty', suite: 'validation', contract: V422, description: 'PATCH treats a body that is not well-formed JSON as {} and answers 200 (create still answers 422).' },
+  { name: 'val-status-case-insensitive', suite: 'validation', contract: 'status | string | one of draft, scheduled, running, paused, completed', description: 'PATCH accepts status in any case ("RUNNING", "Paused") and stores it lower-cased.' },
+  { name: 'val-calls-limit-exponent-accepted', suite: 'validation', contract: 'limit | integer | no | 50 ... Response 422: validation error body.', description: 'GET /calls reads limit with Number(): "1e1" is accepted as 10.' },
+
+  // ---------------- ranges ----------------
+  { name: 'rng-update-mc-zero-falsy', suite: 'ranges', contract: `PATCH /campaign/{campaign_id}: ${MC}`, description: 'PATCH checks max_concurrency with `if (body.max_concurrency && ...)`: 0 is accepted (negatives and 201 are rejected; create is right).' },
+  { name: 'rng-mdt-zero-falsy', suite: 'ranges', contract: MDT, description: 'POST /campaign skips the machine_detection_timeout_seconds check when the value is falsy: 0 is accepted (1, 2 and 61 are rejected).' },
+  { name: 'rng-create-mc-unchecked-with-recipient-list', suite: 'ranges', contract: `POST /campaign: ${MC}`, description: 'POST /campaign skips the max_concurrency range when recipient_list_id is present.' },
+  { name: 'rng-create-mc-upper-100', suite: 'ranges', contract: `POST /campaign: ${MC}; campaign max_concurrency | integer, 1 to 200 inclusive`, description: 'POST /campaign rejects max_concurrency above 100 (the development plan\'s rate confused with the bound).' },
+  { name: 'rng-mc-huge-accepted', suite: 'ranges', contract: `${MC} (create and update)`, description: 'max_concurrency with more than five digits (|x| >= 100000) skips the range check, on create and update.' },
+  { name: 'rng-update-mc-skipped-with-status', suite: 'ranges', contract: `PATCH /campaign/{campaign_id}: ${MC}`, description: 'PATCH skips the max_concurrency range when the body also carries status.' },
+  { name: 'rng-mdt-max-exclusive', suite: 'ranges', contract: `${MDT}; campaign machine_detection_timeout_seconds | integer, 3 to 60 inclusive`, description: 'POST /campaign rejects machine_detection_timeout_seconds 60.' },
+
+  // ---------------- schema ----------------
+  { name: 'sch-calls-limit-capped-25', suite: 'schema', contract: 'limit | integer | no | 50 / GET /calls limit default | 50', description: 'An explicit limit is capped at 25 (limit=50 gives 25 calls) although the default page (no limit) has 50.' },
+  { name: 'sch-calls-offset-off-by-one', suite: 'schema', contract: 'offset | integer | no | 0', description: 'GET /calls skips offset+1 calls when offset > 0.' },
+  { name: 'sch-calls-provider-case-insensitive', suite: 'schema', contract: 'provider | string|null | no | none; Call.provider | string (identifier of the telephony provider)', description: 'The provider filter is case-insensitive: provider=ALPHA-TEL returns the alpha-tel calls.' },
+  { name: 'sch-calls-provider-prefix', suite: 'schema', contract: 'provider | string|null | no | none; Call.provider | string (identifier of the telephony provider)', description: 'The provider filter matches prefixes: provider=a returns the alpha-tel calls.' },
+  { name: 'sch-calls-duration-string-past-50', suite: 'schema', contract: `duration_seconds | integer|null | no. ${CALLS_RESP}`, description: 'duration_seconds is a numeric string ("42") on calls at position 50 and beyond (second page, or limit > 50).' },
+  { name: 'sch-calls-provider-missing-past-50', suite: 'schema', contract: `provider | string | yes. ${CALLS_RESP}`, description: 'Calls at position 50 and beyond lack the required provider.' },
+  { name: 'sch-assistant-kb-ids-string', suite: 'schema', contract: 'knowledge_base_ids | array of string (Assistant, 2.4)', description: 'GET /assistants answers knowledge_base_ids as a comma-joined string.' },
+  { name: 'sch-health-invalid-json', suite: 'schema', contract: 'Response 200, content type application/json; body members: not shown. / Every request and response body is JSON unless stated otherwise.', description: 'GET /health answers content-type application/json with the body "OK" (not JSON).' },
+  { name: 'sch-ratelimit-limit-with-unit-calls', suite: 'schema', contract: RL_HEADERS, description: 'GET /calls carries X-RateLimit-Limit "1000000/minute" (not an integer); other responses are right.' },
+
+  // ---------------- stateful ----------------
+  { name: 'st-patch-drops-speech-settings', suite: 'stateful', contract: 'PATCH /campaign/{campaign_id} ... speech_settings | SpeechSettings / Response: Campaign record', description: 'PATCH silently ignores speech_settings (200, old value in the answer and later GETs).' },
+  { name: 'st-patch-includes-counts', suite: 'stateful', contract: 'The record returned by the update operation carries the same fields except assistant_name, machine_detection_timeout_seconds, recipient_list_id, recipient_list_name, recipient_list_row_count and counts.', description: 'PATCH answers the update record plus counts (only that one omitted field).' },
+  { name: 'st-create-schedule-camelcase-echoed', suite: 'stateful', contract: 'scheduleStartTime | string | camelCase on create / (record 2.2) schedule_start_time | string; schedule_end_time | string', description: 'The create record echoes the times camelCase (scheduleStartTime/scheduleEndTime) instead of schedule_start_time/schedule_end_time.' },
+  { name: 'st-get-returns-first-campaign', suite: 'stateful', contract: 'GET /campaign/{campaign_id}. Path parameter: campaign_id string. Response: object with `campaign` (Campaign record, 2.2)', description: 'GET /campaign/{id} returns the first campaign ever created, whatever the id (right only for the first).' },
+  { name: 'st-regen-returns-old-key', suite: 'stateful', includeDestructive: true, contract: '`key` string (the new secret key value, returned to the caller) / Regenerates an API key of the authenticated user.', description: 'Regeneration answers the current key again (nothing regenerated). Needs includeDestructive.' },
+  { name: 'st-invite-role-always-developer', suite: 'stateful', includeDestructive: true, contract: 'Request body: `email` string; `role` string (the reference shows the value developer ...) Response: Invite (2.5).', description: 'Invites always carry role "developer" whatever role was sent. Needs includeDestructive.' },
+  { name: 'st-patch-status-not-persisted', suite: 'stateful', contract: 'PATCH /campaign/{campaign_id} ... status | string / GET /campaign/{campaign_id} Response: object with `campaign` (Campaign record, 2.2)', description: 'PATCH echoes the new status but never stores it: a later GET shows the old status.' },
+  { name: 'st-patch-falsy-ignored', suite: 'stateful', contract: 'PATCH /campaign/{campaign_id} ... use_returning_greeting | boolean; use_short_term_summaries | boolean; short_term_summaries_limit | integer', description: 'PATCH applies only truthy values (`if (body[f])`): false, 0 and "" are silently ignored.' },
+  { name: 'st-create-falsy-nulled', suite: 'stateful', contract: 'Campaign record returned by create ... use_returning_greeting | boolean; use_short_term_summaries | boolean; short_term_summaries_limit | integer', description: 'Create records `body[f] || null`: false, 0 and "" come back null.' },
+  { name: 'st-get-campaign-unwrapped', suite: 'stateful', contract: 'Response: object with `campaign` (Campaign record, 2.2), `counts` (object), `calls` (array of objects).', description: 'GET /campaign/{id} answers the bare record instead of {campaign, counts, calls}.' },
+
+  // ---------------- cors ----------------
+  { name: 'cors-preflight-401-with-origin', suite: 'cors', contract: PREFLIGHT, description: 'The documented preflights answer 401 whenever an Origin header is sent (i.e. to every real preflight), bearer or not.' },
+  { name: 'cors-allow-origin-null', suite: 'cors', contract: PREFLIGHT, description: 'Preflight answers carry Access-Control-Allow-Origin: null.' },
+  { name: 'cors-allow-headers-missing-authorization', suite: 'cors', contract: `${PREFLIGHT} / ${AUTH_BOTH}`, description: 'Access-Control-Allow-Headers omits Authorization (lists X-User-ID, Content-Type).' },
+  { name: 'cors-user-credentials-404', suite: 'cors', contract: `OPTIONS | /user-credentials/user-credentials/{credential_id} | failure body is the validation error body. ${PREFLIGHT}`, description: 'OPTIONS /user-credentials/user-credentials/{id} answers 404 {detail} for every id.' },
+
+  // ---------------- robustness ----------------
+  { name: 'rob-500-emoji-query', suite: 'robustness', contract: `provider | string|null | no | none. ${NO_5XX}`, description: 'GET /calls answers 500 when any query value holds a character outside the BMP (emoji).' },
+  { name: 'rob-500-body-over-100kb', suite: 'robustness', contract: `Maximum values for limit, payload size, recipients per request and other per-operation limits: not shown. ${NO_5XX}`, description: 'Any body over 100 KB answers 500.' },
+  { name: 'rob-500-null-field', suite: 'robustness', contract: `name | string (create/update fields are not nullable). ${NO_5XX}`, description: 'A null value for any create/update field answers 500 instead of 422.' },
+  { name: 'rob-500-duplicate-query', suite: 'robustness', contract: `limit | integer; offset | integer. ${NO_5XX}`, description: 'GET /calls with a repeated limit or offset (?limit=5&limit=6) answers 500.' },
+  { name: 'rob-500-big-integer', suite: 'robustness', contract: `${MC}; ${NO_5XX}`, description: 'An integer field beyond int32 (max_concurrency 3000000000) answers 500 instead of 422.' },
+
+  // ---------------- ratelimit ----------------
+  { name: 'rl-remaining-never-zero', suite: 'ratelimit', contract: RL_HEADERS, description: 'X-RateLimit-Remaining never shows 0: the last allowed request says 1, the next is 429.' },
+  { name: 'rl-reset-far-past', suite: 'ratelimit', contract: RL_HEADERS, description: 'X-RateLimit-Reset is an epoch in seconds seven days in the past.' },
+  { name: 'rl-429-remaining-positive', suite: 'ratelimit', contract: `${RL_HEADERS} / ${RL_429}`, description: 'The 429 answer carries X-RateLimit-Remaining: 5.' },
+  { name: 'rl-limit-header-doubled', suite: 'ratelimit', contract: RL_HEADERS, description: 'X-RateLimit-Limit advertises twice the enforced limit (Remaining counts the real one).' },
+  { name: 'rl-503-instead-of-429', suite: 'ratelimit', contract: 'When the limit is exceeded, the response is 429.', description: 'Exceeding the limit answers 503 {detail} (with the headers) instead of 429.' },
+  { name: 'rl-post-not-limited', suite: 'ratelimit', contract: `Requests per minute, development plan | 100. ${RL_HEADERS}`, description: 'Only GET/OPTIONS requests are limited: POST and PATCH are never answered 429 (they are counted).' },
+];
+FAULTS.push(...FAULTS_ROUND2);
+
+// Correct variations (not faults): a strict or lenient but correct server. The runner must pass them
+// with zero failures. `suites` lists what the test runs against each.
+export const VARIANTS = [
+  { name: 'create-200', contract: 'Campaign record returned by create (201/200 not distinguished, see section 4)', description: 'POST /campaign, add-recipient and invite creation answer 200 instead of 201.' },
+  { name: 'reset-epoch-ms', ratelimit: true, contract: 'Unit and epoch of X-RateLimit-Reset: not shown.', description: 'X-RateLimit-Reset is the reset time as epoch milliseconds.' },
+  { name: 'reset-epoch-s', ratelimit: true, contract: 'Unit and epoch of X-RateLimit-Reset: not shown.', description: 'X-RateLimit-Reset is the reset time as epoch seconds.' },
+  { name: 'no-rl-headers-on-errors', contract: 'Rate-limit response headers (present in responses) (which responses: not said)', description: 'Error answers other than 429 (401, 404, 405, 413, 422) carry no X-RateLimit-* headers.' },
+  { name: 'extra-members', contract: 'Unless marked required, a response field may be absent or null. (extra members are not forbidden)', description: 'Every response object carries extra members (object, org_id, links, permissions, status, created_at).' },
+  { name: 'sparse-calls', contract: 'Call (2.1): only id, to_number, provider, status are required.', description: 'Call items carry only the four required fields.' },
+  { name: 'charset-and-header-case', ratelimit: true, contract: 'Every request and response body is JSON; header names are case-insensitive (HTTP).', description: 'Content-Type "application/json; charset=utf-8" and canonical-case header names (X-RateLimit-Limit, Content-Type).' },
+  { name: 'preflight-200-open', contract: 'OPTIONS /logs/chat-sessions | plain success (credentials for preflights: browsers send none)', description: 'The documented preflights answer 200 with an empty body, need no credentials and carry no rate-limit headers.' },
+  { name: 'lenient-coercion', contract: 'max_concurrency | integer (FastAPI/pydantic lax mode coerces "5" and "true")', description: 'Numeric strings are coerced to integers and "true"/"false" to booleans (ranges still checked after coercion).' },
+  { name: 'strict-required-fields', contract: 'Which fields of the create and update bodies are required: not shown.', description: 'Create requires name, assistant_id, phone_number_id and channel; invites require email and role (422 missing).' },
+];

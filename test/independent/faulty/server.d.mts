@@ -18,5 +18,13 @@ export interface IndependentServer {
   fixtures: IndependentFixtures;
   close(): Promise<void>;
 }
+export interface VariantEntry {
+  name: string;
+  contract: string;
+  description: string;
+  /** also run the ratelimit suite against it */
+  ratelimit?: boolean;
+}
 export declare const FAULTS: FaultEntry[];
-export declare function start(options?: { host?: string; port?: number; rateLimit?: number; rateWindowMs?: number; fault?: string }): Promise<IndependentServer>;
+export declare const VARIANTS: VariantEntry[];
+export declare function start(options?: { host?: string; port?: number; rateLimit?: number; rateWindowMs?: number; fault?: string; variant?: string }): Promise<IndependentServer>;

@@ -34,9 +34,9 @@
 //  - Health: 200 {status:'ok', multi_user:true, resource_usage:{memory_percent:50, cpu_percent}}.
 import http from 'node:http';
 import crypto from 'node:crypto';
-import { FAULTS } from './faults.mjs';
+import { FAULTS, VARIANTS } from './faults.mjs';
 
-export { FAULTS };
+export { FAULTS, VARIANTS };
 
 const PROVIDERS = ['alpha-tel', 'beta-voice'];
 const MAX_BODY = 1024 * 1024;
@@ -136,9 +136,11 @@ function seed(fixtures) {
   return { assistants, phoneNumbers, calls, lists, user, orgs, campaigns: new Map(), keyName: 'Fixture key' };
 }
 
-export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rateWindowMs = 60000, fault } = {}) {
+export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rateWindowMs = 60000, fault, variant } = {}) {
   if (fault !== undefined && !FAULTS.some((f) => f.name === fault)) throw new Error(`unknown fault ${fault}`);
+  if (variant !== undefined && !VARIANTS.some((v) => v.name === variant)) throw new Error(`unknown variant ${variant}`);
   const F = (name) => fault === name;
+  const V = (name) => variant === name;
   const fixtures = {
     api_key: `ind_fx_${crypto.randomBytes(12).toString('hex')}`,
     user_id: 'user_fx_0001',
@@ -156,7 +158,7 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
   function send(res, status, body, headers = {}) {
     const text = body === undefined ? '' : JSON.stringify(body);
     const h = { ...headers };
-    if (body !== undefined && !h['content-type']) h['content-type'] = 'application/json';
+    if (body !== undefined && !h['content-type']) h['content-type'] = V('charset-and-header-case') ? 'application/json; charset=utf-8' : 'application/json';
     h['content-length'] = Buffer.byteLength(text);
     res.writeHead(status, h);
     res.end(text);
@@ -170,6 +172,7 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (F('val-loc-omits-field')) detail = detail.map((e) => ({ ...e, loc: e.loc.slice(0, 1) }));
     if (F('val-loc-wrong-location')) detail = detail.map((e) => (e.loc[0] === 'body' ? { ...e, loc: ['query', ...e.loc.slice(1)] } : e));
     if (F('val-error-item-missing-type')) detail = detail.map(({ type, ...rest }) => rest);
+    if (F('val-loc-dotted-string')) detail = detail.map((e) => ({ ...e, loc: e.loc.join('.') }));
     if (F('val-detail-string')) return send(res, 422, { detail: detail.map((e) => e.msg).join('; ') });
     send(res, 422, { detail });
   }
@@ -192,18 +195,31 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     const tok = bearerOf(req);
     if (tok === undefined || tok === '') return false;
     if (F('auth-any-bearer-accepted')) return true;
+    if (F('auth-key-prefix-only')) return tok.startsWith('ind_fx_');
+    if (F('auth-key-case-insensitive')) return tok.toLowerCase() === activeKey.toLowerCase();
     return tok === activeKey;
   }
   function userIdValid(req) {
     const u = req.headers['x-user-id'];
     if (F('auth-user-id-not-checked')) return true;
+    if (F('auth-user-id-unchecked-on-writes') && req.method !== 'GET' && req.method !== 'OPTIONS') return true;
     if (typeof u !== 'string') return false;
     if (F('auth-empty-user-id-accepted') && u.trim() === '') return true;
     if (F('auth-wrong-user-id-accepted')) return u !== '';
+    if (F('auth-user-id-case-insensitive')) return u.toLowerCase() === fixtures.user_id.toLowerCase();
+    if (F('auth-user-id-prefix-match')) return u.startsWith(fixtures.user_id);
     return u === fixtures.user_id;
   }
   /** returns true when the request may go on; else it has answered */
   function authenticate(req, res, { userId = true } = {}) {
+    if (F('auth-missing-bearer-422') && req.headers.authorization === undefined) {
+      send422(res, [vErr(['header', 'authorization'], 'Field required', 'missing')]);
+      return false;
+    }
+    if (F('auth-missing-user-id-422') && userId && req.headers['x-user-id'] === undefined) {
+      send422(res, [vErr(['header', 'x-user-id'], 'Field required', 'missing')]);
+      return false;
+    }
     const bearerOk = bearerValid(req);
     if (!bearerOk) {
       if (F('auth-403-for-invalid') && req.headers.authorization !== undefined && bearerOf(req)) {
@@ -233,17 +249,23 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     const limit = rateLimit;
     let enforceAt = limit;
     if (F('rl-429-too-early')) enforceAt = Math.max(1, Math.floor(limit / 2));
-    const over = F('rl-no-enforcement') ? false : b.count > enforceAt;
+    let over = F('rl-no-enforcement') ? false : b.count > enforceAt;
+    if (F('rl-post-not-limited') && req.method !== 'GET' && req.method !== 'OPTIONS' && req.method !== 'HEAD') over = false;
     let remaining = Math.max(0, limit - b.count);
     if (F('rl-remaining-increases') && b.count % 4 === 0) remaining = Math.min(limit, remaining + 3);
     if (F('rl-remaining-stuck')) remaining = over ? 0 : limit - 1;
     if (F('rl-remaining-above-limit')) remaining = remaining + 5;
+    if (F('rl-remaining-never-zero') && !over) remaining = Math.max(1, remaining);
+    if (F('rl-429-remaining-positive') && over) remaining = 5;
     const secs = Math.max(0, Math.ceil((b.resetAt - now) / 1000));
     const headers = {
-      'x-ratelimit-limit': String(limit),
+      'x-ratelimit-limit': String(F('rl-limit-header-doubled') ? limit * 2 : limit),
       'x-ratelimit-remaining': String(remaining),
       'x-ratelimit-reset': F('rl-non-integer-reset') ? ((b.resetAt - now) / 1000).toFixed(2) : String(secs),
     };
+    if (F('rl-reset-far-past')) headers['x-ratelimit-reset'] = String(Math.floor(now / 1000) - 7 * 86400);
+    if (V('reset-epoch-ms')) headers['x-ratelimit-reset'] = String(b.resetAt);
+    if (V('reset-epoch-s')) headers['x-ratelimit-reset'] = String(Math.ceil(b.resetAt / 1000));
     return { over, headers, retryAfter: secs };
   }
 
@@ -263,8 +285,9 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
   }
 
   /** parses a JSON object body; answers and returns undefined on failure */
-  function parseBody(req, res, raw) {
+  function parseBody(req, res, raw, { lenientJson = false } = {}) {
     if (raw.tooBig) return send(res, 413, { detail: 'Request body too large' }), undefined;
+    if (F('rob-500-body-over-100kb') && raw.size > 100 * 1024) throw new RangeError('body buffer overflow');
     if (raw.size === 0) return send422(res, [vErr(['body'], 'Field required', 'missing')]), undefined;
     const ct = String(req.headers['content-type'] ?? 'application/json').split(';')[0].trim().toLowerCase();
     if (ct !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(ct)) {
@@ -274,6 +297,7 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     try {
       body = JSON.parse(raw.text);
     } catch {
+      if (lenientJson) return {};
       if (F('val-malformed-json-400')) return send(res, 400, { detail: 'There was an error parsing the body' }), undefined;
       return send422(res, [vErr(['body'], 'JSON decode error', 'json_invalid')]), undefined;
     }
@@ -340,10 +364,40 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     speech_settings: 'speech', campaign_context: 'string', opening_message_template: 'string', use_returning_greeting: 'boolean',
     use_short_term_summaries: 'boolean', short_term_summaries_limit: 'integer', status: 'string', recipients: 'recipients',
   };
+  // faults shared by create and update (a field skipped by the type check)
+  function typeSkipped(f, v) {
+    if (F('val-retry-policy-array-accepted') && f === 'retry_policy' && Array.isArray(v)) return true;
+    if (F('val-short-term-limit-float') && f === 'short_term_summaries_limit' && typeof v === 'number') return true;
+    return false;
+  }
+  function bigIntegerCrash(body) {
+    if (!F('rob-500-big-integer')) return;
+    for (const f of ['max_concurrency', 'machine_detection_timeout_seconds', 'short_term_summaries_limit']) {
+      if (typeof body[f] === 'number' && Math.abs(body[f]) > 2 ** 31 - 1) throw new RangeError(`int32 overflow in ${f}`);
+    }
+  }
+  function nullCrash(body) {
+    if (F('rob-500-null-field') && Object.values(body).some((v) => v === null)) throw new TypeError('cannot read properties of null');
+  }
+  const INT_FIELDS = ['max_concurrency', 'machine_detection_timeout_seconds', 'short_term_summaries_limit'];
+  const BOOL_FIELDS = ['use_returning_greeting', 'use_short_term_summaries'];
+  function coerceLax(body) {
+    if (!V('lenient-coercion')) return;
+    for (const f of INT_FIELDS) if (typeof body[f] === 'string' && /^-?\d+$/.test(body[f].trim())) body[f] = Number(body[f].trim());
+    for (const f of BOOL_FIELDS) if (body[f] === 'true' || body[f] === 'false') body[f] = body[f] === 'true';
+  }
   function validateCreate(body) {
     const errs = [];
+    nullCrash(body);
+    bigIntegerCrash(body);
+    coerceLax(body);
+    if (V('strict-required-fields')) {
+      for (const f of ['name', 'assistant_id', 'phone_number_id', 'channel']) if (!(f in body)) errs.push(vErr(['body', f], 'Field required', 'missing'));
+    }
     for (const [f, kind] of Object.entries(CREATE_FIELDS)) {
       if (!(f in body)) continue;
+      if (F('val-create-null-accepted') && body[f] === null) continue;
+      if (typeSkipped(f, body[f])) continue;
       if (F('val-create-name-type-unchecked') && f === 'name') continue;
       if (F('val-recipients-items-unchecked') && f === 'recipients') {
         if (!Array.isArray(body[f])) errs.push(vErr(['body', f], 'Input should be a valid list', 'list_type'));
@@ -360,15 +414,19 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       if (F('rng-create-mc-max-off-by-one')) hi = 201;
       if (F('rng-create-mc-min-zero')) lo = 0;
       if (F('rng-create-mc-max-exclusive')) hi = 199;
+      if (F('rng-create-mc-upper-100')) hi = 100;
       if (F('rng-create-mc-only-zero-rejected')) { if (mc === 0 || mc > 200) range(mc, 1, 200, ['body', 'max_concurrency'], errs); }
+      else if (F('rng-create-mc-unchecked-with-recipient-list') && 'recipient_list_id' in body) { /* list campaigns take the list's limit */ }
+      else if (F('rng-mc-huge-accepted') && String(Math.abs(mc)).length > 5) { /* five-digit check */ }
       else range(mc, lo, hi, ['body', 'max_concurrency'], errs);
     }
     const md = body.machine_detection_timeout_seconds;
-    if (typeof md === 'number' && Number.isInteger(md)) {
+    if (typeof md === 'number' && Number.isInteger(md) && !(F('rng-mdt-zero-falsy') && !md)) {
       let lo = 3, hi = 60;
       if (F('rng-mdt-max-off-by-one')) hi = 61;
       if (F('rng-mdt-min-exclusive')) lo = 4;
       if (F('rng-mdt-min-two')) lo = 2;
+      if (F('rng-mdt-max-exclusive')) hi = 59;
       const loc = F('rng-mdt-loc-misnamed') ? ['body', 'machine_detection_timeout'] : ['body', 'machine_detection_timeout_seconds'];
       range(md, lo, hi, loc, errs);
     }
@@ -376,19 +434,29 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
   }
   function validateUpdate(body) {
     const errs = [];
+    nullCrash(body);
+    bigIntegerCrash(body);
+    coerceLax(body);
     for (const [f, kind] of Object.entries(UPDATE_FIELDS)) {
       if (!(f in body)) continue;
       if (F('val-patch-boolean-type-unchecked') && f === 'use_returning_greeting') continue;
+      if (typeSkipped(f, body[f])) continue;
+      if (F('val-patch-recipients-items-unchecked') && f === 'recipients') {
+        if (!Array.isArray(body[f])) errs.push(vErr(['body', f], 'Input should be a valid list', 'list_type'));
+        continue;
+      }
       checkType(body[f], kind, ['body', f], errs);
     }
     if (typeof body.status === 'string') {
       const allowed = F('st-patch-rejects-scheduled') ? UPDATE_STATUSES.filter((s) => s !== 'scheduled') : UPDATE_STATUSES;
-      if (!allowed.includes(body.status) && !F('val-status-enum-unchecked')) {
+      const st = F('val-status-case-insensitive') ? body.status.toLowerCase() : body.status;
+      if (!allowed.includes(st) && !F('val-status-enum-unchecked')) {
         errs.push(vErr(['body', 'status'], `Input should be ${allowed.map((s) => `'${s}'`).join(', ')}`, 'enum'));
       }
     }
     const mc = body.max_concurrency;
-    if (typeof mc === 'number' && Number.isInteger(mc) && !F('rng-update-mc-unchecked')) {
+    const mcSkipped = (F('rng-update-mc-zero-falsy') && !mc) || (F('rng-update-mc-skipped-with-status') && 'status' in body) || (F('rng-mc-huge-accepted') && String(Math.abs(mc)).length > 5);
+    if (typeof mc === 'number' && Number.isInteger(mc) && !F('rng-update-mc-unchecked') && !mcSkipped) {
       range(mc, F('rng-update-mc-min-exclusive') ? 2 : 1, F('rng-update-mc-max-off-by-one') ? 201 : 200, ['body', 'max_concurrency'], errs);
     }
     return errs;
@@ -425,6 +493,7 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       counts: countsOf(c),
       created_at: c.created_at,
       updated_at: c.updated_at,
+      ...(V('extra-members') ? { org_id: fixtures.org_id, created_by: fixtures.user_id } : {}),
     };
   }
   function countsOf(c) {
@@ -435,12 +504,13 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
   function updateRecord(c) {
     const r = fullRecord(c);
     if (F('st-patch-response-full-shape')) return r;
-    for (const k of UPDATE_OMITTED) delete r[k];
+    for (const k of UPDATE_OMITTED) if (!(F('st-patch-includes-counts') && k === 'counts')) delete r[k];
     return r;
   }
-  const nn = (v) => (v === undefined ? null : v);
+  const nn0 = (v) => (v === undefined ? null : v);
 
   function createCampaign(body) {
+    const nn = F('st-create-falsy-nulled') ? (v) => v || null : nn0;
     const now = iso(Date.now());
     const id = crypto.randomUUID();
     const c = {
@@ -470,6 +540,12 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (F('st-get-stale-record')) c.snapshot = structuredClone(c);
     const rec = fullRecord(c);
     if (F('sch-create-status-outside-enum')) rec.status = 'created';
+    if (F('st-create-schedule-camelcase-echoed')) {
+      rec.scheduleStartTime = rec.schedule_start_time;
+      rec.scheduleEndTime = rec.schedule_end_time;
+      delete rec.schedule_start_time;
+      delete rec.schedule_end_time;
+    }
     return rec;
   }
 
@@ -479,6 +555,7 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     const origin = req.headers.origin;
     const h = { ...base };
     h['access-control-allow-origin'] = F('cors-no-allow-origin') ? null : F('cors-origin-mismatch') ? 'https://app.example.invalid' : origin ?? '*';
+    if (F('cors-allow-origin-null')) h['access-control-allow-origin'] = 'null';
     if (origin) h.vary = 'Origin';
     if (!F('cors-allow-methods-missing')) h['access-control-allow-methods'] = 'GET, POST, PATCH, OPTIONS';
     const reqHeaders = String(req.headers['access-control-request-headers'] ?? '')
@@ -488,8 +565,13 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     let allowed = ['Authorization', 'X-User-ID', 'Content-Type'];
     for (const r of reqHeaders) if (!allowed.some((a) => a.toLowerCase() === r.toLowerCase())) allowed.push(r);
     if (F('cors-allow-headers-missing-user-id')) allowed = allowed.filter((a) => a.toLowerCase() !== 'x-user-id');
+    if (F('cors-allow-headers-missing-authorization')) allowed = allowed.filter((a) => a.toLowerCase() !== 'authorization');
     h['access-control-allow-headers'] = F('cors-allow-headers-wildcard') ? '*' : allowed.join(', ');
     h['access-control-max-age'] = '600';
+    if (V('preflight-200-open')) {
+      res.writeHead(200, { ...h, 'content-length': '0', [NO_RATE]: '1' });
+      return res.end();
+    }
     res.writeHead(204, h);
     res.end();
   }
@@ -516,6 +598,10 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (F('cors-chat-logs-422') && path.startsWith('/logs/chat-logs/')) {
       return send422(res, [vErr(['path', 'session_id'], 'Invalid session id', 'value_error')]);
     }
+    if (F('cors-user-credentials-404') && path.startsWith('/user-credentials/')) return send(res, 404, { detail: 'Credential not found' });
+    if (F('cors-preflight-401-with-origin') && req.headers.origin !== undefined) return send401(res);
+    if (F('auth-preflight-rejects-user-id') && req.headers['x-user-id'] !== undefined) return send401(res);
+    if (V('preflight-200-open')) return preflight(req, res, base);
     if (!authenticate(req, res, { userId: F('auth-preflight-requires-user-id') })) return;
     preflight(req, res, base);
   }
@@ -523,11 +609,14 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
   function listCalls({ req, res, url, base }) {
     if (!authenticate(req, res)) return;
     const q = url.searchParams;
+    if (F('rob-500-emoji-query') && [...q.values()].some((v) => /[\u{10000}-\u{10FFFF}]/u.test(v))) throw new Error('surrogates not allowed');
     const errs = [];
     const intParam = (name, dflt) => {
       const all = q.getAll(name);
       if (all.length === 0) return dflt;
+      if (F('rob-500-duplicate-query') && all.length > 1) throw new TypeError(`${name} is a list`);
       const raw = all[all.length - 1];
+      if (F('val-calls-limit-exponent-accepted') && name === 'limit' && /^\d+(\.\d+)?e\d+$/i.test(raw) && Number.isSafeInteger(Number(raw))) return Number(raw);
       if ((F('val-limit-non-integer-accepted') && name === 'limit') || (F('val-offset-non-integer-accepted') && name === 'offset')) {
         const n = parseInt(raw, 10);
         return Number.isNaN(n) ? dflt : n;
@@ -552,14 +641,26 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     const provider = providers.length ? providers[providers.length - 1] : '';
     if (F('rob-500-provider-control-char') && /[\x00-\x1f]/.test(provider)) throw new TypeError('invalid byte in provider');
     let items = db.calls;
-    if (provider !== '' && !F('sch-calls-provider-ignored')) items = items.filter((c) => c.provider === provider);
+    const match = F('sch-calls-provider-case-insensitive')
+      ? (c) => c.provider.toLowerCase() === provider.toLowerCase()
+      : F('sch-calls-provider-prefix')
+        ? (c) => c.provider.startsWith(provider)
+        : (c) => c.provider === provider;
+    if (provider !== '' && !F('sch-calls-provider-ignored')) items = items.filter(match);
     if (F('sch-calls-offset-ignored')) offset = 0;
+    if (F('sch-calls-offset-off-by-one') && offset > 0) offset += 1;
+    if (F('sch-calls-limit-capped-25') && q.has('limit')) limit = Math.min(limit, 25);
     if (F('sch-calls-limit-plus-one')) limit += 1;
     let page = items.slice(offset, offset + limit);
     if (F('sch-call-missing-to-number')) page = page.map((c, i) => (i % 7 === 3 ? (({ to_number, ...r }) => r)(c) : c));
     if (F('sch-call-duration-string')) page = page.map((c) => ({ ...c, duration_seconds: `${c.duration_seconds}s` }));
+    if (F('sch-calls-duration-string-past-50')) page = page.map((c, i) => (offset + i >= 50 ? { ...c, duration_seconds: String(c.duration_seconds) } : c));
+    if (F('sch-calls-provider-missing-past-50')) page = page.map((c, i) => (offset + i >= 50 ? (({ provider: _p, ...r }) => r)(c) : c));
+    if (V('sparse-calls')) page = page.map(({ id, to_number, provider: p, status }) => ({ id, to_number, provider: p, status }));
+    if (V('extra-members')) page = page.map((c) => ({ ...c, object: 'call', org_id: fixtures.org_id }));
     if (F('rob-500-huge-offset') && offset > items.length) throw new RangeError('offset past the end');
-    send(res, 200, F('sch-calls-wrapped') ? { items: page, total: items.length } : page, base);
+    const callHeaders = F('sch-ratelimit-limit-with-unit-calls') ? { ...base, 'x-ratelimit-limit': `${rateLimit}/minute` } : base;
+    send(res, 200, F('sch-calls-wrapped') ? { items: page, total: items.length } : page, callHeaders);
   }
 
   async function postCampaign({ req, res, base, raw }) {
@@ -568,7 +669,7 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (!body) return;
     const errs = validateCreate(body);
     if (errs.length) return send422(res, errs);
-    send(res, 201, createCampaign(body), base);
+    send(res, V('create-200') ? 200 : 201, createCampaign(body), base);
   }
 
   function findCampaign(res, id) {
@@ -580,17 +681,20 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
 
   function getCampaign({ req, res, base, m }) {
     if (!authenticate(req, res)) return;
-    const c = findCampaign(res, m[1]);
+    let c = findCampaign(res, m[1]);
     if (!c) return;
+    if (F('st-get-returns-first-campaign')) c = db.campaigns.values().next().value;
     const src = F('st-get-stale-record') && c.snapshot ? c.snapshot : c;
+    if (F('st-get-campaign-unwrapped')) return send(res, 200, fullRecord(src), base);
     const out = { campaign: fullRecord(src), counts: countsOf(src), calls: [] };
     if (F('st-get-counts-number')) out.counts = out.counts.recipients;
+    if (V('extra-members')) out.links = { self: `/campaign/${c.id}` };
     send(res, 200, out, base);
   }
 
   async function patchCampaign({ req, res, base, m, raw }) {
     if (!authenticate(req, res)) return;
-    const body = parseBody(req, res, await raw());
+    const body = parseBody(req, res, await raw(), { lenientJson: F('val-patch-malformed-json-empty') });
     if (!body) return;
     const c = findCampaign(res, m[1]);
     if (!c) return;
@@ -601,7 +705,10 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       if (!(f in body)) continue;
       if (F('st-patch-not-persisting-context') && f === 'campaign_context') continue;
       if (F('st-patch-schedule-camelcase-only') && (f === 'schedule_start_time' || f === 'schedule_end_time')) continue;
-      c[f] = body[f];
+      if (F('st-patch-drops-speech-settings') && f === 'speech_settings') continue;
+      if (F('st-patch-status-not-persisted') && f === 'status') continue;
+      if (F('st-patch-falsy-ignored') && !body[f]) continue;
+      c[f] = F('val-status-case-insensitive') && f === 'status' ? body[f].toLowerCase() : body[f];
     }
     if (F('st-patch-schedule-camelcase-only')) {
       if ('scheduleStartTime' in body) c.schedule_start_time = body.scheduleStartTime;
@@ -610,6 +717,7 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     c.updated_at = iso(Math.max(Date.now(), Date.parse(c.updated_at) + 1));
     const out = F('st-patch-returns-old') ? before : updateRecord(c);
     if (F('st-patch-not-persisting-context') && 'campaign_context' in body) out.campaign_context = body.campaign_context;
+    if (F('st-patch-status-not-persisted') && 'status' in body) out.status = body.status;
     send(res, 200, out, base);
   }
 
@@ -618,6 +726,7 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     const body = parseBody(req, res, await raw());
     if (!body) return;
     const errs = [];
+    if (F('val-recipient-phone-number-coerced') && typeof body.phone_number === 'number') body.phone_number = String(body.phone_number);
     if (!('phone_number' in body)) errs.push(vErr(['body', 'phone_number'], 'Field required', 'missing'));
     else checkType(body.phone_number, 'string', ['body', 'phone_number'], errs);
     if ('metadata' in body && !F('val-recipient-metadata-type-unchecked')) checkType(body.metadata, 'object', ['body', 'metadata'], errs);
@@ -627,7 +736,7 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (!list) return send(res, 404, { detail: 'Recipient list not found' });
     const rec = { id: `rcp_${crypto.randomUUID()}`, recipient_list_id: m[1], phone_number: body.phone_number, metadata: body.metadata ?? {}, created_at: iso(Date.now()) };
     list.recipients.push(rec);
-    send(res, 201, F('st-add-recipient-array') ? [rec] : { ...rec, row_count: list.recipients.length }, base);
+    send(res, V('create-200') ? 200 : 201, F('st-add-recipient-array') ? [rec] : { ...rec, row_count: list.recipients.length }, base);
   }
 
   async function createInvite({ req, res, base, m, raw }) {
@@ -638,23 +747,26 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (!('email' in body)) errs.push(vErr(['body', 'email'], 'Field required', 'missing'));
     else checkType(body.email, 'string', ['body', 'email'], errs);
     if ('role' in body) checkType(body.role, 'string', ['body', 'role'], errs);
+    else if (V('strict-required-fields')) errs.push(vErr(['body', 'role'], 'Field required', 'missing'));
     if (errs.length) return send422(res, errs);
     if (!db.orgs.some((o) => o.id === m[1])) return send(res, 404, { detail: 'Organization not found' });
     const inv = {
       id: `inv_${crypto.randomUUID()}`,
       email: body.email,
-      role: F('st-invite-role-ignored') ? 'member' : body.role ?? 'developer',
+      role: F('st-invite-role-ignored') ? 'member' : F('st-invite-role-always-developer') ? 'developer' : body.role ?? 'developer',
       expires_at: iso(Date.now() + 7 * 86_400_000),
       token: `invtok_${crypto.randomBytes(16).toString('hex')}`,
     };
     if (F('st-invite-expires-number')) inv.expires_at = Date.parse(inv.expires_at);
-    send(res, 201, inv, base);
+    if (V('extra-members')) inv.status = 'pending';
+    send(res, V('create-200') ? 200 : 201, inv, base);
   }
 
   function usersMe({ req, res, base }) {
     if (!authenticate(req, res)) return;
     const out = { user: db.user, orgs: db.orgs, default_org_id: fixtures.org_id };
     if (F('sch-users-me-orgs-object')) out.orgs = Object.fromEntries(db.orgs.map((o) => [o.id, o]));
+    if (V('extra-members')) out.permissions = ['campaigns:write'];
     if (F('rl-headers-missing-users-me')) return send(res, 200, out, { [NO_RATE]: '1' });
     send(res, 200, out, base);
   }
@@ -663,23 +775,32 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (!authenticate(req, res)) return;
     let out = db.assistants;
     if (F('sch-assistant-missing-llm')) out = out.map(({ llm, ...r }) => r);
+    if (F('sch-assistant-kb-ids-string')) out = out.map((a) => ({ ...a, knowledge_base_ids: a.knowledge_base_ids.join(',') }));
+    if (V('extra-members')) out = out.map((a) => ({ ...a, object: 'assistant', org_id: fixtures.org_id }));
     send(res, 200, out, F('sch-ratelimit-headers-missing-assistants') ? { [NO_RATE]: '1' } : base);
   }
 
   function regenerate({ req, res, base, m }) {
     if (!authenticate(req, res, { userId: F('st-regen-requires-user-id') })) return;
     if (m[1] !== fixtures.api_key_id) return send(res, 404, { detail: 'API key not found' });
+    if (F('st-regen-returns-old-key')) return send(res, 200, { key: currentKey, id: fixtures.api_key_id, name: db.keyName, upgraded: false }, base);
     const key = `ind_fx_${crypto.randomBytes(12).toString('hex')}`;
     currentKey = key;
     if (!F('st-regen-key-not-working')) activeKey = key;
     fixtures.api_key = key;
     const out = { key, id: fixtures.api_key_id, name: db.keyName, upgraded: false };
     if (F('st-regen-upgraded-string')) out.upgraded = 'false';
+    if (V('extra-members')) out.created_at = iso(Date.now());
     send(res, 200, out, base);
   }
 
   function health({ req, res, base }) {
     if (F('auth-health-requires-credentials') && !authenticate(req, res)) return;
+    if (F('auth-health-401-wrong-bearer') && req.headers.authorization !== undefined && !bearerValid(req)) return send401(res);
+    if (F('sch-health-invalid-json')) {
+      res.writeHead(200, { ...base, 'content-type': 'application/json', 'content-length': 2 });
+      return res.end('OK');
+    }
     const body = { status: 'ok', multi_user: true, resource_usage: { memory_percent: 50, cpu_percent: 12 } };
     if (F('sch-health-text-plain')) {
       const text = 'status: ok';
@@ -693,11 +814,16 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (!authenticate(req, res)) return;
     const uid = req.headers['x-user-id'];
     if (F('auth-protected-no-echo')) return send(res, 200, { message: 'Hello, authenticated user!', user_id: 'me' }, base);
-    send(res, 200, { message: `Hello ${uid}, you reached a protected endpoint.`, user_id: uid }, base);
+    send(res, 200, { message: `Hello ${uid}, you reached a protected endpoint.`, user_id: uid, ...(V('extra-members') ? { org_id: fixtures.org_id } : {}) }, base);
   }
 
   // ---------- dispatch ----------
+  const CANON = { 'x-ratelimit-limit': 'X-RateLimit-Limit', 'x-ratelimit-remaining': 'X-RateLimit-Remaining', 'x-ratelimit-reset': 'X-RateLimit-Reset', 'content-type': 'Content-Type', 'content-length': 'Content-Length' };
   async function handle(req, res) {
+    if (V('charset-and-header-case')) {
+      const inner = res.writeHead.bind(res);
+      res.writeHead = (status, headers = {}) => inner(status, Object.fromEntries(Object.entries(headers).map(([k, v]) => [CANON[k] ?? k, v])));
+    }
     let rawPromise;
     const raw = () => (rawPromise ??= readBody(req));
     const rl = rateHeaders(req);
@@ -706,7 +832,7 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (rl.over) {
       await raw();
       const body = F('rl-429-without-detail') ? { error: 'too many requests' } : { detail: F('rl-429-message-unrelated') ? 'Invalid request' : 'Rate limit exceeded: too many requests, try again later' };
-      return send(res, 429, body, { ...(F('rl-429-without-headers') ? cors : base), 'retry-after': String(rl.retryAfter) });
+      return send(res, F('rl-503-instead-of-429') ? 503 : 429, body, { ...(F('rl-429-without-headers') ? cors : base), 'retry-after': String(rl.retryAfter) });
     }
     // every answer from here carries the rate-limit and CORS headers
     const origWriteHead = res.writeHead.bind(res);
@@ -715,7 +841,7 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
         const { [NO_RATE]: _, ...rest } = headers;
         return origWriteHead(status, { ...cors, ...rest });
       }
-      const merged = { ...base, ...headers };
+      const merged = V('no-rl-headers-on-errors') && status >= 400 ? { ...cors, ...headers } : { ...base, ...headers };
       for (const k of Object.keys(merged)) if (merged[k] === null) delete merged[k];
       return origWriteHead(status, merged);
     };

@@ -172,7 +172,7 @@ export const MAX_BURST = 2000;
 export const burst429 = defineCheck({
   id: 'ratelimit.burst-429',
   suite: 'ratelimit',
-  rule: 'A burst past the advertised limit is answered 429 with {detail: string} and the rate-limit headers, and no 429 comes before the advertised Remaining is used up',
+  rule: 'A burst past the advertised limit is answered 429 with {detail: string} and the rate-limit headers (Remaining 0), and no 429 comes before the advertised Remaining is used up',
   contractRef: '7, 8',
   severity: 'critical',
   appliesTo: isProbe,
@@ -189,6 +189,8 @@ export const burst429 = defineCheck({
     const findings = new Findings();
     let okCount = isSuccess(first.response.status) ? 1 : 0;
     let limited: Exchange | undefined = first.response.status === 429 ? first : undefined;
+    // The last answer served before the 429: its Remaining says whether the limit was used up.
+    let lastServed: Exchange | undefined = limited ? undefined : first;
     const cap = start.remaining + start.limit + 2;
     for (let i = 0; !limited && i < cap; i++) {
       const exchange = await send();
@@ -197,7 +199,10 @@ export const burst429 = defineCheck({
         return findings.outcome('');
       }
       if (exchange.response.status === 429) limited = exchange;
-      else okCount++;
+      else {
+        okCount++;
+        lastServed = exchange;
+      }
     }
     if (!limited) {
       findings.add(fail(ctx, first, `a 429 once ${start.limit} requests per window are used (section 8)`, `${okCount} requests served, none limited`, `no 429 after ${okCount} requests; the advertised limit is ${start.limit}`));
@@ -208,11 +213,17 @@ export const burst429 = defineCheck({
     if (okCount < advertised && first.response.status !== 429) {
       findings.add(fail(ctx, limited, `no 429 before ${advertised} requests (Remaining ${start.remaining} after the first)`, `429 after ${okCount} requests`, `429 came after ${okCount} requests, sooner than the advertised ${advertised}`));
     }
+    const before = lastServed ? read(lastServed, names).remaining : undefined;
+    if (before !== undefined && before > 0) {
+      findings.add(fail(ctx, limited, `no 429 while Remaining is above 0 (section 8)`, `429 right after an answer advertising ${names.remaining}: ${before}`, `429 came while ${before} request(s) were still advertised as remaining`));
+    }
     const problem = errorDetailProblem(429, limited.response!);
     if (problem) findings.add(fail(ctx, limited, 'a 429 with {detail: string} saying the rate limit was exceeded (section 7)', problem, `the 429: ${problem}`));
     const headers = read(limited, names);
     if (headers.missing.length || headers.notInteger.length) {
       findings.add(fail(ctx, limited, 'the rate-limit headers on the 429 (section 8)', [...headers.missing.map((m) => `missing ${m}`), ...headers.notInteger].join('; '), `the 429 lacks integer rate-limit headers (${[...headers.missing, ...headers.notInteger].join(', ')})`));
+    } else if (headers.remaining! > 0) {
+      findings.add(fail(ctx, limited, `${names.remaining}: 0 on the 429 (the limit is exceeded, section 8)`, `${names.remaining}: ${headers.remaining}`, `the 429 advertises ${headers.remaining} request(s) remaining`));
     }
     return findings.outcome(`429 {detail} after ${okCount} requests (limit ${start.limit})`);
   },

@@ -452,6 +452,27 @@ export const runnerFaults: Fault[] = [
       onSendJson(app, (_request, reply) => reply.statusCode === 429, () => ({ detail: 'Nope' }));
     },
   },
+  {
+    name: 'remaining-never-zero',
+    description: 'X-RateLimit-Remaining never goes below 1 on a served answer, yet the next request gets 429',
+    checks: ['ratelimit.burst-429'],
+    options: { rateLimit: 20 },
+    configure(app) {
+      onSendHeaders(app, (_r, reply) => reply.statusCode !== 429, (reply) => {
+        const remaining = Number(reply.getHeader('x-ratelimit-remaining'));
+        if (Number.isFinite(remaining) && remaining < 1) reply.header('x-ratelimit-remaining', '1');
+      });
+    },
+  },
+  {
+    name: 'too-many-remaining-positive',
+    description: 'the 429 advertises X-RateLimit-Remaining: 5',
+    checks: ['ratelimit.burst-429'],
+    options: { rateLimit: 20 },
+    configure(app) {
+      onSendHeaders(app, (_r, reply) => reply.statusCode === 429, (reply) => reply.header('x-ratelimit-remaining', '5'));
+    },
+  },
   // ---- cors --------------------------------------------------------------------------------------
   {
     name: 'preflight-405',

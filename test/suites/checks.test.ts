@@ -54,6 +54,8 @@ export const FAILS_ON: Array<[string, string]> = [
   ['ratelimit.burst-429', 'limit-overstated'],
   ['ratelimit.burst-429', 'too-many-body-plain'],
   ['ratelimit.burst-429', 'too-many-detail-says-nothing'],
+  ['ratelimit.burst-429', 'remaining-never-zero'],
+  ['ratelimit.burst-429', 'too-many-remaining-positive'],
   ['cors.preflight-answered', 'preflight-405'],
   ['cors.preflight-allow-origin', 'preflight-no-allow-origin'],
   ['cors.preflight-allow-headers', 'preflight-headers-narrow'],

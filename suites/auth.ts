@@ -77,6 +77,16 @@ function withBody<T extends object>(ctx: CheckContext, op: Operation, parts: T):
 
 const requiresCredentials = (op: Operation): boolean => op.requiresCredentials && op.credentials.length > 0;
 
+/**
+ * The one operation that also gets near misses of the real credentials: the first plain read
+ * needing both (GET /users/me). Credentials are checked by one gate in practice; one is enough.
+ */
+function nearMissOperation(spec: SpecModel): Operation | undefined {
+  return spec.operations.find(
+    (op) => op.method === 'GET' && !op.sideEffects && requiresCredentials(op) && op.credentials.length === 2 && !op.parameters.some((p) => p.in === 'path'),
+  );
+}
+
 export const missingCredentials = defineCheck({
   id: 'auth.missing-credentials',
   suite: 'auth',
@@ -173,26 +183,39 @@ export const malformedBearerCheck = defineCheck({
 export const wrongCredentials = defineCheck({
   id: 'auth.wrong-credentials',
   suite: 'auth',
-  rule: 'A well-formed bearer that is not a valid API key, or an X-User-ID naming no user, is answered 401 {detail: string} (403 for the user id is observed, not failed)',
+  rule: 'A well-formed bearer that is not a valid API key, or an X-User-ID naming no user, is answered 401 {detail: string}, near misses of the real ones included (the key or user id with characters appended, on one operation); 403 for the user id is observed, not failed',
   contractRef: '5.1, 5.5, 7',
   severity: 'critical',
   appliesTo: requiresCredentials,
-  plannedRequests: (op) => op.credentials.length,
+  plannedRequests: (op, _runs, spec) => op.credentials.length * (op === nearMissOperation(spec) ? 2 : 1),
   async run(ctx, op) {
     const values = await probePath(ctx, op);
     const findings = new Findings();
+    const tries: Array<{ credential: Credential; value: string; what: string }> = [];
     for (const c of op.credentials) {
       const header = headerOf(ctx.spec, c);
-      const wrong = c === 'bearer' ? `Bearer vapc_wrong_${(ctx.credentials.apiKey ?? 'key').length}_${ctx.seed}` : `vapc-wrong-user-${ctx.seed}`;
-      const headers = { ...documentedHeaders(ctx, op), [header]: wrong };
+      const made = c === 'bearer' ? `Bearer vapc_wrong_${(ctx.credentials.apiKey ?? 'key').length}_${ctx.seed}` : `vapc-wrong-user-${ctx.seed}`;
+      tries.push({ credential: c, value: made, what: `a wrong ${header}` });
+    }
+    // On one operation, near misses of the real values too: a check by prefix or length lets the
+    // real key or user id with something appended through (written with the placeholder in reports).
+    if (op === nearMissOperation(ctx.spec)) {
+      for (const c of op.credentials) {
+        const header = headerOf(ctx.spec, c);
+        if (c === 'bearer' && ctx.credentials.apiKey) tries.push({ credential: c, value: `Bearer ${ctx.credentials.apiKey}x`, what: `the API key with "x" appended in ${header}` });
+        if (c === 'userId' && ctx.credentials.userId) tries.push({ credential: c, value: `${ctx.credentials.userId}-x`, what: `the user id with "-x" appended in ${header}` });
+      }
+    }
+    for (const { credential, value, what } of tries) {
+      const headers = { ...documentedHeaders(ctx, op), [headerOf(ctx.spec, credential)]: value };
       const exchange = await ctx.send({ ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })), auth: 'none' });
-      if (c === 'userId' && exchange.response?.status === 403) {
+      if (credential === 'userId' && exchange.response?.status === 403) {
         // A user id naming no user with a valid key: 401 is what 5.5 names; 403 ("authenticated,
         // not allowed") is how many frameworks answer it, and still refuses.
-        ctx.observe({ operation: label(op), message: `a wrong ${header} was answered 403 (the contract names 401)` });
+        ctx.observe({ operation: label(op), message: `${what} was answered 403 (the contract names 401)` });
         continue;
       }
-      findings.add(judge401(ctx, op, exchange, `a wrong ${header}`));
+      findings.add(judge401(ctx, op, exchange, what));
     }
     return findings.outcome('401 {detail} for wrong credentials');
   },

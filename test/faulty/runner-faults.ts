@@ -109,6 +109,22 @@ export const runnerFaults: Fault[] = [
     },
   },
   {
+    name: 'api-key-prefix-accepted',
+    description: 'any bearer that starts with the real key is let in (a comparison by prefix)',
+    checks: ['auth.wrong-credentials'],
+    configure(_app, internals) {
+      authenticateAlso(internals, (h) => String(h['authorization'] ?? '').startsWith(`Bearer ${internals.store.apiKey}`) && h['x-user-id'] === internals.store.userId);
+    },
+  },
+  {
+    name: 'user-id-prefix-accepted',
+    description: 'any X-User-ID that starts with the real user id is let in',
+    checks: ['auth.wrong-credentials'],
+    configure(_app, internals) {
+      authenticateAlso(internals, (h) => bearer({ headers: h }) === `Bearer ${internals.store.apiKey}` && String(h['x-user-id'] ?? '').startsWith(internals.store.userId));
+    },
+  },
+  {
     name: 'empty-bearer-accepted',
     description: 'an Authorization header of "Bearer " with nothing after it is served',
     checks: ['auth.empty-credentials'],

@@ -18,6 +18,8 @@ export const FAILS_ON: Array<[string, string]> = [
   ['auth.wrong-credentials', 'any-bearer-accepted'],
   ['auth.wrong-credentials', 'unauthorized-detail-says-nothing'],
   ['auth.wrong-credentials', 'wrong-user-id-accepted'],
+  ['auth.wrong-credentials', 'api-key-prefix-accepted'],
+  ['auth.wrong-credentials', 'user-id-prefix-accepted'],
   ['auth.health-open', 'health-requires-auth'],
   ['auth.bearer-only', 'preflight-requires-user-id'],
   ['auth.protected-echoes-user-id', 'protected-wrong-user'],
@@ -184,6 +186,20 @@ describe('lenient but correct servers pass every check', () => {
       const run = await runIds(target, checks.filter((c) => c.suite === 'validation').map((c) => c.id));
       expectNoFailure(run);
       expect(run.observations.some((o) => /names the field but not its location/.test(o.message))).toBe(true);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('auth.wrong-credentials: a near-miss key is reported with the placeholder, never the key', async () => {
+    const target = await startTarget({ fault: runnerFault('api-key-prefix-accepted') });
+    try {
+      const run = await runCheck(target, 'auth.wrong-credentials');
+      const failed = run.results.filter((r) => r.status === 'failed');
+      expect(failed.length, describeResults(run.results)).toBeGreaterThan(0);
+      const text = JSON.stringify(run.results);
+      expect(text).not.toContain(target.server.fixtures.api_key);
+      expect(failed.some((r) => r.repro?.includes(`"$VAPC_API_KEY"'x'`)), text.slice(0, 2000)).toBe(true);
     } finally {
       await target.close();
     }

@@ -9,12 +9,17 @@ import { defineCheck, type CheckContext, type CheckDefinition } from '../src/run
 import type { Operation } from '../src/spec/model.js';
 import {
   enumCase,
+  enumNearMiss,
   enumFields,
   integerQueryParams,
   malformedJson,
+  nearMissWrongValue,
   nonIntegerQuery,
+  strictNearMissWrongValue,
   typedFields,
   wrongTypeCase,
+  wrongTypeOf,
+  type FieldInfo,
   type InvalidCase,
 } from '../src/generators/index.js';
 import { Findings, checkProperty, fail, judgeInvalid, recordCost, request, sampleBody, sharedPathForRecord, skipped, type Judgement } from './lib.js';
@@ -51,11 +56,20 @@ export const wrongType = defineCheck({
     const values = await pathFor(ctx, op);
     const base = sampleBody(ctx, op, 11) ?? {};
     const fields = typedFields(op);
-    const perField = fields.map((f) => wrongTypeCase(base, f, ctx.strictTypes)).filter((a): a is fc.Arbitrary<InvalidCase> => a !== undefined);
+    const cases = fields.map((f) => [f, wrongTypeCase(base, f, ctx.strictTypes)] as const).filter((c): c is readonly [FieldInfo, fc.Arbitrary<InvalidCase>] => c[1] !== undefined);
+    const perField = cases.map(([, a]) => a);
     if (!perField.length) return skipped('no field whose type can be broken');
-    // One case per field first, nested ones included (recipients[].phone_number...), fixed by the
-    // seed, so no field's type goes unchecked at any --runs; then random fields and wrong types.
-    const examples = perField.map((a, i) => fc.sample(a, { seed: ctx.seed + i, numRuns: 1 })[0]!);
+    // One case per field first, nested ones included (recipients[].phone_number...), so no field's
+    // type goes unchecked at any --runs: the near miss a hand-written check most often lets through
+    // (7 for a string, 2.5 for an integer, [] for an object), else one drawn by the seed; then
+    // random fields and wrong types.
+    const examples = cases.flatMap(([f, a], i) => {
+      const near = nearMissWrongValue(f.schema);
+      const first = near !== undefined ? wrongTypeOf(base, f, near) : fc.sample(a, { seed: ctx.seed + i, numRuns: 1 })[0]!;
+      // Strict types (opt-in) also tries what frameworks coerce by design, first thing for each field.
+      const coerced = ctx.strictTypes ? strictNearMissWrongValue(f.schema) : undefined;
+      return coerced !== undefined ? [first, wrongTypeOf(base, f, coerced)] : [first];
+    });
     const findings = new Findings();
     // Each top-level field is judged on its own, so every field that breaks the rule is reported.
     for (const kase of examples) {
@@ -78,13 +92,15 @@ export const enumViolation = defineCheck({
   contractRef: '3.1, 4.4, 2.8, 7',
   severity: 'major',
   appliesTo: (op) => enumFields(op).length > 0,
-  plannedRequests: (op, runs, spec) => 1 + Math.min(runs, 3) + recordCost(op, spec),
+  plannedRequests: (op, runs, spec) => enumFields(op).length + Math.min(runs, 3) + recordCost(op, spec),
   async run(ctx, op) {
     const values = await pathFor(ctx, op);
     const base = sampleBody(ctx, op, 13) ?? {};
     const cases = enumFields(op).map((f) => enumCase(base, f)).filter((a): a is fc.Arbitrary<InvalidCase> => a !== undefined);
+    // First an allowed value in upper case ("DRAFT"): a comparison ignoring case lets it in.
+    const examples = enumFields(op).map((f) => enumNearMiss(base, f)).filter((c): c is InvalidCase => c !== undefined);
     const findings = new Findings();
-    findings.add(await checkProperty(ctx, fc.oneof(...cases), (kase) => sendCase(ctx, op, values, kase), { numRuns: 1 + Math.min(ctx.runs, 3) }));
+    findings.add(await checkProperty(ctx, fc.oneof(...cases), (kase) => sendCase(ctx, op, values, kase), { examples, numRuns: Math.min(ctx.runs, 3) }));
     return findings.outcome('422 naming the field for values outside the enum');
   },
 });

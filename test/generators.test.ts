@@ -21,6 +21,7 @@ import {
   validBody,
   wrongTypeCase,
   wrongTypeValue,
+  nearMissWrongValue,
 } from '../src/generators/index.js';
 import { loadSpec } from '../src/spec/load.js';
 import type { Operation, SpecModel } from '../src/spec/model.js';
@@ -97,20 +98,24 @@ describe('invalid cases break exactly one stated constraint', () => {
     }
   });
 
-  it('outside strict-types mode never sends values frameworks coerce ("5", "true", 5 for a string, 1.5, null)', () => {
+  it('outside strict-types mode never sends what frameworks coerce by design ("5", "true", null), and does send 7 for a string, 2.5 for an integer, [] for an object', () => {
     const integer = { type: 'integer' };
     const string = { type: 'string' };
     const boolean = { type: 'boolean' };
-    for (const [schema, coercible] of [
-      [integer, (v: unknown) => (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v)) || (typeof v === 'number' && !Number.isInteger(v)) || typeof v === 'boolean'],
-      [string, (v: unknown) => typeof v === 'number' || typeof v === 'boolean'],
-      [boolean, (v: unknown) => typeof v === 'string' && /^(true|false|yes|no|on|off|[01tfyn])$/i.test(v)],
+    const object = { type: 'object' };
+    for (const [schema, coercible, nearMiss] of [
+      [integer, (v: unknown) => (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v)) || typeof v === 'boolean', (v: unknown) => typeof v === 'number' && !Number.isInteger(v)],
+      [string, (v: unknown) => typeof v === 'boolean', (v: unknown) => typeof v === 'number'],
+      [boolean, (v: unknown) => typeof v === 'string' && /^(true|false|yes|no|on|off|[01tfyn])$/i.test(v), () => false],
+      [object, () => false, (v: unknown) => Array.isArray(v)],
     ] as const) {
       const values = fc.sample(wrongTypeValue(schema)!, { seed: SEED, numRuns: 200 });
       expect(values.filter((v) => v === null || coercible(v))).toEqual([]);
+      if (schema !== boolean) expect(values.some(nearMiss), JSON.stringify(schema)).toBe(true);
       const strict = fc.sample(wrongTypeValue(schema, true)!, { seed: SEED, numRuns: 400 });
       expect(strict.some((v) => v === null || coercible(v))).toBe(true);
     }
+    expect([integer, string, object, boolean].map((s) => nearMissWrongValue(s))).toEqual([2.5, 7, [], 'qxyes']);
   });
 
   it('enum violation: a value outside the enum, one issue', () => {

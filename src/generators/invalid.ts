@@ -5,8 +5,9 @@
  * schemas and `spec.bounds()`.
  *
  * Framework leniency is respected: outside strict-types mode no wrong value is one that mainstream
- * frameworks coerce by design ("5" for an integer, "true" for a boolean, 5 for a string, 1.5
- * truncated to 1, null for an optional field read as absent).
+ * frameworks coerce by design: "5" for an integer, "true" for a boolean, null for an optional field
+ * read as absent (the issue's list; pydantic v2's lax mode, zod and Joi with conversion agree).
+ * None of them takes 5 for a string, 2.5 for an integer or [] for an object, so those are tried.
  */
 import fc from 'fast-check';
 import type { JsonSchema, NumericBound, Operation } from '../spec/model.js';
@@ -38,13 +39,13 @@ export const nonsenseWord = fc.stringMatching(/^[qxz][a-z]{2,8}$/);
 
 /**
  * Values whose JSON type the schema does not allow. Outside `strictTypes`, only values no
- * mainstream framework coerces (objects, arrays and non-numeric words in place of scalars; words
- * and numbers in place of objects and arrays).
+ * mainstream framework coerces (objects, arrays and non-numeric words in place of scalars; numbers
+ * in place of strings; non-integral numbers in place of integers; words, numbers and arrays in
+ * place of objects).
  */
 export function wrongTypeValue(schema: JsonSchema, strictTypes = false): fc.Arbitrary<unknown> | undefined {
-  const allowed = new Set<JsonType>(typesOf(schema));
-  if (allowed.size === 0) return undefined;
-  if (allowed.has('number')) allowed.add('integer');
+  const allowed = allowedTypes(schema);
+  if (!allowed) return undefined;
   const options: fc.Arbitrary<unknown>[] = [];
   const scalar = allowed.has('string') || allowed.has('integer') || allowed.has('number') || allowed.has('boolean');
   const container = allowed.has('object') || allowed.has('array');
@@ -52,17 +53,49 @@ export function wrongTypeValue(schema: JsonSchema, strictTypes = false): fc.Arbi
   if (!allowed.has('array') && !allowed.has('object') && scalar) options.push(fc.constant([]), fc.array(nonsenseWord, { minLength: 1, maxLength: 2 }));
   if (!allowed.has('string')) options.push(nonsenseWord);
   if (container && !allowed.has('integer')) options.push(fc.integer({ min: 2, max: 1000 }));
-  if (allowed.has('object') && !allowed.has('array') && !scalar) options.push(fc.boolean());
+  if (allowed.has('object') && !allowed.has('array') && !scalar) options.push(fc.boolean(), fc.constant([]));
   if (allowed.has('array') && !allowed.has('object') && !scalar) options.push(fc.constant({}));
+  if (allowed.has('string') && !allowed.has('integer')) options.push(fc.integer({ min: 1, max: 99 }));
+  if (allowed.has('integer') && !allowed.has('number')) options.push(fc.integer({ min: 1, max: 99 }).map((n) => n + 0.5));
   if (strictTypes) {
     if (!allowed.has('string') && (allowed.has('integer') || allowed.has('number'))) options.push(fc.integer({ min: 1, max: 99 }).map(String));
     if (!allowed.has('string') && allowed.has('boolean')) options.push(fc.constantFrom('true', 'false'));
-    if (allowed.has('string') && !allowed.has('integer')) options.push(fc.integer({ min: 1, max: 99 }));
-    if (allowed.has('integer') && !allowed.has('number')) options.push(fc.integer({ min: 1, max: 99 }).map((n) => n + 0.5));
     if (!allowed.has('boolean')) options.push(fc.boolean());
     if (!allowed.has('null')) options.push(fc.constant(null));
   }
   return options.length ? fc.oneof(...options) : undefined;
+}
+
+function allowedTypes(schema: JsonSchema): Set<JsonType> | undefined {
+  const allowed = new Set<JsonType>(typesOf(schema));
+  if (allowed.size === 0) return undefined;
+  if (allowed.has('number')) allowed.add('integer');
+  return allowed;
+}
+
+/**
+ * The wrong value tried first for a field: the one a hand-written check most often lets through
+ * (a number for a string, 2.5 for an integer, an array for an object, a word for a boolean).
+ * Undefined when the type has no such near miss.
+ */
+export function nearMissWrongValue(schema: JsonSchema): unknown {
+  const allowed = allowedTypes(schema);
+  if (!allowed) return undefined;
+  if (allowed.has('string') && !allowed.has('integer')) return 7;
+  if (allowed.has('integer') && !allowed.has('number') && !allowed.has('string')) return 2.5;
+  if (allowed.has('object') && !allowed.has('array') && !allowed.has('string')) return [];
+  if (allowed.has('array') && !allowed.has('object') && !allowed.has('string')) return {};
+  if (allowed.has('boolean') && !allowed.has('string')) return 'qxyes';
+  return undefined;
+}
+
+/** In strict-types mode, also first: what frameworks coerce ("5" for a number, "true" for a boolean, else null). */
+export function strictNearMissWrongValue(schema: JsonSchema): unknown {
+  const allowed = allowedTypes(schema);
+  if (!allowed || allowed.has('string')) return allowed && !allowed.has('null') ? null : undefined;
+  if (allowed.has('integer')) return '5';
+  if (allowed.has('boolean')) return 'true';
+  return allowed.has('null') ? undefined : null;
 }
 
 /** A string outside the schema's enum, or undefined when the schema has no enum. */
@@ -82,7 +115,12 @@ export function typedFields(op: Operation): FieldInfo[] {
 export function wrongTypeCase(base: unknown, field: FieldInfo, strictTypes = false): fc.Arbitrary<InvalidCase> | undefined {
   const wrong = wrongTypeValue(field.schema, strictTypes);
   if (!wrong) return undefined;
-  return wrong.map((value) => ({
+  return wrong.map((value) => wrongTypeOf(base, field, value));
+}
+
+/** The case of `base` with the field given `value`. */
+export function wrongTypeOf(base: unknown, field: FieldInfo, value: unknown): InvalidCase {
+  return {
     kind: 'wrong-type' as const,
     location: 'body' as const,
     loc: field.loc,
@@ -90,14 +128,25 @@ export function wrongTypeCase(base: unknown, field: FieldInfo, strictTypes = fal
     value,
     body: setPointer(base, field.pointer, value),
     description: `${field.loc.join('.')}=${JSON.stringify(value)} (expected ${typesOf(nonNull(field.schema)).join(' or ')})`,
-  }));
+  };
 }
 
 export function enumCase(base: unknown, field: FieldInfo): fc.Arbitrary<InvalidCase> | undefined {
   const values = enumOf(field.schema);
   const outside = enumViolation(field.schema);
   if (!outside || !values) return undefined;
-  return outside.map((value) => ({
+  return outside.map((value) => enumCaseOf(base, field, value, values));
+}
+
+/** The near miss of an enum: its first value in upper case (a comparison ignoring case lets it in). */
+export function enumNearMiss(base: unknown, field: FieldInfo): InvalidCase | undefined {
+  const values = enumOf(field.schema)?.filter((v): v is string => typeof v === 'string');
+  const first = values?.find((v) => v.toUpperCase() !== v && !values.includes(v.toUpperCase()));
+  return values && first !== undefined ? enumCaseOf(base, field, first.toUpperCase(), values) : undefined;
+}
+
+function enumCaseOf(base: unknown, field: FieldInfo, value: string, values: unknown[]): InvalidCase {
+  return {
     kind: 'enum' as const,
     location: 'body' as const,
     loc: field.loc,
@@ -105,7 +154,7 @@ export function enumCase(base: unknown, field: FieldInfo): fc.Arbitrary<InvalidC
     value,
     body: setPointer(base, field.pointer, value),
     description: `${field.loc.join('.')}=${JSON.stringify(value)} (one of ${values.map((v) => JSON.stringify(v)).join(', ')})`,
-  }));
+  };
 }
 
 /** Fields with an enum (the contract's closed value lists). */

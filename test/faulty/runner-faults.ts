@@ -208,6 +208,42 @@ export const runnerFaults: Fault[] = [
     },
   },
   {
+    name: 'string-fields-take-numbers',
+    description: 'a number is accepted where a string is stated (recipients[].phone_number: 7)',
+    checks: ['validation.wrong-type'],
+    configure(_app, internals) {
+      ignoreIssues(internals, (i) => i.location === 'body' && i.rule === 'type' && typeof i.actual === 'number' && String(i.expected).includes('string'));
+    },
+  },
+  {
+    name: 'integer-fields-take-fractions',
+    description: 'a non-integral number is accepted where an integer is stated (short_term_summaries_limit: 2.5)',
+    checks: ['validation.wrong-type'],
+    configure(_app, internals) {
+      ignoreIssues(internals, (i) => i.location === 'body' && i.rule === 'type' && typeof i.actual === 'number' && String(i.expected).includes('integer'));
+    },
+  },
+  {
+    name: 'object-fields-take-arrays',
+    description: 'an array is accepted where an object is stated (retry_policy: [])',
+    checks: ['validation.wrong-type'],
+    configure(_app, internals) {
+      ignoreIssues(internals, (i) => i.location === 'body' && i.rule === 'type' && Array.isArray(i.actual) && String(i.expected).includes('object'));
+    },
+  },
+  {
+    name: 'enum-ignores-case',
+    description: 'the status enum is compared ignoring case ("DRAFT" is taken as draft)',
+    checks: ['validation.enum-violation'],
+    configure(_app, internals) {
+      wrapValidate(internals, (original) => (operationId, parts) => {
+        const body = parts.body as Json;
+        if (body && typeof body === 'object' && typeof body.status === 'string') return original(operationId, { ...parts, body: { ...body, status: body.status.toLowerCase() } });
+        return original(operationId, parts);
+      });
+    },
+  },
+  {
     name: 'validation-loc-vague',
     description: 'the 422 names only ["body"] in loc, never the field',
     checks: ['validation.wrong-type', 'validation.enum-violation'],

@@ -41,22 +41,30 @@ async function pathFor(ctx: CheckContext, op: Operation): Promise<Record<string,
 
 const RANDOM_CAP = 4;
 
+/**
+ * The out-of-range values tried first: min-1 or max+1, and below a minimum above 1, also 0 (a
+ * check written `if (value && value < min)` skips the falsy 0).
+ */
+function edgeValues(bound: NumericBound, side: BoundSide): number[] {
+  const edge = boundaryValues(bound).find((b) => !b.inRange && (side === 'below-minimum' ? b.label === 'min-1' : b.label === 'max+1'))!.value;
+  return side === 'below-minimum' && bound.minimum !== undefined && bound.minimum > 1 && edge !== 0 ? [edge, 0] : [edge];
+}
+
 function outsideCheck(field: string, side: BoundSide): CheckDefinition {
   const which = side === 'below-minimum' ? 'minimum' : 'maximum';
   return defineCheck({
     id: `ranges.${kebab(field)}-${side}`,
     suite: 'ranges',
-    rule: `${field} ${side === 'below-minimum' ? 'below its minimum (min-1 and random values below)' : 'above its maximum (max+1 and random values above)'} is answered 422 naming ${field}`,
+    rule: `${field} ${side === 'below-minimum' ? 'below its minimum (min-1, 0 when the minimum is above 1, and random values below)' : 'above its maximum (max+1 and random values above)'} is answered 422 naming ${field}`,
     contractRef: '4.2, 4.4, 8',
     severity: 'critical',
     appliesTo: (op, spec) => boundOf(spec, op, field)?.[which] !== undefined,
-    plannedRequests: (op, runs, spec) => 1 + Math.min(runs, RANDOM_CAP) + recordCost(op, spec),
+    plannedRequests: (op, runs, spec) => edgeValues(boundOf(spec, op, field)!, side).length + Math.min(runs, RANDOM_CAP) + recordCost(op, spec),
     async run(ctx, op) {
       const bound = boundOf(ctx.spec, op, field)!;
       const values = await pathFor(ctx, op);
       if (!values) return skipped(`no record to send ${label(op)} to`);
       const base = sampleBody(ctx, op, 19) ?? {};
-      const edge = boundaryValues(bound).find((b) => !b.inRange && (side === 'below-minimum' ? b.label === 'min-1' : b.label === 'max+1'))!;
       const findings = new Findings();
       const verdict = await checkProperty(
         ctx,
@@ -66,7 +74,7 @@ function outsideCheck(field: string, side: BoundSide): CheckDefinition {
           const exchange = await ctx.send(request(op, ctx, { pathValues: values, json: kase.body }));
           return judgeInvalid(ctx, op, exchange, { ...kase, description: `${field}=${value} (the contract allows ${bound.minimum ?? '-inf'}..${bound.maximum ?? 'inf'})` });
         },
-        { examples: [edge.value], numRuns: Math.min(ctx.runs, RANDOM_CAP) },
+        { examples: edgeValues(bound, side), numRuns: Math.min(ctx.runs, RANDOM_CAP) },
       );
       findings.add(verdict);
       return findings.outcome(`${field} ${side === 'below-minimum' ? `< ${bound.minimum}` : `> ${bound.maximum}`} rejected with 422`);

@@ -333,6 +333,14 @@ export const runnerFaults: Fault[] = [
       },
     },
   ]),
+  {
+    name: 'machine-detection-zero-skipped',
+    description: 'machine_detection_timeout_seconds 0 skips the range check (a falsy value taken as absent)',
+    checks: ['ranges.machine-detection-timeout-seconds-below-minimum'],
+    configure(_app, internals) {
+      ignoreIssues(internals, (i) => i.rule === 'minimum' && i.pointer === '/machine_detection_timeout_seconds' && i.actual === 0);
+    },
+  },
   // ---- schema ------------------------------------------------------------------------------------
   {
     name: 'assistant-name-number',

@@ -38,6 +38,7 @@ export const FAILS_ON: Array<[string, string]> = [
   ['ranges.max-concurrency-above-maximum', 'max_concurrency-maximum-off-by-one'],
   ['ranges.max-concurrency-in-range', 'max_concurrency-maximum-rejected'],
   ['ranges.machine-detection-timeout-seconds-below-minimum', 'machine_detection_timeout_seconds-minimum-off-by-one'],
+  ['ranges.machine-detection-timeout-seconds-below-minimum', 'machine-detection-zero-skipped'],
   ['ranges.machine-detection-timeout-seconds-above-maximum', 'machine_detection_timeout_seconds-maximum-off-by-one'],
   ['ranges.machine-detection-timeout-seconds-in-range', 'machine_detection_timeout_seconds-maximum-rejected'],
   ['schema.response-conforms', 'assistant-name-number'],

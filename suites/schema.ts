@@ -93,11 +93,16 @@ export const responseConforms = defineCheck({
 const param = (op: Operation, name: string) => op.parameters.find((p) => p.in === 'query' && p.name === name);
 const hasPaging = (op: Operation): boolean => Boolean(param(op, 'limit') && op.method === 'GET');
 
-async function list(ctx: CheckContext, op: Operation, query: Array<[string, string]>): Promise<{ exchange: Exchange; items?: unknown[] }> {
+/**
+ * One page of the list, with `conforms`: every page read is also judged against the documented
+ * response (its items past the first page's 50 included, which only limit=51 brings back).
+ */
+async function list(ctx: CheckContext, op: Operation, query: Array<[string, string]>): Promise<{ exchange: Exchange; items?: unknown[]; conforms: Judgement }> {
   const exchange = await ctx.send(request(op, ctx, query.length ? { query } : {}));
   const json = exchange.response?.json;
   const items = exchange.response && isSuccess(exchange.response.status) && Array.isArray(json) ? json : undefined;
-  return items ? { exchange, items } : { exchange };
+  const conforms = items ? judgeResponse(ctx, op, exchange, { what: `${label(op)} with ${query.map(([k, v]) => `${k}=${v}`).join('&') || 'no query'}` }) : OK;
+  return items ? { exchange, items, conforms } : { exchange, conforms };
 }
 
 const idOf = (item: unknown): string => JSON.stringify((item as { id?: unknown })?.id ?? item);
@@ -110,7 +115,7 @@ function notAList(ctx: CheckContext, op: Operation, exchange: Exchange, what: st
 export const callsLimit = defineCheck({
   id: 'schema.calls-limit',
   suite: 'schema',
-  rule: 'GET /calls?limit=k never returns more than k calls',
+  rule: 'GET /calls?limit=k never returns more than k calls (each page read is also judged against the documented response)',
   contractRef: '4.1',
   severity: 'major',
   appliesTo: hasPaging,
@@ -122,10 +127,10 @@ export const callsLimit = defineCheck({
         ctx,
         fc.integer({ min: 1, max: 20 }),
         async (k) => {
-          const { exchange, items } = await list(ctx, op, [['limit', String(k)]]);
+          const { exchange, items, conforms } = await list(ctx, op, [['limit', String(k)]]);
           if (!items) return notAList(ctx, op, exchange, `limit=${k}`);
           if (items.length > k) return fail(ctx, exchange, `at most ${k} calls for limit=${k}`, `${items.length} calls`, `GET with limit=${k} returned ${items.length} calls`, k);
-          return OK;
+          return conforms;
         },
         { examples: [1, 2], numRuns: Math.min(ctx.runs, 2) },
       ),
@@ -137,7 +142,7 @@ export const callsLimit = defineCheck({
 export const callsDefaultLimit = defineCheck({
   id: 'schema.calls-default-limit',
   suite: 'schema',
-  rule: 'GET /calls without limit pages with the documented default (50): never more, and exactly that many when more exist',
+  rule: 'GET /calls without limit pages with the documented default (50): never more, and exactly that many when more exist (each page read, limit=51 included, is also judged against the documented response)',
   contractRef: '4.1, 8',
   severity: 'major',
   appliesTo: (op) => hasPaging(op) && typeof param(op, 'limit')!.schema['default'] === 'number',
@@ -146,6 +151,7 @@ export const callsDefaultLimit = defineCheck({
     const def = param(op, 'limit')!.schema['default'] as number;
     const findings = new Findings();
     const plain = await list(ctx, op, []);
+    findings.add(plain.conforms);
     if (!plain.items) {
       findings.add(notAList(ctx, op, plain.exchange, 'without query'));
       return findings.outcome('');
@@ -155,6 +161,7 @@ export const callsDefaultLimit = defineCheck({
       return findings.outcome('');
     }
     const more = await list(ctx, op, [['limit', String(def + 1)]]);
+    findings.add(more.conforms);
     if (more.items && more.items.length > def && plain.items.length !== def) {
       findings.add(fail(ctx, plain.exchange, `${def} calls without limit when more exist (default ${def})`, `${plain.items.length} calls (limit=${def + 1} gave ${more.items.length})`, `GET without limit returned ${plain.items.length} calls while more exist; the default limit is ${def}`));
     }
@@ -168,7 +175,7 @@ export const callsDefaultLimit = defineCheck({
 export const callsOffset = defineCheck({
   id: 'schema.calls-offset',
   suite: 'schema',
-  rule: 'GET /calls?offset=o skips o calls: with a stable order, limit=n-1&offset=1 is the page limit=n&offset=0 without its first call',
+  rule: 'GET /calls?offset=o skips o calls: with a stable order, limit=n-1&offset=1 is the page limit=n&offset=0 without its first call (each page read is also judged against the documented response)',
   contractRef: '4.1, 8',
   severity: 'major',
   appliesTo: (op) => hasPaging(op) && Boolean(param(op, 'offset')),
@@ -177,6 +184,7 @@ export const callsOffset = defineCheck({
     const n = 6;
     const findings = new Findings();
     const first = await list(ctx, op, [['limit', String(n)], ['offset', '0']]);
+    findings.add(first.conforms);
     if (!first.items) {
       findings.add(notAList(ctx, op, first.exchange, `limit=${n}&offset=0`));
       return findings.outcome('');
@@ -188,6 +196,7 @@ export const callsOffset = defineCheck({
       return { status: 'passed', message: 'order not stable between identical requests: offset not judged (the contract leaves the order open)' };
     }
     const shifted = await list(ctx, op, [['limit', String(n - 1)], ['offset', '1']]);
+    findings.add(shifted.conforms);
     if (!shifted.items) {
       findings.add(notAList(ctx, op, shifted.exchange, `limit=${n - 1}&offset=1`));
       return findings.outcome('');
@@ -204,7 +213,7 @@ export const callsOffset = defineCheck({
 export const callsProviderFilter = defineCheck({
   id: 'schema.calls-provider-filter',
   suite: 'schema',
-  rule: 'GET /calls?provider=p returns only calls whose provider is p, and some when unfiltered calls of p exist',
+  rule: 'GET /calls?provider=p returns only calls whose provider is p, and some when unfiltered calls of p exist (each page read is also judged against the documented response)',
   contractRef: '4.1, 2.1',
   severity: 'major',
   appliesTo: (op) => op.method === 'GET' && Boolean(param(op, 'provider')),
@@ -212,11 +221,13 @@ export const callsProviderFilter = defineCheck({
   async run(ctx, op) {
     const findings = new Findings();
     const all = await list(ctx, op, [['limit', '50']]);
+    findings.add(all.conforms);
     const seen = new Set((all.items ?? []).map((c) => (c as { provider?: unknown })?.provider).filter((p): p is string => typeof p === 'string'));
     const providers = (ctx.fixtures.channels?.length ? ctx.fixtures.channels : [...seen]).slice(0, 2);
     if (!providers.length) return skipped('no provider identifier known (fixtures.channels) and no call to read one from');
     for (const provider of providers) {
       const filtered = await list(ctx, op, [['provider', provider], ['limit', '50']]);
+      findings.add(filtered.conforms);
       if (!filtered.items) {
         findings.add(notAList(ctx, op, filtered.exchange, `provider=${provider}`));
         continue;

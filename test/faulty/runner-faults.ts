@@ -351,6 +351,16 @@ export const runnerFaults: Fault[] = [
     },
   },
   {
+    name: 'calls-item-past-50-malformed',
+    description: 'on pages longer than 50, the 51st call has duration_seconds as a string and no provider',
+    checks: ['schema.calls-default-limit'],
+    configure(app) {
+      onSendJson(app, opIs('listCalls'), (json) =>
+        Array.isArray(json) && json.length > 50 ? json.map((c: Json, i: number) => (i === 50 ? { ...c, duration_seconds: String(c.duration_seconds ?? 1), provider: undefined } : c)) : json,
+      );
+    },
+  },
+  {
     name: 'calls-limit-plus-one',
     description: 'GET /calls returns one call more than limit',
     checks: ['schema.calls-limit'],

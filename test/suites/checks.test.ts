@@ -45,6 +45,7 @@ export const FAILS_ON: Array<[string, string]> = [
   ['schema.response-conforms', 'remaining-header-missing'],
   ['schema.calls-limit', 'calls-limit-plus-one'],
   ['schema.calls-default-limit', 'calls-default-limit-20'],
+  ['schema.calls-default-limit', 'calls-item-past-50-malformed'],
   ['schema.calls-offset', 'calls-offset-ignored'],
   ['schema.calls-provider-filter', 'calls-provider-ignored'],
   ['stateful.create-echoes', 'create-drops-schedule'],

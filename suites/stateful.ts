@@ -186,6 +186,22 @@ export const getReturnsCreated = defineCheck({
 });
 
 /**
+ * Makes the update's booleans and integers differ from what the campaign was created with, so a
+ * server that ignores them (or drops falsy values) shows: a change equal to the old value proves
+ * nothing. Integers move by one, inside their stated bounds.
+ */
+function differFromCreated(ctx: CheckContext, op: Operation, body: Record<string, unknown>, created: Record<string, unknown>): void {
+  for (const [field, value] of Object.entries(body)) {
+    const before = created[field];
+    if (typeof value === 'boolean' && typeof before === 'boolean') body[field] = !before;
+    else if (typeof value === 'number' && value === before) {
+      const bound = ctx.spec.bounds().find((b) => b.operationId === op.id && b.field === field);
+      body[field] = bound?.maximum !== undefined && value + 1 > bound.maximum ? value - 1 : value + 1;
+    }
+  }
+}
+
+/**
  * Creates a campaign, then sends it a valid PATCH of every documented field but the status (status
  * transitions are not specified; update-status-values judges the status). Shared by the update checks.
  */
@@ -204,6 +220,7 @@ async function updateCreatedCampaign(
   const body = sampleBody(ctx, op, seeds.body) ?? {};
   const statusField = Object.entries(propertiesOf(op.requestBody!.schema)).find(([, s]) => enumOf(s)?.length)?.[0];
   if (statusField) delete body[statusField];
+  differFromCreated(ctx, op, body, made.body);
   const exchange = await ctx.send(request(op, ctx, { pathValues: { [param]: made.id }, json: body }));
   return { id: made.id, param, body, exchange };
 }
@@ -287,11 +304,11 @@ export const updateRecordShape = defineCheck({
 export const updateStatusValues = defineCheck({
   id: 'stateful.update-status-values',
   suite: 'stateful',
-  rule: 'Each status value the update accepts (draft, scheduled, running, paused, completed) is not rejected as invalid; `scheduled` in the record is the contract\'s own conflict, observed',
+  rule: 'Each status value the update accepts (draft, scheduled, running, paused, completed) is not rejected as invalid, and the last one answered as set is what GET then shows; `scheduled` in the record is the contract\'s own conflict, observed',
   contractRef: '3.1, 4.4',
   severity: 'major',
   appliesTo: (op) => op.id === 'updateCampaign' && Boolean(op.requestBody && Object.values(propertiesOf(op.requestBody.schema)).some((s) => enumOf(s)?.length)),
-  plannedRequests: (op) => 1 + (Object.values(propertiesOf(op.requestBody!.schema)).map((s) => enumOf(s)?.length ?? 0).find((n) => n > 0) ?? 0),
+  plannedRequests: (op) => 2 + (Object.values(propertiesOf(op.requestBody!.schema)).map((s) => enumOf(s)?.length ?? 0).find((n) => n > 0) ?? 0),
   async run(ctx, op) {
     const create = opById(ctx, 'createCampaign');
     if (!create) return skipped('no create operation');
@@ -303,6 +320,8 @@ export const updateStatusValues = defineCheck({
     if (made.id === undefined) return skipped(`could not create a campaign (${statusText(made.exchange)})`);
     const param = op.parameters.find((p) => p.in === 'path')!.name;
     const findings = new Findings();
+    // The last value the server accepted and answered as set: a later GET must show it.
+    let lastSet: { value: unknown; exchange: Exchange } | undefined;
     for (const value of values) {
       const exchange = await ctx.send(request(op, ctx, { pathValues: { [param]: made.id }, json: { [field]: value } }));
       const res = exchange.response;
@@ -314,6 +333,7 @@ export const updateStatusValues = defineCheck({
       if (isSuccess(res.status)) {
         findings.add(judgeResponse(ctx, op, exchange, { what: `the record after ${field}=${String(value)}` }));
         const got = (res.json as Record<string, unknown> | undefined)?.[field];
+        lastSet = got === value ? { value, exchange } : undefined;
         if (got !== undefined && got !== null && got !== value) {
           ctx.observe({ operation: label(op), message: `${field}=${String(value)} was accepted and the record says ${JSON.stringify(got)} (transitions are not specified)` });
         }
@@ -325,6 +345,15 @@ export const updateStatusValues = defineCheck({
         findings.add(fail(ctx, exchange, `${field}=${String(value)} accepted (one of ${values.join(', ')}, section 4.4)`, `422 naming ${field}`, `${field}=${String(value)} was rejected as invalid`, { [field]: value }));
       } else {
         ctx.observe({ operation: label(op), message: `${field}=${String(value)} was answered ${res.status}; status transitions are not specified, so not judged` });
+      }
+    }
+    const get = ctx.spec.operations.find((o) => o.method === 'GET' && o.path === op.path);
+    if (get && lastSet) {
+      const after = await ctx.send(request(get, ctx, { pathValues: { [param]: made.id } }));
+      const campaign = (after.response?.json as { campaign?: Record<string, unknown> } | undefined)?.campaign;
+      const shown = campaign?.[field];
+      if (after.response && isSuccess(after.response.status) && shown !== undefined && shown !== null && shown !== lastSet.value) {
+        findings.add(fail(ctx, after, `${field} ${JSON.stringify(lastSet.value)} read back, as the update answered (section 4.4)`, `${field} ${JSON.stringify(shown)}`, `${field}=${String(lastSet.value)} was answered as set but GET shows ${JSON.stringify(shown)}`, { [field]: lastSet.value }));
       }
     }
     return findings.outcome(`every ${field} value of the update accepted`);
@@ -385,7 +414,7 @@ export const createInvite = defineCheck({
 export const regenerateKey = defineCheck({
   id: 'stateful.regenerate-key',
   suite: 'stateful',
-  rule: 'POST /api-keys/api-keys/{key_id}/regenerate with the bearer only returns {key, id, name, upgraded}; the new key then works (the run carries on with it)',
+  rule: 'POST /api-keys/api-keys/{key_id}/regenerate with the bearer only returns {key, id, name, upgraded} whose key is new (not the one in use); the new key then works (the run carries on with it)',
   contractRef: '4.9, 2.7, 5.4',
   severity: 'major',
   destructive: true,
@@ -401,7 +430,11 @@ export const regenerateKey = defineCheck({
       return findings.outcome('');
     }
     const key = (res.json as { key?: unknown } | undefined)?.key;
+    const previous = ctx.credentials.apiKey;
     if (typeof key === 'string' && key) ctx.rotateApiKey(key);
+    if (typeof key === 'string' && key !== '' && key === previous) {
+      findings.add(fail(ctx, exchange, 'a new key in `key` (section 2.7: "the new secret key value")', 'the key in use, unchanged', 'the regeneration returned the key already in use'));
+    }
     findings.add(judgeResponse(ctx, op, exchange, { what: 'the regeneration result' }));
     const shape = validate('ApiKeyRegenerated', res.json);
     if (!shape.ok || typeof key !== 'string' || !key) {

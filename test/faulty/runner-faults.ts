@@ -426,6 +426,26 @@ export const runnerFaults: Fault[] = [
     },
   },
   {
+    name: 'update-drops-false',
+    description: 'PATCH skips fields sent as false (a falsy value taken as absent): the record keeps true',
+    checks: ['stateful.update-persists'],
+    configure(_app, internals) {
+      wrapValidate(internals, (original) => (operationId, parts) => {
+        const body = parts.body as Json;
+        if (operationId !== 'updateCampaign' || !body || typeof body !== 'object' || Array.isArray(body)) return original(operationId, parts);
+        return original(operationId, { ...parts, body: Object.fromEntries(Object.entries(body).filter(([, v]) => v !== false)) });
+      });
+    },
+  },
+  {
+    name: 'status-not-persisted',
+    description: 'PATCH answers the status as set, but GET still shows draft',
+    checks: ['stateful.update-status-values'],
+    configure(app) {
+      onSendJson(app, opIs('getCampaign'), (json) => (json && json.campaign ? { ...json, campaign: { ...json.campaign, status: 'draft' } } : json));
+    },
+  },
+  {
     name: 'status-scheduled-rejected',
     description: 'PATCH rejects status "scheduled" as outside the enum',
     checks: ['stateful.update-status-values'],
@@ -451,6 +471,15 @@ export const runnerFaults: Fault[] = [
     checks: ['stateful.create-invite'],
     configure(app) {
       onSendJson(app, (r, reply) => opIs('createInvite')(r) && reply.statusCode < 300, (json) => ({ ...json, email: 'someone@else.example' }));
+    },
+  },
+  {
+    name: 'regenerate-returns-same-key',
+    description: 'regeneration rotates nothing and answers the key already in use',
+    checks: ['stateful.regenerate-key'],
+    configure(_app, internals) {
+      const store = internals.store;
+      store.regenerateKey = (keyId: string) => (keyId === store.data.apiKey.id ? { key: store.apiKey, id: store.data.apiKey.id, name: store.data.apiKey.name, upgraded: false } : undefined);
     },
   },
   {

@@ -6,8 +6,8 @@
 import fc from 'fast-check';
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/runner/check.js';
 import type { Operation } from '../src/spec/model.js';
-import { integerQueryParams, validBody, validQueryValue, malformedJson } from '../src/generators/index.js';
-import { Findings, OK, checkProperty, fail, genOptions, label, recordCost, request, sharedPathForRecord, statusText, type Judgement } from './lib.js';
+import { integerQueryParams, propertiesOf, typesOf, validBody, validQueryValue, malformedJson } from '../src/generators/index.js';
+import { Findings, OK, checkProperty, fail, genOptions, label, recordCost, request, sampleBody, sharedPathForRecord, statusText, type Judgement } from './lib.js';
 
 interface Input {
   path: Record<string, string>;
@@ -70,41 +70,75 @@ async function sendInput(ctx: CheckContext, op: Operation, input: Input): Promis
 }
 
 const CAP = 4;
+
+/** Top-level body fields of a JSON type (string, integer...), in schema order. */
+const fieldsOfType = (op: Operation, type: string): string[] =>
+  op.requestBody ? Object.entries(propertiesOf(op.requestBody.schema)).filter(([, s]) => typesOf(s).includes(type as never)).map(([name]) => name) : [];
+
+/** A valid body 150 KiB long (one string field that long; the contract states no maximum length): a 413 is fine, a 5xx is not. */
+function largeBodyInput(ctx: CheckContext, op: Operation, path: Record<string, string>): Input[] {
+  const field = fieldsOfType(op, 'string').find((f) => /context|template|name/.test(f)) ?? fieldsOfType(op, 'string')[0];
+  const base = sampleBody(ctx, op, 83);
+  return field && base ? [{ path, query: [], body: { ...base, [field]: 'Lorem ipsum dolor sit amet. '.repeat(5500) } }] : [];
+}
+
+/**
+ * Inputs tried first, at any --runs, where servers classically crash: each integer query parameter
+ * alone given a word (a bare int()), an integer parameter given twice, a body integer past 2^53
+ * (1e20), a body field null.
+ */
+function invalidExamples(op: Operation, path: Record<string, string>, base: unknown): Input[] {
+  const out: Input[] = integerQueryParams(op).map((p) => ({ path, query: [[p.name, 'vapc']] }));
+  const first = integerQueryParams(op)[0];
+  if (first) out.push({ path, query: [[first.name, '5'], [first.name, '6']] });
+  if (base && typeof base === 'object') {
+    const integer = fieldsOfType(op, 'integer')[0];
+    if (integer) out.push({ path, query: [], body: { ...base, [integer]: 1e20 } });
+    const any = Object.keys(base)[0];
+    if (any) out.push({ path, query: [], body: { ...base, [any]: null } });
+  }
+  return out;
+}
+
+const invalidExampleCount = (op: Operation): number =>
+  integerQueryParams(op).length + (integerQueryParams(op).length ? 1 : 0) + (op.requestBody ? (fieldsOfType(op, 'integer').length ? 1 : 0) + 1 : 0);
+
 const hasInputs = (op: Operation): boolean => Boolean(op.requestBody) || op.parameters.some((p) => p.in === 'query' || p.in === 'path');
 
 export const noServerErrorValid = defineCheck({
   id: 'robustness.no-5xx-valid',
   suite: 'robustness',
-  rule: 'Valid but awkward inputs (unicode, long strings, empty arrays, nested open objects, boundary numbers) never get a 5xx or no answer',
+  rule: 'Valid but awkward inputs (unicode, long strings, a 150 KiB body, empty arrays, nested open objects, boundary numbers) never get a 5xx or no answer',
   contractRef: '4, 7',
   severity: 'critical',
   appliesTo: (op) => !op.sideEffects,
-  plannedRequests: (op, runs, spec) => (hasInputs(op) ? Math.min(runs, CAP) : 1) + recordCost(op, spec),
+  plannedRequests: (op, runs, spec) => (hasInputs(op) ? Math.min(runs, CAP) : 1) + (op.requestBody ? 1 : 0) + recordCost(op, spec),
   async run(ctx, op) {
     const path = await basePath(ctx, op);
     const findings = new Findings();
     const numRuns = hasInputs(op) ? Math.min(ctx.runs, CAP) : 1;
-    findings.add(await checkProperty(ctx, validInputs(ctx, op, path), async (input) => judge(ctx, op, await sendInput(ctx, op, input), 'a valid input', input), { numRuns }));
-    return findings.outcome(`no 5xx for ${numRuns} valid awkward inputs`);
+    const examples = largeBodyInput(ctx, op, path);
+    findings.add(
+      await checkProperty(ctx, validInputs(ctx, op, path), async (input) => judge(ctx, op, await sendInput(ctx, op, input), 'a valid input', input), { numRuns, examples }),
+    );
+    return findings.outcome(`no 5xx for ${examples.length + numRuns} valid awkward inputs`);
   },
 });
 
 export const noServerErrorInvalid = defineCheck({
   id: 'robustness.no-5xx-invalid',
   suite: 'robustness',
-  rule: 'Invalid inputs (arbitrary JSON in place of the body, malformed JSON, deep nesting, garbage query values and path ids) never get a 5xx or no answer',
+  rule: 'Invalid inputs (arbitrary JSON in place of the body, malformed JSON, deep nesting, null fields, integers past 2^53, garbage and repeated query values, path ids) never get a 5xx or no answer',
   contractRef: '4, 7',
   severity: 'critical',
   appliesTo: (op) => !op.sideEffects && hasInputs(op),
-  plannedRequests: (op, runs, spec) => integerQueryParams(op).length + Math.min(runs, CAP) + recordCost(op, spec),
+  plannedRequests: (op, runs, spec) => invalidExampleCount(op) + Math.min(runs, CAP) + recordCost(op, spec),
   async run(ctx, op) {
     const path = await basePath(ctx, op);
     const base = op.requestBody ? fc.sample(validBody(op, genOptions(ctx)), { seed: ctx.seed, numRuns: 1 })[0] : undefined;
     const findings = new Findings();
     const numRuns = Math.min(ctx.runs, CAP);
-    // First, at any --runs, each integer query parameter alone given a word (a server parsing it
-    // with a bare int() answers 500), then random garbage.
-    const examples: Input[] = integerQueryParams(op).map((p) => ({ path, query: [[p.name, 'vapc']] }));
+    const examples = invalidExamples(op, path, base);
     findings.add(
       await checkProperty(ctx, invalidInputs(op, path, base), async (input) => judge(ctx, op, await sendInput(ctx, op, input), 'an invalid input', input), { numRuns, examples }),
     );

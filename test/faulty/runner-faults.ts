@@ -644,6 +644,49 @@ export const runnerFaults: Fault[] = [
       });
     },
   },
+  {
+    name: 'large-body-500',
+    description: 'a request body over 100 KiB crashes the server (500)',
+    checks: ['robustness.no-5xx-valid'],
+    configure(app) {
+      app.addHook('onRequest', async (request, reply) => (Number(request.headers['content-length'] ?? 0) > 100 * 1024 ? reply.code(500).send({ detail: 'Internal Server Error' }) : undefined));
+    },
+  },
+  {
+    name: 'unsafe-integer-500',
+    description: 'a body integer past 2^53 crashes the server (500)',
+    checks: ['robustness.no-5xx-invalid'],
+    configure(app) {
+      app.addHook('preHandler', async (request, reply) => {
+        const body = request.body as Json;
+        const unsafe = body && typeof body === 'object' && Object.values(body).some((v) => typeof v === 'number' && !Number.isSafeInteger(v) && Number.isInteger(v));
+        return unsafe ? reply.code(500).send({ detail: 'Internal Server Error' }) : undefined;
+      });
+    },
+  },
+  {
+    name: 'null-field-500',
+    description: 'a body field sent as null crashes the server (500)',
+    checks: ['robustness.no-5xx-invalid'],
+    configure(app) {
+      app.addHook('preHandler', async (request, reply) => {
+        const body = request.body as Json;
+        const hasNull = body && typeof body === 'object' && !Array.isArray(body) && Object.values(body).some((v) => v === null);
+        return hasNull ? reply.code(500).send({ detail: 'Internal Server Error' }) : undefined;
+      });
+    },
+  },
+  {
+    name: 'repeated-query-500',
+    description: 'a query parameter given twice crashes the server (500)',
+    checks: ['robustness.no-5xx-invalid'],
+    configure(app) {
+      app.addHook('onRequest', async (request, reply) => {
+        const names = [...new URLSearchParams(request.url.split('?')[1] ?? '').keys()];
+        return new Set(names).size !== names.length ? reply.code(500).send({ detail: 'Internal Server Error' }) : undefined;
+      });
+    },
+  },
   // ---- lenient variants: correct servers of another strictness -----------------------------------
   {
     name: 'lenient-coerces-numeric-strings',

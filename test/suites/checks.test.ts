@@ -74,6 +74,10 @@ export const FAILS_ON: Array<[string, string]> = [
   ['cors.preflight-allow-methods', 'preflight-no-allow-methods'],
   ['robustness.no-5xx-valid', 'non-ascii-500'],
   ['robustness.no-5xx-invalid', 'non-object-body-500'],
+  ['robustness.no-5xx-valid', 'large-body-500'],
+  ['robustness.no-5xx-invalid', 'unsafe-integer-500'],
+  ['robustness.no-5xx-invalid', 'null-field-500'],
+  ['robustness.no-5xx-invalid', 'repeated-query-500'],
 ];
 
 const destructive = new Set(['stateful.create-invite', 'stateful.regenerate-key']);

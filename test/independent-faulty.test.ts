@@ -9,7 +9,7 @@ import { loadSpec } from '../src/spec/load.js';
 import type { SpecModel } from '../src/spec/model.js';
 import { validateWireRequest } from '../src/runner/wire.js';
 import type { Suite } from '../src/results/model.js';
-import { FAULTS, start, type IndependentServer } from './independent/faulty/server.mjs';
+import { FAULTS, VARIANTS, start, type IndependentServer } from './independent/faulty/server.mjs';
 
 let spec: SpecModel;
 const servers: IndependentServer[] = [];
@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 const SMALL_LIMIT = { rateLimit: 20, rateWindowMs: 1500 };
-async function server(options: { rateLimit?: number; rateWindowMs?: number; fault?: string } = {}): Promise<IndependentServer> {
+async function server(options: { rateLimit?: number; rateWindowMs?: number; fault?: string; variant?: string } = {}): Promise<IndependentServer> {
   const s = await start({ port: 0, rateLimit: 1_000_000, rateWindowMs: 60_000, ...options });
   servers.push(s);
   return s;
@@ -74,14 +74,21 @@ describe('independent faulty server: every fault is caught by its suite', () => 
   it('the catalogue holds enough faults in every suite', () => {
     const per = new Map<string, number>();
     for (const f of FAULTS) per.set(f.suite, (per.get(f.suite) ?? 0) + 1);
-    expect(FAULTS.length).toBeGreaterThanOrEqual(36);
+    expect(FAULTS.length).toBeGreaterThanOrEqual(130);
     expect(new Set(FAULTS.map((f) => f.name)).size).toBe(FAULTS.length);
     for (const suite of ['auth', 'cors', 'robustness', 'ratelimit']) expect(per.get(suite) ?? 0).toBeGreaterThanOrEqual(3);
     for (const suite of ['validation', 'ranges', 'schema', 'stateful']) expect(per.get(suite) ?? 0).toBeGreaterThanOrEqual(6);
     for (const f of FAULTS) expect(f.contract.length).toBeGreaterThan(10);
   });
 
-  for (const f of FAULTS) {
+  it('every fault the runner does not judge says why (the contract leaves it open, or a documented limit)', () => {
+    const unjudged = FAULTS.filter((f) => f.unjudged !== undefined);
+    for (const f of unjudged) expect(f.unjudged!.length, f.name).toBeGreaterThan(20);
+    // Kept small on purpose: each is a decision recorded in FINDINGS.md (round 2, resolution).
+    expect(unjudged.length).toBeLessThanOrEqual(14);
+  });
+
+  for (const f of FAULTS.filter((x) => x.unjudged === undefined)) {
     it(`${f.suite}: ${f.name}${f.includeDestructive ? ' (includeDestructive)' : ''}`, async () => {
       const s = await server(f.suite === 'ratelimit' ? { ...SMALL_LIMIT, fault: f.name } : { fault: f.name });
       const { report } = await runConformance(
@@ -89,6 +96,25 @@ describe('independent faulty server: every fault is caught by its suite', () => 
       );
       const failed = report.results.filter((r) => r.suite === f.suite && r.status === 'failed');
       expect(failed.length, `${f.name} (${f.description}) was not caught by the ${f.suite} suite`).toBeGreaterThan(0);
+    });
+  }
+});
+
+// Round 2: correct variations a strict or lenient server may show. Each must pass with zero failures
+// and zero errors (all suites but ratelimit, destructive operations included; the ratelimit suite too
+// for the variants that touch the rate-limit headers).
+describe('independent faulty server: correct variations pass (no false alarms)', () => {
+  for (const v of VARIANTS) {
+    it(`variant ${v.name}`, async () => {
+      const s = await server({ variant: v.name });
+      const { report } = await runConformance(options(s, { runs: 2, includeDestructive: true }));
+      expect(failedOf(report.results), `${v.name} (${v.description})`).toEqual([]);
+      if (v.ratelimit) {
+        const r = await server({ ...SMALL_LIMIT, variant: v.name });
+        const { report: rl } = await runConformance(options(r, { runs: 2, suites: ['ratelimit'] }));
+        expect(failedOf(rl.results), `${v.name} (${v.description}), ratelimit suite`).toEqual([]);
+        expect(rl.results.filter((x) => x.suite === 'ratelimit' && x.status === 'passed').length).toBeGreaterThan(0);
+      }
     });
   }
 });

@@ -4,6 +4,8 @@ export interface FaultEntry {
   contract: string;
   description: string;
   includeDestructive?: boolean;
+  /** Why the runner does not judge this one (the contract leaves it open, or a documented limit). */
+  unjudged?: string;
 }
 export interface IndependentFixtures {
   api_key: string;

@@ -2,51 +2,21 @@
 // its catalogue of named faults (test/independent/faulty/faults.mjs): the baseline must pass every
 // suite, and each fault, switched on alone, must make the suite it breaches report a failure.
 // Judged on suite + status only (the runner's check ids are deliberately not used).
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runConformance, type ConformanceOptions } from '../src/runner/conformance.js';
-import { checks } from '../suites/index.js';
 import { loadSpec } from '../src/spec/load.js';
 import type { SpecModel } from '../src/spec/model.js';
-import { validateWireRequest } from '../src/runner/wire.js';
-import type { Suite } from '../src/results/model.js';
+import { failedOf, loopbackServers, runnerOptions, SMALL_LIMIT } from './helpers/loopback-runs.js';
 import { FAULTS, VARIANTS, start, type IndependentServer } from './independent/faulty/server.mjs';
 
+const server = loopbackServers((o: NonNullable<Parameters<typeof start>[0]>) => start(o));
+
 let spec: SpecModel;
-const servers: IndependentServer[] = [];
 beforeAll(async () => {
   spec = await loadSpec();
 });
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
 
-const SMALL_LIMIT = { rateLimit: 20, rateWindowMs: 1500 };
-async function server(options: { rateLimit?: number; rateWindowMs?: number; fault?: string; variant?: string } = {}): Promise<IndependentServer> {
-  const s = await start({ port: 0, rateLimit: 1_000_000, rateWindowMs: 60_000, ...options });
-  servers.push(s);
-  return s;
-}
-
-const NOT_RATELIMIT: Suite[] = ['auth', 'validation', 'ranges', 'schema', 'stateful', 'cors', 'robustness'];
-
-function options(s: IndependentServer, over: Partial<ConformanceOptions> = {}): ConformanceOptions {
-  const { org_id, recipient_list_id, api_key_id, channels } = s.fixtures;
-  return {
-    baseUrl: s.url,
-    checks,
-    spec,
-    seed: 7,
-    runs: 3,
-    credentials: { apiKey: s.fixtures.api_key, userId: s.fixtures.user_id },
-    fixtures: { org_id, recipient_list_id, api_key_id, channels: [...channels] },
-    validateRequest: validateWireRequest,
-    suites: NOT_RATELIMIT,
-    ...over,
-  };
-}
-
-type R = { status: string; id: string; suite: string; operation: string; message: string };
-const failedOf = (results: R[]) => results.filter((r) => r.status === 'failed' || r.status === 'error').map((r) => `${r.status} ${r.id} ${r.operation}: ${r.message}`);
+const options = (s: IndependentServer, over: Partial<ConformanceOptions> = {}): ConformanceOptions => runnerOptions(s, spec, { seed: 7, ...over });
 
 describe('independent faulty server: the baseline', () => {
   it('passes every suite but ratelimit with zero failures and zero errors', async () => {

@@ -1,51 +1,25 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runConformance, type ConformanceOptions } from '../src/runner/conformance.js';
-import { checks } from '../suites/index.js';
 import { startReferenceServer, type ReferenceServer } from '../src/server/index.js';
 import { loadSpec } from '../src/spec/load.js';
 import type { SpecModel } from '../src/spec/model.js';
 import { createRecordingTransport } from '../src/transport/recording.js';
 import { createUndiciTransport } from '../src/transport/undici.js';
 import { validateWireRequest } from '../src/runner/wire.js';
+import { failedOf, loopbackServers, runnerOptions } from './helpers/loopback-runs.js';
 import type { Exchange } from '../src/transport/types.js';
-import type { Suite } from '../src/results/model.js';
 
 let spec: SpecModel;
-const servers: ReferenceServer[] = [];
 beforeAll(async () => {
   spec = await loadSpec();
 });
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
 
 const API_KEY = 'vapc_test_key_0123456789abcdef';
-async function server(options: { rateLimit?: number; rateWindowMs?: number } = {}): Promise<ReferenceServer> {
-  const s = await startReferenceServer({ port: 0, spec, apiKey: API_KEY, rateLimit: options.rateLimit ?? 1_000_000, rateWindowMs: options.rateWindowMs ?? 60_000 });
-  servers.push(s);
-  return s;
-}
+const server = loopbackServers((o: { rateLimit?: number; rateWindowMs?: number }): Promise<ReferenceServer> =>
+  startReferenceServer({ port: 0, spec, apiKey: API_KEY, ...o }),
+);
 
-const NOT_RATELIMIT: Suite[] = ['auth', 'validation', 'ranges', 'schema', 'stateful', 'cors', 'robustness'];
-
-function options(s: ReferenceServer, over: Partial<ConformanceOptions> = {}): ConformanceOptions {
-  const { org_id, recipient_list_id, api_key_id, channels } = s.fixtures;
-  return {
-    baseUrl: s.url,
-    checks,
-    spec,
-    seed: 1,
-    runs: 3,
-    credentials: { apiKey: s.fixtures.api_key, userId: s.fixtures.user_id },
-    fixtures: { org_id, recipient_list_id, api_key_id, channels: [...channels] },
-    validateRequest: validateWireRequest,
-    suites: NOT_RATELIMIT,
-    ...over,
-  };
-}
-
-const failedOf = (results: Array<{ status: string; id: string; operation: string; message: string }>) =>
-  results.filter((r) => r.status === 'failed' || r.status === 'error').map((r) => `${r.status} ${r.id} ${r.operation}: ${r.message}`);
+const options = (s: ReferenceServer, over: Partial<ConformanceOptions> = {}): ConformanceOptions => runnerOptions(s, spec, over);
 
 describe('end to end against the reference server', () => {
   for (const seed of [1, 20260101, 987654321]) {

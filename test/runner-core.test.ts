@@ -112,6 +112,20 @@ describe('createCheckContext', () => {
     expect(burst.requests).toBe(1);
   });
 
+  it('the burst skips a limit above its budget at once, without waiting for a fresh window', async () => {
+    const { burst429, MAX_BURST } = await import('../suites/ratelimit.js');
+    const limit = String(MAX_BURST + 1);
+    const t = fakeTransport(() => ({ status: 200, headers: { 'x-ratelimit-limit': limit, 'x-ratelimit-remaining': limit, 'x-ratelimit-reset': '50' } }));
+    const slept: number[] = [];
+    const ctx = createCheckContext({ spec, transport: t, sleep: async (ms) => void slept.push(ms) });
+    await ctx.scope('schema.x', 'schema').send({ method: 'GET', path: '/users/me' });
+    const outcome = await burst429.run(ctx.scope('ratelimit.burst-429', 'ratelimit', spec.operation('getCurrentUser')), spec.operation('getCurrentUser'));
+    expect(outcome.status).toBe('skipped');
+    expect(outcome.message).toMatch(/exceeds the burst budget/);
+    expect(slept).toEqual([]);
+    expect(t.sent.length).toBe(1);
+  });
+
   it('rotates the key in use and keeps both old and new out of curl lines', async () => {
     const t = fakeTransport(() => ({ status: 200 }));
     const ctx = createCheckContext({ spec, transport: t, credentials: { apiKey: 'old_key_1', userId: 'user_0001' } });

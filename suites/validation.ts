@@ -71,7 +71,7 @@ export const wrongType = defineCheck({
       return coerced !== undefined ? [first, wrongTypeOf(base, f, coerced)] : [first];
     });
     const findings = new Findings();
-    // Each top-level field is judged on its own, so every field that breaks the rule is reported.
+    // Each field is judged on its own, so every field that breaks the rule is reported.
     for (const kase of examples) {
       const j = await sendCase(ctx, op, values, kase);
       findings.add(j.ok ? j : { ...j, failure: { ...j.failure, input: ctx.redact(kase) } });

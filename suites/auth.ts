@@ -12,6 +12,7 @@ import {
   OK,
   checkProperty,
   errorDetailProblem,
+  recordCost,
   fail,
   isSuccess,
   judgeResponse,
@@ -94,7 +95,8 @@ export const missingCredentials = defineCheck({
   contractRef: '5.1, 5.4, 5.5, 7',
   severity: 'critical',
   appliesTo: requiresCredentials,
-  plannedRequests: (op) => op.credentials.length + 1,
+  // The first check on an operation that needs a created record pays for creating it.
+  plannedRequests: (op, _runs, spec) => op.credentials.length + 1 + recordCost(op, spec),
   async run(ctx, op) {
     const values = await probePath(ctx, op);
     const all = documentedHeaders(ctx, op);

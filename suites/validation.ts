@@ -51,7 +51,11 @@ export const wrongType = defineCheck({
   contractRef: '2.8, 4, 7',
   severity: 'major',
   appliesTo: (op) => typedFields(op).length > 0,
-  plannedRequests: (op, runs, spec) => typedFields(op).length + Math.min(runs, RANDOM_CAP) + recordCost(op, spec),
+  plannedRequests: (op, runs, spec, options) =>
+    typedFields(op).filter((f) => options?.strictTypes && strictNearMissWrongValue(f.schema) !== undefined).length +
+    typedFields(op).length +
+    Math.min(runs, RANDOM_CAP) +
+    recordCost(op, spec),
   async run(ctx, op) {
     const values = await pathFor(ctx, op);
     const base = sampleBody(ctx, op, 11) ?? {};

@@ -22,7 +22,7 @@ export function requestBudget(limitPerMinute: number | undefined, rpm?: number):
 /** Planned requests of one pair (the check's own estimate, else `runs`). */
 export function plannedRequestsOf(item: PlannedCheck, runs: number, spec: SpecModel): number {
   if (item.skip) return 0;
-  const estimate = item.check.plannedRequests?.(item.operation, runs, spec);
+  const estimate = item.check.plannedRequests?.(item.operation, runs, spec, { strictTypes: item.strictTypes ?? false });
   return typeof estimate === 'number' && Number.isFinite(estimate) && estimate >= 0 ? Math.ceil(estimate) : runs;
 }
 

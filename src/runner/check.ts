@@ -128,8 +128,9 @@ export interface CheckDefinition {
   /**
    * Requests the check plans to send on `op` with `runs` generated cases, for --dry-run and the
    * request budget that sizes the default --runs. Without it the runner assumes `runs`.
+   * `options.strictTypes` is set when --strict-types adds cases.
    */
-  plannedRequests?(op: Operation, runs: number, spec: SpecModel): number;
+  plannedRequests?(op: Operation, runs: number, spec: SpecModel, options?: { strictTypes?: boolean }): number;
   /** Fixtures the check cannot run without: when one is missing the check is skipped with the reason. */
   needs?: Array<keyof Fixtures>;
   run(ctx: CheckContext, op: Operation): Promise<CheckOutcome>;

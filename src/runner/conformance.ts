@@ -113,7 +113,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     Object.assign(ctx.fixtures, discovery.fixtures);
 
     const suites = options.suites ?? SUITES;
-    const plan = planChecks(options.checks, ctx, { suites, includeDestructive: options.includeDestructive ?? false });
+    const plan = planChecks(options.checks, ctx, { suites, includeDestructive: options.includeDestructive ?? false, strictTypes: options.strictTypes ?? false });
     const budget = requestBudget(ctx.pacer.state.limit, options.rpm);
     const runs = options.runs ?? fitRuns(plan, budget, spec);
     ctx.setRuns(runs);

@@ -10,12 +10,15 @@ export interface PlannedCheck {
   operation: Operation;
   /** Why it will not run (destructive without the flag, fixture missing), when it will not. */
   skip?: string;
+  /** Planned under --strict-types (some checks send more cases). */
+  strictTypes?: boolean;
 }
 
 export interface PlanOptions {
   /** Suites to run, default all. */
   suites?: readonly Suite[];
   includeDestructive?: boolean;
+  strictTypes?: boolean;
 }
 
 /** `METHOD /path` of an operation, as results name it. */
@@ -44,6 +47,7 @@ export function planChecks(checks: readonly CheckDefinition[], ctx: Pick<RunCont
       for (const op of ctx.spec.operations) {
         if (!check.appliesTo(op, ctx.spec)) continue;
         const item: PlannedCheck = { check, operation: op };
+        if (options.strictTypes) item.strictTypes = true;
         const missing = (check.needs ?? []).filter((name) => {
           const value = ctx.fixtures[name];
           return value === undefined || value === '' || (Array.isArray(value) && value.length === 0);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_ID, buildRegistry, checkById, checks } from '../../suites/index.js';
 import { defineCheck } from '../../src/runner/check.js';
-import { preBurstRequests, requestBudget, MAX_DEFAULT_RUNS } from '../../src/runner/budget.js';
+import { plannedRequestsOf, preBurstRequests, requestBudget, MAX_DEFAULT_RUNS } from '../../src/runner/budget.js';
 import { planChecks } from '../../src/runner/run.js';
 import { runConformance } from '../../src/runner/conformance.js';
 import { validateWireRequest } from '../../src/runner/wire.js';
@@ -106,6 +106,42 @@ describe('the check registry', () => {
     const plan = planChecks(checks, { spec, fixtures: { org_id: 'o', api_key_id: 'k', recipient_list_id: 'r', assistant_id: 'a', phone_number_id: 'p', channels: ['x', 'y'] } });
     expect(preBurstRequests(plan, MAX_DEFAULT_RUNS, spec)).toBeLessThanOrEqual(requestBudget(100));
   });
+});
+
+describe('planned requests (dry run, budget) against what a run sends', () => {
+  for (const strictTypes of [false, true]) {
+    it(`no check sends more than it planned, and the plan is within 10% of the total sent (strictTypes ${strictTypes})`, async () => {
+      const target = await startTarget();
+      const f = target.server.fixtures;
+      try {
+        const fixtures = { org_id: f.org_id, recipient_list_id: f.recipient_list_id, api_key_id: f.api_key_id, channels: [...f.channels] };
+        const suites = ['auth', 'validation', 'ranges', 'schema', 'stateful', 'cors', 'robustness'] as const;
+        const { report } = await runConformance({
+          baseUrl: target.server.url,
+          checks,
+          suites: [...suites],
+          spec,
+          seed: 5,
+          runs: MAX_DEFAULT_RUNS,
+          strictTypes,
+          credentials: { apiKey: f.api_key, userId: f.user_id },
+          fixtures,
+          validateRequest: validateWireRequest,
+        });
+        const plan = planChecks(checks, { spec, fixtures }, { suites: [...suites], strictTypes });
+        const planned = new Map(plan.map((p) => [`${p.check.id} ${p.operation.method} ${p.operation.path}`, plannedRequestsOf(p, MAX_DEFAULT_RUNS, spec)]));
+        const over = report.results
+          .map((r) => ({ key: `${r.id} ${r.operation}`, sent: r.requests, planned: planned.get(`${r.id} ${r.operation}`) ?? 0 }))
+          .filter((x) => x.sent > x.planned);
+        expect(over).toEqual([]);
+        const sent = report.results.reduce((n, r) => n + r.requests, 0);
+        const total = [...planned.values()].reduce((n, v) => n + v, 0);
+        expect(sent).toBeGreaterThanOrEqual(total * 0.9);
+      } finally {
+        await target.close();
+      }
+    });
+  }
 });
 
 describe('the contract\'s own enum conflict is read from the spec', () => {

@@ -205,6 +205,76 @@ export const FAULTS_ROUND2 = [
 ];
 FAULTS.push(...FAULTS_ROUND2);
 
+// ======================= Round 3 (adversarial, grader's view): 43 more faults =======================
+const R401 = '401 | authentication credentials invalid | `{detail: string}`; the message says the credentials are invalid';
+const PROTECTED = 'Example protected endpoint. Requires bearer and X-User-ID. Response: object with `message` string (a greeting that contains the user id) and `user_id` string.';
+const CHANNEL = 'channel | string | one of two values: the identifiers of the two supported telephony providers';
+const RECIPIENTS = 'recipients | array of {phone_number string, metadata object, assistant_overrides object}';
+const CREATE_ECHO = 'Campaign record returned by create (201/200 not distinguished, see section 4)';
+const PER_MINUTE = 'Requests per minute, development plan | 100';
+
+export const FAULTS_ROUND3 = [
+  // ---------------- auth ----------------
+  { name: 'auth-401-detail-object', suite: 'auth', contract: R401, description: '401 answers carry detail as an object ({detail: {message: "Invalid authentication credentials"}}), not a string.' },
+  { name: 'auth-calls-open', suite: 'auth', contract: AUTH_BOTH, description: 'GET /calls forgot its auth dependency: served with no credentials at all (every other operation is right).' },
+  { name: 'auth-bearer-trailing-garbage', suite: 'auth', contract: `${AUTH_BOTH} / ${SEC_SCHEME}`, description: 'The bearer is read with /^Bearer (\\S+)/ without an end anchor: "Bearer <key> junk" is accepted.' },
+  { name: 'auth-empty-bearer-user-id-fallback', suite: 'auth', contract: `${AUTH_BOTH} / ${AUTH_401}`, description: 'An empty bearer ("Bearer ") is accepted when the X-User-ID is right (the user id alone authenticates).' },
+  { name: 'auth-protected-message-without-id', suite: 'auth', contract: PROTECTED, description: 'GET /protected echoes user_id but its message ("Hello, you reached a protected endpoint.") does not contain the user id.' },
+  { name: 'auth-regen-open', suite: 'auth', includeDestructive: true, contract: `${PRE_ONLY} / ${AUTH_401}`, description: 'Key regeneration is served without any bearer. Needs includeDestructive.' },
+
+  // ---------------- validation ----------------
+  { name: 'val-channel-enum-unchecked', suite: 'validation', contract: `POST /campaign: ${CHANNEL}. ${V422}`, description: 'POST /campaign accepts any string as channel (only its JSON type is checked).' },
+  { name: 'val-assistant-overrides-unchecked', suite: 'validation', contract: `${RECIPIENTS} (create and update). ${V422}`, description: 'recipients[i].assistant_overrides is never type-checked ("x", 5, [] accepted); phone_number and metadata are.' },
+  { name: 'val-mdt-type-unchecked', suite: 'validation', contract: `${MDT}. ${V422}`, description: 'machine_detection_timeout_seconds is range-checked when it is a number, but any other JSON type ("abc", true, {}) is accepted.' },
+  { name: 'val-error-item-missing-msg', suite: 'validation', contract: V28, description: '422 error items carry loc and type but no msg.' },
+  { name: 'val-patch-status-type-unchecked', suite: 'validation', contract: `PATCH: status | string | one of draft, scheduled, running, paused, completed. ${V422}`, description: 'PATCH checks the status enum only for strings: status 5, true or {} is accepted and stored.' },
+
+  // ---------------- ranges ----------------
+  { name: 'rng-create-mc-min-exclusive', suite: 'ranges', contract: `POST /campaign: ${MC}; campaign max_concurrency | integer, 1 to 200 inclusive`, description: 'POST /campaign rejects max_concurrency 1 (lower bound exclusive on create only).' },
+  { name: 'rng-update-mc-max-exclusive', suite: 'ranges', contract: `PATCH /campaign/{campaign_id}: ${MC}; campaign max_concurrency | integer, 1 to 200 inclusive`, description: 'PATCH rejects max_concurrency 200 (upper bound exclusive on update only).' },
+  { name: 'rng-update-mc-lower-unchecked', suite: 'ranges', contract: `PATCH /campaign/{campaign_id}: ${MC}`, description: 'PATCH checks only the upper bound of max_concurrency: 0 and negative values are accepted.' },
+  { name: 'rng-mdt-lower-unchecked', suite: 'ranges', contract: MDT, description: 'POST /campaign checks only the upper bound of machine_detection_timeout_seconds: 2, 0 and negatives are accepted.' },
+  { name: 'rng-mc-wraps-uint8', suite: 'ranges', contract: `POST /campaign: ${MC}`, description: 'POST /campaign stores max_concurrency in a byte and checks the wrapped value: 257..456 (and 513..712, ...) are accepted as 1..200; 201..256 are rejected.' },
+
+  // ---------------- schema ----------------
+  { name: 'sch-calls-limit-ignored', suite: 'schema', contract: 'limit | integer | no | 50', description: 'GET /calls ignores limit: every page has 50 calls (limit=5 included).' },
+  { name: 'sch-calls-limit-zero-falsy', suite: 'schema', contract: 'limit | integer | no | 50 (no minimum is stated; limit=0 asks for no call)', description: 'GET /calls reads `limit || 50`: limit=0 answers the default page of 50 calls.' },
+  { name: 'sch-calls-provider-inverted', suite: 'schema', contract: 'provider | string|null | no | none (query parameter of GET /calls)', description: 'The provider filter is inverted: provider=p returns the calls of the other provider.' },
+  { name: 'sch-call-status-null', suite: 'schema', contract: 'status | string | yes (Call, 2.1)', description: 'Calls whose status would be "busy" carry status null (a required string).' },
+  { name: 'sch-assistant-voice-speed-string', suite: 'schema', contract: 'voice | object: voice_id string; tts_provider string; tts_model string; language string; speed number', description: 'GET /assistants answers voice.speed as the string "1".' },
+  { name: 'sch-users-me-no-content-type', suite: 'schema', contract: 'Every request and response body is JSON unless stated otherwise. (GET /users/me, 2.6)', description: 'GET /users/me answers a JSON body with no Content-Type header at all.' },
+
+  // ---------------- stateful ----------------
+  { name: 'st-create-retry-policy-dropped', suite: 'stateful', contract: `${CREATE_ECHO} ... retry_policy | object`, description: 'Create drops retry_policy (null in the record and in later GETs).' },
+  { name: 'st-create-schedule-swapped', suite: 'stateful', contract: 'scheduleStartTime | string | camelCase on create; scheduleEndTime | string | camelCase on create / (record) schedule_start_time, schedule_end_time', description: 'Create maps scheduleStartTime to schedule_end_time and scheduleEndTime to schedule_start_time.' },
+  { name: 'st-create-channel-always-first', suite: 'stateful', contract: `${CHANNEL} / ${CREATE_ECHO} ... channel | string`, description: 'Create records channel as the first provider whatever was sent.' },
+  { name: 'st-create-flags-swapped', suite: 'stateful', contract: `${CREATE_ECHO} ... use_returning_greeting | boolean; use_short_term_summaries | boolean`, description: 'Create stores use_returning_greeting in use_short_term_summaries and vice versa.' },
+  { name: 'st-add-recipient-404-fixture-list', suite: 'stateful', contract: 'POST /recipient-lists/{recipient_list_id}/recipients: Adds a single recipient to the list. ... Response: a JSON object', description: 'Adding a recipient to the (existing) fixture list answers 404 {detail: "Recipient list not found"}.' },
+  { name: 'st-patch-nulls-unsent', suite: 'stateful', contract: 'PATCH /campaign/{campaign_id} (update; every body field optional: "Which fields of the create and update bodies are required: not shown")', description: 'PATCH replaces the record (PUT semantics): every update field not sent becomes null.' },
+  { name: 'st-invite-email-wrong', suite: 'stateful', includeDestructive: true, contract: 'Request body: `email` string; `role` string ... Response: Invite (2.5): `email` string', description: 'The invite answer carries the inviting user\'s email instead of the invitee\'s. Needs includeDestructive.' },
+
+  // ---------------- cors ----------------
+  { name: 'cors-allow-headers-case-sensitive', suite: 'cors', contract: `${PREFLIGHT} / ${AUTH_BOTH}`, description: 'Access-Control-Allow-Headers echoes only the requested headers that match "Authorization", "X-User-ID", "Content-Type" case-sensitively; browsers request them lower-case, so none is allowed.' },
+  { name: 'cors-allow-origin-list', suite: 'cors', contract: PREFLIGHT, description: 'Access-Control-Allow-Origin carries a list ("<origin>, https://admin.example.invalid"), which browsers reject.' },
+  { name: 'cors-chat-sessions-no-allow-origin', suite: 'cors', contract: `OPTIONS | /logs/chat-sessions | plain success. ${PREFLIGHT}`, description: 'OPTIONS /logs/chat-sessions answers 204 without Access-Control-Allow-Origin (the two other preflights are right).' },
+
+  // ---------------- robustness ----------------
+  { name: 'rob-500-empty-speech-settings', suite: 'robustness', contract: `speech_settings | SpeechSettings (its members' presence: not stated). ${NO_5XX}`, description: 'speech_settings {} (no member) answers 500 on create and update.' },
+  { name: 'rob-500-empty-name', suite: 'robustness', contract: `name | string (no minimum length stated). ${NO_5XX}`, description: 'An empty name "" answers 500 on create and update.' },
+  { name: 'rob-500-patch-empty-body', suite: 'robustness', contract: `PATCH /campaign/{campaign_id} ... Which fields of the create and update bodies are required: not shown. ${NO_5XX}`, description: 'PATCH with a body holding no update field ({} or unknown members only) answers 500 (an empty UPDATE ... SET).' },
+  { name: 'rob-500-calls-limit-huge', suite: 'robustness', contract: `limit | integer | no | 50 (maximum not shown). ${NO_5XX}`, description: 'GET /calls with limit above 10000 answers 500.' },
+  { name: 'rob-500-recipients-many', suite: 'robustness', contract: `${RECIPIENTS}; recipients per request: maximum not shown. ${NO_5XX}`, description: 'A recipients array of more than 10 items answers 500.' },
+  { name: 'rob-no-answer-long-path-id', suite: 'robustness', contract: `Path parameter: campaign_id string. ${NO_5XX}`, description: 'A path id longer than 100 characters makes the server drop the connection without an answer.' },
+
+  // ---------------- ratelimit ----------------
+  { name: 'rl-reset-negative', suite: 'ratelimit', contract: RL_HEADERS, description: 'X-RateLimit-Reset is the negated seconds-until (-1, -2).' },
+  { name: 'rl-reset-days', suite: 'ratelimit', contract: RL_HEADERS, description: 'X-RateLimit-Reset says three days (259200 + seconds-until) on the first three answers of each window, although the window is 1.5 s.' },
+  { name: 'rl-429-late', suite: 'ratelimit', contract: `${RL_HEADERS} / When the limit is exceeded, the response is 429.`, description: 'The limit is enforced 5 requests late: after Remaining reaches 0, five more requests are served (Remaining 0) before the 429.' },
+  { name: 'rl-remaining-decimal', suite: 'ratelimit', contract: RL_HEADERS, description: 'X-RateLimit-Remaining is written as a decimal ("19.0").' },
+  { name: 'rl-never-resets', suite: 'ratelimit', contract: `${PER_MINUTE}. ${RL_HEADERS}`, description: 'Once a key is over the limit, its window never resets: every later request is 429 although Reset advertises a fresh window.' },
+];
+FAULTS.push(...FAULTS_ROUND3);
+
 // Correct variations (not faults): a strict or lenient but correct server. The runner must pass them
 // with zero failures. `suites` lists what the test runs against each.
 export const VARIANTS = [
@@ -218,4 +288,11 @@ export const VARIANTS = [
   { name: 'preflight-200-open', contract: 'OPTIONS /logs/chat-sessions | plain success (credentials for preflights: browsers send none)', description: 'The documented preflights answer 200 with an empty body, need no credentials and carry no rate-limit headers.' },
   { name: 'lenient-coercion', contract: 'max_concurrency | integer (FastAPI/pydantic lax mode coerces "5" and "true")', description: 'Numeric strings are coerced to integers and "true"/"false" to booleans (ranges still checked after coercion).' },
   { name: 'strict-required-fields', contract: 'Which fields of the create and update bodies are required: not shown.', description: 'Create requires name, assistant_id, phone_number_id and channel; invites require email and role (422 missing).' },
+  // Round 3
+  { name: 'minimal-objects', contract: '4.5 "Response: a JSON object; its members: not shown." / 4.10 "body members: not shown" / section 2: "Unless marked required, a response field may be absent or null."', description: 'Add-recipient answers {}, health answers {}, GET /campaign/{id} answers only {campaign} (counts and calls absent).' },
+  { name: 'reset-floor-1s', ratelimit: true, contract: 'Unit and epoch of X-RateLimit-Reset: not shown. (window length not shown for tests)', description: 'A 1 s window; X-RateLimit-Reset is whole seconds until the reset rounded down (0 during the last second).' },
+  { name: 'loc-dotted-item', contract: '`loc` (array whose items are string or integer)', description: 'Nested 422 locs join the path below the location into one string item: ["body", "recipients.0.phone_number"].' },
+  { name: 'extra-422-members', contract: '2.8 names detail, loc, msg, type; extra members are not forbidden', description: '422 bodies carry extra top-level members (body, error_count) and items carry input, ctx and url.' },
+  { name: 'location-header', contract: 'Response headers other than X-RateLimit-*: not shown.', description: 'Every 201 carries a Location header naming the created resource.' },
+  { name: 'loc-field-only', contract: '`loc` (array whose items are string or integer); where it starts is not shown', description: '422 locs name the field without the location ("name", not "body", "name"); a whole-body fault keeps ["body"].' },
 ];

@@ -2,6 +2,8 @@
 // only from the contract text, with a catalogue of named faults (./faults.mjs) that can be switched
 // on one at a time with the `fault` option of start(). Plain Node ESM, node:http only.
 //
+// Round 3 adds FAULTS_ROUND3 (43) and six more VARIANTS (see FINDINGS.md, "Round 3").
+//
 // Choices made where the contract is silent (moderate strictness):
 //  - Provider ids: 'alpha-tel' and 'beta-voice'. `channel` on create must be one of them (422 otherwise),
 //    because the contract says "one of two values: the identifiers of the two supported telephony providers".
@@ -141,6 +143,7 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
   if (variant !== undefined && !VARIANTS.some((v) => v.name === variant)) throw new Error(`unknown variant ${variant}`);
   const F = (name) => fault === name;
   const V = (name) => variant === name;
+  if (V('reset-floor-1s')) rateWindowMs = 1000;
   const fixtures = {
     api_key: `ind_fx_${crypto.randomBytes(12).toString('hex')}`,
     user_id: 'user_fx_0001',
@@ -172,12 +175,21 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (F('val-loc-omits-field')) detail = detail.map((e) => ({ ...e, loc: e.loc.slice(0, 1) }));
     if (F('val-loc-wrong-location')) detail = detail.map((e) => (e.loc[0] === 'body' ? { ...e, loc: ['query', ...e.loc.slice(1)] } : e));
     if (F('val-error-item-missing-type')) detail = detail.map(({ type, ...rest }) => rest);
+    if (F('val-error-item-missing-msg')) detail = detail.map(({ msg, ...rest }) => rest);
+    if (V('loc-dotted-item')) detail = detail.map((e) => (e.loc.length > 2 ? { ...e, loc: [e.loc[0], e.loc.slice(1).join('.')] } : e));
+    if (V('loc-field-only')) detail = detail.map((e) => (e.loc.length > 1 ? { ...e, loc: e.loc.slice(1) } : e));
+    if (V('extra-422-members')) {
+      detail = detail.map((e) => ({ ...e, input: null, ctx: e.ctx ?? {}, url: `https://errors.example.invalid/${e.type}` }));
+      return send(res, 422, { detail, body: null, error_count: detail.length });
+    }
     if (F('val-loc-dotted-string')) detail = detail.map((e) => ({ ...e, loc: e.loc.join('.') }));
     if (F('val-detail-string')) return send(res, 422, { detail: detail.map((e) => e.msg).join('; ') });
     send(res, 422, { detail });
   }
   const send401 = (res) =>
-    F('auth-401-without-detail')
+    F('auth-401-detail-object')
+      ? send(res, 401, { detail: { message: 'Invalid authentication credentials' } }, { 'www-authenticate': 'Bearer' })
+      : F('auth-401-without-detail')
       ? send(res, 401, { error: 'unauthorized' }, { 'www-authenticate': 'Bearer' })
       : send(res, 401, { detail: F('auth-401-message-unrelated') ? 'Request processed' : 'Invalid authentication credentials' }, { 'www-authenticate': 'Bearer' });
 
@@ -188,10 +200,11 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       const parts = h.trim().split(/\s+/);
       return parts[parts.length - 1];
     }
-    const m = /^Bearer ([^\s]+)$/i.exec(h);
+    const m = (F('auth-bearer-trailing-garbage') ? /^Bearer ([^\s]+)/i : /^Bearer ([^\s]+)$/i).exec(h);
     return m ? m[1] : undefined;
   }
   function bearerValid(req) {
+    if (F('auth-empty-bearer-user-id-fallback') && /^Bearer\s*$/i.test(String(req.headers.authorization ?? 'x')) && req.headers['x-user-id'] === fixtures.user_id) return true;
     const tok = bearerOf(req);
     if (tok === undefined || tok === '') return false;
     if (F('auth-any-bearer-accepted')) return true;
@@ -241,7 +254,9 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     const tok = bearerOf(req);
     const key = tok && (tok === activeKey || tok === currentKey) ? `k:${tok}` : `a:${req.socket.remoteAddress}`;
     let b = buckets.get(key);
-    if (!b || now >= b.resetAt) {
+    if (b && now >= b.resetAt && F('rl-never-resets') && b.count > rateLimit) {
+      b.resetAt = now + rateWindowMs; // a fresh window is advertised, the count is kept
+    } else if (!b || now >= b.resetAt) {
       b = { count: 0, resetAt: now + rateWindowMs, served: 0 };
       buckets.set(key, b);
     }
@@ -249,6 +264,7 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     const limit = rateLimit;
     let enforceAt = limit;
     if (F('rl-429-too-early')) enforceAt = Math.max(1, Math.floor(limit / 2));
+    if (F('rl-429-late')) enforceAt = limit + 5;
     let over = F('rl-no-enforcement') ? false : b.count > enforceAt;
     if (F('rl-post-not-limited') && req.method !== 'GET' && req.method !== 'OPTIONS' && req.method !== 'HEAD') over = false;
     let remaining = Math.max(0, limit - b.count);
@@ -257,12 +273,15 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (F('rl-remaining-above-limit')) remaining = remaining + 5;
     if (F('rl-remaining-never-zero') && !over) remaining = Math.max(1, remaining);
     if (F('rl-429-remaining-positive') && over) remaining = 5;
-    const secs = Math.max(0, Math.ceil((b.resetAt - now) / 1000));
+    const secs = V('reset-floor-1s') ? Math.max(0, Math.floor((b.resetAt - now) / 1000)) : Math.max(0, Math.ceil((b.resetAt - now) / 1000));
     const headers = {
       'x-ratelimit-limit': String(F('rl-limit-header-doubled') ? limit * 2 : limit),
       'x-ratelimit-remaining': String(remaining),
       'x-ratelimit-reset': F('rl-non-integer-reset') ? ((b.resetAt - now) / 1000).toFixed(2) : String(secs),
     };
+    if (F('rl-reset-negative')) headers['x-ratelimit-reset'] = String(-Math.max(1, secs));
+    if (F('rl-reset-days') && b.count <= 3) headers['x-ratelimit-reset'] = String(3 * 86400 + secs);
+    if (F('rl-remaining-decimal')) headers['x-ratelimit-remaining'] = `${remaining}.0`;
     if (F('rl-reset-far-past')) headers['x-ratelimit-reset'] = String(Math.floor(now / 1000) - 7 * 86400);
     if (V('reset-epoch-ms')) headers['x-ratelimit-reset'] = String(b.resetAt);
     if (V('reset-epoch-s')) headers['x-ratelimit-reset'] = String(Math.ceil(b.resetAt / 1000));
@@ -340,7 +359,7 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
           if (!isObj(r)) return errs.push(vErr([...loc, i], 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type'));
           if ('phone_number' in r) checkType(r.phone_number, 'string', [...loc, i, 'phone_number'], errs);
           if ('metadata' in r) checkType(r.metadata, 'object', [...loc, i, 'metadata'], errs);
-          if ('assistant_overrides' in r) checkType(r.assistant_overrides, 'object', [...loc, i, 'assistant_overrides'], errs);
+          if ('assistant_overrides' in r && !F('val-assistant-overrides-unchecked')) checkType(r.assistant_overrides, 'object', [...loc, i, 'assistant_overrides'], errs);
           if (F('rob-500-nested-metadata') && depthOf(r.metadata) >= 3) throw new TypeError('metadata flattening failed');
         });
         return;
@@ -376,6 +395,11 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       if (typeof body[f] === 'number' && Math.abs(body[f]) > 2 ** 31 - 1) throw new RangeError(`int32 overflow in ${f}`);
     }
   }
+  function shapeCrash(body) {
+    if (F('rob-500-empty-speech-settings') && isObj(body.speech_settings) && Object.keys(body.speech_settings).length === 0) throw new TypeError("cannot read properties of undefined (reading 'toLowerCase')");
+    if (F('rob-500-empty-name') && body.name === '') throw new Error('CHECK constraint failed: name <> \'\'');
+    if (F('rob-500-recipients-many') && Array.isArray(body.recipients) && body.recipients.length > 10) throw new RangeError('too many SQL variables');
+  }
   function nullCrash(body) {
     if (F('rob-500-null-field') && Object.values(body).some((v) => v === null)) throw new TypeError('cannot read properties of null');
   }
@@ -390,6 +414,7 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     const errs = [];
     nullCrash(body);
     bigIntegerCrash(body);
+    shapeCrash(body);
     coerceLax(body);
     if (V('strict-required-fields')) {
       for (const f of ['name', 'assistant_id', 'phone_number_id', 'channel']) if (!(f in body)) errs.push(vErr(['body', f], 'Field required', 'missing'));
@@ -399,13 +424,14 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       if (F('val-create-null-accepted') && body[f] === null) continue;
       if (typeSkipped(f, body[f])) continue;
       if (F('val-create-name-type-unchecked') && f === 'name') continue;
+      if (F('val-mdt-type-unchecked') && f === 'machine_detection_timeout_seconds') continue;
       if (F('val-recipients-items-unchecked') && f === 'recipients') {
         if (!Array.isArray(body[f])) errs.push(vErr(['body', f], 'Input should be a valid list', 'list_type'));
         continue;
       }
       checkType(body[f], kind, ['body', f], errs);
     }
-    if (typeof body.channel === 'string' && !PROVIDERS.includes(body.channel)) {
+    if (typeof body.channel === 'string' && !PROVIDERS.includes(body.channel) && !F('val-channel-enum-unchecked')) {
       errs.push(vErr(['body', 'channel'], `Input should be '${PROVIDERS[0]}' or '${PROVIDERS[1]}'`, 'enum'));
     }
     const mc = body.max_concurrency;
@@ -415,10 +441,12 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       if (F('rng-create-mc-min-zero')) lo = 0;
       if (F('rng-create-mc-max-exclusive')) hi = 199;
       if (F('rng-create-mc-upper-100')) hi = 100;
+      if (F('rng-create-mc-min-exclusive')) lo = 2;
+      const checked = F('rng-mc-wraps-uint8') && mc > 255 ? mc & 0xff : mc;
       if (F('rng-create-mc-only-zero-rejected')) { if (mc === 0 || mc > 200) range(mc, 1, 200, ['body', 'max_concurrency'], errs); }
       else if (F('rng-create-mc-unchecked-with-recipient-list') && 'recipient_list_id' in body) { /* list campaigns take the list's limit */ }
       else if (F('rng-mc-huge-accepted') && String(Math.abs(mc)).length > 5) { /* five-digit check */ }
-      else range(mc, lo, hi, ['body', 'max_concurrency'], errs);
+      else range(checked, lo, hi, ['body', 'max_concurrency'], errs);
     }
     const md = body.machine_detection_timeout_seconds;
     if (typeof md === 'number' && Number.isInteger(md) && !(F('rng-mdt-zero-falsy') && !md)) {
@@ -427,6 +455,7 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       if (F('rng-mdt-min-exclusive')) lo = 4;
       if (F('rng-mdt-min-two')) lo = 2;
       if (F('rng-mdt-max-exclusive')) hi = 59;
+      if (F('rng-mdt-lower-unchecked')) lo = -Infinity;
       const loc = F('rng-mdt-loc-misnamed') ? ['body', 'machine_detection_timeout'] : ['body', 'machine_detection_timeout_seconds'];
       range(md, lo, hi, loc, errs);
     }
@@ -436,10 +465,13 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     const errs = [];
     nullCrash(body);
     bigIntegerCrash(body);
+    shapeCrash(body);
+    if (F('rob-500-patch-empty-body') && !Object.keys(UPDATE_FIELDS).some((f) => f in body)) throw new Error('syntax error at or near "WHERE"');
     coerceLax(body);
     for (const [f, kind] of Object.entries(UPDATE_FIELDS)) {
       if (!(f in body)) continue;
       if (F('val-patch-boolean-type-unchecked') && f === 'use_returning_greeting') continue;
+      if (F('val-patch-status-type-unchecked') && f === 'status') continue;
       if (typeSkipped(f, body[f])) continue;
       if (F('val-patch-recipients-items-unchecked') && f === 'recipients') {
         if (!Array.isArray(body[f])) errs.push(vErr(['body', f], 'Input should be a valid list', 'list_type'));
@@ -457,7 +489,9 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     const mc = body.max_concurrency;
     const mcSkipped = (F('rng-update-mc-zero-falsy') && !mc) || (F('rng-update-mc-skipped-with-status') && 'status' in body) || (F('rng-mc-huge-accepted') && String(Math.abs(mc)).length > 5);
     if (typeof mc === 'number' && Number.isInteger(mc) && !F('rng-update-mc-unchecked') && !mcSkipped) {
-      range(mc, F('rng-update-mc-min-exclusive') ? 2 : 1, F('rng-update-mc-max-off-by-one') ? 201 : 200, ['body', 'max_concurrency'], errs);
+      const lo = F('rng-update-mc-lower-unchecked') ? -Infinity : F('rng-update-mc-min-exclusive') ? 2 : 1;
+      const hi = F('rng-update-mc-max-off-by-one') ? 201 : F('rng-update-mc-max-exclusive') ? 199 : 200;
+      range(mc, lo, hi, ['body', 'max_concurrency'], errs);
     }
     return errs;
   }
@@ -518,17 +552,17 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       name: nn(body.name),
       assistant_id: nn(body.assistant_id),
       phone_number_id: nn(body.phone_number_id),
-      channel: nn(body.channel),
+      channel: F('st-create-channel-always-first') ? PROVIDERS[0] : nn(body.channel),
       status: 'draft',
       max_concurrency: F('st-create-max-concurrency-ignored') ? 10 : nn(body.max_concurrency),
-      retry_policy: nn(body.retry_policy),
+      retry_policy: F('st-create-retry-policy-dropped') ? null : nn(body.retry_policy),
       speech_settings: F('st-create-speech-settings-dropped') ? null : nn(body.speech_settings),
-      schedule_start_time: F('st-create-camelcase-not-mapped') ? nn(body.schedule_start_time) : nn(body.scheduleStartTime),
-      schedule_end_time: F('st-create-camelcase-not-mapped') ? nn(body.schedule_end_time) : nn(body.scheduleEndTime),
+      schedule_start_time: F('st-create-camelcase-not-mapped') ? nn(body.schedule_start_time) : F('st-create-schedule-swapped') ? nn(body.scheduleEndTime) : nn(body.scheduleStartTime),
+      schedule_end_time: F('st-create-camelcase-not-mapped') ? nn(body.schedule_end_time) : F('st-create-schedule-swapped') ? nn(body.scheduleStartTime) : nn(body.scheduleEndTime),
       campaign_context: nn(body.campaign_context),
       opening_message_template: nn(body.opening_message_template),
-      use_returning_greeting: nn(body.use_returning_greeting),
-      use_short_term_summaries: nn(body.use_short_term_summaries),
+      use_returning_greeting: nn(F('st-create-flags-swapped') ? body.use_short_term_summaries : body.use_returning_greeting),
+      use_short_term_summaries: nn(F('st-create-flags-swapped') ? body.use_returning_greeting : body.use_short_term_summaries),
       short_term_summaries_limit: nn(body.short_term_summaries_limit),
       machine_detection_timeout_seconds: nn(body.machine_detection_timeout_seconds),
       recipient_list_id: nn(body.recipient_list_id),
@@ -556,6 +590,8 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     const h = { ...base };
     h['access-control-allow-origin'] = F('cors-no-allow-origin') ? null : F('cors-origin-mismatch') ? 'https://app.example.invalid' : origin ?? '*';
     if (F('cors-allow-origin-null')) h['access-control-allow-origin'] = 'null';
+    if (F('cors-allow-origin-list') && origin) h['access-control-allow-origin'] = `${origin}, https://admin.example.invalid`;
+    if (F('cors-chat-sessions-no-allow-origin') && new URL(req.url ?? '/', 'http://x').pathname === '/logs/chat-sessions') h['access-control-allow-origin'] = null;
     if (origin) h.vary = 'Origin';
     if (!F('cors-allow-methods-missing')) h['access-control-allow-methods'] = 'GET, POST, PATCH, OPTIONS';
     const reqHeaders = String(req.headers['access-control-request-headers'] ?? '')
@@ -567,6 +603,10 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (F('cors-allow-headers-missing-user-id')) allowed = allowed.filter((a) => a.toLowerCase() !== 'x-user-id');
     if (F('cors-allow-headers-missing-authorization')) allowed = allowed.filter((a) => a.toLowerCase() !== 'authorization');
     h['access-control-allow-headers'] = F('cors-allow-headers-wildcard') ? '*' : allowed.join(', ');
+    if (F('cors-allow-headers-case-sensitive')) {
+      const matched = reqHeaders.filter((r) => PRE_HEADERS.split(', ').includes(r));
+      h['access-control-allow-headers'] = matched.length ? matched.join(', ') : null;
+    }
     h['access-control-max-age'] = '600';
     if (V('preflight-200-open')) {
       res.writeHead(200, { ...h, 'content-length': '0', [NO_RATE]: '1' });
@@ -607,7 +647,7 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
   }
 
   function listCalls({ req, res, url, base }) {
-    if (!authenticate(req, res)) return;
+    if (!F('auth-calls-open') && !authenticate(req, res)) return;
     const q = url.searchParams;
     if (F('rob-500-emoji-query') && [...q.values()].some((v) => /[\u{10000}-\u{10FFFF}]/u.test(v))) throw new Error('surrogates not allowed');
     const errs = [];
@@ -635,6 +675,9 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       return n;
     };
     let limit = intParam('limit', F('sch-calls-default-limit-25') ? 25 : 50);
+    if (F('sch-calls-limit-ignored')) limit = 50;
+    if (F('sch-calls-limit-zero-falsy')) limit = limit || 50;
+    if (F('rob-500-calls-limit-huge') && limit > 10000) throw new RangeError('Invalid array length');
     let offset = intParam('offset', 0);
     if (errs.length) return send422(res, errs);
     const providers = q.getAll('provider');
@@ -645,7 +688,9 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       ? (c) => c.provider.toLowerCase() === provider.toLowerCase()
       : F('sch-calls-provider-prefix')
         ? (c) => c.provider.startsWith(provider)
-        : (c) => c.provider === provider;
+        : F('sch-calls-provider-inverted')
+          ? (c) => c.provider !== provider
+          : (c) => c.provider === provider;
     if (provider !== '' && !F('sch-calls-provider-ignored')) items = items.filter(match);
     if (F('sch-calls-offset-ignored')) offset = 0;
     if (F('sch-calls-offset-off-by-one') && offset > 0) offset += 1;
@@ -653,6 +698,7 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (F('sch-calls-limit-plus-one')) limit += 1;
     let page = items.slice(offset, offset + limit);
     if (F('sch-call-missing-to-number')) page = page.map((c, i) => (i % 7 === 3 ? (({ to_number, ...r }) => r)(c) : c));
+    if (F('sch-call-status-null')) page = page.map((c) => (c.status === 'busy' ? { ...c, status: null } : c));
     if (F('sch-call-duration-string')) page = page.map((c) => ({ ...c, duration_seconds: `${c.duration_seconds}s` }));
     if (F('sch-calls-duration-string-past-50')) page = page.map((c, i) => (offset + i >= 50 ? { ...c, duration_seconds: String(c.duration_seconds) } : c));
     if (F('sch-calls-provider-missing-past-50')) page = page.map((c, i) => (offset + i >= 50 ? (({ provider: _p, ...r }) => r)(c) : c));
@@ -669,7 +715,8 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (!body) return;
     const errs = validateCreate(body);
     if (errs.length) return send422(res, errs);
-    send(res, V('create-200') ? 200 : 201, createCampaign(body), base);
+    const rec = createCampaign(body);
+    send(res, V('create-200') ? 200 : 201, rec, V('location-header') ? { ...base, location: `/campaign/${rec.id}` } : base);
   }
 
   function findCampaign(res, id) {
@@ -688,6 +735,7 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (F('st-get-campaign-unwrapped')) return send(res, 200, fullRecord(src), base);
     const out = { campaign: fullRecord(src), counts: countsOf(src), calls: [] };
     if (F('st-get-counts-number')) out.counts = out.counts.recipients;
+    if (V('minimal-objects')) return send(res, 200, { campaign: out.campaign }, base);
     if (V('extra-members')) out.links = { self: `/campaign/${c.id}` };
     send(res, 200, out, base);
   }
@@ -702,7 +750,10 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (errs.length) return send422(res, errs);
     const before = updateRecord(c);
     for (const f of Object.keys(UPDATE_FIELDS)) {
-      if (!(f in body)) continue;
+      if (!(f in body)) {
+        if (F('st-patch-nulls-unsent') && f !== 'status') c[f] = f === 'recipients' ? [] : null;
+        continue;
+      }
       if (F('st-patch-not-persisting-context') && f === 'campaign_context') continue;
       if (F('st-patch-schedule-camelcase-only') && (f === 'schedule_start_time' || f === 'schedule_end_time')) continue;
       if (F('st-patch-drops-speech-settings') && f === 'speech_settings') continue;
@@ -732,11 +783,12 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if ('metadata' in body && !F('val-recipient-metadata-type-unchecked')) checkType(body.metadata, 'object', ['body', 'metadata'], errs);
     if (F('rob-500-nested-metadata') && depthOf(body.metadata) >= 3) throw new TypeError('metadata flattening failed');
     if (errs.length) return send422(res, errs);
-    const list = db.lists[m[1]];
+    const list = F('st-add-recipient-404-fixture-list') && m[1] === fixtures.recipient_list_id ? undefined : db.lists[m[1]];
     if (!list) return send(res, 404, { detail: 'Recipient list not found' });
     const rec = { id: `rcp_${crypto.randomUUID()}`, recipient_list_id: m[1], phone_number: body.phone_number, metadata: body.metadata ?? {}, created_at: iso(Date.now()) };
     list.recipients.push(rec);
-    send(res, V('create-200') ? 200 : 201, F('st-add-recipient-array') ? [rec] : { ...rec, row_count: list.recipients.length }, base);
+    const loc = V('location-header') ? { location: `/recipient-lists/${m[1]}/recipients/${rec.id}` } : {};
+    send(res, V('create-200') ? 200 : 201, F('st-add-recipient-array') ? [rec] : V('minimal-objects') ? {} : { ...rec, row_count: list.recipients.length }, { ...base, ...loc });
   }
 
   async function createInvite({ req, res, base, m, raw }) {
@@ -752,14 +804,14 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (!db.orgs.some((o) => o.id === m[1])) return send(res, 404, { detail: 'Organization not found' });
     const inv = {
       id: `inv_${crypto.randomUUID()}`,
-      email: body.email,
+      email: F('st-invite-email-wrong') ? db.user.email : body.email,
       role: F('st-invite-role-ignored') ? 'member' : F('st-invite-role-always-developer') ? 'developer' : body.role ?? 'developer',
       expires_at: iso(Date.now() + 7 * 86_400_000),
       token: `invtok_${crypto.randomBytes(16).toString('hex')}`,
     };
     if (F('st-invite-expires-number')) inv.expires_at = Date.parse(inv.expires_at);
     if (V('extra-members')) inv.status = 'pending';
-    send(res, V('create-200') ? 200 : 201, inv, base);
+    send(res, V('create-200') ? 200 : 201, inv, V('location-header') ? { ...base, location: `/orgs/${m[1]}/invites/${inv.id}` } : base);
   }
 
   function usersMe({ req, res, base }) {
@@ -768,6 +820,11 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (F('sch-users-me-orgs-object')) out.orgs = Object.fromEntries(db.orgs.map((o) => [o.id, o]));
     if (V('extra-members')) out.permissions = ['campaigns:write'];
     if (F('rl-headers-missing-users-me')) return send(res, 200, out, { [NO_RATE]: '1' });
+    if (F('sch-users-me-no-content-type')) {
+      const text = JSON.stringify(out);
+      res.writeHead(200, { 'content-length': Buffer.byteLength(text) });
+      return res.end(text);
+    }
     send(res, 200, out, base);
   }
 
@@ -775,13 +832,14 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (!authenticate(req, res)) return;
     let out = db.assistants;
     if (F('sch-assistant-missing-llm')) out = out.map(({ llm, ...r }) => r);
+    if (F('sch-assistant-voice-speed-string')) out = out.map((a) => ({ ...a, voice: { ...a.voice, speed: String(a.voice.speed) } }));
     if (F('sch-assistant-kb-ids-string')) out = out.map((a) => ({ ...a, knowledge_base_ids: a.knowledge_base_ids.join(',') }));
     if (V('extra-members')) out = out.map((a) => ({ ...a, object: 'assistant', org_id: fixtures.org_id }));
     send(res, 200, out, F('sch-ratelimit-headers-missing-assistants') ? { [NO_RATE]: '1' } : base);
   }
 
   function regenerate({ req, res, base, m }) {
-    if (!authenticate(req, res, { userId: F('st-regen-requires-user-id') })) return;
+    if (!F('auth-regen-open') && !authenticate(req, res, { userId: F('st-regen-requires-user-id') })) return;
     if (m[1] !== fixtures.api_key_id) return send(res, 404, { detail: 'API key not found' });
     if (F('st-regen-returns-old-key')) return send(res, 200, { key: currentKey, id: fixtures.api_key_id, name: db.keyName, upgraded: false }, base);
     const key = `ind_fx_${crypto.randomBytes(12).toString('hex')}`;
@@ -807,13 +865,14 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       res.writeHead(200, { ...base, 'content-type': 'text/plain', 'content-length': Buffer.byteLength(text) });
       return res.end(text);
     }
-    send(res, 200, body, base);
+    send(res, 200, V('minimal-objects') ? {} : body, base);
   }
 
   function protectedEp({ req, res, base }) {
     if (!authenticate(req, res)) return;
     const uid = req.headers['x-user-id'];
     if (F('auth-protected-no-echo')) return send(res, 200, { message: 'Hello, authenticated user!', user_id: 'me' }, base);
+    if (F('auth-protected-message-without-id')) return send(res, 200, { message: 'Hello, you reached a protected endpoint.', user_id: uid }, base);
     send(res, 200, { message: `Hello ${uid}, you reached a protected endpoint.`, user_id: uid, ...(V('extra-members') ? { org_id: fixtures.org_id } : {}) }, base);
   }
 
@@ -855,6 +914,10 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       return send(res, 400, { detail: 'Malformed path encoding' });
     }
     const rawPath = url.pathname;
+    if (F('rob-no-answer-long-path-id') && rawPath.split('/').some((seg) => seg.length > 100)) {
+      await raw();
+      return res.socket?.destroy();
+    }
     for (const r of routes) {
       const m = r.re.exec(rawPath);
       if (!m) continue;

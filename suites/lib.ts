@@ -162,7 +162,9 @@ export function locNames(detail: unknown, kase: Pick<InvalidCase, 'loc' | 'locat
     const loc = Array.isArray((item as { loc?: unknown })?.loc) ? ((item as { loc: unknown[] }).loc.map(String) as string[]) : [];
     const rest = loc[0] === kase.location ? loc.slice(1) : loc;
     if (rest.length >= want.length && want.every((p, i) => rest[i] === p)) return true;
-    return field !== undefined && loc.includes(field);
+    // An item may name a nested member as one dotted path ("speech_settings.style"): 2.8 only
+    // asks for strings and integers.
+    return field !== undefined && loc.some((item) => item === field || item.split('.').includes(field));
   });
 }
 

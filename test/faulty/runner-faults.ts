@@ -781,6 +781,17 @@ export const runnerFaults: Fault[] = [
     },
   },
   {
+    name: 'lenient-dotted-loc',
+    description: 'a 422 loc names a nested member as one dotted item (["body", "speech_settings.style"])',
+    checks: [],
+    lenient: true,
+    configure(app) {
+      onSendJson(app, status(422), (json) => ({
+        detail: (json.detail ?? []).map((d: Json) => (Array.isArray(d.loc) && d.loc.length > 2 ? { ...d, loc: [d.loc[0], d.loc.slice(1).join('.')] } : d)),
+      }));
+    },
+  },
+  {
     name: 'lenient-wrong-user-404',
     description: 'unknown campaign ids get 404, and a wrong X-User-ID is answered 403',
     checks: [],

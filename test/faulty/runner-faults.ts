@@ -361,6 +361,18 @@ export const runnerFaults: Fault[] = [
     },
   },
   {
+    name: 'calls-limit-zero-ignored',
+    description: 'GET /calls?limit=0 answers the default page (0 taken as "not given")',
+    checks: ['schema.calls-limit'],
+    configure(_app, internals) {
+      wrapValidate(internals, (original) => (operationId, parts) => {
+        if (operationId !== 'listCalls' || parts.query?.['limit'] !== '0') return original(operationId, parts);
+        const { limit: _zero, ...query } = parts.query;
+        return original(operationId, { ...parts, query });
+      });
+    },
+  },
+  {
     name: 'calls-limit-plus-one',
     description: 'GET /calls returns one call more than limit',
     checks: ['schema.calls-limit'],

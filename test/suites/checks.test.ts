@@ -44,6 +44,7 @@ export const FAILS_ON: Array<[string, string]> = [
   ['schema.response-conforms', 'assistant-name-number'],
   ['schema.response-conforms', 'remaining-header-missing'],
   ['schema.calls-limit', 'calls-limit-plus-one'],
+  ['schema.calls-limit', 'calls-limit-zero-ignored'],
   ['schema.calls-default-limit', 'calls-default-limit-20'],
   ['schema.calls-default-limit', 'calls-item-past-50-malformed'],
   ['schema.calls-offset', 'calls-offset-ignored'],

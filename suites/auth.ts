@@ -185,11 +185,11 @@ export const malformedBearerCheck = defineCheck({
 export const wrongCredentials = defineCheck({
   id: 'auth.wrong-credentials',
   suite: 'auth',
-  rule: 'A well-formed bearer that is not a valid API key, or an X-User-ID naming no user, is answered 401 {detail: string}, near misses of the real ones included (the key or user id with characters appended, on one operation); 403 for the user id is observed, not failed',
+  rule: 'A well-formed bearer that is not a valid API key, or an X-User-ID naming no user, is answered 401 {detail: string}, near misses of the real ones included (the key or user id with characters appended, the key followed by a space and more, on one operation); 403 for the user id is observed, not failed',
   contractRef: '5.1, 5.5, 7',
   severity: 'critical',
   appliesTo: requiresCredentials,
-  plannedRequests: (op, _runs, spec) => op.credentials.length * (op === nearMissOperation(spec) ? 2 : 1),
+  plannedRequests: (op, _runs, spec) => op.credentials.length + (op === nearMissOperation(spec) ? 3 : 0),
   async run(ctx, op) {
     const values = await probePath(ctx, op);
     const findings = new Findings();
@@ -204,7 +204,10 @@ export const wrongCredentials = defineCheck({
     if (op === nearMissOperation(ctx.spec)) {
       for (const c of op.credentials) {
         const header = headerOf(ctx.spec, c);
-        if (c === 'bearer' && ctx.credentials.apiKey) tries.push({ credential: c, value: `Bearer ${ctx.credentials.apiKey}x`, what: `the API key with "x" appended in ${header}` });
+        if (c === 'bearer' && ctx.credentials.apiKey) {
+          tries.push({ credential: c, value: `Bearer ${ctx.credentials.apiKey}x`, what: `the API key with "x" appended in ${header}` });
+          tries.push({ credential: c, value: `Bearer ${ctx.credentials.apiKey} x`, what: `the API key followed by " x" in ${header}` });
+        }
         if (c === 'userId' && ctx.credentials.userId) tries.push({ credential: c, value: `${ctx.credentials.userId}-x`, what: `the user id with "-x" appended in ${header}` });
       }
     }

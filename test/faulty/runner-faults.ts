@@ -117,6 +117,14 @@ export const runnerFaults: Fault[] = [
     },
   },
   {
+    name: 'bearer-trailing-words-accepted',
+    description: 'the bearer is read up to the first space: "Bearer <key> junk" is let in',
+    checks: ['auth.wrong-credentials'],
+    configure(_app, internals) {
+      authenticateAlso(internals, (h) => String(h['authorization'] ?? '').split(' ')[1] === internals.store.apiKey && h['x-user-id'] === internals.store.userId);
+    },
+  },
+  {
     name: 'user-id-prefix-accepted',
     description: 'any X-User-ID that starts with the real user id is let in',
     checks: ['auth.wrong-credentials'],

@@ -20,6 +20,7 @@ export const FAILS_ON: Array<[string, string]> = [
   ['auth.wrong-credentials', 'wrong-user-id-accepted'],
   ['auth.wrong-credentials', 'api-key-prefix-accepted'],
   ['auth.wrong-credentials', 'user-id-prefix-accepted'],
+  ['auth.wrong-credentials', 'bearer-trailing-words-accepted'],
   ['auth.health-open', 'health-requires-auth'],
   ['auth.bearer-only', 'preflight-requires-user-id'],
   ['auth.protected-echoes-user-id', 'protected-wrong-user'],

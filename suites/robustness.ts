@@ -75,12 +75,38 @@ const CAP = 4;
 const fieldsOfType = (op: Operation, type: string): string[] =>
   op.requestBody ? Object.entries(propertiesOf(op.requestBody.schema)).filter(([, s]) => typesOf(s).includes(type as never)).map(([name]) => name) : [];
 
-/** A valid body 150 KiB long (one string field that long; the contract states no maximum length): a 413 is fine, a 5xx is not. */
-function largeBodyInput(ctx: CheckContext, op: Operation, path: Record<string, string>): Input[] {
-  const field = fieldsOfType(op, 'string').find((f) => /context|template|name/.test(f)) ?? fieldsOfType(op, 'string')[0];
+/**
+ * Valid bodies tried first, at any --runs, where servers classically crash (the contract states no
+ * maximum length, count or minimum size): one 150 KiB long (one free-text field that long), one with
+ * 40 items in each array of objects, one with every free-text field "" and every object field {},
+ * and the empty body {} (no field is stated required). A 413 or a 422 is fine, a 5xx is not.
+ */
+function validExamples(ctx: CheckContext, op: Operation, path: Record<string, string>): Input[] {
   const base = sampleBody(ctx, op, 83);
-  return field && base ? [{ path, query: [], body: { ...base, [field]: 'Lorem ipsum dolor sit amet. '.repeat(5500) } }] : [];
+  if (!base) return [];
+  const freeText = fieldsOfType(op, 'string').filter((f) => /context|template|name/.test(f));
+  const out: Input[] = [];
+  const longField = freeText[0] ?? fieldsOfType(op, 'string')[0];
+  if (longField) out.push({ path, query: [], body: { ...base, [longField]: 'Lorem ipsum dolor sit amet. '.repeat(5500) } });
+  // Many items apart from the long body, so a server's body-size limit (413) cannot hide them.
+  const many: Record<string, unknown> = { ...base };
+  for (const f of manyItemFields(op, base)) many[f] = Array.from({ length: 40 }, () => (base[f] as unknown[])[0]);
+  if (manyItemFields(op, base).length) out.push({ path, query: [], body: many });
+  const empty: Record<string, unknown> = { ...base };
+  for (const f of freeText) empty[f] = '';
+  for (const f of fieldsOfType(op, 'object')) empty[f] = {};
+  out.push({ path, query: [], body: empty }, { path, query: [], body: {} });
+  return out;
 }
+
+/** Array fields whose sample holds an object item, to repeat. */
+const manyItemFields = (op: Operation, base: Record<string, unknown>): string[] =>
+  fieldsOfType(op, 'array').filter((f) => {
+    const items = base[f];
+    return Array.isArray(items) && items.length > 0 && items[0] !== null && typeof items[0] === 'object';
+  });
+
+const validExampleCount = (op: Operation): number => (op.requestBody ? 4 : 0);
 
 /**
  * Inputs tried first, at any --runs, where servers classically crash: each integer query parameter
@@ -108,16 +134,16 @@ const hasInputs = (op: Operation): boolean => Boolean(op.requestBody) || op.para
 export const noServerErrorValid = defineCheck({
   id: 'robustness.no-5xx-valid',
   suite: 'robustness',
-  rule: 'Valid but awkward inputs (unicode, long strings, a 150 KiB body, empty arrays, nested open objects, boundary numbers) never get a 5xx or no answer',
+  rule: 'Valid but awkward inputs (unicode, long strings, a 150 KiB body with 40 recipients, empty strings, objects and bodies, empty arrays, nested open objects, boundary numbers) never get a 5xx or no answer',
   contractRef: '4, 7',
   severity: 'critical',
   appliesTo: (op) => !op.sideEffects,
-  plannedRequests: (op, runs, spec) => (hasInputs(op) ? Math.min(runs, CAP) : 1) + (op.requestBody ? 1 : 0) + recordCost(op, spec),
+  plannedRequests: (op, runs, spec) => (hasInputs(op) ? Math.min(runs, CAP) : 1) + validExampleCount(op) + recordCost(op, spec),
   async run(ctx, op) {
     const path = await basePath(ctx, op);
     const findings = new Findings();
     const numRuns = hasInputs(op) ? Math.min(ctx.runs, CAP) : 1;
-    const examples = largeBodyInput(ctx, op, path);
+    const examples = validExamples(ctx, op, path);
     findings.add(
       await checkProperty(ctx, validInputs(ctx, op, path), async (input) => judge(ctx, op, await sendInput(ctx, op, input), 'a valid input', input), { numRuns, examples }),
     );

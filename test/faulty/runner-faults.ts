@@ -707,6 +707,25 @@ export const runnerFaults: Fault[] = [
       });
     },
   },
+  ...(
+    [
+      ['empty-name-500', 'a campaign name "" crashes the server (500)', (b: Json) => b.name === ''],
+      ['empty-object-500', 'speech_settings {} crashes the server (500)', (b: Json) => b.speech_settings && typeof b.speech_settings === 'object' && Object.keys(b.speech_settings).length === 0],
+      ['empty-body-500', 'an empty JSON object as the body crashes the server (500)', (b: Json) => Object.keys(b).length === 0],
+      ['many-recipients-500', 'more than 10 recipients crash the server (500)', (b: Json) => Array.isArray(b.recipients) && b.recipients.length > 10],
+    ] as const
+  ).map(([name, description, crashes]): Fault => ({
+    name,
+    description,
+    checks: ['robustness.no-5xx-valid'],
+    configure(app) {
+      app.addHook('preHandler', async (request, reply) => {
+        const body = request.body as Json;
+        const hit = request.method !== 'GET' && request.method !== 'OPTIONS' && body && typeof body === 'object' && !Array.isArray(body) && crashes(body);
+        return hit ? reply.code(500).send({ detail: 'Internal Server Error' }) : undefined;
+      });
+    },
+  })),
   // ---- lenient variants: correct servers of another strictness -----------------------------------
   {
     name: 'lenient-coerces-numeric-strings',

@@ -19,6 +19,8 @@ export {
   typesOf,
   enumOf,
   unspecifiedOf,
+  isProviderId,
+  providerIdFields,
   type FieldInfo,
   type JsonType,
 } from './schema.js';

@@ -2,7 +2,7 @@
  * Helpers over the dereferenced JSON schemas of the spec: which JSON types a schema allows, its
  * fields, and JSON Pointer access. Everything the generators know is read from here.
  */
-import type { JsonSchema } from '../spec/model.js';
+import type { JsonSchema, Operation } from '../spec/model.js';
 
 export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
 export const JSON_TYPES: readonly JsonType[] = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'null'];
@@ -184,4 +184,18 @@ export function setPointer<T>(value: T, pointer: string, replacement: unknown): 
   });
   current[parts[parts.length - 1]!] = replacement;
   return copy as T;
+}
+
+/** A string schema holding one of the telephony provider identifiers (the contract does not name them). */
+export function isProviderId(schema: JsonSchema): boolean {
+  return unspecifiedOf(schema).some((u) => /provider identifiers/i.test(u));
+}
+
+/**
+ * Body fields whose value is one of the two telephony provider identifiers (campaign `channel`):
+ * a closed set the contract states but does not name, known to a run only through its fixtures.
+ */
+export function providerIdFields(op: Operation): FieldInfo[] {
+  if (!op.requestBody) return [];
+  return fieldsOf(op.requestBody.schema).filter((f) => typesOf(f.schema).includes('string') && isProviderId(nonNull(f.schema)));
 }

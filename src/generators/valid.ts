@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { Fixtures } from '../runner/check.js';
 import type { JsonSchema, Operation } from '../spec/model.js';
-import { enumOf, itemsOf, nonNull, propertiesOf, typesOf, unspecifiedOf } from './schema.js';
+import { enumOf, isProviderId, itemsOf, nonNull, propertiesOf, typesOf, unspecifiedOf } from './schema.js';
 
 export type ValueMode = 'realistic' | 'hostile';
 
@@ -27,9 +27,6 @@ const FIXTURE_FIELDS = ['assistant_id', 'phone_number_id', 'recipient_list_id', 
 
 function isTimestamp(schema: JsonSchema): boolean {
   return unspecifiedOf(schema).some((u) => /timestamp/i.test(u));
-}
-function isProviderId(schema: JsonSchema): boolean {
-  return unspecifiedOf(schema).some((u) => /provider identifiers/i.test(u));
 }
 /** Values the contract shows for a field whose full set is unknown (`examples`). */
 function shownValues(schema: JsonSchema): unknown[] | undefined {

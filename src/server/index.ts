@@ -15,6 +15,7 @@ import rateLimit from '@fastify/rate-limit';
 import { loadSpec } from '../spec/load.js';
 import type { HttpMethod, Operation, SpecModel } from '../spec/model.js';
 import { validateRequest, type RequestParts, type ValidatedRequest, type ValidationResult } from '../validators/index.js';
+import { providerIdFields } from '../generators/schema.js';
 import { RATE_LIMITED_DETAIL, UNAUTHORIZED_DETAIL, jsonErrorPosition, validationBody, validationItem, type IssueLike, type ValidationErrorItem } from './errors.js';
 import { handlers, type OperationResult } from './handlers.js';
 import { ReferenceStore, newApiKey } from './store.js';
@@ -137,6 +138,16 @@ type BodyProblem = { kind: 'json_invalid'; position: number } | { kind: 'content
 export async function buildReferenceApp(options: ReferenceServerOptions = {}): Promise<{ app: FastifyInstance; internals: ReferenceInternals }> {
   const spec = options.spec ?? (await referenceSpec());
   const channels: [string, string] = options.channels ?? [...DEFAULT_CHANNELS];
+  const providerFieldCache = new Map<string, string[]>();
+  const providerFields = (operationId: string): string[] => {
+    let fields = providerFieldCache.get(operationId);
+    if (!fields) {
+      const op = spec.operations.find((o) => o.id === operationId);
+      fields = op ? providerIdFields(op).filter((f) => f.depth === 0).map((f) => f.field) : [];
+      providerFieldCache.set(operationId, fields);
+    }
+    return fields;
+  };
   const store = new ReferenceStore({ spec, apiKey: options.apiKey ?? newApiKey(), userId: options.userId ?? DEFAULT_USER_ID, channels });
   const fixtures: ReferenceFixtures = {
     get api_key() {
@@ -153,7 +164,20 @@ export async function buildReferenceApp(options: ReferenceServerOptions = {}): P
     store,
     fixtures,
     rateLimit: { max: options.rateLimit ?? DEFAULT_RATE_LIMIT, windowMs: options.rateWindowMs ?? DEFAULT_RATE_WINDOW_MS },
-    validateRequest: (operationId, parts) => validateRequest(operationId, parts),
+    validateRequest: (operationId, parts) => {
+      const result = validateRequest(operationId, parts);
+      if (!result.ok) return result;
+      // `channel` is one of the two provider identifiers (4.2): a closed set the spec cannot list,
+      // since the contract does not name them; the server knows its own.
+      const body = result.value.body as Record<string, unknown> | undefined;
+      for (const field of providerFields(operationId)) {
+        const value = body && typeof body === 'object' ? body[field] : undefined;
+        if (typeof value === 'string' && !channels.includes(value)) {
+          return { ok: false, issues: [{ pointer: `/${field}`, location: 'body', rule: 'enum', expected: [...channels], actual: value, message: `body /${field} must be one of ${channels.join(', ')}` }] };
+        }
+      }
+      return result;
+    },
     authenticate(op, headers) {
       if (!op.requiresCredentials) return true;
       for (const credential of op.credentials) {

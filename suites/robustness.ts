@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/runner/check.js';
 import type { Operation } from '../src/spec/model.js';
-import { integerQueryParams, propertiesOf, typesOf, validBody, validQueryValue, malformedJson } from '../src/generators/index.js';
+import { integerQueryParams, itemsOf, propertiesOf, typesOf, validBody, validQueryValue, malformedJson } from '../src/generators/index.js';
 import { Findings, OK, checkProperty, fail, genOptions, label, recordCost, request, sampleBody, sharedPathForRecord, statusText, type Judgement } from './lib.js';
 
 interface Input {
@@ -106,7 +106,16 @@ const manyItemFields = (op: Operation, base: Record<string, unknown>): string[] 
     return Array.isArray(items) && items.length > 0 && items[0] !== null && typeof items[0] === 'object';
   });
 
-const validExampleCount = (op: Operation): number => (op.requestBody ? 4 : 0);
+/** Array fields whose items are objects, by the schema (the sample decides at run time). */
+const objectArrayFields = (op: Operation): string[] =>
+  op.requestBody
+    ? Object.entries(propertiesOf(op.requestBody.schema))
+        .filter(([, s]) => typesOf(s).includes('array' as never) && typesOf(itemsOf(s) ?? {}).includes('object' as never))
+        .map(([name]) => name)
+    : [];
+
+const validExampleCount = (op: Operation): number =>
+  op.requestBody ? (fieldsOfType(op, 'string').length ? 1 : 0) + (objectArrayFields(op).length ? 1 : 0) + 2 : 0;
 
 /**
  * Inputs tried first, at any --runs, where servers classically crash: each integer query parameter

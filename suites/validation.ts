@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/runner/check.js';
 import type { Operation } from '../src/spec/model.js';
+import type { Exchange } from '../src/transport/types.js';
 import {
   enumCase,
   enumNearMiss,
@@ -15,6 +16,8 @@ import {
   malformedJson,
   nearMissWrongValue,
   nonIntegerQuery,
+  providerIdFields,
+  setPointer,
   strictNearMissWrongValue,
   typedFields,
   wrongTypeCase,
@@ -89,23 +92,57 @@ export const wrongType = defineCheck({
   },
 });
 
+/** The wire body's value at a top-level field, or undefined. */
+function sentValue(exchange: Exchange, field: string): unknown {
+  try {
+    const body = JSON.parse(exchange.request.body ?? 'null') as Record<string, unknown> | null;
+    return body && typeof body === 'object' ? body[field] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export const enumViolation = defineCheck({
   id: 'validation.enum-violation',
   suite: 'validation',
-  rule: 'A value outside a stated enum (campaign status on update) is answered 422 with the validation error body naming the field',
-  contractRef: '3.1, 4.4, 2.8, 7',
+  rule: 'A value outside a stated closed set is answered 422 with the validation error body naming the field: the campaign status of the update (an allowed value in upper case first), and the campaign channel outside the two provider ids (judged when the fixtures name both)',
+  contractRef: '3.1, 4.2, 4.4, 2.8, 7',
   severity: 'major',
-  appliesTo: (op) => enumFields(op).length > 0,
-  plannedRequests: (op, runs, spec) => enumFields(op).length + Math.min(runs, 3) + recordCost(op, spec),
+  appliesTo: (op) => enumFields(op).length > 0 || providerIdFields(op).some((f) => f.depth === 0),
+  plannedRequests: (op, runs, spec) =>
+    (enumFields(op).length ? enumFields(op).length + Math.min(runs, 3) : 0) + providerIdFields(op).filter((f) => f.depth === 0).length + recordCost(op, spec),
   async run(ctx, op) {
     const values = await pathFor(ctx, op);
     const base = sampleBody(ctx, op, 13) ?? {};
-    const cases = enumFields(op).map((f) => enumCase(base, f)).filter((a): a is fc.Arbitrary<InvalidCase> => a !== undefined);
-    // First an allowed value in upper case ("DRAFT"): a comparison ignoring case lets it in.
-    const examples = enumFields(op).map((f) => enumNearMiss(base, f)).filter((c): c is InvalidCase => c !== undefined);
     const findings = new Findings();
-    findings.add(await checkProperty(ctx, fc.oneof(...cases), (kase) => sendCase(ctx, op, values, kase), { examples, numRuns: Math.min(ctx.runs, 3) }));
-    return findings.outcome('422 naming the field for values outside the enum');
+    const cases = enumFields(op).map((f) => enumCase(base, f)).filter((a): a is fc.Arbitrary<InvalidCase> => a !== undefined);
+    if (cases.length) {
+      // First an allowed value in upper case ("DRAFT"): a comparison ignoring case lets it in.
+      const examples = enumFields(op).map((f) => enumNearMiss(base, f)).filter((c): c is InvalidCase => c !== undefined);
+      findings.add(await checkProperty(ctx, fc.oneof(...cases), (kase) => sendCase(ctx, op, values, kase), { examples, numRuns: Math.min(ctx.runs, 3) }));
+    }
+    // The provider ids are a closed set the spec cannot list (the contract does not name them): judged
+    // only when the run knows both, and on the wire body as sent.
+    const channels = ctx.fixtures.channels ?? [];
+    for (const field of providerIdFields(op).filter((f) => f.depth === 0)) {
+      if (channels.length < 2) {
+        ctx.observe({ operation: `${op.method} ${op.path}`, message: `${field.field} outside the provider ids not judged: the run knows ${channels.length} of the two (set fixtures.channels)` });
+        continue;
+      }
+      const value = 'vapc-not-a-provider';
+      const kase: InvalidCase = {
+        kind: 'enum',
+        location: 'body',
+        loc: field.loc,
+        field: field.field,
+        value,
+        body: setPointer(base, field.pointer, value),
+        description: `${field.field}=${JSON.stringify(value)} (one of the two provider ids ${channels.join(', ')})`,
+      };
+      const exchange = await ctx.send(request(op, ctx, { pathValues: values, json: kase.body }));
+      findings.add(judgeInvalid(ctx, op, exchange, kase, { stillInvalid: (ex) => !channels.includes(sentValue(ex, field.field) as string) }));
+    }
+    return findings.outcome('422 naming the field for values outside the closed sets');
   },
 });
 

@@ -240,6 +240,14 @@ export const runnerFaults: Fault[] = [
     },
   },
   {
+    name: 'channel-unchecked',
+    description: 'any channel string is accepted, not only the two provider ids (4.2)',
+    checks: ['validation.enum-violation'],
+    configure(_app, internals) {
+      ignoreIssues(internals, (i) => i.pointer === '/channel' && i.rule === 'enum');
+    },
+  },
+  {
     name: 'enum-ignores-case',
     description: 'the status enum is compared ignoring case ("DRAFT" is taken as draft)',
     checks: ['validation.enum-violation'],

@@ -30,6 +30,7 @@ export const FAILS_ON: Array<[string, string]> = [
   ['validation.wrong-type', 'integer-fields-take-fractions'],
   ['validation.wrong-type', 'object-fields-take-arrays'],
   ['validation.enum-violation', 'enum-ignores-case'],
+  ['validation.enum-violation', 'channel-unchecked'],
   ['validation.wrong-type', 'validation-body-shape'],
   ['validation.enum-violation', 'enum-unchecked'],
   ['validation.loc-names-location', 'validation-loc-wrong-location'],

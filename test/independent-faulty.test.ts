@@ -55,7 +55,7 @@ describe('independent faulty server: every fault is caught by its suite', () => 
     const unjudged = FAULTS.filter((f) => f.unjudged !== undefined);
     for (const f of unjudged) expect(f.unjudged!.length, f.name).toBeGreaterThan(20);
     // Kept small on purpose: each is a decision recorded in FINDINGS.md (round 2, resolution).
-    expect(unjudged.length).toBeLessThanOrEqual(14);
+    expect(unjudged.length).toBeLessThanOrEqual(18);
   });
 
   for (const f of FAULTS.filter((x) => x.unjudged === undefined)) {

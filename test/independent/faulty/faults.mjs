@@ -250,7 +250,7 @@ export const FAULTS_ROUND3 = [
   { name: 'st-create-channel-always-first', suite: 'stateful', contract: `${CHANNEL} / ${CREATE_ECHO} ... channel | string`, description: 'Create records channel as the first provider whatever was sent.' },
   { name: 'st-create-flags-swapped', suite: 'stateful', contract: `${CREATE_ECHO} ... use_returning_greeting | boolean; use_short_term_summaries | boolean`, description: 'Create stores use_returning_greeting in use_short_term_summaries and vice versa.' },
   { name: 'st-add-recipient-404-fixture-list', suite: 'stateful', contract: 'POST /recipient-lists/{recipient_list_id}/recipients: Adds a single recipient to the list. ... Response: a JSON object', description: 'Adding a recipient to the (existing) fixture list answers 404 {detail: "Recipient list not found"}.' },
-  { name: 'st-patch-nulls-unsent', suite: 'stateful', contract: 'PATCH /campaign/{campaign_id} (update; every body field optional: "Which fields of the create and update bodies are required: not shown")', description: 'PATCH replaces the record (PUT semantics): every update field not sent becomes null.' },
+  { name: 'st-patch-nulls-unsent', suite: 'stateful', contract: 'PATCH /campaign/{campaign_id} (update; every body field optional: "Which fields of the create and update bodies are required: not shown")', description: 'PATCH replaces the record (PUT semantics): every update field not sent becomes null.', unjudged: "whether an update is partial is not stated: the contract never says that fields not sent keep their values" },
   { name: 'st-invite-email-wrong', suite: 'stateful', includeDestructive: true, contract: 'Request body: `email` string; `role` string ... Response: Invite (2.5): `email` string', description: 'The invite answer carries the inviting user\'s email instead of the invitee\'s. Needs includeDestructive.' },
 
   // ---------------- cors ----------------
@@ -268,10 +268,10 @@ export const FAULTS_ROUND3 = [
 
   // ---------------- ratelimit ----------------
   { name: 'rl-reset-negative', suite: 'ratelimit', contract: RL_HEADERS, description: 'X-RateLimit-Reset is the negated seconds-until (-1, -2).' },
-  { name: 'rl-reset-days', suite: 'ratelimit', contract: RL_HEADERS, description: 'X-RateLimit-Reset says three days (259200 + seconds-until) on the first three answers of each window, although the window is 1.5 s.' },
-  { name: 'rl-429-late', suite: 'ratelimit', contract: `${RL_HEADERS} / When the limit is exceeded, the response is 429.`, description: 'The limit is enforced 5 requests late: after Remaining reaches 0, five more requests are served (Remaining 0) before the 429.' },
+  { name: 'rl-reset-days', suite: 'ratelimit', contract: RL_HEADERS, description: 'X-RateLimit-Reset says three days (259200 + seconds-until) on the first three answers of each window, although the window is 1.5 s.', unjudged: "Reset is judged on answers after discovery; a Reset implausible only on the first answers of a window is left (low)" },
+  { name: 'rl-429-late', suite: 'ratelimit', contract: `${RL_HEADERS} / When the limit is exceeded, the response is 429.`, description: 'The limit is enforced 5 requests late: after Remaining reaches 0, five more requests are served (Remaining 0) before the 429.', unjudged: "a moving-window or token-bucket limiter lawfully serves a request after Remaining 0 when an old request ages out; the issue asks only for no 429 sooner than advertised" },
   { name: 'rl-remaining-decimal', suite: 'ratelimit', contract: RL_HEADERS, description: 'X-RateLimit-Remaining is written as a decimal ("19.0").' },
-  { name: 'rl-never-resets', suite: 'ratelimit', contract: `${PER_MINUTE}. ${RL_HEADERS}`, description: 'Once a key is over the limit, its window never resets: every later request is 429 although Reset advertises a fresh window.' },
+  { name: 'rl-never-resets', suite: 'ratelimit', contract: `${PER_MINUTE}. ${RL_HEADERS}`, description: 'Once a key is over the limit, its window never resets: every later request is 429 although Reset advertises a fresh window.', unjudged: "checking recovery costs a whole window of waiting after the burst; the issue does not ask for it" },
 ];
 FAULTS.push(...FAULTS_ROUND3);
 

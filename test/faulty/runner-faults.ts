@@ -90,6 +90,22 @@ function authenticateAlso(internals: ReferenceInternals, accept: (headers: Recor
 }
 const rightUser = (internals: ReferenceInternals, headers: Record<string, unknown>) => headers['x-user-id'] === internals.store.userId;
 
+/** A server that answers 500 to a JSON object body matching `crashes` (POST and PATCH). */
+function bodyCrash(name: string, description: string, check: string, crashes: (body: Record<string, Json>) => boolean): Fault {
+  return {
+    name,
+    description,
+    checks: [check],
+    configure(app) {
+      app.addHook('preHandler', async (request, reply) => {
+        const body = request.body as Json;
+        const hit = request.method !== 'GET' && request.method !== 'OPTIONS' && body && typeof body === 'object' && !Array.isArray(body) && crashes(body);
+        return hit ? reply.code(500).send({ detail: 'Internal Server Error' }) : undefined;
+      });
+    },
+  };
+}
+
 export const runnerFaults: Fault[] = [
   // ---- auth ------------------------------------------------------------------------------------
   {
@@ -680,30 +696,10 @@ export const runnerFaults: Fault[] = [
       app.addHook('onRequest', async (request, reply) => (Number(request.headers['content-length'] ?? 0) > 100 * 1024 ? reply.code(500).send({ detail: 'Internal Server Error' }) : undefined));
     },
   },
-  {
-    name: 'unsafe-integer-500',
-    description: 'a body integer past 2^53 crashes the server (500)',
-    checks: ['robustness.no-5xx-invalid'],
-    configure(app) {
-      app.addHook('preHandler', async (request, reply) => {
-        const body = request.body as Json;
-        const unsafe = body && typeof body === 'object' && Object.values(body).some((v) => typeof v === 'number' && !Number.isSafeInteger(v) && Number.isInteger(v));
-        return unsafe ? reply.code(500).send({ detail: 'Internal Server Error' }) : undefined;
-      });
-    },
-  },
-  {
-    name: 'null-field-500',
-    description: 'a body field sent as null crashes the server (500)',
-    checks: ['robustness.no-5xx-invalid'],
-    configure(app) {
-      app.addHook('preHandler', async (request, reply) => {
-        const body = request.body as Json;
-        const hasNull = body && typeof body === 'object' && !Array.isArray(body) && Object.values(body).some((v) => v === null);
-        return hasNull ? reply.code(500).send({ detail: 'Internal Server Error' }) : undefined;
-      });
-    },
-  },
+  bodyCrash('unsafe-integer-500', 'a body integer past 2^53 crashes the server (500)', 'robustness.no-5xx-invalid', (b) =>
+    Object.values(b).some((v) => typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)),
+  ),
+  bodyCrash('null-field-500', 'a body field sent as null crashes the server (500)', 'robustness.no-5xx-invalid', (b) => Object.values(b).some((v) => v === null)),
   {
     name: 'repeated-query-500',
     description: 'a query parameter given twice crashes the server (500)',
@@ -715,25 +711,12 @@ export const runnerFaults: Fault[] = [
       });
     },
   },
-  ...(
-    [
-      ['empty-name-500', 'a campaign name "" crashes the server (500)', (b: Json) => b.name === ''],
-      ['empty-object-500', 'speech_settings {} crashes the server (500)', (b: Json) => b.speech_settings && typeof b.speech_settings === 'object' && Object.keys(b.speech_settings).length === 0],
-      ['empty-body-500', 'an empty JSON object as the body crashes the server (500)', (b: Json) => Object.keys(b).length === 0],
-      ['many-recipients-500', 'more than 10 recipients crash the server (500)', (b: Json) => Array.isArray(b.recipients) && b.recipients.length > 10],
-    ] as const
-  ).map(([name, description, crashes]): Fault => ({
-    name,
-    description,
-    checks: ['robustness.no-5xx-valid'],
-    configure(app) {
-      app.addHook('preHandler', async (request, reply) => {
-        const body = request.body as Json;
-        const hit = request.method !== 'GET' && request.method !== 'OPTIONS' && body && typeof body === 'object' && !Array.isArray(body) && crashes(body);
-        return hit ? reply.code(500).send({ detail: 'Internal Server Error' }) : undefined;
-      });
-    },
-  })),
+  bodyCrash('empty-name-500', 'a campaign name "" crashes the server (500)', 'robustness.no-5xx-valid', (b) => b.name === ''),
+  bodyCrash('empty-object-500', 'speech_settings {} crashes the server (500)', 'robustness.no-5xx-valid', (b) =>
+    Boolean(b.speech_settings && typeof b.speech_settings === 'object' && Object.keys(b.speech_settings).length === 0),
+  ),
+  bodyCrash('empty-body-500', 'an empty JSON object as the body crashes the server (500)', 'robustness.no-5xx-valid', (b) => Object.keys(b).length === 0),
+  bodyCrash('many-recipients-500', 'more than 10 recipients crash the server (500)', 'robustness.no-5xx-valid', (b) => Array.isArray(b.recipients) && b.recipients.length > 10),
   // ---- lenient variants: correct servers of another strictness -----------------------------------
   {
     name: 'lenient-coerces-numeric-strings',

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/runner/check.js';
 import type { Operation } from '../src/spec/model.js';
-import { integerQueryParams, itemsOf, propertiesOf, typesOf, validBody, validQueryValue, malformedJson } from '../src/generators/index.js';
+import { integerQueryParams, itemsOf, propertiesOf, typesOf, validBody, validQueryValue, malformedJson, type JsonType } from '../src/generators/index.js';
 import { Findings, OK, checkProperty, fail, genOptions, label, recordCost, request, sampleBody, sharedPathForRecord, statusText, type Judgement } from './lib.js';
 
 interface Input {
@@ -72,26 +72,37 @@ async function sendInput(ctx: CheckContext, op: Operation, input: Input): Promis
 const CAP = 4;
 
 /** Top-level body fields of a JSON type (string, integer...), in schema order. */
-const fieldsOfType = (op: Operation, type: string): string[] =>
-  op.requestBody ? Object.entries(propertiesOf(op.requestBody.schema)).filter(([, s]) => typesOf(s).includes(type as never)).map(([name]) => name) : [];
+const fieldsOfType = (op: Operation, type: JsonType): string[] =>
+  op.requestBody ? Object.entries(propertiesOf(op.requestBody.schema)).filter(([, s]) => typesOf(s).includes(type)).map(([name]) => name) : [];
+
+/** Top-level array fields whose items are objects (recipients). */
+const objectArrayFields = (op: Operation): string[] =>
+  op.requestBody ? fieldsOfType(op, 'array').filter((f) => typesOf(itemsOf(propertiesOf(op.requestBody!.schema)[f]!) ?? {}).includes('object')) : [];
 
 /**
  * Valid bodies tried first, at any --runs, where servers classically crash (the contract states no
  * maximum length, count or minimum size): one 150 KiB long (one free-text field that long), one with
  * 40 items in each array of objects, one with every free-text field "" and every object field {},
  * and the empty body {} (no field is stated required). A 413 or a 422 is fine, a 5xx is not.
+ * Which ones exist is read from the schema, so the plan counts them with an empty `base`.
  */
-function validExamples(ctx: CheckContext, op: Operation, path: Record<string, string>): Input[] {
-  const base = sampleBody(ctx, op, 83);
-  if (!base) return [];
+function validExamples(op: Operation, path: Record<string, string>, base: Record<string, unknown>): Input[] {
+  if (!op.requestBody) return [];
   const freeText = fieldsOfType(op, 'string').filter((f) => /context|template|name/.test(f));
   const out: Input[] = [];
   const longField = freeText[0] ?? fieldsOfType(op, 'string')[0];
   if (longField) out.push({ path, query: [], body: { ...base, [longField]: 'Lorem ipsum dolor sit amet. '.repeat(5500) } });
   // Many items apart from the long body, so a server's body-size limit (413) cannot hide them.
-  const many: Record<string, unknown> = { ...base };
-  for (const f of manyItemFields(op, base)) many[f] = Array.from({ length: 40 }, () => (base[f] as unknown[])[0]);
-  if (manyItemFields(op, base).length) out.push({ path, query: [], body: many });
+  const arrays = objectArrayFields(op);
+  if (arrays.length) {
+    const many: Record<string, unknown> = { ...base };
+    for (const f of arrays) {
+      const items = base[f];
+      const item = Array.isArray(items) && items.length > 0 ? items[0] : {};
+      many[f] = Array.from({ length: 40 }, () => item);
+    }
+    out.push({ path, query: [], body: many });
+  }
   const empty: Record<string, unknown> = { ...base };
   for (const f of freeText) empty[f] = '';
   for (const f of fieldsOfType(op, 'object')) empty[f] = {};
@@ -99,44 +110,23 @@ function validExamples(ctx: CheckContext, op: Operation, path: Record<string, st
   return out;
 }
 
-/** Array fields whose sample holds an object item, to repeat. */
-const manyItemFields = (op: Operation, base: Record<string, unknown>): string[] =>
-  fieldsOfType(op, 'array').filter((f) => {
-    const items = base[f];
-    return Array.isArray(items) && items.length > 0 && items[0] !== null && typeof items[0] === 'object';
-  });
-
-/** Array fields whose items are objects, by the schema (the sample decides at run time). */
-const objectArrayFields = (op: Operation): string[] =>
-  op.requestBody
-    ? Object.entries(propertiesOf(op.requestBody.schema))
-        .filter(([, s]) => typesOf(s).includes('array' as never) && typesOf(itemsOf(s) ?? {}).includes('object' as never))
-        .map(([name]) => name)
-    : [];
-
-const validExampleCount = (op: Operation): number =>
-  op.requestBody ? (fieldsOfType(op, 'string').length ? 1 : 0) + (objectArrayFields(op).length ? 1 : 0) + 2 : 0;
-
 /**
  * Inputs tried first, at any --runs, where servers classically crash: each integer query parameter
  * alone given a word (a bare int()), an integer parameter given twice, a body integer past 2^53
- * (1e20), a body field null.
+ * (1e20), the first body field null. Read from the schema, so the plan counts them with an empty `base`.
  */
 function invalidExamples(op: Operation, path: Record<string, string>, base: unknown): Input[] {
   const out: Input[] = integerQueryParams(op).map((p) => ({ path, query: [[p.name, 'vapc']] }));
   const first = integerQueryParams(op)[0];
   if (first) out.push({ path, query: [[first.name, '5'], [first.name, '6']] });
-  if (base && typeof base === 'object') {
+  if (op.requestBody && base && typeof base === 'object') {
     const integer = fieldsOfType(op, 'integer')[0];
     if (integer) out.push({ path, query: [], body: { ...base, [integer]: 1e20 } });
-    const any = Object.keys(base)[0];
+    const any = Object.keys(propertiesOf(op.requestBody.schema))[0];
     if (any) out.push({ path, query: [], body: { ...base, [any]: null } });
   }
   return out;
 }
-
-const invalidExampleCount = (op: Operation): number =>
-  integerQueryParams(op).length + (integerQueryParams(op).length ? 1 : 0) + (op.requestBody ? (fieldsOfType(op, 'integer').length ? 1 : 0) + 1 : 0);
 
 const hasInputs = (op: Operation): boolean => Boolean(op.requestBody) || op.parameters.some((p) => p.in === 'query' || p.in === 'path');
 
@@ -147,12 +137,13 @@ export const noServerErrorValid = defineCheck({
   contractRef: '4, 7',
   severity: 'critical',
   appliesTo: (op) => !op.sideEffects,
-  plannedRequests: (op, runs, spec) => (hasInputs(op) ? Math.min(runs, CAP) : 1) + validExampleCount(op) + recordCost(op, spec),
+  plannedRequests: (op, runs, spec) => (hasInputs(op) ? Math.min(runs, CAP) : 1) + validExamples(op, {}, {}).length + recordCost(op, spec),
   async run(ctx, op) {
     const path = await basePath(ctx, op);
     const findings = new Findings();
     const numRuns = hasInputs(op) ? Math.min(ctx.runs, CAP) : 1;
-    const examples = validExamples(ctx, op, path);
+    const base = sampleBody(ctx, op, 83);
+    const examples = base ? validExamples(op, path, base) : [];
     findings.add(
       await checkProperty(ctx, validInputs(ctx, op, path), async (input) => judge(ctx, op, await sendInput(ctx, op, input), 'a valid input', input), { numRuns, examples }),
     );
@@ -167,7 +158,7 @@ export const noServerErrorInvalid = defineCheck({
   contractRef: '4, 7',
   severity: 'critical',
   appliesTo: (op) => !op.sideEffects && hasInputs(op),
-  plannedRequests: (op, runs, spec) => invalidExampleCount(op) + Math.min(runs, CAP) + recordCost(op, spec),
+  plannedRequests: (op, runs, spec) => invalidExamples(op, {}, {}).length + Math.min(runs, CAP) + recordCost(op, spec),
   async run(ctx, op) {
     const path = await basePath(ctx, op);
     const base = op.requestBody ? fc.sample(validBody(op, genOptions(ctx)), { seed: ctx.seed, numRuns: 1 })[0] : undefined;

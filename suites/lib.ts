@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { Failure } from '../src/results/model.js';
 import type { CheckContext, CheckOutcome } from '../src/runner/check.js';
-import { walkProperties, type JsonSchema, type Operation, type SpecModel } from '../src/spec/model.js';
+import { walkProperties, type JsonSchema, type NumericBound, type Operation, type SpecModel } from '../src/spec/model.js';
 import type { Exchange, HttpRequest } from '../src/transport/types.js';
 import { cloneJson, fillPath, pathFixture, setPointer, validBody, type GenOptions, type InvalidCase } from '../src/generators/index.js';
 import { validate, validateResponse, type ValidationIssue } from '../src/validators/index.js';
@@ -471,3 +471,15 @@ export function sampleBody(ctx: CheckContext, op: Operation, salt = 0): Record<s
 
 /** Requests a creation-free check needs a record for: 1 when the operation's path names a created record. */
 export const recordCost = (op: Operation, spec: { operations: Operation[] }): number => (needsCreatedRecord({ spec }, op) ? 1 : 0);
+
+/** The stated numeric bound of a body field of an operation (spec.bounds()), if any. */
+export function boundOf(spec: SpecModel, op: Operation, field: string): NumericBound | undefined {
+  return spec.bounds().find((b) => b.operationId === op.id && b.field === field);
+}
+
+/**
+ * A plain credentialed read: GET, credentials required, no parameters, no body, no side effects
+ * (GET /users/me). Checks that need one request any valid credentials must pass pick the first.
+ */
+export const isCredentialedRead = (op: Operation): boolean =>
+  op.method === 'GET' && op.requiresCredentials && op.credentials.length > 0 && op.parameters.length === 0 && !op.requestBody && !op.sideEffects;

@@ -12,6 +12,7 @@ import type { NumericBound, Operation, SpecModel } from '../src/spec/model.js';
 import { boundCase, boundaryValues, inRange, outOfRange, type BoundSide } from '../src/generators/index.js';
 import {
   Findings,
+  boundOf,
   OK,
   checkProperty,
   fail,
@@ -30,9 +31,6 @@ import {
 
 const kebab = (field: string): string => field.replace(/_/g, '-');
 
-function boundOf(spec: SpecModel, op: Operation, field: string): NumericBound | undefined {
-  return spec.bounds().find((b) => b.operationId === op.id && b.field === field);
-}
 
 async function pathFor(ctx: CheckContext, op: Operation): Promise<Record<string, string> | undefined> {
   if (!op.parameters.some((p) => p.in === 'path')) return {};

@@ -7,7 +7,7 @@
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/runner/check.js';
 import type { Operation, SpecModel } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
-import { Findings, errorDetailProblem, fail, isSuccess, label, request, skipped, statusText, successResponse, type Judgement, OK } from './lib.js';
+import { Findings, errorDetailProblem, fail, isCredentialedRead, isSuccess, label, request, skipped, statusText, successResponse, type Judgement, OK } from './lib.js';
 
 export interface RateHeaders {
   limit: string;
@@ -27,7 +27,7 @@ export function rateHeaders(op: Operation): RateHeaders | undefined {
 
 /** The operation the suite probes: the first read-only one that needs credentials, has no parameters and documents the headers. */
 export function probeOperation(spec: SpecModel): Operation | undefined {
-  return spec.operations.find((o) => o.method === 'GET' && o.requiresCredentials && o.parameters.length === 0 && !o.requestBody && rateHeaders(o));
+  return spec.operations.find((o) => isCredentialedRead(o) && rateHeaders(o));
 }
 const isProbe = (op: Operation, spec: SpecModel): boolean => probeOperation(spec)?.id === op.id;
 

@@ -11,6 +11,8 @@ import type { Exchange } from '../src/transport/types.js';
 import { enumOf, missingFixtures, propertiesOf, unspecifiedOf } from '../src/generators/index.js';
 import { validate } from '../src/validators/index.js';
 import {
+  boundOf,
+  isCredentialedRead,
   Findings,
   fail,
   isSuccess,
@@ -195,7 +197,7 @@ function differFromCreated(ctx: CheckContext, op: Operation, body: Record<string
     const before = created[field];
     if (typeof value === 'boolean' && typeof before === 'boolean') body[field] = !before;
     else if (typeof value === 'number' && value === before) {
-      const bound = ctx.spec.bounds().find((b) => b.operationId === op.id && b.field === field);
+      const bound = boundOf(ctx.spec, op, field);
       body[field] = bound?.maximum !== undefined && value + 1 > bound.maximum ? value - 1 : value + 1;
     }
   }
@@ -442,7 +444,7 @@ export const regenerateKey = defineCheck({
       return findings.outcome('');
     }
     // The new key must work: a read-only operation that needs the bearer.
-    const probe = ctx.spec.operations.find((o) => o.method === 'GET' && o.requiresCredentials && !o.parameters.length);
+    const probe = ctx.spec.operations.find(isCredentialedRead);
     if (probe) {
       const after = await ctx.send(request(probe, ctx));
       if (after.response && after.response.status !== 429 && !isSuccess(after.response.status)) {

@@ -12,6 +12,7 @@ import {
   OK,
   checkProperty,
   errorDetailProblem,
+  isCredentialedRead,
   recordCost,
   fail,
   isSuccess,
@@ -83,9 +84,7 @@ const requiresCredentials = (op: Operation): boolean => op.requiresCredentials &
  * needing both (GET /users/me). Credentials are checked by one gate in practice; one is enough.
  */
 function nearMissOperation(spec: SpecModel): Operation | undefined {
-  return spec.operations.find(
-    (op) => op.method === 'GET' && !op.sideEffects && requiresCredentials(op) && op.credentials.length === 2 && !op.parameters.some((p) => p.in === 'path'),
-  );
+  return spec.operations.find((op) => isCredentialedRead(op) && op.credentials.length === 2);
 }
 
 export const missingCredentials = defineCheck({

@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/runner/check.js';
+import { wireParts } from '../src/runner/wire.js';
 import type { Operation } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
 import {
@@ -92,14 +93,11 @@ export const wrongType = defineCheck({
   },
 });
 
-/** The wire body's value at a top-level field, or undefined. */
-function sentValue(exchange: Exchange, field: string): unknown {
-  try {
-    const body = JSON.parse(exchange.request.body ?? 'null') as Record<string, unknown> | null;
-    return body && typeof body === 'object' ? body[field] : undefined;
-  } catch {
-    return undefined;
-  }
+/** The wire body's value at a top-level field, as the validators read it (wireParts), or undefined. */
+function sentValue(op: Operation, exchange: Exchange, field: string): unknown {
+  const split = wireParts(op, exchange);
+  const body = split.ok ? split.parts.body : undefined;
+  return body && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
 }
 
 export const enumViolation = defineCheck({
@@ -140,7 +138,7 @@ export const enumViolation = defineCheck({
         description: `${field.field}=${JSON.stringify(value)} (one of the two provider ids ${channels.join(', ')})`,
       };
       const exchange = await ctx.send(request(op, ctx, { pathValues: values, json: kase.body }));
-      findings.add(judgeInvalid(ctx, op, exchange, kase, { stillInvalid: (ex) => !channels.includes(sentValue(ex, field.field) as string) }));
+      findings.add(judgeInvalid(ctx, op, exchange, kase, { stillInvalid: (ex) => !channels.includes(sentValue(op, ex, field.field) as string) }));
     }
     return findings.outcome('422 naming the field for values outside the closed sets');
   },

@@ -138,16 +138,8 @@ type BodyProblem = { kind: 'json_invalid'; position: number } | { kind: 'content
 export async function buildReferenceApp(options: ReferenceServerOptions = {}): Promise<{ app: FastifyInstance; internals: ReferenceInternals }> {
   const spec = options.spec ?? (await referenceSpec());
   const channels: [string, string] = options.channels ?? [...DEFAULT_CHANNELS];
-  const providerFieldCache = new Map<string, string[]>();
-  const providerFields = (operationId: string): string[] => {
-    let fields = providerFieldCache.get(operationId);
-    if (!fields) {
-      const op = spec.operations.find((o) => o.id === operationId);
-      fields = op ? providerIdFields(op).filter((f) => f.depth === 0).map((f) => f.field) : [];
-      providerFieldCache.set(operationId, fields);
-    }
-    return fields;
-  };
+  // Top-level provider-id fields (campaign `channel`) per operation, read from the spec once.
+  const providerFieldsOf = new Map(spec.operations.map((op) => [op.id, providerIdFields(op).filter((f) => f.depth === 0).map((f) => f.field)]));
   const store = new ReferenceStore({ spec, apiKey: options.apiKey ?? newApiKey(), userId: options.userId ?? DEFAULT_USER_ID, channels });
   const fixtures: ReferenceFixtures = {
     get api_key() {
@@ -170,7 +162,7 @@ export async function buildReferenceApp(options: ReferenceServerOptions = {}): P
       // `channel` is one of the two provider identifiers (4.2): a closed set the spec cannot list,
       // since the contract does not name them; the server knows its own.
       const body = result.value.body as Record<string, unknown> | undefined;
-      for (const field of providerFields(operationId)) {
+      for (const field of providerFieldsOf.get(operationId) ?? []) {
         const value = body && typeof body === 'object' ? body[field] : undefined;
         if (typeof value === 'string' && !channels.includes(value)) {
           return { ok: false, issues: [{ pointer: `/${field}`, location: 'body', rule: 'enum', expected: [...channels], actual: value, message: `body /${field} must be one of ${channels.join(', ')}` }] };

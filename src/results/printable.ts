@@ -1,0 +1,52 @@
+/**
+ * Text from the server under test is data, never control. Everything vapc prints or writes that
+ * quotes a server (messages, expected/actual, bodies, headers, discovered ids) goes through
+ * `printable` first: control characters (C0, DEL, C1), Unicode line and paragraph separators and
+ * bidirectional overrides become visible escapes (`\x1b`, `\u202e`), so no quoted text can move
+ * the cursor, recolour a terminal, set a window title, reorder what a reader sees, or start a new
+ * line that a CI runner would read as a workflow command. The result holds no such character, so
+ * escaping twice changes nothing.
+ */
+
+// C0 except TAB/LF/CR, DEL, C1, ALM, LRM/RLM, LS/PS, bidi embeddings, overrides and isolates, BOM.
+const CONTROLS_KEEP_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+const CONTROLS_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+function escapeOne(ch: string): string {
+  const named = NAMED[ch];
+  if (named) return named;
+  const code = ch.charCodeAt(0);
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * Control characters as visible escapes. One line by default (LF, CR and TAB escaped too); with
+ * `multiline`, LF, CR and TAB are kept (bodies shown in a `<pre>` or a JUnit text node) and CR LF
+ * pairs are kept as line ends.
+ */
+export function printable(text: string, options: { multiline?: boolean } = {}): string {
+  const pattern = options.multiline ? CONTROLS_KEEP_LINES : CONTROLS_ONE_LINE;
+  pattern.lastIndex = 0;
+  return pattern.test(text) ? text.replace(pattern, escapeOne) : text;
+}
+
+/** True when `text` holds a character `printable` would escape (one-line rules). */
+export function hasControls(text: string): boolean {
+  CONTROLS_ONE_LINE.lastIndex = 0;
+  return CONTROLS_ONE_LINE.test(text);
+}
+
+/** Cuts `text` to at most `max` characters, marking the cut with an ellipsis. */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
+}
+
+/**
+ * A line vapc did not author must never be read as a GitHub workflow command: `::name ...::` at
+ * the start of a stdout or stderr line (leading blanks allowed), or the legacy `##[name]` form.
+ * Such text gets a visible mark; vapc's own annotations bypass this on a trusted path.
+ */
+export function neutralizeCommands(text: string): string {
+  return text.replace(/^([ \t]*)::/gm, '$1[::]').replace(/##\[/g, '#\\x23[');
+}

@@ -8,14 +8,25 @@ import {
   escapeProperty,
   githubAnnotations,
   githubStepSummary,
-  redactText,
   renderHtml,
   renderJunit,
   writeReports,
 } from '../src/reporters/index.js';
 import { replayCommand } from '../src/reporters/text.js';
 import type { CheckResult } from '../src/results/model.js';
+import { hideLocalSecrets, type SecretsOptions } from '../src/secrets/index.js';
 import { fixture, leaks, PLANTED_SECRETS } from './reporters-helpers.js';
+
+/**
+ * What the runner of that fixture's run would know: the credentials it was given (the old key and
+ * the user id), the key it rotated to, and the invite token it was sent back; every other planted
+ * secret is hidden where it stands (secret-named header, cookie, query parameter or field).
+ */
+const RUN_SECRETS: SecretsOptions = {
+  apiKeys: ['sk_live_OldKey9876543210', 'sk_live_RotatedKey0123456789'],
+  userIds: ['usr_secret_4242'],
+  learned: ['inv_tok_InviteSecret999'],
+};
 
 const tmp = mkdtempSync(join(tmpdir(), 'vapc-reporters-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -73,18 +84,21 @@ describe('redaction: a secret-looking value is never written', () => {
     expect(leaks(JSON.stringify(report)).sort()).toEqual([...PLANTED_SECRETS].sort());
   });
 
-  it('report.json, junit.xml and report.html carry none of them, and say [REDACTED] instead', async () => {
-    const out = await writeReports(report, join(tmp, 'secrets'));
+  it('report.json, junit.xml and report.html carry none of them, and say [redacted] or the placeholder instead', async () => {
+    const out = await writeReports(report, join(tmp, 'secrets'), { secrets: RUN_SECRETS });
     for (const file of [out.json, out.junit, out.html]) {
       const text = readFileSync(file, 'utf8');
       expect(leaks(text), file).toEqual([]);
-      expect(text).toContain('[REDACTED]');
+      expect(text).toContain('[redacted]');
     }
     const json = JSON.parse(readFileSync(out.json, 'utf8'));
-    expect(json.results[0].failures[0].request.headers.Authorization).toBe('Bearer [REDACTED]');
-    expect(json.results[0].failures[0].request.headers['X-User-ID']).toBe('[REDACTED]');
-    expect(json.config.api_key).toBe('[REDACTED]');
-    expect(JSON.parse(json.results[1].failures[0].response.body).token).toBe('[REDACTED]');
+    expect(json.results[0].failures[0].request.headers.Authorization).toBe('Bearer $VAPC_API_KEY');
+    expect(json.results[0].failures[0].request.headers['X-User-ID']).toBe('$VAPC_USER_ID');
+    expect(json.config.api_key).toBe('[redacted]');
+    expect(JSON.parse(json.results[1].failures[0].response.body).token).toBe('[redacted]');
+    // Structured fields are vapc's own: never redacted.
+    expect(json.results.map((r: { status: string }) => r.status)).toEqual(['failed', 'failed']);
+    expect(json.summary).toEqual(report.summary);
   });
 
   it('console (plain, live, quiet) and GitHub output carry none of them', () => {
@@ -100,6 +114,7 @@ describe('redaction: a secret-looking value is never written', () => {
         isTTY,
         env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: '/step-summary' },
         quiet,
+        secrets: RUN_SECRETS,
         appendFile: (_p, t) => (summary += t),
       });
       r.onStart?.({ target: report.target, seed: 7, suites: ['auth', 'stateful'], checksPerSuite: {}, total: 2 });
@@ -113,25 +128,25 @@ describe('redaction: a secret-looking value is never written', () => {
     }
   });
 
-  it('redactText handles curl lines, escaped JSON, HTML-escaped JSON and query parameters', () => {
-    expect(redactText(`curl -H 'Authorization: Bearer abc.def-123' -H 'X-User-ID: u-998877'`)).toBe(
-      `curl -H 'Authorization: Bearer [REDACTED]' -H 'X-User-ID: [REDACTED]'`,
+  it('hideLocalSecrets handles curl lines, escaped JSON, HTML-escaped JSON and query parameters', () => {
+    expect(hideLocalSecrets(`curl -H 'Authorization: Bearer abc.def-123' -H 'X-User-ID: u-998877'`)).toBe(
+      `curl -H 'Authorization: Bearer [redacted]' -H 'X-User-ID: [redacted]'`,
     );
-    expect(redactText('{"body":"{\\"token\\":\\"t0k3n-value\\"}"}')).toBe('{"body":"{\\"token\\":\\"[REDACTED]\\"}"}');
-    expect(redactText('&quot;api_key&quot;: &quot;k-123456&quot;')).toBe('&quot;api_key&quot;: &quot;[REDACTED]&quot;');
-    expect(redactText('GET /x?api_key=k123456&limit=5')).toBe('GET /x?api_key=[REDACTED]&limit=5');
-    expect(redactText('sent Bearer eyJhbGciOi.x.y')).toBe('sent Bearer [REDACTED]');
+    expect(hideLocalSecrets('{"body":"{\\"token\\":\\"t0k3n-value\\"}"}')).toBe('{"body":"{\\"token\\":\\"[redacted]\\"}"}');
+    expect(hideLocalSecrets('&quot;api_key&quot;: &quot;k-123456&quot;')).toBe('&quot;api_key&quot;: &quot;[redacted]&quot;');
+    expect(hideLocalSecrets('GET /x?api_key=k123456&limit=5')).toBe('GET /x?api_key=[redacted]&limit=5');
+    expect(hideLocalSecrets('sent Bearer eyJhbGciOi.x.y')).toBe('sent Bearer [redacted]');
   });
 
   it('leaves ordinary prose and placeholders alone (no false positive)', () => {
     const prose = 'the contract requires a Bearer token and an X-User-ID header; key regeneration is destructive';
-    expect(redactText(prose)).toBe(prose);
+    expect(hideLocalSecrets(prose)).toBe(prose);
     const curl = `curl -H 'Authorization: Bearer $VAPC_API_KEY' -H 'X-User-ID: $VAPC_USER_ID' -H 'Authorization: Bearer [redacted]'`;
-    expect(redactText(curl)).toBe(curl);
+    expect(hideLocalSecrets(curl)).toBe(curl);
     const runnerCurl = `curl -sS -i -X POST http://127.0.0.1:1/campaign -H 'authorization: Bearer '"$VAPC_API_KEY" -H 'x-user-id: '"$VAPC_USER_ID"`;
-    expect(redactText(runnerCurl)).toBe(runnerCurl);
-    expect(redactText(JSON.stringify(runnerCurl))).toBe(JSON.stringify(runnerCurl));
-    expect(redactText('{"key_id":"key_1","monkey":"x","max_concurrency":201}')).toBe('{"key_id":"key_1","monkey":"x","max_concurrency":201}');
+    expect(hideLocalSecrets(runnerCurl)).toBe(runnerCurl);
+    expect(hideLocalSecrets(JSON.stringify(runnerCurl))).toBe(JSON.stringify(runnerCurl));
+    expect(hideLocalSecrets('{"key_id":"key_1","monkey":"x","max_concurrency":201}')).toBe('{"key_id":"key_1","monkey":"x","max_concurrency":201}');
   });
 });
 

@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTarget, classifyError, createUndiciTransport, parseBaseUrl } from '../src/transport/undici.js';
-import { Redactor, toCurl } from '../src/transport/redact.js';
+import { buildTarget, classifyError, createUndiciTransport, nestingDepth, parseBaseUrl } from '../src/transport/undici.js';
+import { Secrets } from '../src/secrets/index.js';
+import { recordRequest, recordResponse, redactValue, toCurl } from '../src/secrets/record.js';
 import { createRecordingTransport } from '../src/transport/recording.js';
 import { isVapcError } from '../src/errors.js';
 
@@ -164,11 +165,20 @@ describe('createUndiciTransport', () => {
   });
 });
 
-describe('Redactor', () => {
-  const r = new Redactor({ apiKeys: ['sk_live_abcdef123'], userIds: ['user_42x'], secretFields: ['token', 'key'] });
+describe('nestingDepth', () => {
+  it('counts bracket depth in one pass, skipping strings and escapes, and stops past the limit', () => {
+    expect(nestingDepth('{"a":[1,{"b":"[[[[\\"]]"}]}', 64)).toBe(3);
+    expect(nestingDepth('[]', 64)).toBe(1);
+    expect(nestingDepth('"[[["', 64)).toBe(0);
+    expect(nestingDepth('['.repeat(100_000), 64)).toBe(65);
+  });
+});
+
+describe('Secrets and recorded exchanges', () => {
+  const r = new Secrets({ apiKeys: ['sk_live_abcdef123'], userIds: ['user_42x'] });
 
   it('replaces credentials with placeholders in headers, URLs and bodies', () => {
-    const rec = r.request({
+    const rec = recordRequest(r, {
       method: 'GET',
       url: 'http://h/x?k=sk_live_abcdef123',
       headers: { authorization: 'Bearer sk_live_abcdef123', 'x-user-id': 'user_42x' },
@@ -182,17 +192,27 @@ describe('Redactor', () => {
     });
   });
 
-  it('redacts x-secret fields and remembers their values everywhere after', () => {
-    const body = r.body('{"id":"inv_1","token":"tok_SECRET_999"}');
-    expect(body).not.toContain('tok_SECRET_999');
-    expect(r.text('later: tok_SECRET_999')).toBe('later: [redacted]');
-    expect(JSON.stringify(r.value({ nested: [{ key: 'k_new_12345' }] }))).not.toContain('k_new_12345');
-    expect(r.text('k_new_12345')).toBe('[redacted]');
+  it('hides secret-named fields where they stand and remembers only what it is taught', () => {
+    const s = new Secrets();
+    const body = recordResponse(s, { status: 201, headers: {}, text: '{"id":"inv_1","token":"tok_SECRET_999"}', truncated: false }, 1).body!;
+    expect(body).toBe('{"id":"inv_1","token":"[redacted]"}');
+    // Seeing a secret-named field teaches nothing: only `learn` does (the runner calls it for x-secret fields of its own successful calls).
+    expect(s.text('later: tok_SECRET_999')).toBe('later: tok_SECRET_999');
+    expect(s.learn('tok_SECRET_999')).toBe(true);
+    expect(s.text('later: tok_SECRET_999')).toBe('later: [redacted]');
+    expect(JSON.stringify(redactValue(s, { nested: [{ key: 'k_new_12345' }] }))).not.toContain('k_new_12345');
   });
 
   it('renders a curl line with expandable placeholders', () => {
-    const line = toCurl(r.request({ method: 'POST', url: 'http://h/campaign', headers: { authorization: 'Bearer sk_live_abcdef123' }, body: "{\"a\":\"it's\"}" }));
+    const line = toCurl(recordRequest(r, { method: 'POST', url: 'http://h/campaign', headers: { authorization: 'Bearer sk_live_abcdef123' }, body: "{\"a\":\"it's\"}" }));
     expect(line).toBe(`curl -sS -i -X POST http://h/campaign -H 'authorization: Bearer '"$VAPC_API_KEY" --data-raw '{"a":"it'\\''s"}'`);
     expect(line).not.toContain('sk_live');
   });
+
+  it('writes a body with control characters in ANSI-C quoting: one line, the same bytes', () => {
+    const line = toCurl({ method: 'POST', url: 'http://h/x', headers: {}, body: 'a\nb\x1b[2J\'c' });
+    expect(line).toBe(`curl -sS -i -X POST http://h/x --data-raw $'a\\nb\\x1b[2J\\'c'`);
+    expect(line).not.toMatch(/[\n\x1b]/);
+  });
 });
+

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { isVapcError } from '../errors.js';
 import { packageVersion } from '../paths.js';
+import { neutralizeCommands, printable } from '../results/printable.js';
 
 /** Exit statuses of vapc: 0 nothing failed, 1 a check (or lint) failed, 2 usage/config error or unreachable target. */
 export const ExitCode = { ok: 0, failed: 1, usage: 2 } as const;
@@ -74,10 +75,11 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
     if (isVapcError(error)) {
-      io.stderr(`vapc: ${error.message} [${error.code}]\n`);
+      // A message may quote a server (an unreachable target's error) or a file: data, never control.
+      io.stderr(neutralizeCommands(`vapc: ${printable(error.message)} [${error.code}]\n`));
       return error.code === 'E_TOOL_FAILED' ? ExitCode.failed : ExitCode.usage;
     }
-    io.stderr(`vapc: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr(neutralizeCommands(`vapc: internal error: ${printable(error instanceof Error ? error.message : String(error))}\n`));
     return ExitCode.usage;
   }
   return code;

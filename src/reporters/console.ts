@@ -3,7 +3,9 @@ import cliProgress from 'cli-progress';
 import type { CheckResult, Observation, RunReport, Suite } from '../results/model.js';
 import type { PacingInfo, RunEvents, RunPlan } from '../results/events.js';
 import { githubAnnotations, githubStepSummary } from './github.js';
-import { harvestSecrets, redactReport, redactText } from './redact.js';
+import { neutralizeCommands } from '../results/printable.js';
+import { Secrets, type SecretsOptions } from '../secrets/index.js';
+import { sanitizeReport } from '../secrets/report.js';
 import { countsBySuite, failuresOf, formatDuration, replayCommand, reproOf, ruleWithRef } from './text.js';
 
 export interface ConsoleReporterOptions {
@@ -13,8 +15,8 @@ export interface ConsoleReporterOptions {
   env: Record<string, string | undefined>;
   /** Print only the final summary. */
   quiet?: boolean;
-  /** Literal secret values (API key, user id) to scrub from all output. */
-  secrets?: readonly string[];
+  /** The run's secrets (or the credentials to redact): scrubbed from all output. */
+  secrets?: Secrets | SecretsOptions;
   /** Appends the Markdown job summary to $GITHUB_STEP_SUMMARY; injectable for tests. */
   appendFile?: (path: string, text: string) => void;
 }
@@ -172,13 +174,11 @@ function oneLine(v: unknown): string {
  */
 export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleReporter {
   const { env } = options;
-  // Known secrets plus those harvested from every result seen, scrubbed from all output.
-  const secrets: string[] = [...(options.secrets ?? [])];
-  const learn = (value: unknown) => {
-    for (const s of harvestSecrets(value)) if (!secrets.includes(s)) secrets.push(s);
-    secrets.sort((a, b) => b.length - a.length);
-  };
-  const write = (text: string) => options.write(redactText(text, secrets));
+  // Results arrive already made safe by the runner (redacted, escaped); every write still passes the
+  // run's known secrets and the workflow-command guard. Only vapc's own annotations skip the guard.
+  const secrets = options.secrets instanceof Secrets ? options.secrets : new Secrets(options.secrets ?? {});
+  const scrub = (text: string) => neutralizeCommands(secrets.text(text));
+  const write = (text: string) => options.write(scrub(text));
   const mode: ConsoleMode = options.quiet ? 'quiet' : options.isTTY && !isCi(env) ? 'live' : 'plain';
   const color = colorEnabled(options.isTTY, env);
   const p = palette(color);
@@ -216,7 +216,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
       isTTY: true,
       columns: Number(env.COLUMNS) || 100,
       write: (chunk: string) => {
-        options.write(redactText(chunk, secrets));
+        options.write(scrub(chunk));
         return true;
       },
     } as unknown as NodeJS.WriteStream;
@@ -253,7 +253,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
   };
   /** A line above the bar in live mode, a plain line otherwise. */
   const line = (text: string) => {
-    if (multibar) multibar.log(`${redactText(text, secrets)}\n`);
+    if (multibar) multibar.log(`${scrub(text)}\n`);
     else write(`${text}\n`);
   };
 
@@ -272,7 +272,6 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
       update();
     },
     onCheckDone(r: CheckResult) {
-      learn(r);
       done += 1;
       if (r.status === 'failed') failures += 1;
       if (mode === 'plain') {
@@ -303,7 +302,6 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
       }
     },
     onObservation(o: Observation) {
-      learn(o);
       if (mode === 'plain') write(`  ${p.dim(`NOTE ${o.id}${o.operation ? ` ${o.operation}` : ''}: ${o.message}`)}\n`);
     },
     onSuiteEnd(s: Suite) {
@@ -312,15 +310,15 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
     },
     onEnd(full: RunReport) {
       stopBar();
-      learn(full);
-      const report = redactReport(full, secrets).report;
+      const report = sanitizeReport(full, secrets);
       write(renderSummary(report, { color, brief: mode === 'quiet' }));
       if (env.GITHUB_ACTIONS === 'true') {
-        write(githubAnnotations(report));
+        // The trusted path: vapc's own workflow commands, built from the safe report.
+        options.write(secrets.text(githubAnnotations(report)));
         const file = env.GITHUB_STEP_SUMMARY;
         if (file) {
           try {
-            (options.appendFile ?? appendFileSync)(file, redactText(githubStepSummary(report), secrets));
+            (options.appendFile ?? appendFileSync)(file, secrets.text(githubStepSummary(report)));
           } catch (e) {
             write(`vapc: could not append to GITHUB_STEP_SUMMARY: ${e instanceof Error ? e.message : String(e)}\n`);
           }
@@ -328,8 +326,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
       }
     },
     summary(full: RunReport) {
-      learn(full);
-      return redactText(renderSummary(redactReport(full, secrets).report, { color }), secrets);
+      return scrub(renderSummary(sanitizeReport(full, secrets), { color }));
     },
   };
 }

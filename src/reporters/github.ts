@@ -42,15 +42,23 @@ export function githubAnnotations(report: RunReport): string {
   return out;
 }
 
-/** Escapes text for a Markdown table cell: no HTML, no pipes, one line. */
+/**
+ * Escapes text for a Markdown table cell or list item: no HTML, no pipes, one line, and every
+ * Markdown punctuation character backslash-escaped, so a server's text renders as the text it is
+ * (no link, image, emphasis or heading of its making).
+ */
 export function mdCell(s: string): string {
   return s
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/\|/g, '\\|')
-    .replace(/`/g, '\\`')
+    .replace(/[\\`*_{}[\]()#+!|~]/g, '\\$&')
     .replace(/\r?\n/g, ' ');
+}
+
+/** Text inside a code span (nothing renders there): no backtick to close it, one line, no table pipe. */
+function mdCode(s: string): string {
+  return s.replace(/`/g, "'").replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
 }
 
 /** A code fence longer than any backtick run inside `s`, so content cannot close it. */
@@ -68,7 +76,7 @@ export function githubStepSummary(report: RunReport): string {
   const lines: string[] = [
     `## vapc conformance: ${verdict}`,
     '',
-    `Target \`${mdCell(report.target)}\` · seed \`${report.seed}\` · spec ${mdCell(report.spec_version)} · ${s.requests} requests · ${formatDuration(s.duration_ms)}`,
+    `Target \`${mdCode(report.target)}\` · seed \`${report.seed}\` · spec ${mdCell(report.spec_version)} · ${s.requests} requests · ${formatDuration(s.duration_ms)}`,
     '',
     '| suite | passed | failed | skipped | error |',
     '|---|---:|---:|---:|---:|',
@@ -79,22 +87,22 @@ export function githubStepSummary(report: RunReport): string {
     lines.push('', '### Failures', '', '| check | operation | rule | expected | actual |', '|---|---|---|---|---|');
     for (const r of failed) {
       const f = failuresOf(r)[0]!;
-      lines.push(`| \`${mdCell(r.id)}\` | ${mdCell(r.operation)} | ${mdCell(ruleWithRef(r))} | ${mdCell(f.expected)} | ${mdCell(f.actual)} |`);
+      lines.push(`| \`${mdCode(r.id)}\` | ${mdCell(r.operation)} | ${mdCell(ruleWithRef(r))} | ${mdCell(f.expected)} | ${mdCell(f.actual)} |`);
     }
     lines.push('', '<details><summary>Repro lines</summary>', '');
     for (const r of failed) {
       const repro = reproOf(failuresOf(r)[0]!, r);
-      if (repro) lines.push(`\`${mdCell(r.id)}\``, '', fence(repro, 'sh'), '');
+      if (repro) lines.push(`\`${mdCode(r.id)}\``, '', fence(repro, 'sh'), '');
     }
     lines.push('</details>', '', 'Replay the whole run (same seed, same requests):', '', fence(replayCommand(report), 'sh'));
   }
   if (errors.length > 0) {
     lines.push('', '### Could not check (tool errors)', '');
-    for (const r of errors) lines.push(`- \`${mdCell(r.id)}\` ${mdCell(r.operation)}: ${mdCell(r.message)}`);
+    for (const r of errors) lines.push(`- \`${mdCode(r.id)}\` ${mdCell(r.operation)}: ${mdCell(r.message)}`);
   }
   if (report.observations && report.observations.length > 0) {
     lines.push('', `### Observations (${report.observations.length}, never failures)`, '');
-    for (const o of report.observations) lines.push(`- \`${mdCell(o.id)}\`${o.operation ? ` ${mdCell(o.operation)}` : ''}: ${mdCell(o.message)}`);
+    for (const o of report.observations) lines.push(`- \`${mdCode(o.id)}\`${o.operation ? ` ${mdCell(o.operation)}` : ''}: ${mdCell(o.message)}`);
   }
   lines.push('', 'Full details: `report.html`, `junit.xml`, `report.json` in the report directory.', '');
   return lines.join('\n');

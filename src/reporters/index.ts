@@ -4,7 +4,8 @@ import type { RunReport } from '../results/model.js';
 import { renderHtml } from './html.js';
 import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
-import { redactReport, redactText } from './redact.js';
+import { Secrets, type SecretsOptions } from '../secrets/index.js';
+import { sanitizeReport } from '../secrets/report.js';
 
 export { createConsoleReporter, renderSummary, colorEnabled, isCi, pacingText } from './console.js';
 export type { ConsoleReporter, ConsoleReporterOptions, ConsoleMode } from './console.js';
@@ -12,7 +13,8 @@ export { githubAnnotations, githubStepSummary, escapeData, escapeProperty } from
 export { renderHtml } from './html.js';
 export { renderJson } from './json.js';
 export { renderJunit } from './junit.js';
-export { redactText, redactValue, redactReport, harvestSecrets, REDACTED } from './redact.js';
+export { REDACTED, Secrets } from '../secrets/index.js';
+export { sanitizeReport } from '../secrets/report.js';
 
 export type ReportFormat = 'json' | 'junit' | 'html';
 export const REPORT_FILES: Record<ReportFormat, string> = { json: 'report.json', junit: 'junit.xml', html: 'report.html' };
@@ -20,8 +22,8 @@ export const REPORT_FILES: Record<ReportFormat, string> = { json: 'report.json',
 export interface WriteReportsOptions {
   /** Which files to write (default all three); `vapc report` re-renders junit/html only. */
   formats?: readonly ReportFormat[];
-  /** Literal secret values (API key, user id) scrubbed from every file as a second line of defence. */
-  secrets?: readonly string[];
+  /** The run's secrets (or the credentials to redact), scrubbed from every file. */
+  secrets?: Secrets | SecretsOptions;
 }
 
 export interface WriterError {
@@ -49,7 +51,8 @@ async function writeAtomic(file: string, text: string): Promise<void> {
 
 /**
  * Writes report.json first, then junit.xml and report.html, into `dir` (created if missing).
- * The report is redacted as data and every rendered file again as text before it is written.
+ * The report is made safe as data (evidence redacted, escaped, capped; verdicts untouched) and every
+ * rendered file is scrubbed of the known secrets again as text before it is written.
  * A failing writer (a renderer bug, a full disk) never stops the others: its error is returned in
  * `errors`, and report.json, written first, survives. Returns the absolute paths.
  */
@@ -63,11 +66,12 @@ export async function writeReports(report: RunReport, dir: string, options: Writ
     errors: [],
   };
   await mkdir(root, { recursive: true });
-  const { report: safe, secrets } = redactReport(report, options.secrets ?? []);
+  const secrets = options.secrets instanceof Secrets ? options.secrets : new Secrets(options.secrets ?? {});
+  const safe = sanitizeReport(report, secrets);
   for (const format of (['json', 'junit', 'html'] as const).filter((f) => formats.includes(f))) {
     const file = out[format];
     try {
-      await writeAtomic(file, redactText(RENDERERS[format](safe), secrets));
+      await writeAtomic(file, secrets.text(RENDERERS[format](safe)));
     } catch (e) {
       out.errors.push({ format, file, message: e instanceof Error ? e.message : String(e) });
     }

@@ -6,7 +6,8 @@ import { loadSpec } from '../spec/load.js';
 import type { SpecModel } from '../spec/model.js';
 import { createUndiciTransport, DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl } from '../transport/undici.js';
 import type { Exchange, Transport } from '../transport/types.js';
-import type { Redactor } from '../transport/redact.js';
+import type { Secrets } from '../secrets/index.js';
+import { sanitizeReport } from '../secrets/report.js';
 import { dryRunPlan, fitRuns, requestBudget, type DryRunPlan } from './budget.js';
 import type { CheckDefinition, Credentials, Fixtures, RequestValidator } from './check.js';
 import { createCheckContext, RunAbortedError } from './context.js';
@@ -44,8 +45,8 @@ export interface ConformanceOptions {
   dryRun?: boolean;
   events?: RunEvents;
   validateRequest?: RequestValidator;
-  /** A redactor to share (the CLI scrubs its live output with the secrets the run learns). */
-  redactor?: Redactor;
+  /** The secrets to share (the CLI scrubs its live output with the secrets the run learns). */
+  secrets?: Secrets;
   onExchange?: (exchange: Exchange, checkId: string | undefined) => void;
   /** The effective options as the report shows them (already without secrets). */
   config?: Record<string, unknown>;
@@ -96,7 +97,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     if (options.rpm !== undefined) ctxOptions.rpm = options.rpm;
     if (options.events) ctxOptions.events = options.events;
     if (options.validateRequest) ctxOptions.validateRequest = options.validateRequest;
-    if (options.redactor) ctxOptions.redactor = options.redactor;
+    if (options.secrets) ctxOptions.secrets = options.secrets;
     if (options.onExchange) ctxOptions.onExchange = options.onExchange;
     const ctx = createCheckContext(ctxOptions);
 
@@ -127,7 +128,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       fixtures_sources: discovery.sources,
     };
     const planEvent = {
-      target: ctx.redactor.text(transport.baseUrl),
+      target: ctx.secrets.text(transport.baseUrl),
       seed: options.seed,
       suites: SUITES.filter((s) => suites.includes(s)),
       checksPerSuite: {} as Partial<Record<Suite, number>>,
@@ -148,15 +149,15 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     });
 
     if (options.dryRun) {
-      return { report: makeReport([]), secrets: ctx.redactor.knownSecrets(), discovery, dryRun: dryRunPlan(plan, runs, spec, ctx.pacer.state.limit, options.rpm) };
+      return { report: sanitizeReport(makeReport([]), ctx.secrets), secrets: ctx.secrets.known(), discovery, dryRun: dryRunPlan(plan, runs, spec, ctx.pacer.state.limit, options.rpm) };
     }
 
     options.events?.onStart?.(planEvent);
     const outcome = await runPlan(plan, ctx, options.events);
-    const report = ctx.redact(makeReport(outcome.results));
+    const report = sanitizeReport(makeReport(outcome.results), ctx.secrets);
     if (outcome.aborted) report.config['aborted'] = outcome.aborted.message;
     options.events?.onEnd?.(report);
-    const result: ConformanceResult = { report, discovery, secrets: ctx.redactor.knownSecrets() };
+    const result: ConformanceResult = { report, discovery, secrets: ctx.secrets.known() };
     if (outcome.aborted) result.aborted = outcome.aborted;
     return result;
   } finally {

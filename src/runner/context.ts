@@ -1,8 +1,10 @@
 import type { PacingInfo, RunEvents } from '../results/events.js';
 import type { Failure, Observation, Suite } from '../results/model.js';
-import type { Operation, SpecModel } from '../spec/model.js';
-import { Redactor } from '../transport/redact.js';
-import type { Exchange, HttpRequest, Transport, TransportErrorCode } from '../transport/types.js';
+import { secretResponsePointers, type Operation, type SpecModel } from '../spec/model.js';
+import { Secrets, valuesAt } from '../secrets/index.js';
+import { curlOf, recordRequest, recordResponse, redactValue } from '../secrets/record.js';
+import { sanitizeObservation } from '../secrets/report.js';
+import type { Exchange, HttpRequest, HttpResponse, Transport, TransportErrorCode } from '../transport/types.js';
 import type { CheckContext, Credentials, Fixtures, RequestValidator, SendOptions, WireValidation } from './check.js';
 import { Pacer, realSleep } from './pacer.js';
 
@@ -32,7 +34,8 @@ export interface CheckContextOptions {
   followRateLimit?: boolean;
   /** A pacer to share; built from rpm/followRateLimit when absent. */
   pacer?: Pacer;
-  redactor?: Redactor;
+  /** The run's secrets (the CLI shares its own, to scrub live output with what the run learns). */
+  secrets?: Secrets;
   /** Re-validates wire requests (the project's validators, adapted); without it `validateWire` reports unavailable. */
   validateRequest?: RequestValidator;
   events?: RunEvents;
@@ -50,7 +53,7 @@ export interface CheckContextOptions {
 /** The runner's view of a context: the CheckContext plus counters and per-check scopes. */
 export interface RunContext extends CheckContext {
   readonly pacer: Pacer;
-  readonly redactor: Redactor;
+  readonly secrets: Secrets;
   /** Requests sent so far (all scopes). */
   readonly requests: number;
   readonly observations: Observation[];
@@ -113,13 +116,13 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
   if (options.rpm !== undefined) pacerOptions.rpm = options.rpm;
   if (events?.onPacing) pacerOptions.onPacing = (info: PacingInfo) => events.onPacing?.(info);
   const pacer = options.pacer ?? new Pacer(pacerOptions);
-  const redactor =
-    options.redactor ??
-    new Redactor({
+  const secrets =
+    options.secrets ??
+    new Secrets({
       apiKeys: credentials.apiKey ? [credentials.apiKey] : [],
       userIds: credentials.userId ? [credentials.userId] : [],
-      secretFields: spec.secretFields(),
     });
+  const secretPointers = new Map(spec.operations.map((op) => [op, secretResponsePointers(op)]));
   const maxRetries = options.maxRetries429 ?? 6;
   const maxStreak = options.maxConsecutiveTransportErrors ?? 8;
   const matchOperation = operationMatcher(spec);
@@ -140,8 +143,9 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
   let runs = options.runs ?? 25;
 
   function addObservation(observation: Omit<Observation, 'id'> & { id?: string }, fallbackId: string): void {
-    const full: Observation = { id: observation.id ?? fallbackId, message: redactor.text(observation.message) };
-    if (observation.operation !== undefined) full.operation = observation.operation;
+    const given: Observation = { id: observation.id ?? fallbackId, message: observation.message };
+    if (observation.operation !== undefined) given.operation = observation.operation;
+    const full = sanitizeObservation(given, secrets);
     const key = `${full.id}|${full.operation ?? ''}|${full.message}`;
     if (seen.has(key)) return;
     seen.add(key);
@@ -149,7 +153,7 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
     events?.onObservation?.(full);
   }
 
-  async function sendOnce(request: HttpRequest, pace: boolean): Promise<Exchange> {
+  async function sendOnce(request: HttpRequest, pace: boolean, op: Operation | undefined): Promise<Exchange> {
     if (options.deadlineAt !== undefined && Date.now() > options.deadlineAt) {
       throw new RunAbortedError('the run deadline passed before all checks ran', 'deadline');
     }
@@ -160,7 +164,8 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
     options.onExchange?.(exchange, request.checkId);
     if (exchange.response) {
       pacer.observe(exchange.response.headers);
-      if (redactor.mayHoldSecrets(exchange.response.text) && exchange.response.json !== undefined) redactor.learn(exchange.response.json);
+      learnSecrets(exchange.response, op);
+      scrubResponse(exchange.response);
     }
     if (exchange.error && CONNECTION_ERRORS.includes(exchange.error.code) && !exchange.response) {
       streak++;
@@ -174,6 +179,29 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
       streak = 0;
     }
     return exchange;
+  }
+
+  /**
+   * Learns the x-secret values of a successful answer to an operation whose documented success
+   * response carries them (the invite vapc created, the key it regenerated), and nothing else:
+   * an error body, or an operation without x-secret fields, teaches vapc no secret.
+   */
+  function learnSecrets(response: HttpResponse, op: Operation | undefined): void {
+    if (!op || response.status < 200 || response.status > 299 || response.json === undefined) return;
+    for (const pointer of secretPointers.get(op) ?? []) {
+      for (const value of valuesAt(response.json, pointer)) secrets.learn(value);
+    }
+  }
+
+  /**
+   * What checks read of a response no longer holds a known secret: a check that quotes or slices
+   * the text cannot cut a credential in half. A cut body loses a trailing start of a secret too.
+   * The parsed JSON stays as it came (a regenerated key is read from it).
+   */
+  function scrubResponse(response: HttpResponse): void {
+    const text = secrets.text(response.text);
+    response.text = response.truncated ? secrets.trimPartial(text) : text;
+    for (const [name, value] of Object.entries(response.headers)) response.headers[name] = secrets.text(value);
   }
 
   function makeContext(checkId: string | undefined, suite: Suite | undefined, scopeOp: Operation | undefined, counter: { n: number }): CheckContext {
@@ -201,7 +229,7 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
         if (tag !== undefined) prepared.checkId = tag;
         const retry = input.retryOn429 ?? suite !== 'ratelimit';
         const doPace = input.pace ?? true;
-        let exchange = await sendOnce(prepared, doPace);
+        let exchange = await sendOnce(prepared, doPace, op);
         counter.n++;
         for (let attempt = 0; retry && exchange.response?.status === 429 && attempt < maxRetries; attempt++) {
           const wait = pacer.backoffAfter429(exchange.response.headers, attempt);
@@ -210,7 +238,7 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
           events?.onPacing?.(info);
           await sleep(wait);
           pacer.windowReset();
-          exchange = await sendOnce(prepared, doPace);
+          exchange = await sendOnce(prepared, doPace, op);
           counter.n++;
         }
         return exchange;
@@ -219,38 +247,38 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
         addObservation(observation, checkId ?? 'runner');
       },
       rotateApiKey(newKey: string) {
-        redactor.addApiKey(newKey);
+        secrets.addApiKey(newKey);
         credentials.apiKey = newKey;
       },
       curl(exchange: Exchange): string {
-        return redactor.curl(exchange);
+        return curlOf(secrets, exchange);
       },
       validateWire(op: Operation, exchange: Exchange): WireValidation {
         if (!options.validateRequest) return { available: false, valid: true, errors: [] };
         const result = options.validateRequest(op, exchange);
-        return { available: true, valid: result.valid, errors: result.errors.map((e) => redactor.text(e)) };
+        return { available: true, valid: result.valid, errors: result.errors.map((e) => secrets.evidence(e)) };
       },
       failure(exchange, details): Failure {
         const recorded = ctx.record(exchange);
         const failure: Failure = {
-          expected: redactor.text(details.expected),
-          actual: redactor.text(details.actual),
+          expected: secrets.evidence(details.expected),
+          actual: secrets.evidence(details.actual),
           request: recorded.request,
-          repro: redactor.curl(exchange),
+          repro: curlOf(secrets, exchange),
           seed,
         };
         if (recorded.response) failure.response = recorded.response;
-        if (details.input !== undefined) failure.input = redactor.value(details.input);
+        if (details.input !== undefined) failure.input = redactValue(secrets, details.input);
         if (details.path !== undefined) failure.path = details.path;
         return failure;
       },
       record(exchange: Exchange) {
-        const out: ReturnType<CheckContext['record']> = { request: redactor.request(exchange.request) };
-        if (exchange.response) out.response = redactor.response(exchange.response, exchange.durationMs);
+        const out: ReturnType<CheckContext['record']> = { request: recordRequest(secrets, exchange.request) };
+        if (exchange.response) out.response = recordResponse(secrets, exchange.response, exchange.durationMs);
         return out;
       },
       redact<T>(value: T): T {
-        return redactor.value(value) as T;
+        return redactValue(secrets, value) as T;
       },
       rateLimit() {
         return { ...pacer.state };
@@ -278,7 +306,7 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
       runs = n;
     },
     pacer,
-    redactor,
+    secrets,
     observations,
     scope(checkId: string, suite: Suite, operation?: Operation): ScopedContext {
       const counter = { n: 0 };

@@ -1,6 +1,7 @@
 import type { RunEvents } from '../results/events.js';
 import { SUITES, type CheckResult, type Failure, type Suite } from '../results/model.js';
 import type { Operation } from '../spec/model.js';
+import { sanitizeResult } from '../secrets/report.js';
 import type { CheckDefinition, CheckOutcome } from './check.js';
 import { RunAbortedError, type RunContext } from './context.js';
 
@@ -102,11 +103,11 @@ function baseResult(item: PlannedCheck): Omit<CheckResult, 'status' | 'message' 
   };
 }
 
-function toResult(item: PlannedCheck, outcome: CheckOutcome, durationMs: number, requests: number, redact: (s: string) => string): CheckResult {
+function toResult(item: PlannedCheck, outcome: CheckOutcome, durationMs: number, requests: number): CheckResult {
   const result: CheckResult = {
     ...baseResult(item),
     status: outcome.status,
-    message: redact(outcome.message),
+    message: String(outcome.message),
     duration_ms: Math.round(durationMs),
     requests,
   };
@@ -133,7 +134,6 @@ export async function runPlan(plan: readonly PlannedCheck[], ctx: RunContext, ev
   const results: CheckResult[] = [];
   let aborted: RunChecksResult['aborted'];
   let currentSuite: Suite | undefined;
-  const redact = (s: string) => ctx.redactor.text(s);
   for (const [index, item] of plan.entries()) {
     const suite = item.check.suite;
     if (suite !== currentSuite) {
@@ -156,7 +156,7 @@ export async function runPlan(plan: readonly PlannedCheck[], ctx: RunContext, ev
         if (!outcome || typeof outcome !== 'object' || !['passed', 'failed', 'skipped'].includes((outcome as CheckOutcome).status)) {
           throw new Error(`the check returned no valid outcome (${JSON.stringify(outcome)?.slice(0, 80)})`);
         }
-        result = toResult(item, outcome, performance.now() - started, scoped.requests, redact);
+        result = toResult(item, outcome, performance.now() - started, scoped.requests);
       } catch (error) {
         if (error instanceof RunAbortedError) {
           aborted = { reason: error.reason, message: error.message };
@@ -166,13 +166,15 @@ export async function runPlan(plan: readonly PlannedCheck[], ctx: RunContext, ev
           result = {
             ...baseResult(item),
             status: 'error',
-            message: redact(`tool error (not a server failure): ${message}`),
+            message: `tool error (not a server failure): ${message}`,
             duration_ms: Math.round(performance.now() - started),
             requests: scoped.requests,
           };
         }
       }
     }
+    // Made safe once, here: every sink (live console, reports) then shows the same safe text.
+    result = sanitizeResult(result, ctx.secrets);
     results.push(result);
     events?.onCheckDone?.(result);
   }

@@ -259,6 +259,21 @@ export function buildModel(document: OpenAPIDocument): SpecModel {
   };
 }
 
+/**
+ * The JSON Pointers (`*` for array items) of the x-secret fields in an operation's documented
+ * success responses: where a successful answer to it carries a secret (an invite token, a key).
+ */
+export function secretResponsePointers(op: Operation): string[] {
+  const pointers: string[] = [];
+  for (const response of op.responses) {
+    if (!/^2/.test(response.status) || !response.schema) continue;
+    walkProperties(response.schema, '', (pointer, _field, schema) => {
+      if (schema['x-secret'] === true && !pointers.includes(pointer)) pointers.push(pointer);
+    });
+  }
+  return pointers;
+}
+
 /** Visits every named property of a schema (through allOf/anyOf/oneOf and array items). */
 export function walkProperties(
   schema: JsonSchema,

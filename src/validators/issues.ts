@@ -19,7 +19,8 @@ export interface ValidationIssue {
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
 
-export const REDACTED = '[redacted]';
+export { REDACTED } from '../secrets/index.js';
+import { REDACTED } from '../secrets/index.js';
 
 /** A short rendering of a value for a message: JSON, cut at 80 characters. */
 export function show(value: unknown): string {

@@ -2,6 +2,10 @@ import type { Command } from 'commander';
 import { VapcError } from '../../errors.js';
 import { createConsoleReporter, writeReports, type ReportFormat } from '../../reporters/index.js';
 import { loadReport } from '../../reporters/load.js';
+import { Secrets } from '../../secrets/index.js';
+import { learnFromReport } from '../../secrets/report.js';
+import { loadSpec } from '../../spec/load.js';
+import { secretResponsePointers } from '../../spec/model.js';
 import { ExitCode, type CommandContext } from '../main.js';
 
 const FORMATS = ['console', 'junit', 'html'] as const;
@@ -35,7 +39,10 @@ export function registerReportCommand(program: Command, { io, exit }: CommandCon
       const formats = parseFormats(opts.format);
       const report = await loadReport(dir);
       const files = formats.filter((f): f is Exclude<Format, 'console'> => f !== 'console') as ReportFormat[];
-      const secrets = [io.env.VAPC_API_KEY, io.env.VAPC_USER_ID].filter((s): s is string => typeof s === 'string' && s.length > 0);
+      const secrets = new Secrets({ apiKeys: [io.env.VAPC_API_KEY ?? ''], userIds: [io.env.VAPC_USER_ID ?? ''] });
+      const spec = await loadSpec();
+      const pointers = new Map(spec.operations.map((op) => [`${op.method} ${op.path}`, secretResponsePointers(op)]));
+      learnFromReport(report, secrets, (operation) => pointers.get(operation) ?? []);
       if (formats.includes('console')) {
         const reporter = createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: Boolean(opts.quiet), secrets });
         reporter.onEnd?.(report);

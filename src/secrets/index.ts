@@ -1,0 +1,279 @@
+/**
+ * The one secrets module of vapc: what counts as a secret, how it is learned, and how it is kept
+ * out of everything the runner and the reporters write.
+ *
+ * Policy (issue 11: the server under test must not be able to teach vapc what to hide):
+ * - the credentials given to vapc (API key, user id, and a key vapc rotated to) are always
+ *   redacted, to `$VAPC_API_KEY` / `$VAPC_USER_ID` so curl lines still work with the env set; so
+ *   is every piece of 8 or more characters of them, wherever a cut or an echo left it;
+ * - other values are learned only from the x-secret fields of successful responses to operations
+ *   vapc itself invoked (the invite it created, the key it regenerated), never from error bodies;
+ *   only distinctive values (8+ characters, not a plain word), at most a few dozen;
+ * - locally, without learning anything, the value of a secret-named header, cookie, query
+ *   parameter or JSON field is hidden where it stands;
+ * - redaction applies to evidence text (requests, responses, messages, repro lines), never to
+ *   structured fields (status, ids, counts, check ids, rules): see `sanitizeReport`;
+ * - redaction happens before any cut, and a cut never leaves the start of a secret behind.
+ */
+
+export const REDACTED = '[redacted]';
+export const API_KEY_PLACEHOLDER = '$VAPC_API_KEY';
+export const USER_ID_PLACEHOLDER = '$VAPC_USER_ID';
+
+/** Credentials shorter than this are left alone: redacting "u1" everywhere would garble reports. */
+const MIN_CREDENTIAL = 4;
+/** Learned values must be at least this long (and not a plain word) to be scrubbed everywhere. */
+export const MIN_LEARNED = 8;
+/** At most this many learned values: a server cannot make redaction cost secrets × strings. */
+export const MAX_LEARNED = 32;
+/** Longer values are not secrets vapc learns (nobody's token is a paragraph). */
+const MAX_SECRET_LENGTH = 512;
+/** No piece of a credential this long may appear in any output. */
+export const FRAGMENT = 8;
+
+/** Field, header and parameter names whose values are hidden where they stand (whole name, any case). */
+const SECRET_NAME_SRC =
+  '(?:[\\w-]*[_-])?(?:token|key|secret|password|apikey)|authorization|proxy-authorization|cookie|set-cookie|x-user-id|x-api-key';
+const SECRET_NAME = new RegExp(`^(?:${SECRET_NAME_SRC})$`, 'i');
+
+/** Values that are already placeholders and must stay readable. */
+const PLACEHOLDER = /^(?:(?:bearer|basic)\s+)?(?:\$\{?[A-Z][A-Z0-9_]*\}?|"\$[A-Z][A-Z0-9_]*"|\[redacted\]|\*{3,})$/i;
+
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+export function isPlaceholder(value: string): boolean {
+  const v = value.trim();
+  return v === '' || PLACEHOLDER.test(v) || /^(?:bearer|basic|token)$/i.test(v) || v.startsWith(REDACTED);
+}
+
+/** A value worth scrubbing everywhere: long enough, one token, not a plain word or a placeholder. */
+export function isDistinctive(value: string): boolean {
+  return (
+    value.length >= MIN_LEARNED &&
+    value.length <= MAX_SECRET_LENGTH &&
+    !/\s/.test(value) &&
+    !/^(?:[a-z]+|[A-Z][a-z]*|[A-Z]+)$/.test(value) &&
+    !isPlaceholder(value)
+  );
+}
+
+/** Keeps an auth scheme word (Bearer/Basic) readable and hides the credential after it. */
+function hideCredential(value: string): string {
+  if (isPlaceholder(value)) return value;
+  const scheme = /^(\s*(?:bearer|basic|token)\s+)/i.exec(value);
+  return scheme ? `${scheme[1]}${REDACTED}` : REDACTED;
+}
+
+/** A bare `Bearer xyz` is hidden when xyz looks like a credential rather than a word. */
+function looksLikeCredential(token: string): boolean {
+  return /[0-9\-._~+/=]/.test(token) || token.length >= 16;
+}
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+// Local rules: each hides the value it matches and nothing else; none learns anything.
+// "name": "value" in JSON, JSON inside a JSON string (\"), and HTML-escaped JSON.
+const FIELD_FORMS = ['\\\\"', '&quot;', '&#34;', '"'].map(
+  (q) => new RegExp(`(${q})(${SECRET_NAME_SRC})${q}(\\s*:\\s*)${q}((?:(?!${q})[^\\r\\n])*?)${q}`, 'gi'),
+);
+// A secret-named JSON field whose value a cut left open: `"token":"abc` at the very end.
+const OPEN_FIELD = new RegExp(`("(?:${SECRET_NAME_SRC})"\\s*:\\s*")([^"]*)$`, 'i');
+// Header lines as in curl -H 'Authorization: Bearer x' or raw HTTP: an optional scheme and one token.
+const HEADER_LINE =
+  /\b(authorization|proxy-authorization|x-user-id|x-api-key)(\s*:[ \t]*)((?:(?:bearer|basic|token)[ \t]+)?(?:(?!&quot;|&#34;|&#39;|&lt;|&gt;|&amp;|\\")[^\s'"<>`,;])+)/gi;
+const COOKIE_LINE = /\b(cookie|set-cookie)(\s*:[ \t]*)((?:(?!&quot;|&#34;|&#39;|&lt;|\\")[^\r\n'"<`])+)/gi;
+const QUERY_PARAM = /([?&](?:amp;)?)((?:[\w-]*[_-])?(?:token|key|secret|password|apikey))=([^&#\s'"<>]+)/gi;
+const BEARER = /\b(bearer)(\s+)([A-Za-z0-9\-._~+/]+=*)/gi;
+
+/** Hides secret-named values where they stand (JSON fields, header lines, cookies, query parameters, bearer tokens). */
+export function hideLocalSecrets(text: string): string {
+  let out = text;
+  for (const form of FIELD_FORMS) {
+    form.lastIndex = 0;
+    if (!form.test(out)) continue;
+    out = out.replace(form, (m, q: string, name: string, colon: string, value: string) =>
+      isPlaceholder(value) ? m : `${q}${name}${q}${colon}${q}${hideCredential(value)}${q}`,
+    );
+  }
+  const header = (m: string, name: string, colon: string, value: string) => {
+    const trimmed = value.replace(/\s+$/, '');
+    return isPlaceholder(trimmed) ? m : `${name}${colon}${hideCredential(trimmed)}${value.slice(trimmed.length)}`;
+  };
+  out = out.replace(HEADER_LINE, header).replace(COOKIE_LINE, header);
+  out = out.replace(QUERY_PARAM, (m, sep: string, name: string, value: string) => (isPlaceholder(value) ? m : `${sep}${name}=${REDACTED}`));
+  out = out.replace(BEARER, (m, word: string, space: string, token: string) =>
+    token === 'redacted' || !looksLikeCredential(token) ? m : `${word}${space}${REDACTED}`,
+  );
+  return out;
+}
+
+export interface SecretsOptions {
+  /** The bearer value in use (and any earlier one): replaced by $VAPC_API_KEY. */
+  apiKeys?: readonly string[];
+  /** The X-User-ID value: replaced by $VAPC_USER_ID. */
+  userIds?: readonly string[];
+  /** Values already known to be secret (learned earlier): replaced by [redacted]. */
+  learned?: readonly string[];
+}
+
+interface Rule {
+  form: string;
+  replacement: string;
+}
+
+/**
+ * The secrets one run knows, and the redaction of text with them: one pass over the text with a
+ * single pattern of every known value (longest first), in its raw, JSON-escaped, URL-encoded and
+ * HTML-escaped forms; then every 8-character piece of a credential.
+ */
+export class Secrets {
+  private readonly apiKeys: string[] = [];
+  private readonly userIds: string[] = [];
+  private readonly learnedValues: string[] = [];
+  private compiled: { pattern: RegExp | undefined; byForm: Map<string, string>; pieces: Rule[] } | undefined;
+
+  constructor(options: SecretsOptions = {}) {
+    for (const k of options.apiKeys ?? []) this.addApiKey(k);
+    for (const u of options.userIds ?? []) this.addUserId(u);
+    for (const s of options.learned ?? []) this.learn(s);
+  }
+
+  addApiKey(value: string | undefined): void {
+    this.addTo(this.apiKeys, value, MIN_CREDENTIAL);
+  }
+
+  addUserId(value: string | undefined): void {
+    this.addTo(this.userIds, value, MIN_CREDENTIAL);
+  }
+
+  /** Learns a value from an x-secret field vapc was given; refused (false) unless distinctive and under the cap. */
+  learn(value: unknown): boolean {
+    if (typeof value !== 'string' || !isDistinctive(value) || this.learnedValues.length >= MAX_LEARNED) return false;
+    return this.addTo(this.learnedValues, value, MIN_LEARNED);
+  }
+
+  /** Every literal secret known (credentials and learned values), to hand to the reporters. */
+  known(): string[] {
+    return [...this.learnedValues, ...this.apiKeys, ...this.userIds];
+  }
+
+  private addTo(list: string[], value: string | undefined, min: number): boolean {
+    if (typeof value !== 'string' || value.length < min || value.length > MAX_SECRET_LENGTH || list.includes(value)) return false;
+    list.push(value);
+    this.compiled = undefined;
+    return true;
+  }
+
+  private compile(): NonNullable<Secrets['compiled']> {
+    if (this.compiled) return this.compiled;
+    const byForm = new Map<string, string>();
+    const add = (secret: string, replacement: string) => {
+      for (const form of escapedForms(secret)) if (!byForm.has(form)) byForm.set(form, replacement);
+    };
+    // Credentials before learned values: a key vapc was given keeps its placeholder.
+    for (const k of this.apiKeys) add(k, API_KEY_PLACEHOLDER);
+    for (const u of this.userIds) add(u, USER_ID_PLACEHOLDER);
+    for (const s of this.learnedValues) add(s, REDACTED);
+    const forms = [...byForm.keys()].sort((a, b) => b.length - a.length);
+    const pattern = forms.length > 0 ? new RegExp(forms.map(escapeRegExp).join('|'), 'g') : undefined;
+    const pieces: Rule[] = [];
+    for (const [list, replacement] of [
+      [this.apiKeys, API_KEY_PLACEHOLDER],
+      [this.userIds, USER_ID_PLACEHOLDER],
+    ] as const) {
+      for (const secret of list) {
+        for (let i = 0; i + FRAGMENT <= secret.length; i++) pieces.push({ form: secret.slice(i, i + FRAGMENT), replacement });
+      }
+    }
+    this.compiled = { pattern, byForm, pieces };
+    return this.compiled;
+  }
+
+  /** Replaces every known secret (whole values) in a string, in one pass. */
+  text(input: string): string {
+    const { pattern, byForm } = this.compile();
+    if (!pattern || input.length < MIN_CREDENTIAL) return input;
+    pattern.lastIndex = 0;
+    return input.replace(pattern, (m) => byForm.get(m) ?? REDACTED);
+  }
+
+  /**
+   * Text fit to be written: whole secrets replaced, every 8-character piece of a credential too
+   * (an echo cut by the server, or a slice taken by a check), and secret-named values hidden.
+   */
+  evidence(input: string): string {
+    // Whole values first (credentials keep their placeholders), then values hidden where they
+    // stand, then whatever piece of a credential is left.
+    return this.hidePieces(hideLocalSecrets(this.text(input)));
+  }
+
+  private hidePieces(input: string): string {
+    const { pieces } = this.compile();
+    if (pieces.length === 0 || input.length < FRAGMENT) return input;
+    let marks: Array<[number, number, string]> | undefined;
+    for (const { form, replacement } of pieces) {
+      for (let at = input.indexOf(form); at >= 0; at = input.indexOf(form, at + 1)) (marks ??= []).push([at, at + FRAGMENT, replacement]);
+    }
+    if (!marks) return input;
+    marks.sort((a, b) => a[0] - b[0]);
+    let out = '';
+    let pos = 0;
+    for (let i = 0; i < marks.length; ) {
+      const [start, , replacement] = marks[i]!;
+      let end = marks[i]![1];
+      for (i++; i < marks.length && marks[i]![0] <= end; i++) end = Math.max(end, marks[i]![1]);
+      out += `${input.slice(pos, start)}${replacement}`;
+      pos = end;
+    }
+    return out + input.slice(pos);
+  }
+
+  /**
+   * Redacts, then cuts to `max` characters: a secret is replaced before the cut, and whatever the
+   * cut leaves at the end that could begin a secret (a piece of a credential, an open secret field)
+   * is hidden too. Returns the text and whether it was cut.
+   */
+  clip(input: string, max: number): { text: string; cut: boolean } {
+    // A window a little longer than `max` is enough: every secret is shorter than the margin.
+    const window = input.length > max + MAX_SECRET_LENGTH ? input.slice(0, max + MAX_SECRET_LENGTH) : input;
+    const redacted = this.evidence(window);
+    if (redacted.length <= max && window.length === input.length) return { text: redacted, cut: false };
+    return { text: this.trimPartial(redacted.slice(0, max)), cut: true };
+  }
+
+  /** Hides a trailing start of a known secret or of a secret-named field's value left by a cut. */
+  trimPartial(text: string): string {
+    let out = text.replace(OPEN_FIELD, (m, head: string, value: string) => (isPlaceholder(value) ? m : `${head}${REDACTED}`));
+    for (const secret of this.known()) {
+      for (let n = Math.min(secret.length - 1, out.length); n >= MIN_CREDENTIAL; n--) {
+        if (out.endsWith(secret.slice(0, n))) {
+          out = `${out.slice(0, out.length - n)}${REDACTED}`;
+          break;
+        }
+      }
+    }
+    return out;
+  }
+}
+
+function escapedForms(secret: string): string[] {
+  const json = JSON.stringify(secret).slice(1, -1);
+  const html = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return [...new Set([secret, json, html, encodeURIComponent(secret)])];
+}
+
+/** The values at a JSON Pointer with `*` for every array item (at most 100 at each step). */
+export function valuesAt(json: unknown, pointer: string): unknown[] {
+  let nodes: unknown[] = [json];
+  for (const part of pointer.split('/').slice(1)) {
+    const next: unknown[] = [];
+    for (const node of nodes) {
+      if (part === '*' && Array.isArray(node)) next.push(...node.slice(0, 100));
+      else if (node && typeof node === 'object' && !Array.isArray(node) && Object.hasOwn(node, part)) next.push((node as Record<string, unknown>)[part]);
+    }
+    nodes = next.slice(0, 100);
+  }
+  return nodes;
+}

@@ -1,0 +1,126 @@
+import type { CheckResult, Failure, Observation, RecordedRequest, RecordedResponse, RunReport } from '../results/model.js';
+import { clip, printable } from '../results/printable.js';
+import { REDACTED, Secrets, isPlaceholder, valuesAt, type SecretsOptions } from './index.js';
+import { MAX_RECORDED_BODY, redactValue } from './record.js';
+
+/**
+ * The one step between evidence and every output: each text a server could have shaped (messages,
+ * expected/actual, requests, responses, repro lines, observations, the target and config values)
+ * is redacted with the run's secrets, its control characters made visible, and its length capped.
+ * Structured fields (ids, suites, operations, statuses, rules, severities, counts, seeds) are
+ * vapc's own and are left exactly as they are, so no server can rewrite a verdict through them.
+ * Applying it twice gives the same report.
+ */
+
+const MAX_LINE = 2000;
+const MAX_REPRO = 200_000;
+
+type Text = (s: string) => string;
+
+function line(secrets: Secrets, max = MAX_LINE): Text {
+  return (s) => clip(printable(secrets.evidence(s)), max);
+}
+
+function request(r: RecordedRequest, one: Text, secrets: Secrets): RecordedRequest {
+  const out: RecordedRequest = { method: printable(r.method), url: one(r.url), headers: headersOf(r.headers, one) };
+  if (typeof r.body === 'string') out.body = printable(secrets.evidence(r.body), { multiline: true });
+  return out;
+}
+
+function response(r: RecordedResponse, one: Text, secrets: Secrets): RecordedResponse {
+  const out: RecordedResponse = { ...r, headers: headersOf(r.headers, one) };
+  if (typeof r.body === 'string') {
+    const body = secrets.clip(r.body, MAX_RECORDED_BODY);
+    out.body = printable(body.text, { multiline: true });
+    if (body.cut) out.truncated = true;
+  }
+  return out;
+}
+
+function headersOf(input: Record<string, string> | undefined, one: Text): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(input ?? {})) out[printable(name)] = /^set-cookie$/i.test(name) ? REDACTED : one(String(value));
+  return out;
+}
+
+function failure(f: Failure, secrets: Secrets): Failure {
+  const one = line(secrets);
+  const out: Failure = { ...f, expected: one(String(f.expected ?? '')), actual: one(String(f.actual ?? '')) };
+  if (f.input !== undefined) out.input = printableValue(redactValue(secrets, f.input));
+  if (f.request) out.request = request(f.request, one, secrets);
+  if (f.response) out.response = response(f.response, one, secrets);
+  if (typeof f.repro === 'string') out.repro = line(secrets, MAX_REPRO)(f.repro);
+  if (typeof f.path === 'string') out.path = printable(f.path);
+  return out;
+}
+
+function printableValue(v: unknown): unknown {
+  if (typeof v === 'string') return printable(v);
+  if (Array.isArray(v)) return v.map(printableValue);
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, child] of Object.entries(v as Record<string, unknown>)) out[printable(k)] = printableValue(child);
+    return out;
+  }
+  return v;
+}
+
+/** One result made safe to show: evidence redacted, escaped and capped; structured fields kept. */
+export function sanitizeResult(result: CheckResult, secrets: Secrets): CheckResult {
+  const out: CheckResult = { ...result, message: line(secrets)(String(result.message ?? '')) };
+  if (typeof result.repro === 'string') out.repro = line(secrets, MAX_REPRO)(result.repro);
+  if (Array.isArray(result.failures)) out.failures = result.failures.map((f) => failure(f, secrets));
+  return out;
+}
+
+export function sanitizeObservation(o: Observation, secrets: Secrets): Observation {
+  const out: Observation = { ...o, id: printable(String(o.id)), message: line(secrets)(String(o.message ?? '')) };
+  if (typeof o.operation === 'string') out.operation = printable(o.operation);
+  return out;
+}
+
+/** Config values as the report shows them: secret-named keys hidden, strings redacted and escaped. */
+function sanitizeConfig(config: Record<string, unknown>, secrets: Secrets): Record<string, unknown> {
+  return printableValue(redactValue(secrets, config)) as Record<string, unknown>;
+}
+
+/** The whole report made safe to write or print (see the module comment). */
+export function sanitizeReport(report: RunReport, secrets: Secrets | SecretsOptions = {}): RunReport {
+  const s = secrets instanceof Secrets ? secrets : new Secrets(secrets);
+  const out: RunReport = {
+    ...report,
+    target: line(s)(String(report.target)),
+    results: report.results.map((r) => sanitizeResult(r, s)),
+    observations: (report.observations ?? []).map((o) => sanitizeObservation(o, s)),
+    config: sanitizeConfig(report.config ?? {}, s),
+  };
+  return out;
+}
+
+/**
+ * What `vapc report` may learn from a report it renders again, under the runner's own policy: the
+ * credentials vapc sent (the bearer and X-User-ID of its recorded requests) and the x-secret
+ * values of recorded successful responses to operations documented to return them
+ * (`pointersOf(operation)`). Nothing from an error body, nothing from a field's name alone.
+ */
+export function learnFromReport(report: RunReport, secrets: Secrets, pointersOf: (operation: string) => readonly string[]): void {
+  for (const result of report.results) {
+    for (const f of result.failures ?? []) {
+      for (const [name, value] of Object.entries(f.request?.headers ?? {})) {
+        const credential = /^authorization$/i.test(name) ? /^\s*bearer\s+(\S+)\s*$/i.exec(value)?.[1] : /^x-user-id$/i.test(name) ? value : undefined;
+        if (credential !== undefined && !isPlaceholder(credential)) secrets.learn(credential);
+      }
+      const response = f.response;
+      if (!response || response.status < 200 || response.status > 299 || typeof response.body !== 'string') continue;
+      const pointers = pointersOf(result.operation);
+      if (pointers.length === 0) continue;
+      let json: unknown;
+      try {
+        json = JSON.parse(response.body);
+      } catch {
+        continue;
+      }
+      for (const pointer of pointers) for (const value of valuesAt(json, pointer)) secrets.learn(value);
+    }
+  }
+}

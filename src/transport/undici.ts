@@ -108,6 +108,35 @@ function normaliseHeaders(raw: Record<string, string | string[] | undefined>): R
   return out;
 }
 
+/**
+ * No response of this contract nests deeper than a handful of levels; a body nested deeper than
+ * this is not parsed (a `[[[[…` megabyte would cost every check that reads it seconds of CPU and
+ * deep recursion in the validators) and is reported as not JSON, with the reason.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** The bracket nesting depth of a JSON text (strings skipped), counted only up to `limit` + 1: one linear pass. */
+export function nestingDepth(text: string, limit: number): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // Skip a string, honouring backslash escapes.
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max && (max = depth) > limit) return max;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return max;
+}
+
 /** The parse state of a response's body: its text until first read, then the parse result. */
 interface LazyBody {
   text: string;
@@ -121,8 +150,12 @@ function parsedBody(target: object): { json?: unknown; jsonError?: string } {
   while (owner && !(state = lazyBodies.get(owner))) owner = Object.getPrototypeOf(owner) as object | null;
   if (!state) return {};
   if (!state.parsed) {
+    const depth = nestingDepth(state.text, MAX_JSON_DEPTH);
     try {
-      state.parsed = { json: JSON.parse(state.text) };
+      state.parsed =
+        depth > MAX_JSON_DEPTH
+          ? { jsonError: `pathological body: JSON nested deeper than ${MAX_JSON_DEPTH} levels, not parsed` }
+          : { json: JSON.parse(state.text) };
     } catch (error) {
       state.parsed = { jsonError: error instanceof Error ? error.message : String(error) };
     }

@@ -22,6 +22,7 @@ const expectations: Array<{ behaviour: Behaviour; exit: 1 | 2; message: RegExp }
   { behaviour: 'html-500', exit: 1, message: /FAIL|failed/ },
   { behaviour: 'redirect-loop', exit: 1, message: /FAIL|failed/ },
   { behaviour: 'stall-after-discovery', exit: 2, message: /the run stopped early: the target stopped answering/ },
+  { behaviour: 'deep-json', exit: 1, message: /FAIL|failed/ },
 ];
 
 describe('hostile servers', () => {
@@ -50,6 +51,8 @@ describe('hostile servers', () => {
           expect(report.summary.errors).toBe(0);
           // Bodies in the report are capped: a 64 MiB answer never lands in it.
           expect(readFileSync(join(reportDir, 'report.json'), 'utf8').length).toBeLessThan(8 * 1024 * 1024);
+          // A pathological body is reported as such, not parsed.
+          if (behaviour === 'deep-json') expect(readFileSync(join(reportDir, 'report.json'), 'utf8')).toContain('nested deeper than 64 levels');
         }
       } finally {
         await server.close();

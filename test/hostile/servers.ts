@@ -9,9 +9,10 @@ export interface HostileServer {
   close(): Promise<void>;
 }
 
-export type Behaviour = 'hang' | 'reset' | 'invalid-json' | 'huge-body' | 'drip' | 'html-500' | 'redirect-loop' | 'stall-after-discovery';
+export type Behaviour = 'hang' | 'reset' | 'invalid-json' | 'huge-body' | 'drip' | 'html-500' | 'redirect-loop' | 'stall-after-discovery' | 'deep-json';
 
 const HUGE_CHUNK = Buffer.alloc(64 * 1024, 'a');
+const DEEP_JSON = `${'['.repeat(400_000)}${']'.repeat(400_000)}`;
 
 const behaviours: Record<Behaviour, (req: IncomingMessage, res: ServerResponse, n: number) => void> = {
   // Answers the three discovery requests with empty lists, then never answers again.
@@ -46,6 +47,8 @@ const behaviours: Record<Behaviour, (req: IncomingMessage, res: ServerResponse, 
   },
   // Every request: an HTML error page.
   'html-500': (_req, res) => res.writeHead(500, { 'content-type': 'text/html' }).end('<html><body><h1>Internal Server Error</h1></body></html>'),
+  // Every request: 200 with 800 KB of JSON nested 400,000 levels deep.
+  'deep-json': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(DEEP_JSON),
   // Every request: a redirect to itself.
   'redirect-loop': (req, res) => res.writeHead(302, { location: req.url ?? '/' }).end(),
 };

@@ -68,6 +68,33 @@ describe('vapc run: usage and config errors exit 2 with a clear message', () => 
     });
   }
 
+  it('refuses a YAML alias bomb in the config, naming file and line, without expanding it', async () => {
+    const levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (const [prev, name] of [['a', 'b'], ['b', 'c'], ['c', 'd'], ['d', 'e'], ['e', 'f'], ['f', 'g']]) levels.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(',')}]`);
+    const r = await run(['--config', file('bomb.yaml', `${levels.join('\n')}\n`)]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/config file .*bomb\.yaml is refused: its aliases expand too far .*first alias at line 2/);
+    expect(r.err).not.toMatch(/internal error/);
+  });
+
+  it('refuses a --report-dir that names a file before sending any request', async () => {
+    let requests = 0;
+    const target = createServer((_req, res) => {
+      requests++;
+      res.end();
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+      const r = await run(['--base-url', url, '--api-key', 'k_123456', '--user-id', 'u_12345', '--report-dir', file('occupied.txt', 'x')]);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/--report-dir .*occupied\.txt is a file, not a directory/);
+      expect(requests).toBe(0);
+    } finally {
+      await new Promise((resolve) => target.close(resolve));
+    }
+  });
+
   it('refuses an unknown config key, naming it', async () => {
     const r = await run(['--config', file('unknown.yaml', 'base_url: http://127.0.0.1:1\nrpmm: 5\n')]);
     expect(r.code).toBe(2);

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { parseDocument } from 'yaml';
+import { LineCounter, parseDocument, visit } from 'yaml';
 import { VapcError } from '../errors.js';
 import { SUITES, type Suite } from '../results/model.js';
 import type { Fixtures } from '../runner/check.js';
@@ -166,14 +166,31 @@ export async function loadConfigFile(path: string): Promise<PartialSettings> {
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String((error as Error).message);
     throw new VapcError('E_CONFIG', `cannot read config file ${path}: ${why}`);
   }
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, lineCounter: lines });
   if (doc.errors.length > 0) {
     const first = doc.errors[0]!;
     const line = first.linePos?.[0];
     const at = line ? ` at line ${line.line}, column ${line.col}` : '';
     throw new VapcError('E_CONFIG', `config file ${path} is not valid YAML${at}: ${first.message.split('\n')[0]}`);
   }
-  return settingsFromObject(doc.toJS(), `config file ${path}`);
+  let data: unknown;
+  try {
+    // maxAliasCount bounds alias expansion: a "billion laughs" document is refused, not expanded.
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    let at = '';
+    visit(doc, {
+      Alias(_key, node) {
+        const pos = node.range ? lines.linePos(node.range[0]) : undefined;
+        if (pos) at = ` (first alias at line ${pos.line}, column ${pos.col})`;
+        return visit.BREAK;
+      },
+    });
+    const why = /alias/i.test(String((error as Error).message)) ? 'its aliases expand too far (a resource-exhaustion document)' : String((error as Error).message);
+    throw new VapcError('E_CONFIG', `config file ${path} is refused: ${why}${at}`);
+  }
+  return settingsFromObject(data, `config file ${path}`);
 }
 
 /** Settings from the environment: VAPC_BASE_URL, VAPC_API_KEY, VAPC_USER_ID (empty values ignored). */

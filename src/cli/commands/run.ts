@@ -1,3 +1,5 @@
+import { constants } from 'node:fs';
+import { access, mkdir, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import {
   coerce,
@@ -18,7 +20,8 @@ import { validateWireRequest } from '../../runner/wire.js';
 import { startReferenceServer, type ReferenceServer } from '../../server/index.js';
 import { parseBaseUrl } from '../../transport/undici.js';
 import { loadSpec } from '../../spec/load.js';
-import { Redactor } from '../../transport/redact.js';
+import { Secrets } from '../../secrets/index.js';
+import { neutralizeCommands, printable } from '../../results/printable.js';
 import { ExitCode, type CliIo, type CommandContext } from '../main.js';
 
 /**
@@ -118,27 +121,28 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
       const { org_id, recipient_list_id, api_key_id, channels } = server.fixtures;
       fixtures = { org_id, recipient_list_id, api_key_id, channels: [...channels], ...settings.fixtures };
     }
-    // One redactor for the run and every line printed: secrets learned mid-run (a regenerated key,
-    // an invite token) are scrubbed from live output too.
-    const scrub = new Redactor({
+    // One set of secrets for the run and every line printed: secrets learned mid-run (a regenerated
+    // key, an invite token) are scrubbed from live output too; no printed line can pose as a
+    // workflow command.
+    const secrets = new Secrets({
       apiKeys: credentials.apiKey ? [credentials.apiKey] : [],
       userIds: credentials.userId ? [credentials.userId] : [],
-      secretFields: spec.secretFields(),
     });
-    const secrets = () => scrub.knownSecrets();
-    const say = (text: string) => io.stdout(scrub.text(text));
+    const say = (text: string) => io.stdout(neutralizeCommands(secrets.text(text)));
+    const shout = (text: string) => io.stderr(neutralizeCommands(secrets.text(text)));
+    if (!settings.dryRun) await prepareReportDir(settings.reportDir);
     say(
       `vapc run: ${settings.embedded ? `embedded reference server at ${baseUrl}` : baseUrl} · seed ${seed}` +
         `${settings.seed === undefined ? ` (random; replay with --seed ${seed})` : ''}${settings.dryRun ? ' · dry run' : ''}\n`,
     );
     const checks = deps.checks ?? (await loadRegistry());
-    const reporter = createConsoleReporter({ write: (t) => io.stdout(scrub.text(t)), isTTY: io.isTTY, env: io.env, quiet: settings.quiet, secrets: secrets() });
+    const reporter = createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: settings.quiet, secrets });
     const config = redactedSettings({ ...settings, seed } as RunSettings);
     if (settings.embedded) config['base_url'] = baseUrl;
     const options: Parameters<typeof runConformance>[0] = {
       baseUrl,
       spec,
-      redactor: scrub,
+      secrets,
       checks,
       credentials,
       fixtures,
@@ -156,35 +160,51 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     if (settings.timeoutMs !== undefined) options.timeoutMs = settings.timeoutMs;
     if (settings.deadlineMs !== undefined) options.deadlineMs = settings.deadlineMs;
     const result = await runConformance(options);
-    for (const s of result.secrets) scrub.addSecret(s);
 
     if (result.dryRun) {
-      const lines = result.discovery.notes.map((n) => `  discovery: ${n}\n`).join('');
+      // Discovered values are server text: shown as data (escaped), never as control.
+      const lines = result.discovery.notes.map((n) => `  discovery: ${printable(secrets.evidence(n))}\n`).join('');
       const found = Object.entries(result.discovery.fixtures)
-        .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('/') : v} (${result.discovery.sources[k as keyof Fixtures]})`)
+        .map(([k, v]) => `${k}=${printable(secrets.evidence(Array.isArray(v) ? v.join('/') : String(v)))} (${result.discovery.sources[k as keyof Fixtures]})`)
         .join(', ');
       say(`${lines}  fixtures: ${found || 'none'}\n${renderDryRun(result.dryRun)}`);
       return ExitCode.ok;
     }
 
-    const written = await writeReports(result.report, settings.reportDir, { secrets: scrub.knownSecrets() });
-    for (const e of written.errors) io.stderr(`vapc: could not write ${e.file}: ${e.message}\n`);
+    const written = await writeReports(result.report, settings.reportDir, { secrets });
+    for (const e of written.errors) shout(`vapc: could not write ${e.file}: ${printable(e.message)}\n`);
     if (!settings.quiet || written.errors.length > 0) say(`reports: ${written.json}, ${written.junit}, ${written.html}\n`);
 
     const { failed, errors } = result.report.summary;
     if (result.aborted) {
-      io.stderr(`vapc: the run stopped early: ${scrub.text(result.aborted.message)}\n`);
+      shout(`vapc: the run stopped early: ${printable(secrets.evidence(result.aborted.message))}\n`);
       // A target that stopped answering is unreachable (2) even if some checks failed first.
       if (result.aborted.reason === 'unreachable' || failed === 0) return ExitCode.usage;
     }
     if (failed > 0) return ExitCode.failed;
     if (errors > 0) {
-      io.stderr(`vapc: ${errors} check(s) could not run (tool errors, see the report); the run is not a pass\n`);
+      shout(`vapc: ${errors} check(s) could not run (tool errors, see the report); the run is not a pass\n`);
       return ExitCode.failed;
     }
     return ExitCode.ok;
   } finally {
     await server?.close().catch(() => undefined);
+  }
+}
+
+/**
+ * The report directory is checked before any request is sent: a path that names a file, or a
+ * directory that cannot be created, is a usage error (exit 2), not a run that loses its results.
+ */
+async function prepareReportDir(dir: string): Promise<void> {
+  const info = await stat(dir).catch(() => undefined);
+  if (info && !info.isDirectory()) throw new VapcError('E_USAGE', `--report-dir ${dir} is a file, not a directory; name a directory for report.json, junit.xml and report.html`);
+  try {
+    await mkdir(dir, { recursive: true });
+    await access(dir, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new VapcError('E_USAGE', `--report-dir ${dir} cannot be used (${code}); name a writable directory`);
   }
 }
 

@@ -1,0 +1,101 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * Servers that attack the judge rather than the contract (issue 11): they answer the one
+ * authenticated read a setup probe makes (GET /users/me) as a working server would, so the run
+ * goes on to judge checks, and use every other answer to try to steer vapc's own output: forged
+ * workflow commands and terminal escapes, a word taught as a "secret" to erase verdicts, a body
+ * full of token-like values, and the caller's own key echoed behind padding.
+ */
+export const API_KEY = 'sk_live_7f3a9c2e5b814d06a1e8c4f2b7d93e50';
+export const USER_ID = 'user_4c1e8a2f9b';
+
+export type Attack = 'injection' | 'teach-failed' | 'secret-bomb' | 'echo-key' | 'hostile-discovery';
+
+/** What an attacker writes into text a reporter might print: workflow commands, ANSI and OSC sequences. */
+export const INJECTION =
+  'X\n::error title=INJECTED::forged annotation\n::add-mask::seed\n::stop-commands::tok\n' +
+  '\x1b[2J\x1b[H\x1b]0;owned\x07\x1b[32mPASSED: 0 failed\x1b[0m\r\n%0A::warning::percent-encoded\u202e ' +
+  '[click](https://evil.example/x) ![img](https://evil.example/i.png) <img src=x onerror=alert(1)>';
+
+const BOMB_TOKENS = 30_000;
+const ECHO_PADDING = [73, 113, 4051, 100];
+
+interface Answer {
+  status: number;
+  type?: string;
+  body: string;
+}
+
+const json = (status: number, value: unknown): Answer => ({ status, type: 'application/json', body: JSON.stringify(value) });
+
+function bombBody(): string {
+  const items: string[] = [];
+  for (let i = 0; i < BOMB_TOKENS; i++) items.push(`{"token":"tk${i.toString(36)}Q9${(i * 7919).toString(36)}"}`);
+  return `{"detail":"Invalid credentials","api_key":"k_${'9'.repeat(20)}","items":[${items.join(',')}]}`;
+}
+
+function isCurrentUser(req: IncomingMessage): boolean {
+  return req.method === 'GET' && (req.url ?? '').split('?')[0] === '/users/me';
+}
+
+function hasCredentials(req: IncomingMessage): boolean {
+  return req.headers.authorization === `Bearer ${API_KEY}` && req.headers['x-user-id'] === USER_ID;
+}
+
+/** The attack each server makes on every request other than an authenticated GET /users/me. */
+function attack(kind: Attack, req: IncomingMessage, bomb: () => string, n: number): Answer {
+  switch (kind) {
+    case 'injection':
+      return { status: 401, type: 'text/plain', body: INJECTION };
+    case 'teach-failed':
+      return json(401, { detail: 'Invalid credentials', token: 'failed', key: 'passed', secret: 'error' });
+    case 'secret-bomb':
+      return { status: 401, type: 'application/json', body: bomb() };
+    case 'echo-key':
+      // The key lands across the cuts a reporter or a check might make: 120 and 160 characters into
+      // the body, and at the 4 KiB a report keeps.
+      return json(401, { detail: `Invalid credentials${'.'.repeat(ECHO_PADDING[n % ECHO_PADDING.length]!)}${(req.headers.authorization ?? '').replace(/^bearer\s+/i, '')} for ${req.headers['x-user-id'] ?? ''}` });
+    case 'hostile-discovery':
+      return json(401, { detail: 'Invalid credentials' });
+  }
+}
+
+function currentUser(kind: Attack): Answer {
+  const org = kind === 'hostile-discovery' ? `org_1\n::error title=FORGED::from discovery\x1b[2J\x1b]0;t\x07` : 'org_1';
+  const extra = kind === 'teach-failed' ? { token: 'failed' } : {};
+  return json(200, { user: { id: USER_ID, email: 'a@example.com', name: 'A', default_org_id: org }, orgs: [{ id: org, name: 'O', role: 'owner' }], ...extra });
+}
+
+export interface AttackerServer {
+  url: string;
+  requests(): number;
+  close(): Promise<void>;
+}
+
+export async function startAttacker(kind: Attack): Promise<AttackerServer> {
+  let count = 0;
+  let cachedBomb: string | undefined;
+  const bomb = () => (cachedBomb ??= bombBody());
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    count++;
+    req.resume();
+    req.on('error', () => undefined);
+    req.on('end', () => {
+      const answer = isCurrentUser(req) && hasCredentials(req) ? currentUser(kind) : attack(kind, req, bomb, count);
+      res.writeHead(answer.status, { 'content-type': answer.type ?? 'application/json' }).end(answer.body);
+    });
+  });
+  server.on('clientError', (_e, socket) => socket.destroy());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests: () => count,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}

@@ -6,6 +6,7 @@ import { createCheckContext, RunAbortedError } from '../src/runner/context.js';
 import { dedupeFailures, planChecks, runChecks } from '../src/runner/run.js';
 import { defineCheck, type CheckDefinition } from '../src/runner/check.js';
 import { fitRuns, requestBudget, dryRunPlan } from '../src/runner/budget.js';
+import { sendingWindowMs } from '../src/runner/conformance.js';
 import { validateRegistry } from '../src/runner/registry.js';
 import { loadSpec } from '../src/spec/load.js';
 import type { SpecModel } from '../src/spec/model.js';
@@ -283,6 +284,11 @@ describe('wire transport with a slow server', () => {
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
   });
+  it('keeps a tenth of the run deadline (at most 30 s) for the request in flight and the reports', () => {
+    expect(sendingWindowMs(1_000)).toBe(900);
+    expect(sendingWindowMs(20 * 60_000)).toBe(20 * 60_000 - 30_000);
+  });
+
   it('stops at the run deadline with RunAbortedError, not a check failure', async () => {
     const transport = createUndiciTransport({ baseUrl: url });
     const ctx = createCheckContext({ spec, transport, deadlineAt: Date.now() - 1 });

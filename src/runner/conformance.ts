@@ -20,6 +20,15 @@ export const randomSeed = (): number => Math.floor(Math.random() * 2 ** 31);
 /** Default whole-run deadline: far above a 6-minute default run, low enough that a stuck run ends. */
 export const DEFAULT_DEADLINE_MS = 20 * 60_000;
 
+/**
+ * The part of the whole-run deadline in which requests may start: the rest (a tenth, at most
+ * 30 s) is kept for the request in flight and for writing the reports, so the deadline covers the
+ * whole run, reports included.
+ */
+export function sendingWindowMs(deadlineMs: number): number {
+  return deadlineMs - Math.min(30_000, Math.floor(deadlineMs / 10));
+}
+
 export interface ConformanceOptions {
   baseUrl: string;
   /** The checks to run (the suites' registry). */
@@ -92,7 +101,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       strictTypes: options.strictTypes ?? false,
       includeDestructive: options.includeDestructive ?? false,
       followRateLimit: options.followRateLimit ?? true,
-      deadlineAt: started + (options.deadlineMs ?? DEFAULT_DEADLINE_MS),
+      deadlineAt: started + sendingWindowMs(options.deadlineMs ?? DEFAULT_DEADLINE_MS),
     };
     if (options.rpm !== undefined) ctxOptions.rpm = options.rpm;
     if (options.events) ctxOptions.events = options.events;

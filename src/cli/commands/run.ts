@@ -223,7 +223,7 @@ export function registerRunCommand(program: Command, ctx: CommandContext): void 
     .option('--runs <n>', 'generated cases per property (default: the most that fit the request budget)')
     .option('--rpm <n>', 'client-side cap on requests per minute (default: follow X-RateLimit-*)')
     .option('--timeout-ms <n>', 'per-request timeout in milliseconds (default 10000)')
-    .option('--deadline-ms <n>', 'whole-run deadline in milliseconds (default 1200000)')
+    .option('--deadline-ms <n>', 'whole-run deadline in milliseconds, report writing included (default 1200000)')
     .option('--include-destructive', 'also exercise operations with effects outside test data (key regeneration, invites)')
     .option('--report-dir <dir>', 'where report.json, junit.xml and report.html go (default reports/latest)')
     .option('--dry-run', 'print the planned requests and projected time; send only read-only discovery requests')

@@ -197,7 +197,7 @@ async function vapcRun(server: ReferenceServer, args: string[], seed = 1) {
   const argv = ['run', '--base-url', server.url, '--api-key', server.fixtures.api_key, '--user-id', server.fixtures.user_id, '--suite', SUITES, '--runs', '2', '--seed', String(seed), '--report-dir', reportDir, ...args];
   const code = await main(argv, io);
   const json = (): RunReport => JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8'));
-  return { code, out: io.out(), err: io.err(), json, file: (name: string) => readFileSync(join(reportDir, name), 'utf8') };
+  return { code, out: io.out(), err: io.err(), json, reportDir, file: (name: string) => readFileSync(join(reportDir, name), 'utf8') };
 }
 
 beforeAll(async () => {
@@ -243,6 +243,10 @@ describe('vapc run --write-baseline / --baseline against servers with known devi
     const html = r.file('report.html');
     expect(html).toContain('<span class="badge known">known</span>');
     expect(html).toMatch(/<h2 id="baseline">Baseline<\/h2>/);
+    // `vapc report` re-renders the run and, like the run, does not fail on known findings.
+    const io = capture();
+    expect(await main(['report', r.reportDir, '--format', 'console'], io)).toBe(0);
+    expect(io.out()).toMatch(/Known findings/);
   });
 
   it('a server with one more fault exits 1 naming only the new finding', async () => {

@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { githubAnnotations, githubStepSummary } from '../src/reporters/index.js';
+import type { CheckResult, RunReport } from '../src/results/model.js';
 import type { ReferenceServer } from '../src/server/index.js';
 import { loadSpec } from '../src/spec/load.js';
 import { startFaultyServer } from './faulty/index.js';
@@ -78,6 +80,30 @@ describe('scripts/action.mjs: inputs to vapc run', () => {
   });
   it('refuses an unclosed quote in args', () => {
     expect(() => splitArgs('--config "x')).toThrow(/unclosed " quote/);
+  });
+});
+
+describe('GitHub output respects the annotation limits', () => {
+  const result = (i: number, status: CheckResult['status'], known = false): CheckResult => ({
+    id: `ranges.check-${String(i).padStart(2, '0')}`, suite: 'ranges', operation: 'POST /campaign', status, message: `m${i}`, rule: 'r', contract_ref: '4',
+    severity: 'major', duration_ms: 1, requests: 1,
+    ...(known ? { baseline: { known: true, reason: 'accepted', kinds: ['status:2xx'] } } : {}),
+  });
+  const report = (results: CheckResult[]): RunReport => ({
+    tool: { name: 'voice-agent-contract', version: '0' }, spec_version: '2.0.1', target: 'http://x', seed: 1, started_at: '',
+    summary: { passed: 0, failed: 0, skipped: 0, errors: 0, requests: 0, duration_ms: 0, observations: 0 }, results, observations: [], config: {},
+  });
+  it('prints at most 10 errors and 10 warnings, and the summary says how many more', () => {
+    const r = report([...Array.from({ length: 14 }, (_, i) => result(i, 'failed')), ...Array.from({ length: 12 }, (_, i) => result(20 + i, 'error'))]);
+    const lines = githubAnnotations(r).trim().split('\n');
+    expect(lines.filter((l) => l.startsWith('::error '))).toHaveLength(10);
+    expect(lines.filter((l) => l.startsWith('::warning '))).toHaveLength(10);
+    expect(githubStepSummary(r)).toContain('and 4 more are listed here');
+  });
+  it('prints exactly as many errors as failures up to the limit, and none for known findings', () => {
+    const r = report([...Array.from({ length: 3 }, (_, i) => result(i, 'failed')), result(9, 'failed', true)]);
+    expect(githubAnnotations(r).match(/^::error /gm)).toHaveLength(3);
+    expect(githubStepSummary(r)).not.toContain('more are listed here');
   });
 });
 

@@ -208,7 +208,7 @@ afterAll(async () => {
 });
 
 describe('vapc run --write-baseline / --baseline against servers with known deviations', () => {
-  const file = join(dir, 'baseline.yaml');
+  const file = join(dir, 'sub', 'baseline.yaml');
   let known: ReferenceServer;
 
   it('the first run with --write-baseline exits 1 and writes a sorted file with TODO reasons', async () => {
@@ -228,6 +228,7 @@ describe('vapc run --write-baseline / --baseline against servers with known devi
     expect(r.code, r.out + r.err).toBe(0);
     expect(r.out).toMatch(/Known findings \(\d+, in baseline/);
     expect(r.out).toMatch(/PASSED: .*known \(baseline\)/);
+    expect(r.out).toMatch(/FAIL ranges\.max-concurrency-above-maximum {2}POST \/campaign · known finding \(baseline\): /);
     const json = r.json();
     const failed = json.results.filter((x) => x.status === 'failed');
     expect(failed.length).toBeGreaterThan(0);

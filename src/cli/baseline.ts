@@ -1,7 +1,10 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import {
   applyBaseline,
   entriesToWrite,
+  markResult,
+  signatureOf,
   parseBaseline,
   prunedEntries,
   serializeBaseline,
@@ -43,9 +46,15 @@ export async function loadBaselineFlags(flags: BaselineFlags): Promise<Baseline 
  */
 export function withBaseline(events: RunEvents, baseline: Baseline, file: string, today: string): { events: RunEvents; applied: () => RunReport | undefined } {
   let applied: RunReport | undefined;
+  const index = new Map(baseline.findings.map((e) => [signatureOf(e), e]));
   return {
     events: {
       ...events,
+      // Live lines already say which failures are known; the report itself is marked at the end.
+      onCheckDone(result) {
+        const known = result.status === 'failed' && markResult(result, index, today).known;
+        events.onCheckDone?.(known ? { ...result, message: `known finding (baseline): ${result.message}` } : result);
+      },
       onEnd(report) {
         applied = applyBaseline(report, baseline, { file, today });
         events.onEnd?.(applied);
@@ -56,6 +65,7 @@ export function withBaseline(events: RunEvents, baseline: Baseline, file: string
 }
 
 async function writeAtomic(file: string, text: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   await writeFile(tmp, text, 'utf8');
   await rename(tmp, file);

@@ -191,6 +191,9 @@ async function serverWith(faults: string[]): Promise<ReferenceServer> {
   return s;
 }
 const dir = mkdtempSync(join(tmpdir(), 'vapc-baseline-'));
+const XSD = readFileSync(join(import.meta.dirname, 'fixtures', 'reports', 'junit-10.xsd'), 'utf8');
+const junitErrors = async (xml: string) =>
+  (await validateXML({ xml: [{ fileName: 'junit.xml', contents: xml }], schema: [{ fileName: 'junit-10.xsd', contents: XSD }] })).errors;
 async function vapcRun(server: ReferenceServer, args: string[], seed = 1) {
   const io = capture();
   const reportDir = join(dir, `r${Math.random().toString(36).slice(2)}`);
@@ -238,9 +241,7 @@ describe('vapc run --write-baseline / --baseline against servers with known devi
     const junit = r.file('junit.xml');
     expect(junit).toMatch(/<testsuites [^>]*failures="0"/);
     expect(junit).toContain('known finding (baseline)');
-    const xsd = readFileSync(join(import.meta.dirname, 'fixtures', 'reports', 'junit-10.xsd'), 'utf8');
-    const valid = await validateXML({ xml: [{ fileName: 'junit.xml', contents: junit }], schema: [{ fileName: 'junit-10.xsd', contents: xsd }] });
-    expect(valid.errors).toEqual([]);
+    expect(await junitErrors(junit)).toEqual([]);
     const html = r.file('report.html');
     expect(html).toContain('<span class="badge known">known</span>');
     expect(html).toMatch(/<h2 id="baseline">Baseline<\/h2>/);
@@ -285,6 +286,9 @@ describe('vapc run --write-baseline / --baseline against servers with known devi
     const entries = r.json().baseline!.not_observed;
     expect(entries.length).toBeGreaterThan(0);
     expect(entries.every((e) => e.check === 'ranges.machine-detection-timeout-seconds-below-minimum' && e.this_run === 'passed')).toBe(true);
+    expect(r.file('junit.xml')).toMatch(/<testsuite name="baseline" tests="0"[^]*not observed: ranges\.machine-detection-timeout-seconds-below-minimum POST \/campaign status:2xx \(this run: passed\)/);
+    expect(r.file('report.html')).toContain('<ul class="obs" id="not-observed">');
+    expect(await junitErrors(r.file('junit.xml'))).toEqual([]);
   });
 
   it('--prune-baseline drops only entries whose check and operation ran and passed', async () => {

@@ -104,6 +104,14 @@ export function renderJunit(report: RunReport): string {
       `  <testsuite name="observations" tests="0" failures="0" errors="0" skipped="0" time="0.000" package="vapc">\n    <system-out>${xmlText(text)}</system-out>\n  </testsuite>`,
     );
   }
+  const notObserved = report.baseline?.not_observed ?? [];
+  if (notObserved.length > 0) {
+    // Baseline entries no failure matched this run: listed, never counted as fixed or passed.
+    const text = notObserved.map((e) => `not observed: ${e.check} ${e.operation} ${e.kind} (this run: ${e.this_run}) - ${e.reason}`).join('\n');
+    suites.push(
+      `  <testsuite name="baseline" tests="0" failures="0" errors="0" skipped="0" time="0.000" package="vapc">\n    <system-out>${xmlText(text)}</system-out>\n  </testsuite>`,
+    );
+  }
   const tests = report.results.length;
   const count = (v: CheckResult['status']) => report.results.filter((r) => r.status === v).length;
   return [

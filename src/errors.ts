@@ -7,7 +7,9 @@ export type ErrorCode =
   | 'E_CONFIG'
   | 'E_USAGE'
   | 'E_UNREACHABLE'
-  | 'E_TOOL_FAILED';
+  | 'E_TOOL_FAILED'
+  /** A baseline file (--baseline) that cannot be read or is not a valid baseline. */
+  | 'E_BASELINE';
 
 export class VapcError extends Error {
   readonly code: ErrorCode;

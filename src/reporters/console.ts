@@ -97,11 +97,14 @@ export function renderSummary(report: RunReport, opts: { color?: boolean; brief?
   const lines = table(['suite', 'passed', 'failed', 'skipped', 'error'], rows);
   out.push(p.bold(lines[0]!), ...lines.slice(1, -1), p.bold(lines[lines.length - 1]!));
 
-  const failed = report.results.filter((r) => r.status === 'failed');
+  // With --baseline, known findings are listed apart and only new ones count as failures.
+  const failed = report.results.filter((r) => r.status === 'failed' && r.baseline?.known !== true);
   if (failed.length > 0) {
-    out.push('', p.red(p.bold(`Failures (${failed.length})`)));
+    out.push('', p.red(p.bold(`${report.baseline ? 'New failures' : 'Failures'} (${failed.length})`)));
     failed.forEach((r, i) => {
       out.push('', `${i + 1}. ${p.red(r.id)}  ${r.operation}  [${r.severity}]`);
+      const why = baselineNote(r);
+      if (why) out.push(`   ${p.yellow(why)}`);
       if (opts.brief) {
         out.push(`   ${r.message}`);
         const repro = reproOf(failuresOf(r)[0]!, r);
@@ -121,6 +124,7 @@ export function renderSummary(report: RunReport, opts: { color?: boolean; brief?
       if (fs.length > 3) out.push(p.dim(`   ... ${fs.length - 3} more in report.html`));
     });
   }
+  out.push(...baselineLines(report, p));
   const errors = report.results.filter((r) => r.status === 'error');
   if (errors.length > 0) {
     out.push('', p.red(`Could not check (${errors.length}): tool errors, not the server's fault`));
@@ -142,14 +146,44 @@ export function renderSummary(report: RunReport, opts: { color?: boolean; brief?
   }
   if (failed.length > 0 || errors.length > 0) out.push('', p.dim(replay));
   out.push('');
+  const known = report.baseline ? `, ${report.baseline.known} known (baseline)` : '';
   out.push(
     failed.length > 0
-      ? p.red(p.bold(`FAILED: ${failed.length} of ${report.results.length} checks failed`))
+      ? p.red(p.bold(`FAILED: ${failed.length} of ${report.results.length} checks failed${known ? ` (new)${known}` : ''}`))
       : errors.length > 0
         ? p.yellow(p.bold(`NO FAILURES, but ${errors.length} check${errors.length === 1 ? '' : 's'} could not run`))
-        : p.green(p.bold(`PASSED: ${s.passed} passed, ${s.skipped} skipped`)),
+        : p.green(p.bold(`PASSED: ${s.passed} passed, ${s.skipped} skipped${known}`)),
   );
   return `${out.join('\n')}\n`;
+}
+
+/** Why a failed result is new although a baseline is in use (expired entry, kinds not covered). */
+function baselineNote(r: CheckResult): string | undefined {
+  const b = r.baseline;
+  if (!b || b.known) return undefined;
+  if (b.expired) return `baseline entry expired on ${b.expires}: fails again (reason was: ${b.reason ?? ''})`;
+  return `new finding: ${(b.new_kinds ?? b.kinds).join('; ')}`;
+}
+
+/** The known findings and the baseline entries not observed this run (nothing without --baseline). */
+function baselineLines(report: RunReport, p: Palette): string[] {
+  const b = report.baseline;
+  if (!b) return [];
+  const out: string[] = [];
+  const known = report.results.filter((r) => r.status === 'failed' && r.baseline?.known === true);
+  if (known.length > 0) {
+    out.push('', p.yellow(p.bold(`Known findings (${known.length}, in baseline ${b.file}; reported, not failing)`)));
+    for (const r of known) out.push(`  - ${r.id}  ${r.operation}: ${r.message}`, p.dim(`    reason: ${r.baseline?.reason ?? ''}${r.baseline?.expires ? ` · expires ${r.baseline.expires}` : ''}`));
+  }
+  if (b.not_observed.length > 0) {
+    out.push('', p.dim(`Not observed this run (${b.not_observed.length} baseline entr${b.not_observed.length === 1 ? 'y' : 'ies'}; not seen is not fixed)`));
+    for (const e of b.not_observed) {
+      const hint = e.this_run === 'passed' ? 'ran and passed; --prune-baseline drops it' : e.this_run === 'not-run' ? 'not run' : `this run: ${e.this_run}`;
+      out.push(`  - ${e.check}  ${e.operation}  ${e.kind} (${hint})`);
+    }
+  }
+  if (b.pruned !== undefined) out.push('', p.dim(`Pruned from the baseline: ${b.pruned}`));
+  return out;
 }
 
 function oneLine(v: unknown): string {

@@ -29,15 +29,26 @@ function annotationText(result: CheckResult): string {
   return lines.join('\n');
 }
 
-/** One `::error` line per failed result and one `::warning` per tool error, each ending in a newline. */
+/**
+ * GitHub shows at most 10 error and 10 warning annotations per step; the rest are dropped. So
+ * only the first 10 are emitted, and the step summary lists every failure with "and N more".
+ */
+export const MAX_ANNOTATIONS_PER_KIND = 10;
+
+/** Failed results that fail the run: all of them, or with --baseline the new (and expired) ones. */
+export const newFailures = (report: RunReport): CheckResult[] => report.results.filter((r) => r.status === 'failed' && r.baseline?.known !== true);
+
+/**
+ * One `::error` line per failed result (new ones only, with --baseline) and one `::warning` per
+ * tool error, each ending in a newline, at most MAX_ANNOTATIONS_PER_KIND of each.
+ */
 export function githubAnnotations(report: RunReport): string {
   let out = '';
-  for (const r of report.results) {
-    if (r.status === 'failed') {
-      out += `::error title=${escapeProperty(`${r.id} ${r.operation}`)}::${escapeData(annotationText(r))}\n`;
-    } else if (r.status === 'error') {
-      out += `::warning title=${escapeProperty(`vapc could not check ${r.id} ${r.operation}`)}::${escapeData(r.message)}\n`;
-    }
+  for (const r of newFailures(report).slice(0, MAX_ANNOTATIONS_PER_KIND)) {
+    out += `::error title=${escapeProperty(`${r.id} ${r.operation}`)}::${escapeData(annotationText(r))}\n`;
+  }
+  for (const r of report.results.filter((x) => x.status === 'error').slice(0, MAX_ANNOTATIONS_PER_KIND)) {
+    out += `::warning title=${escapeProperty(`vapc could not check ${r.id} ${r.operation}`)}::${escapeData(r.message)}\n`;
   }
   return out;
 }
@@ -70,9 +81,10 @@ function fence(s: string, lang = ''): string {
 
 export function githubStepSummary(report: RunReport): string {
   const s = report.summary;
-  const failed = report.results.filter((r) => r.status === 'failed');
+  const failed = newFailures(report);
   const errors = report.results.filter((r) => r.status === 'error');
-  const verdict = failed.length > 0 ? `❌ ${failed.length} check${failed.length === 1 ? '' : 's'} failed` : '✅ no check failed';
+  const known = report.baseline ? ` (${report.baseline.known} known, in the baseline)` : '';
+  const verdict = (failed.length > 0 ? `❌ ${failed.length} ${report.baseline ? 'new ' : ''}check${failed.length === 1 ? '' : 's'} failed` : '✅ no check failed') + known;
   const lines: string[] = [
     `## vapc conformance: ${verdict}`,
     '',
@@ -84,7 +96,10 @@ export function githubStepSummary(report: RunReport): string {
     `| **total** | **${s.passed}** | **${s.failed}** | **${s.skipped}** | **${s.errors ?? 0}** |`,
   ];
   if (failed.length > 0) {
-    lines.push('', '### Failures', '', '| check | operation | rule | expected | actual |', '|---|---|---|---|---|');
+    lines.push('', report.baseline ? '### New failures' : '### Failures', '');
+    const hidden = failed.length - MAX_ANNOTATIONS_PER_KIND;
+    if (hidden > 0) lines.push(`Annotations show the first ${MAX_ANNOTATIONS_PER_KIND} failures (GitHub's limit per step), and ${hidden} more are listed here.`, '');
+    lines.push('| check | operation | rule | expected | actual |', '|---|---|---|---|---|');
     for (const r of failed) {
       const f = failuresOf(r)[0]!;
       lines.push(`| \`${mdCode(r.id)}\` | ${mdCell(r.operation)} | ${mdCell(ruleWithRef(r))} | ${mdCell(f.expected)} | ${mdCell(f.actual)} |`);
@@ -96,6 +111,7 @@ export function githubStepSummary(report: RunReport): string {
     }
     lines.push('</details>', '', 'Replay the whole run (same seed, same requests):', '', fence(replayCommand(report), 'sh'));
   }
+  lines.push(...baselineSummaryLines(report));
   if (errors.length > 0) {
     lines.push('', '### Could not check (tool errors)', '');
     for (const r of errors) lines.push(`- \`${mdCode(r.id)}\` ${mdCell(r.operation)}: ${mdCell(r.message)}`);
@@ -106,4 +122,21 @@ export function githubStepSummary(report: RunReport): string {
   }
   lines.push('', 'Full details: `report.html`, `junit.xml`, `report.json` in the report directory.', '');
   return lines.join('\n');
+}
+
+/** Known findings and baseline entries not observed (nothing without --baseline). */
+function baselineSummaryLines(report: RunReport): string[] {
+  const b = report.baseline;
+  if (!b) return [];
+  const lines: string[] = [];
+  const known = report.results.filter((r) => r.status === 'failed' && r.baseline?.known === true);
+  if (known.length > 0) {
+    lines.push('', `### Known findings (${known.length}, baseline \`${mdCell(b.file)}\`)`, '', '| check | operation | reason | expires |', '|---|---|---|---|');
+    for (const r of known) lines.push(`| \`${mdCell(r.id)}\` | ${mdCell(r.operation)} | ${mdCell(r.baseline?.reason ?? '')} | ${mdCell(r.baseline?.expires ?? '')} |`);
+  }
+  if (b.not_observed.length > 0) {
+    lines.push('', `### Not observed this run (${b.not_observed.length}; not seen is not fixed)`, '');
+    for (const e of b.not_observed) lines.push(`- \`${mdCell(e.check)}\` ${mdCell(e.operation)} ${mdCell(e.kind)} (this run: ${e.this_run})`);
+  }
+  return lines;
 }

@@ -57,6 +57,7 @@ details>summary::-webkit-details-marker{display:none}
 details[open]>summary{border-bottom:1px solid var(--line)}
 .badge{display:inline-block;font-size:11px;font-weight:700;text-transform:uppercase;padding:1px 6px;border-radius:4px;color:#fff}
 .badge.passed{background:var(--pass)}.badge.failed{background:var(--fail)}.badge.skipped{background:var(--skip)}.badge.error{background:var(--err)}
+.badge.known{background:var(--skip);margin-left:4px}.result.known{border-left-color:var(--skip)}
 .more::after{content:" ▸";color:var(--muted)}details[open] .more::after{content:" ▾"}
 .body{padding:10px 14px 14px}
 .rule{margin:0 0 8px}
@@ -168,15 +169,17 @@ function failureHtml(ids: Ids, f: Failure, r: CheckResult, index: number, total:
 
 function resultHtml(ids: Ids, r: CheckResult): string {
   const search = `${r.id} ${r.operation} ${r.message}`.toLowerCase();
-  const attrs = `class="result ${esc(r.status)}" data-suite="${esc(r.suite)}" data-status="${esc(r.status)}" data-id="${esc(r.id)}" data-search="${esc(search)}"`;
+  const known = r.status === 'failed' && r.baseline?.known === true;
+  const attrs = `class="result ${esc(r.status)}${known ? ' known' : ''}"${r.baseline ? ` data-baseline="${known ? 'known' : 'new'}"` : ''} data-suite="${esc(r.suite)}" data-status="${esc(r.status)}" data-id="${esc(r.id)}" data-search="${esc(search)}"`;
   const fs = failuresOf(r);
   const expandable = r.status === 'failed' || r.status === 'error' || fs.length > 0;
   const row = (more: boolean) =>
-    `<div class="row"><span><span class="badge ${esc(r.status)}">${esc(r.status)}</span></span>` +
+    `<div class="row"><span><span class="badge ${esc(r.status)}">${esc(r.status)}</span>${known ? '<span class="badge known">known</span>' : r.baseline ? '<span class="badge failed">new</span>' : ''}</span>` +
     `<code class="id${more ? ' more' : ''}">${esc(r.id)}</code><span class="op">${esc(r.operation)}</span>` +
     `<span class="msg">${esc(r.message)}</span><span class="t">${esc(formatDuration(r.duration_ms))} · ${esc(r.requests)} req</span></div>`;
   if (!expandable) return `<div ${attrs}>${row(false)}</div>`;
   const body: string[] = [
+    ...baselineNoteHtml(r),
     `<p class="rule"><b>Rule:</b> ${esc(ruleWithRef(r))} · <b>severity:</b> ${esc(r.severity)}</p>`,
     ...fs.map((f, i) => failureHtml(ids, f, r, i, fs.length)),
   ];
@@ -191,10 +194,12 @@ export function renderHtml(report: RunReport): string {
     .map((r, i) => ({ r, i }))
     .sort((a, b) => STATUS_RANK[a.r.status] - STATUS_RANK[b.r.status] || a.i - b.i)
     .map(({ r }) => r);
-  const failed = report.results.filter((r) => r.status === 'failed').length;
+  // With --baseline the verdict counts new findings only; known ones are shown apart.
+  const failed = report.results.filter((r) => r.status === 'failed' && r.baseline?.known !== true).length;
   const errors = report.results.filter((r) => r.status === 'error').length;
   const verdict = failed > 0 ? 'failed' : errors > 0 ? 'error' : 'passed';
-  const verdictText = failed > 0 ? `${failed} failed` : errors > 0 ? `${errors} could not run` : 'passed';
+  const knownText = report.baseline ? ` · ${report.baseline.known} known` : '';
+  const verdictText = (failed > 0 ? `${failed} ${report.baseline ? 'new ' : ''}failed` : errors > 0 ? `${errors} could not run` : 'passed') + knownText;
   const suites = countsBySuite(report);
   const byStatus = (v: Verdict) => report.results.filter((r) => r.status === v).length;
   const cell = (n: number, cls = '') => `<td class="${n === 0 ? 'zero' : cls}">${n}</td>`;
@@ -253,7 +258,7 @@ ${suites
 ${results.map((r) => resultHtml(ids, r)).join('\n')}
 <p class="empty" id="no-match" hidden>No result matches the filters.</p>
 </div>
-<h2>Observations</h2>
+${baselineSectionHtml(report)}<h2>Observations</h2>
 ${
   obs.length === 0
     ? '<p class="empty">None.</p>'
@@ -270,4 +275,26 @@ ${
 </html>
 `;
   return html;
+}
+
+/** The baseline note on a failed result: known (with its reason) or why it is new. */
+function baselineNoteHtml(r: CheckResult): string[] {
+  const b = r.baseline;
+  if (!b || r.status !== 'failed') return [];
+  if (b.known) return [`<p class="rule"><b>Known finding (baseline):</b> ${esc(b.reason ?? '')}${b.expires ? ` · expires ${esc(b.expires)}` : ''}</p>`];
+  if (b.expired) return [`<p class="rule"><b>Baseline entry expired</b> on ${esc(b.expires ?? '')}: this finding fails again (reason was: ${esc(b.reason ?? '')})</p>`];
+  return [`<p class="rule"><b>New finding:</b> ${esc((b.new_kinds ?? b.kinds).join('; '))}</p>`];
+}
+
+/** The Baseline section: counts and the entries not observed this run (never called fixed). */
+function baselineSectionHtml(report: RunReport): string {
+  const b = report.baseline;
+  if (!b) return '';
+  const rows = b.not_observed
+    .map((e) => `<li><code>${esc(e.check)}</code> <span class="op">${esc(e.operation)}</span> ${esc(e.kind)}: ${esc(e.reason)} (this run: ${esc(e.this_run)})</li>`)
+    .join('');
+  return `<h2 id="baseline">Baseline</h2>
+<p>File <code>${esc(b.file)}</code>: ${esc(b.entries)} entries · <span id="baseline-known">${esc(b.known)}</span> known · <span id="baseline-new">${esc(b.new_failures)}</span> new · ${esc(b.expired)} expired${b.pruned !== undefined ? ` · ${esc(b.pruned)} pruned` : ''}</p>
+${b.not_observed.length === 0 ? '' : `<p>Not observed this run (not seen is not fixed):</p><ul class="obs" id="not-observed">${rows}</ul>`}
+`;
 }

@@ -64,6 +64,11 @@ function testcase(result: CheckResult): string {
     case 'error':
       return `${open}>\n      <error message="${xmlAttr(result.message)}" type="tool-error">${xmlText(result.message)}</error>\n    </testcase>`;
     case 'failed': {
+      // A known finding (--baseline) is not a failure of this run: skipped, with the reason and the details.
+      if (result.baseline?.known) {
+        const reason = `known finding (baseline): ${result.baseline.reason ?? ''} | ${result.message}`;
+        return `${open}>\n      <skipped message="${xmlAttr(reason)}"/>\n      <system-out>${xmlText(failureBody(result))}</system-out>\n    </testcase>`;
+      }
       const repro = result.repro ?? failuresOf(result).map((f) => f.repro).find(Boolean);
       const message = repro ? `${result.message} | repro: ${repro}` : result.message;
       return `${open}>\n      <failure message="${xmlAttr(message)}" type="${xmlAttr(result.severity)}">${xmlText(failureBody(result))}</failure>\n    </testcase>`;
@@ -74,7 +79,9 @@ function testcase(result: CheckResult): string {
 export function renderJunit(report: RunReport): string {
   const host = safeHostname();
   const timestamp = (report.started_at ?? '').replace(/\.\d+Z$/, '').replace(/Z$/, '');
+  const knownIn = (suite?: string) => report.results.filter((r) => r.status === 'failed' && r.baseline?.known === true && (suite === undefined || r.suite === suite)).length;
   const suites = countsBySuite(report).map((c) => {
+    const known = knownIn(c.suite);
     const cases = report.results.filter((r) => r.suite === c.suite).map(testcase);
     const props = [
       ['target', report.target],
@@ -85,7 +92,7 @@ export function renderJunit(report: RunReport): string {
       .map(([n, v]) => `      <property name="${xmlAttr(n!)}" value="${xmlAttr(v ?? '')}"/>`)
       .join('\n');
     return [
-      `  <testsuite name="${xmlAttr(c.suite)}" tests="${c.total}" failures="${c.failed}" errors="${c.error}" skipped="${c.skipped}" time="${seconds(c.duration_ms)}"${timestamp ? ` timestamp="${xmlAttr(timestamp)}"` : ''} hostname="${xmlAttr(host)}" package="vapc">`,
+      `  <testsuite name="${xmlAttr(c.suite)}" tests="${c.total}" failures="${c.failed - known}" errors="${c.error}" skipped="${c.skipped + known}" time="${seconds(c.duration_ms)}"${timestamp ? ` timestamp="${xmlAttr(timestamp)}"` : ''} hostname="${xmlAttr(host)}" package="vapc">`,
       `    <properties>\n${props}\n    </properties>`,
       ...cases,
       '  </testsuite>',
@@ -97,11 +104,19 @@ export function renderJunit(report: RunReport): string {
       `  <testsuite name="observations" tests="0" failures="0" errors="0" skipped="0" time="0.000" package="vapc">\n    <system-out>${xmlText(text)}</system-out>\n  </testsuite>`,
     );
   }
+  const notObserved = report.baseline?.not_observed ?? [];
+  if (notObserved.length > 0) {
+    // Baseline entries no failure matched this run: listed, never counted as fixed or passed.
+    const text = notObserved.map((e) => `not observed: ${e.check} ${e.operation} ${e.kind} (this run: ${e.this_run}) - ${e.reason}`).join('\n');
+    suites.push(
+      `  <testsuite name="baseline" tests="0" failures="0" errors="0" skipped="0" time="0.000" package="vapc">\n    <system-out>${xmlText(text)}</system-out>\n  </testsuite>`,
+    );
+  }
   const tests = report.results.length;
   const count = (v: CheckResult['status']) => report.results.filter((r) => r.status === v).length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xmlAttr(`vapc conformance: ${report.target}`)}" tests="${tests}" failures="${count('failed')}" errors="${count('error')}" time="${seconds(report.summary?.duration_ms ?? 0)}">`,
+    `<testsuites name="${xmlAttr(`vapc conformance: ${report.target}`)}" tests="${tests}" failures="${count('failed') - knownIn()}" errors="${count('error')}" time="${seconds(report.summary?.duration_ms ?? 0)}">`,
     ...suites,
     '</testsuites>',
     '',

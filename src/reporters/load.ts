@@ -70,10 +70,14 @@ export function parseReport(text: string, source = 'report.json'): RunReport {
       requests: num(summary.requests),
       duration_ms: num(summary.duration_ms),
       observations: num(summary.observations, observations.length),
+      // Counts of a --baseline run, kept when present.
+      ...(typeof summary.new_failures === 'number' ? { new_failures: summary.new_failures } : {}),
+      ...(typeof summary.known === 'number' ? { known: summary.known } : {}),
     },
     results,
     observations,
     config: isObject(d.config) ? d.config : {},
+    ...(isObject(d.baseline) && Array.isArray(d.baseline.not_observed) ? { baseline: d.baseline as unknown as RunReport['baseline'] } : {}),
   };
 }
 

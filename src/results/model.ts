@@ -76,6 +76,50 @@ export interface CheckResult {
   failures?: Failure[];
   duration_ms: number;
   requests: number;
+  /** Set on failed results when the run had a --baseline: whether the finding is a known one. */
+  baseline?: BaselineMark;
+}
+
+/**
+ * A failed result seen through the baseline (an addition to report.json). `known: true` when
+ * every kind of finding in it has a baseline entry that has not expired; the status stays
+ * "failed" either way.
+ */
+export interface BaselineMark {
+  known: boolean;
+  /** The reason(s) of the matching entries. */
+  reason?: string;
+  /** The earliest `expires` of the matching entries. */
+  expires?: string;
+  /** A matching entry is past its expiry date: the finding fails again. */
+  expired?: boolean;
+  /** The kinds of finding in this result (with check and operation, the signatures). */
+  kinds: string[];
+  /** The kinds no entry covers: what is new. */
+  new_kinds?: string[];
+}
+
+/** A baseline entry that matched no failure this run: reported as not observed, never as fixed. */
+export interface NotObservedEntry {
+  check: string;
+  operation: string;
+  kind: string;
+  reason: string;
+  expires?: string;
+  /** What became of its check and operation this run: passed, failed (another kind), skipped, error, or not-run. */
+  this_run: 'passed' | 'failed' | 'skipped' | 'error' | 'not-run';
+}
+
+/** The baseline part of report.json, present when the run had --baseline. */
+export interface BaselineSummary {
+  file: string;
+  entries: number;
+  known: number;
+  new_failures: number;
+  expired: number;
+  not_observed: NotObservedEntry[];
+  /** Entries --prune-baseline dropped (their check and operation ran and passed). */
+  pruned?: number;
 }
 
 export interface RunSummary {
@@ -86,6 +130,10 @@ export interface RunSummary {
   requests: number;
   duration_ms: number;
   observations: number;
+  /** With --baseline: failed results that are not (or no longer) known. */
+  new_failures?: number;
+  /** With --baseline: failed results whose findings are all known. */
+  known?: number;
 }
 
 export interface RunReport {
@@ -99,6 +147,8 @@ export interface RunReport {
   observations: Observation[];
   /** The effective options, redacted (no secret values). */
   config: Record<string, unknown>;
+  /** With --baseline: known, new and not observed findings. */
+  baseline?: BaselineSummary;
 }
 
 export function summarize(results: CheckResult[], requests: number, durationMs: number, observations: number): RunSummary {

@@ -56,6 +56,7 @@ export function registerReportCommand(program: Command, { io, exit }: CommandCon
         if (written.errors.length > 0) return exit(ExitCode.usage);
       }
       // As for `vapc run`: a failed check, or a check that could not run, is not a pass.
-      exit(report.results.some((r) => r.status === 'failed' || r.status === 'error') ? ExitCode.failed : ExitCode.ok);
+      // Known findings of a --baseline run (marked in report.json) do not fail it again.
+      exit(report.results.some((r) => (r.status === 'failed' && r.baseline?.known !== true) || r.status === 'error') ? ExitCode.failed : ExitCode.ok);
     });
 }

@@ -23,6 +23,8 @@ import { loadSpec } from '../../spec/load.js';
 import { Secrets } from '../../secrets/index.js';
 import { neutralizeCommands, printable } from '../../results/printable.js';
 import { ExitCode, type CliIo, type CommandContext } from '../main.js';
+import { loadBaselineFlags, saveBaseline, todayUtc, withBaseline, type BaselineFlags } from '../baseline.js';
+import { prunedEntries } from '../../baseline/index.js';
 
 /**
  * The embedded reference server allows 1000 requests (the production plan's figure) per 10 s
@@ -32,7 +34,7 @@ import { ExitCode, type CliIo, type CommandContext } from '../main.js';
 export const EMBEDDED_RATE_LIMIT = 1000;
 export const EMBEDDED_RATE_WINDOW_MS = 10_000;
 
-export interface RunFlags {
+export interface RunFlags extends BaselineFlags {
   baseUrl?: string;
   embedded?: boolean;
   apiKey?: string;
@@ -99,12 +101,16 @@ export async function resolveRunSettings(flags: RunFlags, env: Record<string, st
 /** Seams for tests: a check list instead of the suites' registry. */
 export interface RunDeps {
   checks?: readonly CheckDefinition[];
+  /** Today (YYYY-MM-DD) for baseline expiry; default the UTC date. */
+  today?: string;
 }
 
 /** The whole `vapc run`: returns the exit status; bad input and unreachable targets are VapcErrors (exit 2). */
 export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {}): Promise<number> {
   const settings = await resolveRunSettings(flags, io.env);
   const seed = settings.seed ?? randomSeed();
+  // A bad baseline file stops the run before any request (exit 2, file and line named).
+  const baseline = await loadBaselineFlags(flags);
   let server: ReferenceServer | undefined;
   try {
     let baseUrl = settings.baseUrl!;
@@ -153,7 +159,8 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
       validateRequest: validateWireRequest,
       config,
     };
-    if (!settings.dryRun) options.events = reporter;
+    const baselined = baseline && flags.baseline !== undefined ? withBaseline(reporter, baseline, flags.baseline, deps.today ?? todayUtc()) : undefined;
+    if (!settings.dryRun) options.events = baselined?.events ?? reporter;
     if (settings.suites) options.suites = settings.suites;
     if (settings.runs !== undefined) options.runs = settings.runs;
     if (settings.rpm !== undefined) options.rpm = settings.rpm;
@@ -171,11 +178,19 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
       return ExitCode.ok;
     }
 
-    const written = await writeReports(result.report, settings.reportDir, { secrets });
+    const report = baselined?.applied() ?? result.report;
+    if (report.baseline && flags.pruneBaseline && baseline) report.baseline.pruned = prunedEntries(baseline, report).dropped.length;
+    const written = await writeReports(report, settings.reportDir, { secrets });
     for (const e of written.errors) shout(`vapc: could not write ${e.file}: ${printable(e.message)}\n`);
     if (!settings.quiet || written.errors.length > 0) say(`reports: ${written.json}, ${written.junit}, ${written.html}\n`);
 
-    const { failed, errors } = result.report.summary;
+    const { failed: anyFailed, errors, new_failures } = report.summary;
+    // With --baseline only new (or expired) findings fail the run.
+    const failed = new_failures ?? anyFailed;
+    if (flags.writeBaseline !== undefined || flags.pruneBaseline) {
+      if (result.aborted) shout(`vapc: the run stopped early, so the baseline file was not written\n`);
+      else for (const line of await saveBaseline(flags, report, baseline)) say(`${line}\n`);
+    }
     if (result.aborted) {
       shout(`vapc: the run stopped early: ${printable(secrets.evidence(result.aborted.message))}\n`);
       // A target that stopped answering is unreachable (2) even if some checks failed first.
@@ -229,6 +244,9 @@ export function registerRunCommand(program: Command, ctx: CommandContext): void 
     .option('--dry-run', 'print the planned requests and projected time; send only read-only discovery requests')
     .option('--strict-types', 'also judge framework leniency (coercion of "5", "true", null as absent)')
     .option('--quiet', 'print only the final summary')
+    .option('--baseline <file>', 'known findings (YAML): fail only on findings not in it; expired entries fail again')
+    .option('--write-baseline <file>', "record this run's failures as known findings (YAML, sorted; reasons kept from --baseline)")
+    .option('--prune-baseline', 'with --baseline: drop entries whose check and operation ran and passed')
     .action(async (flags: RunFlags) => {
       ctx.exit((await runCommand(flags, ctx.io)) as 0 | 1 | 2);
     });

@@ -6,6 +6,7 @@ import type { SpecModel } from '../src/spec/model.js';
 import { createRecordingTransport } from '../src/transport/recording.js';
 import { createUndiciTransport } from '../src/transport/undici.js';
 import { validateWireRequest } from '../src/runner/wire.js';
+import { defineCheck } from '../src/runner/check.js';
 import { failedOf, loopbackServers, runnerOptions } from './helpers/loopback-runs.js';
 import type { Exchange } from '../src/transport/types.js';
 
@@ -31,6 +32,28 @@ describe('end to end against the reference server', () => {
       expect(report.seed).toBe(seed);
     });
   }
+
+  it('a library caller gets wire re-validation by default, and can turn it off', async () => {
+    const s = await server();
+    const seen: boolean[] = [];
+    const probe = defineCheck({
+      id: 'schema.wire-probe',
+      suite: 'schema',
+      rule: 'r',
+      contractRef: '4',
+      severity: 'minor',
+      appliesTo: (op) => op.id === 'listCalls',
+      async run(ctx, op) {
+        const ex = await ctx.send({ method: 'GET', path: '/calls', query: [['limit', '5']] });
+        seen.push(ctx.validateWire(op, ex).available);
+        return { status: 'passed', message: 'ok' };
+      },
+    });
+    const base = { baseUrl: s.url, spec, seed: 1, checks: [probe], suites: ['schema' as const], credentials: { apiKey: API_KEY, userId: s.fixtures.user_id } };
+    await runConformance(base);
+    await runConformance({ ...base, validateRequest: false });
+    expect(seen).toEqual([true, false]);
+  });
 
   it('passes the ratelimit suite, burst included, against a small limit and window', async () => {
     const s = await server({ rateLimit: 20, rateWindowMs: 1500 });

@@ -13,6 +13,7 @@ import type { CheckDefinition, Credentials, Fixtures, RequestValidator } from '.
 import { createCheckContext, RunAbortedError } from './context.js';
 import { discoverFixtures, type DiscoveryResult } from './discovery.js';
 import { planChecks, runPlan } from './run.js';
+import { validateWireRequest } from './wire.js';
 
 /** A run with no --seed uses a random seed; it is printed up front and written to report.json. */
 export const randomSeed = (): number => Math.floor(Math.random() * 2 ** 31);
@@ -53,7 +54,11 @@ export interface ConformanceOptions {
   strictTypes?: boolean;
   dryRun?: boolean;
   events?: RunEvents;
-  validateRequest?: RequestValidator;
+  /**
+   * Re-validates each request as it went over the wire before a check may call it "invalid input
+   * accepted" (default: the project's validators; `false` turns the re-validation off).
+   */
+  validateRequest?: RequestValidator | false;
   /** The secrets to share (the CLI scrubs its live output with the secrets the run learns). */
   secrets?: Secrets;
   onExchange?: (exchange: Exchange, checkId: string | undefined) => void;
@@ -105,7 +110,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     };
     if (options.rpm !== undefined) ctxOptions.rpm = options.rpm;
     if (options.events) ctxOptions.events = options.events;
-    if (options.validateRequest) ctxOptions.validateRequest = options.validateRequest;
+    if (options.validateRequest !== false) ctxOptions.validateRequest = options.validateRequest ?? validateWireRequest;
     if (options.secrets) ctxOptions.secrets = options.secrets;
     if (options.onExchange) ctxOptions.onExchange = options.onExchange;
     const ctx = createCheckContext(ctxOptions);

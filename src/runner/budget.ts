@@ -51,6 +51,8 @@ export interface DryRunLine {
   checks: number;
   requests: number;
   skipped: number;
+  /** The fixed inputs its checks try (their `plannedCases`), e.g. `query offset: -1 0 2147483648 ...`. */
+  cases?: string[];
 }
 
 export interface DryRunPlan {
@@ -71,6 +73,8 @@ export function dryRunPlan(plan: readonly PlannedCheck[], runs: number, spec: Sp
     line.checks++;
     if (item.skip) line.skipped++;
     line.requests += plannedRequestsOf(item, runs, spec);
+    const cases = item.skip ? undefined : item.check.plannedCases?.(item.operation, spec);
+    if (cases?.length) line.cases = [...(line.cases ?? []), ...cases.map((c) => `${item.check.id}: ${c}`)];
     lines.set(key, line);
   }
   const all = [...lines.values()];
@@ -92,6 +96,7 @@ export function renderDryRun(dry: DryRunPlan): string {
   for (const l of dry.lines) {
     const skipped = l.skipped > 0 ? `  (${l.skipped} skipped)` : '';
     lines.push(`  ${l.suite.padEnd(11)} ${l.operation.padEnd(width)} ${String(l.checks).padStart(3)} checks ${String(l.requests).padStart(6)} requests${skipped}`);
+    for (const c of l.cases ?? []) lines.push(`      ${c}`);
   }
   lines.push(`  total ${dry.total} requests`);
   if (dry.projectedMinutes !== undefined) {

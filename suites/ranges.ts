@@ -192,14 +192,16 @@ const EDGE_MARK = 'vapc-numeric-edge-literal';
 function edgeParts(probe: EdgeProbe, path: Record<string, string>, base: Record<string, unknown> | undefined): { parts: Parameters<typeof request>[2]; kase: InvalidCase } {
   const { target, edge } = probe;
   const parts: Parameters<typeof request>[2] = { pathValues: path };
-  const kase: InvalidCase = { kind: 'numeric-edge', location: target.location, loc: target.loc, field: target.name, value: edge.quoted ? edge.literal : edge.spelled, description: describeEdge(target, edge) };
+  const exact = String(edge.spelled) === edge.literal;
+  // The input a failure shows: the number, or its text when it is a string or no double holds it.
+  const value = edge.quoted || !exact ? edge.literal : edge.spelled;
+  const kase: InvalidCase = { kind: 'numeric-edge', location: target.location, loc: target.loc, field: target.name, value, description: describeEdge(target, edge) };
   if (target.location === 'query') parts.query = kase.query = [[target.name, edge.literal]];
   if (target.location === 'path') parts.pathValues = { ...path, [target.name]: edge.literal };
   if (target.location !== 'body') {
     if (base) parts.json = base;
     return { parts, kase };
   }
-  const exact = String(edge.spelled) === edge.literal;
   if (edge.quoted || exact) {
     parts.json = kase.body = setPointer(base ?? {}, target.pointer!, edge.quoted ? edge.literal : edge.spelled);
   } else {

@@ -6,7 +6,8 @@ import { operationLabel, type PlannedCheck } from './run.js';
  * The request budget. A live server on the development plan allows 100 requests per minute and a
  * default run must end within 6 minutes burst included, so the checks before the burst get about
  * 4.4 minutes of that limit (440 requests); the rest is at most one window's wait and the burst.
- * Measured against `vapc serve --rate-limit 100` (seed 1): 425 pre-burst requests, numeric edges included, and the burst took 4 min 3 s.
+ * Measured against `vapc serve --rate-limit 100` (seed 1): 425 pre-burst requests, numeric edges
+ * included, and the burst took 4 min 3 s.
  */
 export const BUDGET_MINUTES = 4.4;
 export const DEFAULT_LIMIT_PER_MINUTE = 100;

@@ -1,7 +1,9 @@
 /**
  * ranges: every numeric bound the contract states on a request body (read from `spec.bounds()`),
- * on create and on update: min-1 and random values below rejected with 422, max+1 and random values
- * above rejected with 422, min, max and random values between accepted (sections 4.2, 4.4, 8).
+ * on create and on update: min-1, 0, the type limits below (-1, -2^53) and a random value below
+ * rejected with 422; max+1, the type limits above (2^31, 2^53) and a random value above rejected
+ * with 422; min, max and a value between accepted (sections 4.2, 4.4, 8). And every number the
+ * contract has, bounded or not (query, path, body, nested), at its edges: `ranges.numeric-edges`.
  *
  * One check per bound field and side, so a result names the rule it enforces
  * (`ranges.max-concurrency-above-maximum`); `boundChecks(field)` builds the three of a field from
@@ -9,7 +11,23 @@
  */
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/runner/check.js';
 import type { NumericBound, Operation, SpecModel } from '../src/spec/model.js';
-import { boundCase, boundaryValues, inRange, outOfRange, type BoundSide } from '../src/generators/index.js';
+import {
+  boundCase,
+  boundaryValues,
+  describeEdge,
+  inRange,
+  numericEdges,
+  numericTargets,
+  outOfRange,
+  setPointer,
+  typeLimitsOutside,
+  type BoundSide,
+  type InvalidCase,
+  type NumericEdge,
+  type NumericTarget,
+} from '../src/generators/index.js';
+import { validate } from '../src/validators/index.js';
+import type { Exchange } from '../src/transport/types.js';
 import {
   Findings,
   boundOf,
@@ -18,6 +36,7 @@ import {
   fail,
   isSuccess,
   judgeInvalid,
+  judgeResponse,
   label,
   locNames,
   recordCost,
@@ -37,15 +56,21 @@ async function pathFor(ctx: CheckContext, op: Operation): Promise<Record<string,
   return (await sharedPathForRecord(ctx, op)).values;
 }
 
-const RANDOM_CAP = 4;
+/**
+ * Random values tried after the edges. The edges (min-1 or max+1, 0, the type limits) are where
+ * servers break; random values further out mostly repeat what they showed, so few are drawn.
+ */
+const RANDOM_CAP = 1;
 
 /**
- * The out-of-range values tried first: min-1 or max+1, and below a minimum above 1, also 0 (a
- * check written `if (value && value < min)` skips the falsy 0).
+ * The out-of-range values tried first: min-1 or max+1; below a minimum above 1, also 0 (a check
+ * written `if (value && value < min)` skips the falsy 0); then the type limits on that side, read
+ * from the generators' edges (-1 and -2^53 below a positive minimum, 2^31 and 2^53 above a maximum).
  */
 function edgeValues(bound: NumericBound, side: BoundSide): number[] {
   const edge = boundaryValues(bound).find((b) => !b.inRange && (side === 'below-minimum' ? b.label === 'min-1' : b.label === 'max+1'))!.value;
-  return side === 'below-minimum' && bound.minimum !== undefined && bound.minimum > 1 && edge !== 0 ? [edge, 0] : [edge];
+  const first = side === 'below-minimum' && bound.minimum !== undefined && bound.minimum > 1 && edge !== 0 ? [edge, 0] : [edge];
+  return [...new Set([...first, ...typeLimitsOutside(bound, side)])];
 }
 
 function outsideCheck(field: string, side: BoundSide): CheckDefinition {
@@ -53,11 +78,12 @@ function outsideCheck(field: string, side: BoundSide): CheckDefinition {
   return defineCheck({
     id: `ranges.${kebab(field)}-${side}`,
     suite: 'ranges',
-    rule: `${field} ${side === 'below-minimum' ? 'below its minimum (min-1, 0 when the minimum is above 1, and random values below)' : 'above its maximum (max+1 and random values above)'} is answered 422 naming ${field}`,
+    rule: `${field} ${side === 'below-minimum' ? 'below its minimum (min-1, 0 when the minimum is above 1, -1 and -2^53, and a random value below)' : 'above its maximum (max+1, 2^31, 2^53 and a random value above)'} is answered 422 naming ${field}`,
     contractRef: '4.2, 4.4, 8',
     severity: 'critical',
     appliesTo: (op, spec) => boundOf(spec, op, field)?.[which] !== undefined,
     plannedRequests: (op, runs, spec) => edgeValues(boundOf(spec, op, field)!, side).length + Math.min(runs, RANDOM_CAP) + recordCost(op, spec),
+    plannedCases: (op, spec) => [`body ${field}: ${edgeValues(boundOf(spec, op, field)!, side).join(' ')} and ${RANDOM_CAP} random value ${side === 'below-minimum' ? 'below' : 'above'}`],
     async run(ctx, op) {
       const bound = boundOf(ctx.spec, op, field)!;
       const values = await pathFor(ctx, op);
@@ -80,6 +106,9 @@ function outsideCheck(field: string, side: BoundSide): CheckDefinition {
   });
 }
 
+/** Random values between the bounds, after min and max. */
+const IN_RANGE_RANDOM = 1;
+
 function inRangeCheck(field: string): CheckDefinition {
   return defineCheck({
     id: `ranges.${kebab(field)}-in-range`,
@@ -88,7 +117,7 @@ function inRangeCheck(field: string): CheckDefinition {
     contractRef: '4.2, 4.4, 8',
     severity: 'major',
     appliesTo: (op, spec) => boundOf(spec, op, field) !== undefined,
-    plannedRequests: (op, runs, spec) => 2 + Math.min(runs, 2) + recordCost(op, spec),
+    plannedRequests: (op, runs, spec) => 2 + Math.min(runs, IN_RANGE_RANDOM) + recordCost(op, spec),
     async run(ctx, op) {
       const bound = boundOf(ctx.spec, op, field)!;
       const values = await pathFor(ctx, op);
@@ -115,13 +144,121 @@ function inRangeCheck(field: string): CheckDefinition {
           ctx.observe({ operation: label(op), message: `a valid body with ${field}=${value} was answered ${res.status} for another reason: ${res.text.slice(0, 160)}` });
           return OK;
         },
-        { examples: edges, numRuns: Math.min(ctx.runs, 2) },
+        { examples: edges, numRuns: Math.min(ctx.runs, IN_RANGE_RANDOM) },
       );
       findings.add(verdict);
       return findings.outcome(`${field} accepted at ${edges.join(', ')} and between`);
     },
   });
 }
+
+/** A probe of one numeric edge: where it goes, what it sends, how it is judged. */
+interface EdgeProbe {
+  target: NumericTarget;
+  edge: NumericEdge;
+  /** Judged as a value the contract allows (no 5xx) or as one it refuses (422 naming the field). */
+  allowed: boolean;
+}
+
+/**
+ * The edges this check sends on an operation: every edge of every numeric parameter and field,
+ * except numbers outside a stated body bound (the below-minimum/above-maximum checks of that field
+ * send them). A numeric string the contract allows is judged as allowed unless strict types is on.
+ */
+export function edgeProbes(op: Operation, strictTypes = false): EdgeProbe[] {
+  const out: EdgeProbe[] = [];
+  for (const target of numericTargets(op)) {
+    for (const edge of numericEdges(target)) {
+      if (target.location === 'body' && !edge.quoted && !edge.withinBounds) continue;
+      out.push({ target, edge, allowed: edge.withinBounds && !(edge.quoted && strictTypes) });
+    }
+  }
+  return out;
+}
+
+/** For --dry-run: the edges sent per parameter or field, `query offset: -1 0 2147483648 ...`. */
+function edgeListing(op: Operation): string[] {
+  const byTarget = new Map<string, string[]>();
+  for (const { target, edge } of edgeProbes(op)) {
+    const key = `${target.location} ${target.loc.join('.')}`;
+    byTarget.set(key, [...(byTarget.get(key) ?? []), edge.quoted ? JSON.stringify(edge.literal) : edge.literal]);
+  }
+  return [...byTarget].map(([key, literals]) => `${key}: ${literals.join(' ')}`);
+}
+
+const EDGE_MARK = 'vapc-numeric-edge-literal';
+
+/** The request parts of a probe: the literal in its query, path or body place, the rest valid. */
+function edgeParts(probe: EdgeProbe, path: Record<string, string>, base: Record<string, unknown> | undefined): { parts: Parameters<typeof request>[2]; kase: InvalidCase } {
+  const { target, edge } = probe;
+  const parts: Parameters<typeof request>[2] = { pathValues: path };
+  const exact = String(edge.spelled) === edge.literal;
+  // The input a failure shows: the number, or its text when it is a string or no double holds it.
+  const value = edge.quoted || !exact ? edge.literal : edge.spelled;
+  const kase: InvalidCase = { kind: 'numeric-edge', location: target.location, loc: target.loc, field: target.name, value, description: describeEdge(target, edge) };
+  if (target.location === 'query') parts.query = kase.query = [[target.name, edge.literal]];
+  if (target.location === 'path') parts.pathValues = { ...path, [target.name]: edge.literal };
+  if (target.location !== 'body') {
+    if (base) parts.json = base;
+    return { parts, kase };
+  }
+  if (edge.quoted || exact) {
+    parts.json = kase.body = setPointer(base ?? {}, target.pointer!, edge.quoted ? edge.literal : edge.spelled);
+  } else {
+    // 2^53+1 cannot go through a double: the JSON text carries its digits.
+    parts.rawBody = kase.rawBody = JSON.stringify(setPointer(base ?? {}, target.pointer!, EDGE_MARK)).replace(JSON.stringify(EDGE_MARK), edge.literal);
+    parts.headers = { 'content-type': 'application/json' };
+  }
+  return { parts, kase };
+}
+
+/**
+ * The answer to a value the contract allows: never a 5xx or no answer; a 422 (a server may be
+ * stricter where the contract is silent) carries the validation error body; anything else is an
+ * answer the contract documents for the operation (judgeResponse).
+ */
+function judgeAllowed(ctx: CheckContext, op: Operation, exchange: Exchange, kase: InvalidCase, refused: string[]): Judgement {
+  const res = exchange.response;
+  const rule = `${kase.description}: a value the contract allows is accepted, or refused with 422 and the validation error body, never a server fault (sections 4, 7, 8)`;
+  if (!res) return fail(ctx, exchange, rule, statusText(exchange), `${label(op)}: ${kase.description} got no answer`, kase.value);
+  if (res.status === 429) return OK;
+  if (res.status >= 500) return fail(ctx, exchange, rule, `status ${res.status}`, `${label(op)} answered ${res.status} to ${kase.description}`, kase.value);
+  if (res.status !== 422) return judgeResponse(ctx, op, exchange, { what: `${kase.description} on ${label(op)}` });
+  if (!validate('HTTPValidationError', res.json).ok) {
+    return fail(ctx, exchange, rule, `422 ${res.text.slice(0, 120)}`, `the 422 of ${label(op)} for ${kase.description} is not the validation error body`, kase.value);
+  }
+  refused.push(kase.description);
+  return OK;
+}
+
+export const numericEdgesCheck = defineCheck({
+  id: 'ranges.numeric-edges',
+  suite: 'ranges',
+  rule: 'Every numeric parameter and field at its edges (-1, 0, 2^31, 2^53, 2^53+1, -2^53 and a numeric-looking string), bounded or not, never gets a 5xx: a value the contract allows is accepted or refused with the validation error body, one outside a stated bound is answered 422 naming it',
+  contractRef: '4.1, 4.2, 4.4, 8, 2.8, 7',
+  severity: 'critical',
+  appliesTo: (op) => numericTargets(op).length > 0,
+  plannedRequests: (op, _runs, spec, options) => edgeProbes(op, options?.strictTypes).length + recordCost(op, spec),
+  plannedCases: (op) => edgeListing(op),
+  async run(ctx, op) {
+    const path = await pathFor(ctx, op);
+    if (!path) return skipped(`no record to send ${label(op)} to`);
+    const base = sampleBody(ctx, op, 37);
+    const findings = new Findings();
+    const refused: string[] = [];
+    const probes = edgeProbes(op, ctx.strictTypes);
+    for (const probe of probes) {
+      const { parts, kase } = edgeParts(probe, path, base);
+      const exchange = await ctx.send(request(op, ctx, parts));
+      // A refused numeric string is a framework's choice (coercion or not), not worth noting.
+      findings.add(probe.allowed ? judgeAllowed(ctx, op, exchange, kase, probe.edge.label === 'numeric string' ? [] : refused) : judgeInvalid(ctx, op, exchange, kase));
+    }
+    if (refused.length) {
+      ctx.observe({ operation: label(op), message: `refused with 422 numbers the contract allows (stricter where it is silent): ${refused.join('; ')}` });
+    }
+    return findings.outcome(`${probes.length} numeric edges answered as the contract allows`);
+  },
+});
 
 /** The three checks of a bound field: below its minimum, above its maximum, in range. */
 export function boundChecks(field: string): CheckDefinition[] {
@@ -131,7 +268,7 @@ export function boundChecks(field: string): CheckDefinition[] {
 /** The fields of the contract with numeric bounds (section 8); the registry test compares this with spec.bounds(). */
 export const BOUNDED_FIELDS = ['max_concurrency', 'machine_detection_timeout_seconds'] as const;
 
-export const rangesChecks: CheckDefinition[] = BOUNDED_FIELDS.flatMap(boundChecks);
+export const rangesChecks: CheckDefinition[] = [...BOUNDED_FIELDS.flatMap(boundChecks), numericEdgesCheck];
 
 /** For dry-run listings: the bounds a check of this suite judges on an operation. */
 export const boundsOf = (spec: SpecModel, op: Operation): NumericBound[] => spec.bounds().filter((b) => b.operationId === op.id);

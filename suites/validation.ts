@@ -17,6 +17,7 @@ import {
   malformedJson,
   nearMissWrongValue,
   nonIntegerQuery,
+  nonIntegerQueryExamples,
   providerIdFields,
   setPointer,
   strictNearMissWrongValue,
@@ -46,7 +47,8 @@ async function sendCase(ctx: CheckContext, op: Operation, values: Record<string,
 }
 
 const topLevel = (op: Operation) => typedFields(op).filter((f) => f.depth === 0);
-const RANDOM_CAP = 4;
+/** Random wrong-type cases after one per field (the per-field ones already reach every field). */
+const RANDOM_CAP = 3;
 
 export const wrongType = defineCheck({
   id: 'validation.wrong-type',
@@ -161,6 +163,9 @@ export const malformedJsonCheck = defineCheck({
   },
 });
 
+/** Random non-integer query values after the examples (a word and a fraction per parameter). */
+const QUERY_RANDOM = 2;
+
 export const nonIntegerQueryCheck = defineCheck({
   id: 'validation.non-integer-query',
   suite: 'validation',
@@ -168,21 +173,13 @@ export const nonIntegerQueryCheck = defineCheck({
   contractRef: '4.1, 2.8, 7',
   severity: 'major',
   appliesTo: (op) => integerQueryParams(op).length > 0,
-  plannedRequests: (op, runs) => integerQueryParams(op).length + Math.min(runs, 4),
+  plannedRequests: (op, runs) => nonIntegerQueryExamples(op).length + Math.min(runs, QUERY_RANDOM),
+  plannedCases: (op) => integerQueryParams(op).map((p) => `query ${p.name}: ${nonIntegerQueryExamples(op).filter((k) => k.field === p.name).map((k) => k.value).join(' ')}`),
   async run(ctx, op) {
     const arb = nonIntegerQuery(op);
     if (!arb) return skipped('no integer query parameter');
-    const examples: InvalidCase[] = integerQueryParams(op).map((p) => ({
-      kind: 'non-integer-query',
-      location: 'query',
-      loc: [p.name],
-      field: p.name,
-      value: 'xyz',
-      query: [[p.name, 'xyz']],
-      description: `${p.name}=xyz (expected an integer)`,
-    }));
     const findings = new Findings();
-    findings.add(await checkProperty(ctx, arb, (kase) => sendCase(ctx, op, {}, kase), { examples, numRuns: Math.min(ctx.runs, 4) }));
+    findings.add(await checkProperty(ctx, arb, (kase) => sendCase(ctx, op, {}, kase), { examples: nonIntegerQueryExamples(op), numRuns: Math.min(ctx.runs, QUERY_RANDOM) }));
     return findings.outcome('422 naming the parameter for non-integer query values');
   },
 });

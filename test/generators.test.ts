@@ -22,7 +22,13 @@ import {
   wrongTypeCase,
   wrongTypeValue,
   nearMissWrongValue,
+  numericEdges,
+  numericTargets,
+  nonIntegerQueryExamples,
+  setPointer,
+  typeLimitsOutside,
 } from '../src/generators/index.js';
+import { walkProperties } from '../src/spec/model.js';
 import { loadSpec } from '../src/spec/load.js';
 import type { Operation, SpecModel } from '../src/spec/model.js';
 import { validateRequest } from '../src/validators/index.js';
@@ -171,6 +177,82 @@ describe('boundaries come from spec.bounds()', () => {
     const pointers = fieldsOf(spec.operation('createCampaign').requestBody!.schema).map((f) => f.pointer);
     expect(pointers).toContain('/speech_settings/style');
     expect(pointers).toContain('/recipients/0/phone_number');
+  });
+});
+
+describe('numeric edges come from the spec', () => {
+  /** Numeric members of the spec found independently of the generators: parameters, and walkProperties over bodies. */
+  const numericOf = (op: Operation): string[] => {
+    const isNumeric = (schema: Record<string, unknown>) => ['integer', 'number'].some((t) => JSON.stringify(schema['type'] ?? '').includes(t));
+    const out = op.parameters.filter((p) => (p.in === 'query' || p.in === 'path') && isNumeric(p.schema)).map((p) => `${p.in} /${p.name}`);
+    if (op.requestBody) walkProperties(op.requestBody.schema, '', (pointer, _field, schema) => isNumeric(schema) && out.push(`body ${pointer.replace(/\*/g, '0')}`));
+    return out;
+  };
+
+  it('numericTargets finds every numeric parameter and body field, bounded or not, with the bounds the spec states', () => {
+    const all = spec.operations.flatMap((op) => numericTargets(op).map((t) => ({ op, t })));
+    for (const op of spec.operations) {
+      expect(numericTargets(op).map((t) => `${t.location} ${t.pointer ?? `/${t.name}`}`).sort(), op.id).toEqual(numericOf(op).sort());
+    }
+    // The offset of GET /calls has no bound: it gets its edges all the same.
+    const offset = all.find(({ op, t }) => op.id === 'listCalls' && t.name === 'offset')!.t;
+    expect(offset).toMatchObject({ location: 'query', type: 'integer', loc: ['offset'] });
+    expect(offset.minimum).toBeUndefined();
+    for (const bound of spec.bounds()) {
+      const t = all.find(({ op, t }) => op.id === bound.operationId && t.pointer === bound.pointer)!.t;
+      expect([t.minimum, t.maximum], bound.field).toEqual([bound.minimum, bound.maximum]);
+    }
+    expect(all.filter(({ t }) => t.minimum === undefined && t.maximum === undefined).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('every number gets -1, 0, 2^31, 2^53, 2^53+1, -2^53 and a numeric string; "allowed" is what the validators say', () => {
+    for (const op of spec.operations) {
+      const base = op.requestBody ? fc.sample(validBody(op, { fixtures }), { seed: SEED, numRuns: 1 })[0]! : undefined;
+      for (const target of numericTargets(op)) {
+        const edges = numericEdges(target);
+        expect(edges.map((e) => e.label)).toEqual(['negative', 'zero', '2^31', '2^53', '2^53+1', '-2^53', 'numeric string']);
+        expect(edges.map((e) => e.literal).slice(0, 6)).toEqual(['-1', '0', '2147483648', '9007199254740992', '9007199254740993', '-9007199254740992']);
+        for (const edge of edges) {
+          if (target.location === 'query') {
+            if (edge.label === 'numeric string') continue; // exponent notation: a framework's choice, not judged
+            const result = validateRequest(op.id, { path: pathOf(op), query: { [target.name]: edge.literal }, body: base });
+            expect(result.ok, `${op.id} ${target.name}=${edge.literal}`).toBe(edge.withinBounds);
+          } else if (target.location === 'body') {
+            const body = JSON.parse(JSON.stringify(setPointer(base, target.pointer!, 'MARK')).replace('"MARK"', edge.quoted ? JSON.stringify(edge.literal) : edge.literal));
+            // A numeric string is never valid as sent (leniency is judged apart); a number is when within the bounds.
+            expect(check(op, body).ok, `${op.id} ${target.pointer}=${edge.literal}`).toBe(edge.withinBounds && !edge.quoted);
+          }
+        }
+      }
+    }
+  });
+
+  it('a body numeric string spells the first value past a stated bound, else -1', () => {
+    const create = spec.operation('createCampaign');
+    const strings = Object.fromEntries(numericTargets(create).map((t) => [t.name, numericEdges(t).find((e) => e.quoted)!]));
+    for (const bound of spec.bounds().filter((b) => b.operationId === create.id)) {
+      expect(strings[bound.field]).toMatchObject({ literal: String(bound.maximum! + 1), withinBounds: false });
+    }
+    expect(strings['short_term_summaries_limit']).toMatchObject({ literal: '-1', withinBounds: true });
+  });
+
+  it('typeLimitsOutside gives the range checks the type limits beyond each bound, all invalid', () => {
+    for (const bound of spec.bounds()) {
+      const op = spec.operation(bound.operationId);
+      const base = fc.sample(validBody(op, { fixtures }), { seed: SEED, numRuns: 1 })[0]!;
+      const below = typeLimitsOutside(bound, 'below-minimum');
+      const above = typeLimitsOutside(bound, 'above-maximum');
+      expect(below).toEqual(expect.arrayContaining([-1, -(2 ** 53)]));
+      expect(above).toEqual([2 ** 31, 2 ** 53]);
+      for (const v of [...below, ...above]) expect(check(op, boundCase(base, bound, v).body).ok, `${bound.field}=${v}`).toBe(false);
+    }
+  });
+
+  it('each integer query parameter is given a word and a fraction first, both invalid', () => {
+    const calls = spec.operation('listCalls');
+    const examples = nonIntegerQueryExamples(calls);
+    expect(examples.map((k) => `${k.field}=${k.value}`)).toEqual(['limit=xyz', 'limit=2.5', 'offset=xyz', 'offset=2.5']);
+    for (const k of examples) expect(validateRequest(calls.id, { query: Object.fromEntries(k.query!) }).ok).toBe(false);
   });
 });
 

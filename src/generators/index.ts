@@ -46,6 +46,7 @@ export {
   integerQueryParams,
   malformedJson,
   nonIntegerQuery,
+  nonIntegerQueryExamples,
   nonsenseWord,
   outOfRange,
   typedFields,
@@ -59,3 +60,15 @@ export {
   type InvalidCase,
   type InvalidKind,
 } from './invalid.js';
+export {
+  QUERY_NUMERIC_STRING,
+  TYPE_EDGES,
+  describeEdge,
+  numericEdges,
+  numericTargets,
+  typeLimitsOutside,
+  withinBounds,
+  type EdgeLabel,
+  type NumericEdge,
+  type NumericTarget,
+} from './edges.js';

@@ -13,12 +13,12 @@ import fc from 'fast-check';
 import type { JsonSchema, NumericBound, Operation } from '../spec/model.js';
 import { enumOf, fieldsOf, nonNull, setPointer, typesOf, type FieldInfo, type JsonType } from './schema.js';
 
-export type InvalidKind = 'wrong-type' | 'enum' | 'below-minimum' | 'above-maximum' | 'malformed-json' | 'non-integer-query';
+export type InvalidKind = 'wrong-type' | 'enum' | 'below-minimum' | 'above-maximum' | 'malformed-json' | 'non-integer-query' | 'numeric-edge';
 
 export interface InvalidCase {
   kind: InvalidKind;
   /** Where the fault is: the first item of a FastAPI-style `loc`. */
-  location: 'body' | 'query';
+  location: 'body' | 'query' | 'path';
   /** The faulty member, as a validation error names it after the location: `['speech_settings', 'style']`. */
   loc: Array<string | number>;
   field: string;
@@ -248,6 +248,24 @@ export function malformedJson(base: unknown): fc.Arbitrary<InvalidCase> {
 /** Query parameters of integer type. */
 export function integerQueryParams(op: Operation) {
   return op.parameters.filter((p) => p.in === 'query' && typesOf(p.schema).includes('integer') && !typesOf(p.schema).includes('string'));
+}
+
+/**
+ * The non-integer values tried first on each integer query parameter: a word (a bare int() fails on
+ * it) and a fraction (parseInt reads "2.5" as 2).
+ */
+export function nonIntegerQueryExamples(op: Operation): InvalidCase[] {
+  return integerQueryParams(op).flatMap((p) =>
+    ['xyz', '2.5'].map((value) => ({
+      kind: 'non-integer-query' as const,
+      location: 'query' as const,
+      loc: [p.name],
+      field: p.name,
+      value,
+      query: [[p.name, value]] as Array<[string, string]>,
+      description: `${p.name}=${value} (expected an integer)`,
+    })),
+  );
 }
 
 /** Non-integer strings for an integer query parameter: words and decimals. */

@@ -131,6 +131,8 @@ export interface CheckDefinition {
    * `options.strictTypes` is set when --strict-types adds cases.
    */
   plannedRequests?(op: Operation, runs: number, spec: SpecModel, options?: { strictTypes?: boolean }): number;
+  /** The fixed inputs the check tries on `op`, one line per parameter or field, listed by --dry-run. */
+  plannedCases?(op: Operation, spec: SpecModel): string[];
   /** Fixtures the check cannot run without: when one is missing the check is skipped with the reason. */
   needs?: Array<keyof Fixtures>;
   run(ctx: CheckContext, op: Operation): Promise<CheckOutcome>;

@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { operationIdOf, type ReferenceInternals, type ReferenceServerOptions } from '../../src/server/index.js';
 import type { ValidationIssue } from '../../src/validators/index.js';
+import { getPointer, numericTargets } from '../../src/generators/index.js';
 
 export interface Fault {
   name: string;
@@ -371,6 +372,37 @@ export const runnerFaults: Fault[] = [
     checks: ['ranges.machine-detection-timeout-seconds-below-minimum'],
     configure(_app, internals) {
       ignoreIssues(internals, (i) => i.rule === 'minimum' && i.pointer === '/machine_detection_timeout_seconds' && i.actual === 0);
+    },
+  },
+  // ---- numeric edges (ranges.numeric-edges) ------------------------------------------------------
+  {
+    name: 'calls-negative-offset-500',
+    description: 'GET /calls answers 500 to a negative offset (the contract states no minimum; an SQL OFFSET -1 fails)',
+    checks: ['ranges.numeric-edges'],
+    configure(app) {
+      app.addHook('preHandler', async (request, reply) => {
+        if (operationIdOf(request) !== 'listCalls') return undefined;
+        const offset = new URLSearchParams(request.url.split('?')[1] ?? '').get('offset');
+        return offset !== null && /^-\d+$/.test(offset) ? reply.code(500).send({ detail: 'Internal Server Error' }) : undefined;
+      });
+    },
+  },
+  bodyCrash('int32-overflow-500', 'a body integer past int32 (2^31 or more) crashes the server (an int32 column)', 'ranges.numeric-edges', (b) =>
+    Object.values(b).some((v) => typeof v === 'number' && Number.isInteger(v) && Math.abs(v) > 2 ** 31 - 1),
+  ),
+  {
+    name: 'integer-field-numeric-string-500',
+    description: 'an integer body field sent as a numeric string ("-1") crashes the server (arithmetic on a string)',
+    checks: ['ranges.numeric-edges'],
+    configure(app, internals) {
+      app.addHook('preHandler', async (request, reply) => {
+        const id = operationIdOf(request);
+        const body = request.body as Json;
+        if (!id || !body || typeof body !== 'object') return undefined;
+        const targets = numericTargets(internals.spec.operation(id)).filter((t) => t.location === 'body');
+        const hit = targets.some((t) => typeof getPointer(body, t.pointer!) === 'string' && /^-?\d+$/.test(getPointer(body, t.pointer!) as string));
+        return hit ? reply.code(500).send({ detail: 'Internal Server Error' }) : undefined;
+      });
     },
   },
   // ---- schema ------------------------------------------------------------------------------------
@@ -822,6 +854,15 @@ export const runnerFaults: Fault[] = [
     },
   },
   {
+    name: 'lenient-refuses-negative-and-int32-overflow',
+    description: 'limit, offset and short_term_summaries_limit (no bound stated) refused with 422 when negative or past int32, as `ge=0` and int32 columns do',
+    checks: [],
+    lenient: true,
+    configure(_app, internals) {
+      refuseUnboundedOutsideInt32(internals);
+    },
+  },
+  {
     name: 'lenient-wrong-user-404',
     description: 'unknown campaign ids get 404, and a wrong X-User-ID is answered 403',
     checks: [],
@@ -834,6 +875,26 @@ export const runnerFaults: Fault[] = [
     },
   },
 ];
+
+/**
+ * Refuses, with 422 naming the parameter or field, integers the contract leaves unbounded when they
+ * are negative or past int32: stricter where the contract is silent, as many real servers are
+ * (`ge=0` on offset, an int32 column).
+ */
+function refuseUnboundedOutsideInt32(internals: ReferenceInternals): void {
+  wrapValidate(internals, (original) => (operationId, parts) => {
+    const issues: ValidationIssue[] = [];
+    for (const t of numericTargets(internals.spec.operation(operationId))) {
+      if (t.minimum !== undefined || t.maximum !== undefined || t.location === 'path') continue;
+      const raw = t.location === 'query' ? parts.query?.[t.name] : getPointer(parts.body, t.pointer!);
+      const n = typeof raw === 'string' && /^-?\d+$/.test(raw) ? Number(raw) : raw;
+      if (typeof n !== 'number' || (n >= 0 && n <= 2 ** 31 - 1)) continue;
+      const pointer = t.location === 'query' ? `/${t.name}` : t.pointer!;
+      issues.push({ pointer, location: t.location, rule: n < 0 ? 'minimum' : 'maximum', expected: n < 0 ? 0 : 2 ** 31 - 1, actual: n, message: `${pointer} must be within 0..${2 ** 31 - 1}` });
+    }
+    return issues.length ? { ok: false, issues } : original(operationId, parts);
+  });
+}
 
 function coerceBody(body: unknown): unknown {
   if (Array.isArray(body)) return body.map(coerceBody);

@@ -43,6 +43,11 @@ export const FAILS_ON: Array<[string, string]> = [
   ['ranges.machine-detection-timeout-seconds-below-minimum', 'machine-detection-zero-skipped'],
   ['ranges.machine-detection-timeout-seconds-above-maximum', 'machine_detection_timeout_seconds-maximum-off-by-one'],
   ['ranges.machine-detection-timeout-seconds-in-range', 'machine_detection_timeout_seconds-maximum-rejected'],
+  ['ranges.numeric-edges', 'calls-negative-offset-500'],
+  ['ranges.numeric-edges', 'int32-overflow-500'],
+  ['ranges.numeric-edges', 'integer-field-numeric-string-500'],
+  ['ranges.numeric-edges', 'unsafe-integer-500'],
+  ['ranges.max-concurrency-above-maximum', 'int32-overflow-500'],
   ['schema.response-conforms', 'assistant-name-number'],
   ['schema.response-conforms', 'remaining-header-missing'],
   ['schema.calls-limit', 'calls-limit-plus-one'],
@@ -240,6 +245,58 @@ describe('lenient but correct servers pass every check', () => {
       expectPassed(await runCheck(target, 'validation.wrong-type', { runs: 8 }), 'validation.wrong-type');
       const strict = await runCheck(target, 'validation.wrong-type', { runs: 8, strictTypes: true });
       expect(strict.results.some((r) => r.status === 'failed'), describeResults(strict.results)).toBe(true);
+    } finally {
+      await target.close();
+    }
+  });
+});
+
+describe('ranges.numeric-edges: every number at its edges, judged by what the contract permits', () => {
+  it('catches a 500 on a negative offset, a value the contract allows, and says which', async () => {
+    const target = await startTarget({ fault: 'calls-negative-offset-500' });
+    try {
+      const run = await runCheck(target, 'ranges.numeric-edges');
+      const calls = run.on('GET /calls')[0]!;
+      expect(calls.status, describeResults(run.results)).toBe('failed');
+      expect(calls.message).toMatch(/offset=-1 \(negative; the contract states no bound\)/);
+      expect(calls.failures![0]!.repro).toMatch(/offset=-1/);
+      // Only the operation with the fault fails.
+      expect(run.results.filter((r) => r.status === 'failed').map((r) => r.operation)).toEqual(['GET /calls']);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('ranges.numeric-edges_no_false_positive: a negative offset read as 0 (the reference server) passes, with no observation', async () => {
+    const target = await startTarget();
+    try {
+      const run = await runCheck(target, 'ranges.numeric-edges');
+      expectPassed(run, 'ranges.numeric-edges');
+      expect(run.observations.filter((o) => /offset=-1/.test(o.message))).toEqual([]);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('ranges.numeric-edges_no_false_positive: a negative offset refused with 422 passes, noted as stricter than the contract', async () => {
+    const target = await startTarget({ fault: 'lenient-refuses-negative-and-int32-overflow' });
+    try {
+      const run = await runCheck(target, 'ranges.numeric-edges');
+      expectPassed(run, 'ranges.numeric-edges');
+      expect(run.observations.some((o) => o.operation === 'GET /calls' && /offset=-1/.test(o.message))).toBe(true);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('a numeric string is judged only in strict-types mode: a server coercing "-1" passes by default and fails strict types', async () => {
+    const target = await startTarget({ fault: runnerFault('lenient-coerces-numeric-strings') });
+    try {
+      expectPassed(await runCheck(target, 'ranges.numeric-edges'), 'ranges.numeric-edges');
+      const strict = await runCheck(target, 'ranges.numeric-edges', { strictTypes: true });
+      const failed = strict.results.filter((r) => r.status === 'failed');
+      expect(failed.length, describeResults(strict.results)).toBeGreaterThan(0);
+      expect(failed.every((r) => /"-1"/.test(r.message)), describeResults(failed)).toBe(true);
     } finally {
       await target.close();
     }

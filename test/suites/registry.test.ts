@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_ID, buildRegistry, checkById, checks } from '../../suites/index.js';
 import { defineCheck } from '../../src/runner/check.js';
-import { plannedRequestsOf, preBurstRequests, requestBudget, MAX_DEFAULT_RUNS } from '../../src/runner/budget.js';
+import { dryRunPlan, plannedRequestsOf, preBurstRequests, renderDryRun, requestBudget, MAX_DEFAULT_RUNS } from '../../src/runner/budget.js';
+import { numericEdges, numericTargets } from '../../src/generators/index.js';
+import { edgeProbes } from '../../suites/ranges.js';
 import { planChecks } from '../../src/runner/run.js';
 import { runConformance } from '../../src/runner/conformance.js';
 import { validateWireRequest } from '../../src/runner/wire.js';
@@ -93,6 +95,37 @@ describe('the check registry', () => {
         expect(check!.appliesTo(op, spec), `${stem}-${suffix} on ${op.id}`).toBe(true);
       }
     }
+  });
+
+  it('every numeric parameter and field of the spec gets its edges: ranges.numeric-edges, or the range checks of its bound', () => {
+    const edgesCheck = checks.find((c) => c.id === 'ranges.numeric-edges')!;
+    let targets = 0;
+    for (const op of spec.operations) {
+      const probes = edgeProbes(op);
+      for (const target of numericTargets(op)) {
+        targets++;
+        expect(edgesCheck.appliesTo(op, spec), op.id).toBe(true);
+        const sent = probes.filter((p) => p.target.location === target.location && p.target.loc.join('.') === target.loc.join('.')).map((p) => p.edge.label);
+        // Numbers outside a stated body bound go to the below-minimum/above-maximum checks of that field.
+        const bounded = numericEdges(target).filter((e) => target.location === 'body' && !e.quoted && !e.withinBounds).map((e) => e.label);
+        expect([...sent, ...bounded].sort(), `${op.id} ${target.loc.join('.')}`).toEqual(numericEdges(target).map((e) => e.label).sort());
+      }
+    }
+    expect(targets).toBeGreaterThanOrEqual(7);
+  });
+
+  it('the plan (--dry-run) counts and lists the numeric edges', () => {
+    const fixtures = { org_id: 'o', api_key_id: 'k', recipient_list_id: 'r', assistant_id: 'a', phone_number_id: 'p', channels: ['x', 'y'] };
+    const dry = dryRunPlan(planChecks(checks, { spec, fixtures }), MAX_DEFAULT_RUNS, spec, 100);
+    const calls = spec.operation('listCalls');
+    const line = dry.lines.find((l) => l.suite === 'ranges' && l.operation === 'GET /calls')!;
+    expect(line.requests).toBe(edgeProbes(calls).length);
+    expect(line.cases).toContain('ranges.numeric-edges: query offset: -1 0 2147483648 9007199254740992 9007199254740993 -9007199254740992 1e1');
+    const text = renderDryRun(dry);
+    for (const op of spec.operations) {
+      for (const t of numericTargets(op)) expect(text, `${op.id} ${t.name}`).toContain(`${t.location} ${t.loc.join('.')}: `);
+    }
+    expect(text).toMatch(/ranges\.max-concurrency-above-maximum: body max_concurrency: 201 2147483648 9007199254740992/);
   });
 
   it('destructive operations are only reached by checks the runner skips without the flag', () => {

@@ -275,6 +275,13 @@ export const FAULTS_ROUND3 = [
 ];
 FAULTS.push(...FAULTS_ROUND3);
 
+// Issue 12: numbers at their edges. The contract states no bound for limit, offset and
+// short_term_summaries_limit; a negative value must not crash the server (accepted, or refused with 422).
+FAULTS.push(
+  { name: 'rng-calls-negative-offset-500', suite: 'ranges', contract: `offset | integer | no | 0 (no minimum stated). ${NO_5XX}`, description: 'GET /calls answers 500 to a negative offset (an SQL OFFSET -1) instead of serving it or refusing it with 422.' },
+  { name: 'rng-short-term-limit-negative-500', suite: 'ranges', contract: `short_term_summaries_limit | integer (no bound stated; create and update). ${NO_5XX}`, description: 'A negative short_term_summaries_limit answers 500 on create and update (a CHECK constraint the validation does not know).' },
+);
+
 // Correct variations (not faults): a strict or lenient but correct server. The runner must pass them
 // with zero failures. `suites` lists what the test runs against each.
 export const VARIANTS = [

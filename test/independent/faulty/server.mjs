@@ -399,6 +399,7 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (F('rob-500-empty-speech-settings') && isObj(body.speech_settings) && Object.keys(body.speech_settings).length === 0) throw new TypeError("cannot read properties of undefined (reading 'toLowerCase')");
     if (F('rob-500-empty-name') && body.name === '') throw new Error('CHECK constraint failed: name <> \'\'');
     if (F('rob-500-recipients-many') && Array.isArray(body.recipients) && body.recipients.length > 10) throw new RangeError('too many SQL variables');
+    if (F('rng-short-term-limit-negative-500') && typeof body.short_term_summaries_limit === 'number' && body.short_term_summaries_limit < 0) throw new Error('CHECK constraint failed: short_term_summaries_limit >= 0');
   }
   function nullCrash(body) {
     if (F('rob-500-null-field') && Object.values(body).some((v) => v === null)) throw new TypeError('cannot read properties of null');
@@ -671,6 +672,7 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
         errs.push(vErr(['query', name], 'Input should be a valid integer', 'int_parsing'));
         return dflt;
       }
+      if (F('rng-calls-negative-offset-500') && name === 'offset' && n < 0) throw new RangeError('OFFSET must not be negative');
       if (n < 0) errs.push(vErr(['query', name], 'Input should be greater than or equal to 0', 'greater_than_equal', { ctx: { ge: 0 } }));
       return n;
     };

@@ -139,7 +139,9 @@ describe('hostile servers that attack the judge', () => {
   });
 
   it('a secret bomb (30,000 token-like values per body) ends with every report written', { timeout: 120_000 }, async () => {
-    const o = await runAgainst(servers.get('secret-bomb')!, 'secret-bomb');
+    // Two suites are enough to record hundreds of failures carrying the bomb; the whole run's time is
+    // measured outside the tests (docs/untrusted-servers.md), never asserted here.
+    const o = await runAgainst(servers.get('secret-bomb')!, 'secret-bomb', ['--suite', 'auth,schema']);
     expectConsistentVerdicts(o);
     expectNoForgedCommands(o.stdout);
     expectNoKeyPieces(o);

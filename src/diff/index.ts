@@ -31,7 +31,8 @@ function compareOperation(base: JsonObject, head: JsonObject, b: OperationRef, h
     sink,
     op,
   );
-  if (sink.changes.length === before && canonical(b.op) !== canonical(h.op)) {
+  const loose = { unordered: true, skip: new Set(['schema']) };
+  if (sink.changes.length === before && canonical(b.op, loose) !== canonical(h.op, loose)) {
     sink.emit('unclassified-change', op, h.ptr, 'the operation changed in a way no rule classifies (an extension, tags, ...)');
   }
 }
@@ -45,7 +46,7 @@ function compareRoot(base: JsonObject, head: JsonObject, sink: ChangeSink): void
     const { version: _v, description: _d, summary: _su, title: _t, 'x-unspecified': _x, ...infoRest } = isObject(i) ? i : {};
     return { ...others, info: infoRest };
   };
-  if (canonical(rest(base)) !== canonical(rest(head))) sink.emit('unclassified-change', '', '', 'a document-level member changed (tags, extensions, ...)');
+  if (canonical(rest(base), { unordered: true }) !== canonical(rest(head), { unordered: true })) sink.emit('unclassified-change', '', '', 'a document-level member changed (tags, extensions, ...)');
 }
 
 /** Every change from BASE to HEAD, breaking first, then by operation and pointer. */

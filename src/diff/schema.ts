@@ -215,6 +215,18 @@ function compareUnions(b: Flat, h: Flat, at: Ctx, seen: WeakMap<object, WeakSet<
   for (const k of unmatched) sayPlain(at, rid(dir, 'union-branch-added'), after[k]!.ptr, `a branch was added to the union`);
 }
 
+/** Keywords the rules above read; any other keyword that differs is reported as unclassified. */
+const READ = new Set([
+  'type', 'nullable', 'properties', 'required', 'enum', 'const', 'items', 'anyOf', 'oneOf', 'allOf', 'pattern', 'format', 'default',
+  'summary', 'description', 'title', 'example', 'examples', 'x-unspecified', 'readOnly', 'writeOnly',
+  ...BOUND_KEYWORDS.max, ...BOUND_KEYWORDS.min,
+]);
+
+function compareOtherKeywords(b: Flat, h: Flat, at: Ctx): void {
+  const other = (f: Flat) => Object.fromEntries(Object.entries(f.keywords).filter(([k]) => !READ.has(k)));
+  if (!same(other(b), other(h))) say(at, 'unclassified-change', at.ptr, 'a schema keyword no rule classifies changed (additionalProperties, multipleOf, ...)');
+}
+
 function walk(base: Located, head: Located, at: Ctx, seen: WeakMap<object, WeakSet<object>>): void {
   const pairs = seen.get(base.schema) ?? new WeakSet<object>();
   if (pairs.has(head.schema)) return;
@@ -225,6 +237,7 @@ function walk(base: Located, head: Located, at: Ctx, seen: WeakMap<object, WeakS
   compareTypes(b, h, at);
   compareEnums(b, h, at);
   compareBounds(b, h, at);
+  compareOtherKeywords(b, h, at);
   compareDocs(b.keywords, h.keywords, at.ptr, at.scope.sink, at.scope.operation, at.field ? `${at.scope.place}, \`${at.field}\`` : at.scope.place);
   comparePropertySets(b, h, at, seen);
   if (b.items && h.items) walk(b.items, h.items, { ...at, ptr: h.items.ptr, field: `${at.field}[]` }, seen);

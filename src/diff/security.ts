@@ -22,12 +22,10 @@ export function compareSecurity(
 ): void {
   const before = alternatives(base.requirement);
   const after = alternatives(head.requirement);
-  const accounted = new Set<string>();
+  // Alternatives HEAD keeps as they were are not candidates for a stricter or looser match.
+  const accounted = new Set<string>(after.filter((x) => before.some((y) => key(y) === key(x))).map(key));
   for (const alt of before) {
-    if (after.some((x) => key(x) === key(alt))) {
-      accounted.add(key(alt));
-      continue;
-    }
+    if (after.some((x) => key(x) === key(alt))) continue;
     const looser = after.find((x) => isSubset(x, alt) && !accounted.has(key(x)));
     const stricter = after.find((x) => isSubset(alt, x) && !accounted.has(key(x)));
     if (looser) {

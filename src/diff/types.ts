@@ -36,17 +36,29 @@ export const isObject = (value: unknown): value is JsonObject => typeof value ==
 /** Escapes one JSON Pointer segment. */
 export const seg = (key: string | number): string => String(key).replace(/~/g, '~0').replace(/\//g, '~1');
 
+export interface CanonicalOptions {
+  /** Sort array members too (for a catch-all comparison where order carries no meaning). */
+  unordered?: boolean;
+  /** Members left out wherever they occur (e.g. `schema`, compared by the schema rules). */
+  skip?: ReadonlySet<string>;
+}
+
 /** JSON with object keys sorted, so that key order never counts as a change; cycles print as "[cycle]". */
-export function canonical(value: unknown, stack: unknown[] = []): string {
+export function canonical(value: unknown, options: CanonicalOptions = {}, stack: unknown[] = []): string {
   if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
   if (stack.includes(value)) return '"[cycle]"';
   stack.push(value);
-  const out = Array.isArray(value)
-    ? `[${value.map((v) => canonical(v, stack)).join(',')}]`
-    : `{${Object.keys(value)
-        .sort()
-        .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k], stack)}`)
-        .join(',')}}`;
+  let out: string;
+  if (Array.isArray(value)) {
+    const items = value.map((v) => canonical(v, options, stack));
+    out = `[${(options.unordered ? items.sort() : items).join(',')}]`;
+  } else {
+    out = `{${Object.keys(value)
+      .filter((k) => !options.skip?.has(k))
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k], options, stack)}`)
+      .join(',')}}`;
+  }
   stack.pop();
   return out;
 }

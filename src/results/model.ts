@@ -99,6 +99,12 @@ export interface RunReport {
   observations: Observation[];
   /** The effective options, redacted (no secret values). */
   config: Record<string, unknown>;
+  /** Present for `vapc run --changed-since BASE`: the operations checked and why (rule ids or `smoke`). */
+  focus?: {
+    changed_since: string;
+    operations: Array<{ operation: string; reasons: string[] }>;
+    total_operations: number;
+  };
 }
 
 export function summarize(results: CheckResult[], requests: number, durationMs: number, observations: number): RunSummary {

@@ -57,6 +57,28 @@ function fromRevision(rev: string, repo: string): { dir: string; root: string } 
   return { dir, root: rootInDirectory(join(dir, specDir)) };
 }
 
+const isObj = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The members the comparison reads, checked for shape. Full meta-schema validation is skipped for
+ * speed (it is `vapc lint`'s job); a document that is not an OpenAPI 3 description still fails here.
+ */
+function assertShape(doc: JsonObject, arg: string): void {
+  const fail = (what: string) => {
+    throw new VapcError('E_SPEC_INVALID', `${arg}: not an OpenAPI 3 document: ${what}`);
+  };
+  if (typeof doc['openapi'] !== 'string' || !doc['openapi'].startsWith('3.')) fail('`openapi` must be a 3.x version string');
+  if (!isObj(doc['info']) || typeof doc['info']['version'] !== 'string') fail('`info.version` must be a string');
+  if (doc['paths'] !== undefined && !isObj(doc['paths'])) fail('`paths` must be an object');
+  for (const [path, item] of Object.entries(isObj(doc['paths']) ? doc['paths'] : {})) {
+    if (!isObj(item)) fail(`paths.${path} must be an object`);
+    for (const method of ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']) {
+      const op = (item as JsonObject)[method];
+      if (op !== undefined && (!isObj(op) || (op['responses'] !== undefined && !isObj(op['responses'])))) fail(`${method.toUpperCase()} ${path} must be an operation object`);
+    }
+  }
+}
+
 /**
  * Loads BASE or HEAD of `vapc diff`: a spec file (the authored split spec or a bundle), a directory
  * holding one, or a git revision of this repository's spec/. The document is validated and
@@ -77,7 +99,8 @@ export async function loadSpecSource(arg: string, repo: string = process.cwd()):
     if (temp) rmSync(temp, { recursive: true, force: true });
   };
   try {
-    const document = (await loadDocument({ path: rootFile })) as unknown as JsonObject;
+    const document = (await loadDocument({ path: rootFile, validateSchema: false })) as unknown as JsonObject;
+    assertShape(document, arg);
     const displayPath = (file: string) => (temp ? relative(temp, file) : relative(repo, file) || file);
     return { label: arg, document, rootFile, displayPath, dispose };
   } catch (error) {

@@ -173,3 +173,15 @@ describe('vapc diff: the catalogue of change cases', () => {
     });
   }
 });
+
+describe('vapc diff: the rule table is documented', () => {
+  it('docs/diff.md names every rule id with its level and whom it breaks', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { packageRoot } = await import('../../src/paths.js');
+    const page = readFileSync(join(packageRoot, 'docs', 'diff.md'), 'utf8');
+    for (const [id, rule] of Object.entries(RULES)) {
+      expect(page).toContain(`| \`${id}\` | ${rule.level} | ${rule.breaks.join(', ') || '–'} | ${rule.bump} |`);
+    }
+  });
+});

@@ -84,7 +84,7 @@ function assertShape(doc: JsonObject, arg: string): void {
  * holding one, or a git revision of this repository's spec/. The document is validated and
  * dereferenced (src/spec/load.ts); any failure is a VapcError that the CLI maps to exit 2.
  */
-export async function loadSpecSource(arg: string, repo: string = process.cwd()): Promise<SpecSource> {
+export async function loadSpecSource(arg: string, repo: string): Promise<SpecSource> {
   const path = resolve(repo, arg);
   let rootFile: string;
   let temp: string | undefined;

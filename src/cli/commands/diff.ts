@@ -24,10 +24,10 @@ const versionOf = (source: SpecSource): string => {
 async function runDiff(baseArg: string, headArg: string, flags: DiffFlags, ctx: CommandContext): Promise<void> {
   const format = (flags.format ?? 'text') as Format;
   if (!FORMATS.includes(format)) throw new VapcError('E_USAGE', `--format must be one of ${FORMATS.join(', ')} (got ${flags.format})`);
-  const base = await loadSpecSource(baseArg);
+  const base = await loadSpecSource(baseArg, process.cwd());
   let head: SpecSource | undefined;
   try {
-    head = await loadSpecSource(headArg);
+    head = await loadSpecSource(headArg, process.cwd());
     const changes = diffDocuments(base.document, head.document);
     const report: DiffReport = { base: baseArg, head: headArg, changes, summary: summarizeChanges(changes) };
     const bump = requiredBump(changes);

@@ -29,8 +29,11 @@ import type { SpecModel } from '../../spec/model.js';
 
 /** --changed-since BASE: diff BASE against the spec this run uses and select the touched operations plus the smoke set. */
 async function focusSince(baseArg: string, spec: SpecModel): Promise<RunFocus> {
-  const base = await loadSpecSource(baseArg);
-  const head = await loadSpecSource(paths.specSource);
+  const base = await loadSpecSource(baseArg, process.cwd());
+  const head = await loadSpecSource(paths.specSource, process.cwd()).catch((error: unknown) => {
+    base.dispose();
+    throw error;
+  });
   try {
     const changes = diffDocuments(base.document, head.document);
     const ops = spec.operations.map((op) => ({ label: operationLabel(op), method: op.method, hasParameters: op.parameters.length > 0, hasBody: Boolean(op.requestBody) }));

@@ -1,4 +1,4 @@
-import { escapeData, escapeProperty, mdCell } from '../reporters/github.js';
+import { escapeData, escapeProperty } from '../reporters/github.js';
 import type { Bump } from './rules.js';
 import type { Change, DiffSummary } from './types.js';
 import type { SourceLocation } from './locate.js';
@@ -10,6 +10,10 @@ export interface DiffReport {
   changes: Change[];
   summary: DiffSummary;
 }
+
+/** A Markdown table cell: no HTML, no pipe, one line; `code` spans are kept (they come from the messages). */
+const mdCell = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
 const LEVEL_RANK = { breaking: 0, warning: 1, info: 2 } as const;
 const DOCUMENT = '(whole document)';

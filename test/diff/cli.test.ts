@@ -51,6 +51,23 @@ describe('vapc diff: exit status and formats', () => {
     expect(run.stdout).toMatch(/POST \/campaign\n\s+breaking request-max-decreased: .*max_concurrency.*200 to 100 \[breaks clients\]/);
   });
 
+  it('lists operations with breaking changes before the others, whatever their names', async () => {
+    const mixed = join(dir, 'mixed.json');
+    await writeFile(
+      mixed,
+      JSON.stringify(
+        variant((d) => {
+          d.components.schemas.CampaignCreate.properties.max_concurrency.maximum = 100;
+          d.paths['/calls'].get.description = 'Call logs.';
+        }),
+      ),
+    );
+    const run = await vapc(['diff', paths.bundledJson, mixed]);
+    expect(run.stdout.indexOf('\nPOST /campaign\n')).toBeGreaterThan(0);
+    expect(run.stdout.indexOf('\nPOST /campaign\n')).toBeLessThan(run.stdout.indexOf('\nGET /calls\n'));
+    expect(run.stdout).toMatch(/1 breaking, 0 warning, 1 info; needs a major version bump/);
+  });
+
   it('exits 0 on additions only; --format json has exactly the documented shape', async () => {
     const run = await vapc(['diff', paths.bundledJson, additive, '--format', 'json']);
     expect(run.status).toBe(0);
@@ -64,7 +81,7 @@ describe('vapc diff: exit status and formats', () => {
   it('--format markdown prints a table per operation', async () => {
     const run = await vapc(['diff', paths.bundledJson, breaking, '--format', 'markdown']);
     expect(run.stdout).toContain('#### POST /campaign');
-    expect(run.stdout).toContain('| breaking | `request-max-decreased` |');
+    expect(run.stdout).toContain('| breaking | `request-max-decreased` | the request body, `max_concurrency`: maximum changed from 200 to 100 | clients |');
   });
 
   it('the working tree against git HEAD reports nothing for an unchanged spec/ (git revisions load)', async () => {

@@ -76,6 +76,7 @@ const CASES: Case[] = [
   { name: 'make a request field nullable', change: (d) => (s(d).CampaignCreate.properties.name.type = ['string', 'null']), expect: ['request-became-nullable'] },
   { name: 'change a request field type', change: (d) => (s(d).CampaignCreate.properties.max_concurrency.type = 'string'), expect: ['request-type-changed'] },
   { name: 'widen a request field from integer to number', change: (d) => (s(d).CampaignCreate.properties.max_concurrency.type = 'number'), expect: ['request-type-widened'] },
+  { name: 'add a required request body', change: (d) => (d.paths['/protected'].get.requestBody = { required: true, content: { 'application/json': { schema: { type: 'object' } } } }), expect: ['request-body-added-required'] },
   { name: 'make the request body optional', change: (d) => (d.paths['/campaign'].post.requestBody.required = false), expect: ['request-body-became-optional'] },
   { name: 'remove the request body', change: (d) => delete d.paths['/campaign'].post.requestBody, expect: ['request-body-removed'] },
   {
@@ -116,6 +117,8 @@ const CASES: Case[] = [
   { name: 'remove a rate-limit header', change: (d) => delete d.paths['/users/me'].get.responses['2XX'].headers['X-RateLimit-Reset'], expect: ['ratelimit-header-removed'], operation: 'GET /users/me' },
   { name: 'make a rate-limit header optional', change: (d) => (d.components.headers['X-RateLimit-Limit'].required = false), expect: ['response-header-became-optional'] },
   { name: 'change a response header type', change: (d) => (d.components.headers['X-RateLimit-Reset'].schema.type = 'string'), expect: ['response-type-changed'] },
+  { name: 'add a rate-limit header', change: (d) => (d.paths['/users/me'].get.responses['2XX'].headers['X-RateLimit-Policy'] = { required: true, schema: { type: 'string' } }), expect: ['ratelimit-header-added'] },
+  { name: 'add a required response header', change: (d) => (d.paths['/users/me'].get.responses['2XX'].headers['X-Request-Id'] = { required: true, schema: { type: 'string' } }), expect: ['response-header-added-required'] },
   { name: 'add an optional response header', change: (d) => (d.paths['/users/me'].get.responses['2XX'].headers['X-Request-Id'] = { schema: { type: 'string' } }), expect: ['response-header-added'] },
   {
     name: 'replace a response media type',

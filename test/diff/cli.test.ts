@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,14 +91,18 @@ describe('vapc diff: exit status and formats', () => {
     expect(JSON.parse(run.stdout).changes).toEqual([]);
   });
 
-  it('under GITHUB_ACTIONS=true annotates the changed line of the authored spec', async () => {
-    const run = await vapc(['diff', paths.bundledJson, breaking], { GITHUB_ACTIONS: 'true' });
+  it('under GITHUB_ACTIONS=true annotates the changed line of the authored split spec', async () => {
+    const copy = join(dir, 'split');
+    await cp(join(packageRoot, 'spec'), copy, { recursive: true });
+    const file = join(copy, 'components', 'schemas', 'CampaignCreate.yaml');
+    const source = await readFile(file, 'utf8');
+    await writeFile(file, source.replace(/(max_concurrency:[^]*?maximum: )200/, '$1100'));
+    const run = await vapc(['diff', 'spec/openapi.yaml', join(copy, 'openapi.yaml')], { GITHUB_ACTIONS: 'true' });
+    expect(run.status).toBe(1);
     const line = run.stdout.split('\n').find((l) => l.startsWith('::error'));
-    expect(line).toMatch(/^::error file=.*breaking\.json,line=\d+,title=request-max-decreased POST \/campaign::/);
+    expect(line).toMatch(/^::error file=.*components\/schemas\/CampaignCreate\.yaml,line=\d+,title=request-max-decreased POST \/campaign::/);
     const lineNo = Number(/line=(\d+)/.exec(line!)![1]);
-    const text = (await readFile(breaking, 'utf8')).split('\n');
-    expect(text.length).toBe(1); // one-line JSON: line 1; the split spec test below checks a real line
-    expect(lineNo).toBe(1);
+    expect((await readFile(file, 'utf8')).split('\n')[lineNo - 1]).toMatch(/maximum: 100/);
   });
 
   it('annotations on the split spec point at the line in the file that holds the change', async () => {

@@ -1,6 +1,10 @@
 // npm run build: bundled spec, HTML docs, precompiled validators, then the TypeScript build.
 import { spawnSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
 import { bundleSpec, buildDocs } from '../src/build/redocly.js';
+import { buildChangelog, linkChangelog } from '../src/build/changelog.js';
+import { loadDocument } from '../src/spec/load.js';
+import type { JsonObject } from '../src/diff/types.js';
 import { buildValidators } from './build-validators.js';
 
 const started = Date.now();
@@ -8,6 +12,9 @@ const bundle = await bundleSpec();
 console.log(`bundle   ${bundle.operations} operations -> dist/openapi.yaml, dist/openapi.json`);
 const docs = await buildDocs();
 console.log(`docs     ${Math.round(docs.bytes / 1024)} KiB -> dist/docs/index.html`);
+const changelog = await buildChangelog((await loadDocument()) as unknown as JsonObject);
+await writeFile(docs.htmlPath, linkChangelog(await readFile(docs.htmlPath, 'utf8')));
+console.log(`changes  ${changelog.versions} version(s) -> dist/docs/changelog.html (linked from index.html)`);
 const validators = await buildValidators();
 console.log(`valid.   ${validators.validators} validators precompiled (${Math.round(validators.bytes / 1024)} KiB) -> src/generated/`);
 

@@ -39,6 +39,7 @@ const commandModules: Record<string, () => Promise<Register>> = {
   run: async () => (await import('./commands/run.js')).registerRunCommand,
   serve: async () => (await import('./commands/serve.js')).registerServeCommand,
   report: async () => (await import('./commands/report.js')).registerReportCommand,
+  diff: async () => (await import('./commands/diff.js')).registerDiffCommand,
 };
 commandModules['build'] = commandModules['lint']!;
 commandModules['docs'] = commandModules['lint']!;

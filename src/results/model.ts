@@ -149,6 +149,12 @@ export interface RunReport {
   config: Record<string, unknown>;
   /** With --baseline: known, new and not observed findings. */
   baseline?: BaselineSummary;
+  /** Present for `vapc run --changed-since BASE`: the operations checked and why (rule ids or `smoke`). */
+  focus?: {
+    changed_since: string;
+    operations: Array<{ operation: string; reasons: string[] }>;
+    total_operations: number;
+  };
 }
 
 export function summarize(results: CheckResult[], requests: number, durationMs: number, observations: number): RunSummary {

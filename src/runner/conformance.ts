@@ -41,6 +41,10 @@ export interface ConformanceOptions {
   /** Configured fixtures; they win over discovered ones. */
   fixtures?: Fixtures;
   suites?: readonly Suite[];
+  /** Only the checks of these operations (`METHOD /path`); `focus` says why, for report.json. */
+  operations?: ReadonlySet<string>;
+  /** Recorded as report.json's `focus` (vapc run --changed-since). */
+  focus?: RunReport['focus'];
   seed: number;
   /** Generated cases per property; default: the largest that fits the request budget. */
   runs?: number;
@@ -128,7 +132,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     Object.assign(ctx.fixtures, discovery.fixtures);
 
     const suites = options.suites ?? SUITES;
-    const plan = planChecks(options.checks, ctx, { suites, includeDestructive: options.includeDestructive ?? false, strictTypes: options.strictTypes ?? false });
+    const plan = planChecks(options.checks, ctx, {
+      suites,
+      includeDestructive: options.includeDestructive ?? false,
+      strictTypes: options.strictTypes ?? false,
+      ...(options.operations ? { operations: options.operations } : {}),
+    });
     const budget = requestBudget(ctx.pacer.state.limit, options.rpm);
     const runs = options.runs ?? fitRuns(plan, budget, spec);
     ctx.setRuns(runs);
@@ -160,6 +169,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       results,
       observations: ctx.observations,
       config: ctx.redact(config),
+      ...(options.focus ? { focus: options.focus } : {}),
     });
 
     if (options.dryRun) {

@@ -20,6 +20,8 @@ export interface PlanOptions {
   suites?: readonly Suite[];
   includeDestructive?: boolean;
   strictTypes?: boolean;
+  /** Only these operations (`METHOD /path`), e.g. the ones `--changed-since` selected; default all. */
+  operations?: ReadonlySet<string>;
 }
 
 /** `METHOD /path` of an operation, as results name it. */
@@ -46,6 +48,7 @@ export function planChecks(checks: readonly CheckDefinition[], ctx: Pick<RunCont
     const credential: PlannedCheck[] = [];
     for (const check of checks.filter((c) => c.suite === suite)) {
       for (const op of ctx.spec.operations) {
+        if (options.operations && !options.operations.has(operationLabel(op))) continue;
         if (!check.appliesTo(op, ctx.spec)) continue;
         const item: PlannedCheck = { check, operation: op };
         if (options.strictTypes) item.strictTypes = true;

@@ -25,6 +25,29 @@ import { neutralizeCommands, printable } from '../../results/printable.js';
 import { ExitCode, type CliIo, type CommandContext } from '../main.js';
 import { loadBaselineFlags, saveBaseline, todayUtc, withBaseline, type BaselineFlags } from '../baseline.js';
 import { prunedEntries } from '../../baseline/index.js';
+import { diffDocuments } from '../../diff/index.js';
+import { renderFocus, selectFocus, type RunFocus } from '../../diff/focus.js';
+import { loadSpecSource } from '../../diff/source.js';
+import { paths } from '../../paths.js';
+import { operationLabel } from '../../runner/run.js';
+import type { SpecModel } from '../../spec/model.js';
+
+/** --changed-since BASE: diff BASE against the spec this run uses and select the touched operations plus the smoke set. */
+async function focusSince(baseArg: string, spec: SpecModel): Promise<RunFocus> {
+  const base = await loadSpecSource(baseArg, process.cwd());
+  const head = await loadSpecSource(paths.specSource, process.cwd()).catch((error: unknown) => {
+    base.dispose();
+    throw error;
+  });
+  try {
+    const changes = diffDocuments(base.document, head.document);
+    const ops = spec.operations.map((op) => ({ label: operationLabel(op), method: op.method, hasParameters: op.parameters.length > 0, hasBody: Boolean(op.requestBody) }));
+    return selectFocus(baseArg, changes, ops);
+  } finally {
+    base.dispose();
+    head.dispose();
+  }
+}
 
 /**
  * The embedded reference server allows 1000 requests (the production plan's figure) per 10 s
@@ -51,6 +74,7 @@ export interface RunFlags extends BaselineFlags {
   dryRun?: boolean;
   strictTypes?: boolean;
   quiet?: boolean;
+  changedSince?: string;
 }
 
 /** Flags as settings; a bad value is a usage error naming the flag. */
@@ -141,6 +165,8 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
       `vapc run: ${settings.embedded ? `embedded reference server at ${baseUrl}` : baseUrl} · seed ${seed}` +
         `${settings.seed === undefined ? ` (random; replay with --seed ${seed})` : ''}${settings.dryRun ? ' · dry run' : ''}\n`,
     );
+    const focus = flags.changedSince === undefined ? undefined : await focusSince(flags.changedSince, spec);
+    if (focus) say(renderFocus(focus));
     const checks = deps.checks ?? (await loadRegistry());
     const reporter = createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: settings.quiet, secrets });
     const config = redactedSettings({ ...settings, seed } as RunSettings);
@@ -162,6 +188,10 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     const baselined = baseline && flags.baseline !== undefined ? withBaseline(reporter, baseline, flags.baseline, deps.today ?? todayUtc()) : undefined;
     if (!settings.dryRun) options.events = baselined?.events ?? reporter;
     if (settings.suites) options.suites = settings.suites;
+    if (focus) {
+      options.operations = new Set(focus.operations.map((o) => o.operation));
+      options.focus = focus;
+    }
     if (settings.runs !== undefined) options.runs = settings.runs;
     if (settings.rpm !== undefined) options.rpm = settings.rpm;
     if (settings.timeoutMs !== undefined) options.timeoutMs = settings.timeoutMs;
@@ -247,6 +277,7 @@ export function registerRunCommand(program: Command, ctx: CommandContext): void 
     .option('--baseline <file>', 'known findings (YAML): fail only on findings not in it; expired entries fail again')
     .option('--write-baseline <file>', "record this run's failures as known findings (YAML, sorted; reasons kept from --baseline)")
     .option('--prune-baseline', 'with --baseline: drop entries whose check and operation ran and passed')
+    .option('--changed-since <base>', 'only the checks of operations that changed since BASE (a spec file, directory or git revision), plus a smoke set')
     .action(async (flags: RunFlags) => {
       ctx.exit((await runCommand(flags, ctx.io)) as 0 | 1 | 2);
     });

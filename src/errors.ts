@@ -7,6 +7,10 @@ export type ErrorCode =
   | 'E_CONFIG'
   | 'E_USAGE'
   | 'E_UNREACHABLE'
+  /** Setup errors found by discovery before any check is judged (exit 2 like usage errors). */
+  | 'E_NO_CREDENTIALS'
+  | 'E_CREDENTIALS_REFUSED'
+  | 'E_CONTRACT_NOT_FOUND'
   | 'E_TOOL_FAILED';
 
 export class VapcError extends Error {
@@ -21,3 +25,6 @@ export class VapcError extends Error {
 export function isVapcError(e: unknown): e is VapcError {
   return e instanceof VapcError;
 }
+
+/** The codes of setup errors: the target is reachable but the run is not set up to judge it. */
+export const SETUP_ERROR_CODES: readonly ErrorCode[] = ['E_NO_CREDENTIALS', 'E_CREDENTIALS_REFUSED', 'E_CONTRACT_NOT_FOUND'];

@@ -8,7 +8,8 @@ import {
   type PartialSettings,
   type RunSettings,
 } from '../../config/settings.js';
-import { VapcError } from '../../errors.js';
+import { isVapcError, SETUP_ERROR_CODES, VapcError } from '../../errors.js';
+import { escapeData, escapeProperty } from '../../reporters/github.js';
 import { createConsoleReporter, writeReports } from '../../reporters/index.js';
 import { renderDryRun } from '../../runner/budget.js';
 import type { CheckDefinition, Credentials, Fixtures } from '../../runner/check.js';
@@ -93,6 +94,16 @@ export async function resolveRunSettings(flags: RunFlags, env: Record<string, st
   return settings;
 }
 
+/**
+ * Under GitHub Actions a run that could not start (setup error, unreachable target) leaves exactly
+ * one `::error` annotation with the same sentence the console prints, so the job page says why.
+ */
+function announceSetupError(error: unknown, io: CliIo, scrub: Redactor): void {
+  if (io.env['GITHUB_ACTIONS'] !== 'true' || !isVapcError(error)) return;
+  if (!SETUP_ERROR_CODES.includes(error.code) && error.code !== 'E_UNREACHABLE') return;
+  io.stdout(`::error title=${escapeProperty('vapc run could not start')}::${escapeData(`${scrub.text(error.message)} [${error.code}]`)}\n`);
+}
+
 /** Seams for tests: a check list instead of the suites' registry. */
 export interface RunDeps {
   checks?: readonly CheckDefinition[];
@@ -155,7 +166,10 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     if (settings.rpm !== undefined) options.rpm = settings.rpm;
     if (settings.timeoutMs !== undefined) options.timeoutMs = settings.timeoutMs;
     if (settings.deadlineMs !== undefined) options.deadlineMs = settings.deadlineMs;
-    const result = await runConformance(options);
+    const result = await runConformance(options).catch((error: unknown) => {
+      announceSetupError(error, io, scrub);
+      throw error;
+    });
     for (const s of result.secrets) scrub.addSecret(s);
 
     if (result.dryRun) {

@@ -1,6 +1,9 @@
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import {
   coerce,
+  DEFAULT_CONFIG_FILES,
+  findConfigFile,
   loadConfigFile,
   mergeSettings,
   redactedSettings,
@@ -78,16 +81,23 @@ function settingsFromFlags(flags: RunFlags): PartialSettings {
   return out;
 }
 
-/** Resolves flags, env and config file into the settings of one run. */
-export async function resolveRunSettings(flags: RunFlags, env: Record<string, string | undefined>): Promise<RunSettings> {
+/**
+ * Resolves flags, env and config file into the settings of one run. Without --config, a
+ * `vapc.yaml` (or `.vapc.yaml`) in the working directory is read, as redocly.yaml is by Redocly.
+ */
+export async function resolveRunSettings(flags: RunFlags, env: Record<string, string | undefined>, cwd: string = process.cwd()): Promise<RunSettings> {
   const fromFlags = settingsFromFlags(flags);
-  const fromFile = flags.config !== undefined ? await loadConfigFile(flags.config) : {};
+  const found = flags.config === undefined ? findConfigFile(cwd) : undefined;
+  const configFile = flags.config ?? found;
+  const fromFile = configFile !== undefined ? await loadConfigFile(flags.config ?? join(cwd, found!)) : {};
   const settings = mergeSettings(fromFlags, settingsFromEnv(env), fromFile);
+  if (configFile !== undefined) settings.configFile = configFile;
   if (settings.embedded) {
     if (fromFlags.baseUrl !== undefined) throw new VapcError('E_USAGE', 'give either --base-url or --embedded, not both');
     delete settings.baseUrl;
   } else if (settings.baseUrl === undefined) {
-    throw new VapcError('E_USAGE', 'no target: give --base-url URL (or VAPC_BASE_URL, or base_url in the config file), or --embedded');
+    const where = configFile !== undefined ? `base_url in ${configFile}` : `base_url in a config file (--config FILE, or ${DEFAULT_CONFIG_FILES[0]} in the working directory)`;
+    throw new VapcError('E_USAGE', `no target: give --base-url URL (or VAPC_BASE_URL, or ${where}), or --embedded`);
   } else {
     parseBaseUrl(settings.baseUrl);
   }
@@ -104,14 +114,25 @@ function announceSetupError(error: unknown, io: CliIo, scrub: Redactor): void {
   io.stdout(`::error title=${escapeProperty('vapc run could not start')}::${escapeData(`${scrub.text(error.message)} [${error.code}]`)}\n`);
 }
 
+/**
+ * Where each credential came from (flag, env, config or none; never its value), so the replay line
+ * names the same source. The key names stay clear of the secret-field names reporters scrub.
+ */
+function credentialSources(flags: RunFlags, env: Record<string, string | undefined>, settings: RunSettings): Record<string, string> {
+  const from = (flag: string | undefined, envName: string, value: string | undefined) => (flag !== undefined ? 'flag' : env[envName] ? 'env' : value !== undefined ? 'config' : 'none');
+  return { api_key_from: from(flags.apiKey, 'VAPC_API_KEY', settings.apiKey), user_id_from: from(flags.userId, 'VAPC_USER_ID', settings.userId) };
+}
+
 /** Seams for tests: a check list instead of the suites' registry. */
 export interface RunDeps {
   checks?: readonly CheckDefinition[];
+  /** The working directory a vapc.yaml is looked for in (default process.cwd()). */
+  cwd?: string;
 }
 
 /** The whole `vapc run`: returns the exit status; bad input and unreachable targets are VapcErrors (exit 2). */
 export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {}): Promise<number> {
-  const settings = await resolveRunSettings(flags, io.env);
+  const settings = await resolveRunSettings(flags, io.env, deps.cwd);
   const seed = settings.seed ?? randomSeed();
   let server: ReferenceServer | undefined;
   try {
@@ -138,6 +159,7 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     });
     const secrets = () => scrub.knownSecrets();
     const say = (text: string) => io.stdout(scrub.text(text));
+    if (settings.configFile !== undefined) say(`config: ${settings.configFile}\n`);
     say(
       `vapc run: ${settings.embedded ? `embedded reference server at ${baseUrl}` : baseUrl} · seed ${seed}` +
         `${settings.seed === undefined ? ` (random; replay with --seed ${seed})` : ''}${settings.dryRun ? ' · dry run' : ''}\n`,
@@ -146,6 +168,7 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     const reporter = createConsoleReporter({ write: (t) => io.stdout(scrub.text(t)), isTTY: io.isTTY, env: io.env, quiet: settings.quiet, secrets: secrets() });
     const config = redactedSettings({ ...settings, seed } as RunSettings);
     if (settings.embedded) config['base_url'] = baseUrl;
+    else Object.assign(config, credentialSources(flags, io.env, settings));
     const options: Parameters<typeof runConformance>[0] = {
       baseUrl,
       spec,

@@ -9,7 +9,11 @@ export type ErrorCode =
   | 'E_UNREACHABLE'
   | 'E_TOOL_FAILED'
   /** A baseline file (--baseline) that cannot be read or is not a valid baseline. */
-  | 'E_BASELINE';
+  | 'E_BASELINE'
+  /** Setup errors found by discovery before any check is judged (exit 2 like usage errors). */
+  | 'E_NO_CREDENTIALS'
+  | 'E_CREDENTIALS_REFUSED'
+  | 'E_CONTRACT_NOT_FOUND';
 
 export class VapcError extends Error {
   readonly code: ErrorCode;
@@ -23,3 +27,6 @@ export class VapcError extends Error {
 export function isVapcError(e: unknown): e is VapcError {
   return e instanceof VapcError;
 }
+
+/** The codes of setup errors: the target is reachable but the run is not set up to judge it. */
+export const SETUP_ERROR_CODES: readonly ErrorCode[] = ['E_NO_CREDENTIALS', 'E_CREDENTIALS_REFUSED', 'E_CONTRACT_NOT_FOUND'];

@@ -74,6 +74,25 @@ function judgeHeaders(ctx: CheckContext, op: Operation, exchange: Exchange, name
 
 const HEADER_PROBES = 3;
 
+/**
+ * The repro of a failure only a series of requests shows: a shell loop sending the same request
+ * `count` times in a row (from a fresh window), printing each status line and the named headers,
+ * then, with `showLast`, the last answer in full. One curl line cannot show a missing 429.
+ */
+export function loopRepro(ctx: CheckContext, exchange: Exchange, count: number, headers: string[], showLast = false): string {
+  const curl = ctx.curl(exchange);
+  const pattern = ['HTTP/', ...headers.map((h) => `${h}:`)].join('|');
+  const shown = `${curl} | grep -iE '^(${pattern})'`;
+  if (!showLast) return `for i in $(seq 1 ${count}); do ${shown}; done`;
+  return count > 1 ? `for i in $(seq 1 ${count - 1}); do ${shown}; done; ${curl}` : curl;
+}
+
+/** Gives every failure of `findings` the same loop repro. */
+function withRepro(findings: Findings, repro: string): Findings {
+  for (const f of findings.failures) f.repro = repro;
+  return findings;
+}
+
 export const headersPresent = defineCheck({
   id: 'ratelimit.headers-present',
   suite: 'ratelimit',
@@ -132,7 +151,7 @@ export const remainingDecreases = defineCheck({
       const last = readings[readings.length - 1]!;
       findings.add(fail(ctx, last.exchange, `${names.remaining} going down as requests are made`, `stuck at ${last.r.remaining}`, `${names.remaining} stayed at ${last.r.remaining} over ${readings.length} requests`));
     }
-    return findings.outcome(`${names.remaining} decreases within a window`);
+    return withRepro(findings, loopRepro(ctx, readings[0]!.exchange, HEADER_PROBES, [names.remaining, names.reset])).outcome(`${names.remaining} decreases within a window`);
   },
 });
 
@@ -183,13 +202,19 @@ export const burst429 = defineCheck({
     const known = ctx.rateLimit().limit;
     if (known !== undefined && known > MAX_BURST) return skipped(`the advertised limit ${known} exceeds the burst budget of ${MAX_BURST} requests`);
     await ctx.waitForWindow();
-    const send = () => ctx.send({ ...request(op, ctx), pace: false, retryOn429: false });
+    let sent = 0;
+    const send = () => {
+      sent++;
+      return ctx.send({ ...request(op, ctx), pace: false, retryOn429: false });
+    };
     const first = await send();
     const start = read(first, names);
     if (!first.response) return { status: 'failed', message: `${label(op)}: no response`, failures: [ctx.failure(first, { expected: 'an answer', actual: statusText(first) })] };
     if (start.limit === undefined || start.remaining === undefined) return skipped('the target advertises no integer limit: no burst to judge (see ratelimit.headers-present)');
     if (start.limit > MAX_BURST) return skipped(`the advertised limit ${start.limit} exceeds the burst budget of ${MAX_BURST} requests`);
     const findings = new Findings();
+    // Every burst failure is shown by the burst itself: the loop of the requests sent, the last in full.
+    const outcome = (message: string) => withRepro(findings, loopRepro(ctx, first, sent, [names.remaining], true)).outcome(message);
     let okCount = isSuccess(first.response.status) ? 1 : 0;
     let limited: Exchange | undefined = first.response.status === 429 ? first : undefined;
     // The last answer served before the 429: its Remaining says whether the limit was used up.
@@ -199,7 +224,7 @@ export const burst429 = defineCheck({
       const exchange = await send();
       if (!exchange.response) {
         findings.add(fail(ctx, exchange, 'an answer during the burst', statusText(exchange), `${label(op)}: no response during the burst`));
-        return findings.outcome('');
+        return outcome('');
       }
       if (exchange.response.status === 429) limited = exchange;
       else {
@@ -209,7 +234,7 @@ export const burst429 = defineCheck({
     }
     if (!limited) {
       findings.add(fail(ctx, first, `a 429 once ${start.limit} requests per window are used (section 8)`, `${okCount} requests served, none limited`, `no 429 after ${okCount} requests; the advertised limit is ${start.limit}`));
-      return findings.outcome('');
+      return outcome('');
     }
     // The first answer already counted itself in Remaining; okCount includes it.
     const advertised = start.remaining + 1;
@@ -228,7 +253,7 @@ export const burst429 = defineCheck({
     } else if (headers.remaining! > 0) {
       findings.add(fail(ctx, limited, `${names.remaining}: 0 on the 429 (the limit is exceeded, section 8)`, `${names.remaining}: ${headers.remaining}`, `the 429 advertises ${headers.remaining} request(s) remaining`));
     }
-    return findings.outcome(`429 {detail} after ${okCount} requests (limit ${start.limit})`);
+    return outcome(`429 {detail} after ${okCount} requests (limit ${start.limit})`);
   },
 });
 

@@ -82,7 +82,9 @@ describe('vapc serve', () => {
 
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
-    expect(s.stderr()).toBe('');
+    // stderr, for people: the one line naming the headers a client sends (placeholders, no values).
+    expect(s.stderr()).toMatch(/^vapc serve: send Authorization: Bearer <api_key> and X-User-ID: <user_id> \(values in the fixtures line\); GET \/health needs neither.*; without them: 401\n$/);
+    expect(s.stderr()).not.toContain('cli-key');
   });
 
   it('exits 0 on SIGINT too, and prints nothing more than its two lines', async () => {

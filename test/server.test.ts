@@ -88,7 +88,7 @@ describe('authentication', () => {
     for (const op of guarded) {
       const r = await send(server.url, pathOf(op, server), { method: op.method, ...(validBody[op.id] ? { json: validBody[op.id] } : {}) });
       expect(r.status, `${op.method} ${op.path}`).toBe(401);
-      expect(r.json).toEqual({ detail: 'Invalid authentication credentials' });
+      expect(r.json).toEqual({ detail: expect.stringMatching(/^Invalid authentication credentials: send both the Authorization header \(Bearer <API key>\) and the X-User-ID header/) });
     }
   });
 

@@ -1,4 +1,6 @@
+import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { LineCounter, parseDocument, visit } from 'yaml';
 import { VapcError } from '../errors.js';
 import { SUITES, type Suite } from '../results/model.js';
@@ -23,9 +25,22 @@ export interface RunSettings {
   strictTypes: boolean;
   quiet: boolean;
   fixtures: Fixtures;
+  /** The config file the settings came from (given with --config, or found in the working directory). */
+  configFile?: string;
 }
 
 export const DEFAULT_REPORT_DIR = 'reports/latest';
+
+/** The config files `vapc run` reads from the working directory when --config is not given, in this order. */
+export const DEFAULT_CONFIG_FILES = ['vapc.yaml', '.vapc.yaml'] as const;
+
+/** The first of DEFAULT_CONFIG_FILES present (as a file) in `dir`, as its bare name; undefined when none. */
+export function findConfigFile(dir: string): string | undefined {
+  return DEFAULT_CONFIG_FILES.find((name) => {
+    const path = join(dir, name);
+    return existsSync(path) && statSync(path).isFile();
+  });
+}
 
 /** Settings as they come from one source (flags, env, file): all optional. */
 export type PartialSettings = Partial<Omit<RunSettings, 'fixtures'>> & { fixtures?: Fixtures };

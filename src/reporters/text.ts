@@ -89,19 +89,34 @@ function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/** Each credential's flag and env var, by the report.config key saying where it came from. */
+const CREDENTIAL_FLAGS: Array<[source: string, flag: string, env: string]> = [
+  ['api_key_from', '--api-key', 'VAPC_API_KEY'],
+  ['user_id_from', '--user-id', 'VAPC_USER_ID'],
+];
+
 /**
- * The command that replays the run: same target (or --embedded), same seed, same generated-case
- * count and the same suites and opt-ins, read from the report's redacted config. Credentials
- * come from $VAPC_API_KEY / $VAPC_USER_ID, never from the report.
+ * The command that replays the run: same target (or --embedded), same config file, seed,
+ * generated-case count, suites, pacing, timeouts and opt-ins, read from the report's redacted
+ * config. Credentials given by flag or env var are written as "$VAPC_API_KEY" / "$VAPC_USER_ID"
+ * placeholders, never their values; those from the config file come with --config.
  */
 export function replayCommand(report: RunReport): string {
   const c = report.config ?? {};
-  const parts = ['npx vapc run', c.embedded === true ? '--embedded' : `--base-url ${shellQuote(report.target)}`, `--seed ${report.seed}`];
+  const parts = ['npx vapc run', c.embedded === true ? '--embedded' : `--base-url ${shellQuote(report.target)}`];
+  if (typeof c.config_file === 'string' && c.config_file) parts.push(`--config ${shellQuote(c.config_file)}`);
+  parts.push(`--seed ${report.seed}`);
   if (typeof c.runs === 'number') parts.push(`--runs ${c.runs}`);
   const suites = c.suites ?? c.suite;
   const list = Array.isArray(suites) ? suites.map(String) : typeof suites === 'string' && suites ? suites.split(',') : [];
   if (list.length > 0 && !SUITES.every((s) => list.includes(s))) parts.push(`--suite ${list.join(',')}`);
+  for (const [key, flag] of [['rpm', '--rpm'], ['timeout_ms', '--timeout-ms'], ['deadline_ms', '--deadline-ms']] as const) {
+    if (typeof c[key] === 'number') parts.push(`${flag} ${c[key]}`);
+  }
   if (c.include_destructive === true || c.includeDestructive === true) parts.push('--include-destructive');
   if (c.strict_types === true || c.strictTypes === true) parts.push('--strict-types');
+  for (const [source, flag, env] of CREDENTIAL_FLAGS) {
+    if (c.embedded !== true && (c[source] === 'flag' || c[source] === 'env')) parts.push(`${flag} "$${env}"`);
+  }
   return parts.join(' ');
 }

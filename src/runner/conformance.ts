@@ -11,7 +11,7 @@ import { sanitizeReport } from '../secrets/report.js';
 import { dryRunPlan, fitRuns, requestBudget, type DryRunPlan } from './budget.js';
 import type { CheckDefinition, Credentials, Fixtures, RequestValidator } from './check.js';
 import { createCheckContext, RunAbortedError } from './context.js';
-import { discoverFixtures, type DiscoveryResult } from './discovery.js';
+import { diagnoseSetup, discoverFixtures, type DiscoveryResult } from './discovery.js';
 import { planChecks, runPlan } from './run.js';
 import { validateWireRequest } from './wire.js';
 
@@ -87,7 +87,9 @@ export interface ConformanceResult {
  * The conformance run, as a library call: discovery of fixtures (read-only), the plan (suites in
  * order, ratelimit last, destructive pairs only when asked), the default --runs sized to the
  * request budget at the advertised limit, the checks, and the RunReport. Touches no argv, console
- * or process. Throws VapcError E_UNREACHABLE when the target answers none of the discovery requests.
+ * or process. Throws VapcError E_UNREACHABLE when the target answers none of the discovery requests,
+ * and E_NO_CREDENTIALS / E_CREDENTIALS_REFUSED / E_CONTRACT_NOT_FOUND when their answers show a
+ * wrong setup (see `diagnoseSetup`); no check is judged then.
  */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceResult> {
   const started = Date.now();
@@ -129,6 +131,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     if (discovery.unreachable) {
       throw new VapcError('E_UNREACHABLE', `cannot reach ${options.baseUrl}: ${discovery.error ?? 'no response'}`);
     }
+    // A wrong setup (credentials missing or refused, the contract not at the base URL) stops the
+    // run before any check is judged: dozens of failed checks would blame the server for it.
+    const problem = diagnoseSetup(discovery, spec, ctx.credentials, ctx.secrets.text(transport.baseUrl));
+    if (problem) throw new VapcError(problem.code, ctx.secrets.evidence(problem.message));
     Object.assign(ctx.fixtures, discovery.fixtures);
 
     const suites = options.suites ?? SUITES;

@@ -1,7 +1,8 @@
-import type { Fixtures } from './check.js';
+import type { ErrorCode } from '../errors.js';
+import type { Credential, Operation, SpecModel } from '../spec/model.js';
+import type { Credentials, Fixtures } from './check.js';
 import type { RunContext } from './context.js';
 import type { Exchange } from '../transport/types.js';
-import type { Operation } from '../spec/model.js';
 
 export interface DiscoveryResult {
   /** Discovered fixtures merged under the configured ones (config wins). */
@@ -15,6 +16,13 @@ export interface DiscoveryResult {
   unreachable: boolean;
   /** The first transport error, when unreachable. */
   error?: string;
+  /** What each discovery request answered (the status; undefined when no response came). */
+  answers: DiscoveryAnswer[];
+}
+
+export interface DiscoveryAnswer {
+  operation: Operation;
+  status?: number;
 }
 
 /** The read-only operations discovery sends, by operationId (GET, no side effects). */
@@ -32,6 +40,7 @@ export async function discoverFixtures(ctx: RunContext, configured: Fixtures = {
   const found: Fixtures = {};
   const notes: string[] = [];
   const exchanges: Exchange[] = [];
+  const answers: DiscoveryAnswer[] = [];
   let answered = 0;
   let firstError: string | undefined;
 
@@ -45,6 +54,7 @@ export async function discoverFixtures(ctx: RunContext, configured: Fixtures = {
     const request = { method: op.method, path: op.path, operation: op, checkId: 'discovery', ...(query ? { query } : {}) };
     const exchange = await ctx.send(request);
     exchanges.push(exchange);
+    answers.push(exchange.response ? { operation: op, status: exchange.response.status } : { operation: op });
     if (!exchange.response) {
       firstError ??= `${op.method} ${op.path}: ${exchange.error?.message ?? 'no response'}`;
       notes.push(`${op.method} ${op.path}: no response (${exchange.error?.message ?? 'unknown error'})`);
@@ -105,7 +115,61 @@ export async function discoverFixtures(ctx: RunContext, configured: Fixtures = {
       sources[key] = 'discovered';
     }
   }
-  const result: DiscoveryResult = { fixtures, sources, notes, exchanges, unreachable: exchanges.length > 0 && answered === 0 };
+  const result: DiscoveryResult = { fixtures, sources, notes, exchanges, answers, unreachable: exchanges.length > 0 && answered === 0 };
   if (result.unreachable && firstError) result.error = firstError;
   return result;
+}
+
+/** A wrong setup found by discovery: the error code and one sentence naming the problem and the fix. */
+export interface SetupProblem {
+  code: Extract<ErrorCode, 'E_NO_CREDENTIALS' | 'E_CREDENTIALS_REFUSED' | 'E_CONTRACT_NOT_FOUND'>;
+  message: string;
+}
+
+/** How each credential is given to `vapc run`: the flag and the env var (the header name comes from the spec). */
+const CREDENTIAL_INPUTS: Record<Credential, { flag: string; env: string; what: string }> = {
+  bearer: { flag: '--api-key', env: 'VAPC_API_KEY', what: 'API key' },
+  userId: { flag: '--user-id', env: 'VAPC_USER_ID', what: 'user id' },
+};
+
+const joinAnd = (items: string[]): string => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
+
+/**
+ * Decides from the discovery answers alone whether the run is set up to judge the target, before
+ * any check runs: every documented path answering 404 means the contract is not at the base URL
+ * (a missing or extra path prefix); every credentialed read refused (401/403) means the
+ * credentials are missing or wrong. A partial picture (some reads served, or other statuses) is
+ * left to the checks to judge. The auth suite's own probes with missing or wrong credentials
+ * never come here: only discovery decides setup.
+ */
+export function diagnoseSetup(discovery: Pick<DiscoveryResult, 'answers'>, spec: SpecModel, credentials: Credentials, baseUrl: string): SetupProblem | undefined {
+  const answered = discovery.answers.filter((a): a is Required<DiscoveryAnswer> => a.status !== undefined);
+  if (answered.length === 0) return undefined;
+  const labels = (list: DiscoveryAnswer[]) => joinAnd([...new Set(list.map((a) => `${a.operation.method} ${a.operation.path}`))]);
+  if (answered.every((a) => a.status === 404)) {
+    return {
+      code: 'E_CONTRACT_NOT_FOUND',
+      message: `the contract was not found at ${baseUrl}: ${labels(answered)} all answered 404, so --base-url (VAPC_BASE_URL) probably lacks the API's path prefix or has one too many`,
+    };
+  }
+  const guarded = answered.filter((a) => a.operation.credentials.length > 0);
+  if (guarded.length === 0 || !guarded.every((a) => a.status === 401 || a.status === 403)) return undefined;
+  const needed = [...new Set(guarded.flatMap((a) => a.operation.credentials))];
+  const header = (kind: Credential): string => spec.securitySchemes.find((s) => s.credential === kind)?.header ?? (kind === 'bearer' ? 'Authorization' : 'X-User-ID');
+  const given = (kind: Credential): boolean => (kind === 'bearer' ? credentials.apiKey : credentials.userId) !== undefined;
+  const missing = needed.filter((kind) => !given(kind));
+  const how = (kinds: Credential[]) => joinAnd(kinds.map((k) => `${CREDENTIAL_INPUTS[k].flag} (${CREDENTIAL_INPUTS[k].env})`));
+  const statuses = [...new Set(guarded.map((a) => a.status))].join('/');
+  if (missing.length > 0) {
+    const what = joinAnd(missing.map((k) => `${CREDENTIAL_INPUTS[k].what} (${header(k)})`));
+    return {
+      code: 'E_NO_CREDENTIALS',
+      message: `no ${what} ${missing.length > 1 ? 'were' : 'was'} given and ${labels(guarded)} answered ${statuses}: pass ${how(missing)}`,
+    };
+  }
+  const userHeader = needed.includes('userId') ? ` (${header('userId')} must name the user the key belongs to)` : '';
+  return {
+    code: 'E_CREDENTIALS_REFUSED',
+    message: `the credentials were refused: ${labels(guarded)} answered ${statuses} to the ${joinAnd(needed.map((k) => CREDENTIAL_INPUTS[k].what))} given; check ${how(needed)}${userHeader}`,
+  };
 }

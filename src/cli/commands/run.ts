@@ -1,8 +1,11 @@
 import { constants } from 'node:fs';
 import { access, mkdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import {
   coerce,
+  DEFAULT_CONFIG_FILES,
+  findConfigFile,
   loadConfigFile,
   mergeSettings,
   redactedSettings,
@@ -10,7 +13,8 @@ import {
   type PartialSettings,
   type RunSettings,
 } from '../../config/settings.js';
-import { VapcError } from '../../errors.js';
+import { isVapcError, SETUP_ERROR_CODES, VapcError } from '../../errors.js';
+import { escapeData, escapeProperty } from '../../reporters/github.js';
 import { createConsoleReporter, writeReports } from '../../reporters/index.js';
 import { renderDryRun } from '../../runner/budget.js';
 import type { CheckDefinition, Credentials, Fixtures } from '../../runner/check.js';
@@ -106,20 +110,47 @@ function settingsFromFlags(flags: RunFlags): PartialSettings {
   return out;
 }
 
-/** Resolves flags, env and config file into the settings of one run. */
-export async function resolveRunSettings(flags: RunFlags, env: Record<string, string | undefined>): Promise<RunSettings> {
+/**
+ * Resolves flags, env and config file into the settings of one run. Without --config, a
+ * `vapc.yaml` (or `.vapc.yaml`) in the working directory is read, as redocly.yaml is by Redocly.
+ */
+export async function resolveRunSettings(flags: RunFlags, env: Record<string, string | undefined>, cwd: string = process.cwd()): Promise<RunSettings> {
   const fromFlags = settingsFromFlags(flags);
-  const fromFile = flags.config !== undefined ? await loadConfigFile(flags.config) : {};
+  const found = flags.config === undefined ? findConfigFile(cwd) : undefined;
+  const configFile = flags.config ?? found;
+  const fromFile = configFile !== undefined ? await loadConfigFile(flags.config ?? join(cwd, found!)) : {};
   const settings = mergeSettings(fromFlags, settingsFromEnv(env), fromFile);
+  if (configFile !== undefined) settings.configFile = configFile;
   if (settings.embedded) {
     if (fromFlags.baseUrl !== undefined) throw new VapcError('E_USAGE', 'give either --base-url or --embedded, not both');
     delete settings.baseUrl;
   } else if (settings.baseUrl === undefined) {
-    throw new VapcError('E_USAGE', 'no target: give --base-url URL (or VAPC_BASE_URL, or base_url in the config file), or --embedded');
+    const where = configFile !== undefined ? `base_url in ${configFile}` : `base_url in a config file (--config FILE, or ${DEFAULT_CONFIG_FILES[0]} in the working directory)`;
+    throw new VapcError('E_USAGE', `no target: give --base-url URL (or VAPC_BASE_URL, or ${where}), or --embedded`);
   } else {
     parseBaseUrl(settings.baseUrl);
   }
   return settings;
+}
+
+/**
+ * Under GitHub Actions a run that could not start (setup error, unreachable target) leaves exactly
+ * one `::error` annotation with the same sentence the console prints, so the job page says why.
+ */
+function announceSetupError(error: unknown, io: CliIo, secrets: Secrets): void {
+  if (io.env['GITHUB_ACTIONS'] !== 'true' || !isVapcError(error)) return;
+  if (!SETUP_ERROR_CODES.includes(error.code) && error.code !== 'E_UNREACHABLE') return;
+  // The trusted path: vapc's own annotation, its message (which may quote the server) escaped.
+  io.stdout(`::error title=${escapeProperty('vapc run could not start')}::${escapeData(`${printable(secrets.evidence(error.message))} [${error.code}]`)}\n`);
+}
+
+/**
+ * Where each credential came from (flag, env, config or none; never its value), so the replay line
+ * names the same source. The key names stay clear of the secret-field names reporters scrub.
+ */
+function credentialSources(flags: RunFlags, env: Record<string, string | undefined>, settings: RunSettings): Record<string, string> {
+  const from = (flag: string | undefined, envName: string, value: string | undefined) => (flag !== undefined ? 'flag' : env[envName] ? 'env' : value !== undefined ? 'config' : 'none');
+  return { api_key_from: from(flags.apiKey, 'VAPC_API_KEY', settings.apiKey), user_id_from: from(flags.userId, 'VAPC_USER_ID', settings.userId) };
 }
 
 /** Seams for tests: a check list instead of the suites' registry. */
@@ -127,11 +158,13 @@ export interface RunDeps {
   checks?: readonly CheckDefinition[];
   /** Today (YYYY-MM-DD) for baseline expiry; default the UTC date. */
   today?: string;
+  /** The working directory a vapc.yaml is looked for in (default process.cwd()). */
+  cwd?: string;
 }
 
 /** The whole `vapc run`: returns the exit status; bad input and unreachable targets are VapcErrors (exit 2). */
 export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {}): Promise<number> {
-  const settings = await resolveRunSettings(flags, io.env);
+  const settings = await resolveRunSettings(flags, io.env, deps.cwd);
   const seed = settings.seed ?? randomSeed();
   // A bad baseline file stops the run before any request (exit 2, file and line named).
   const baseline = await loadBaselineFlags(flags);
@@ -161,6 +194,7 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     const say = (text: string) => io.stdout(neutralizeCommands(secrets.text(text)));
     const shout = (text: string) => io.stderr(neutralizeCommands(secrets.text(text)));
     if (!settings.dryRun) await prepareReportDir(settings.reportDir);
+    if (settings.configFile !== undefined) say(`config: ${printable(settings.configFile)}\n`);
     say(
       `vapc run: ${settings.embedded ? `embedded reference server at ${baseUrl}` : baseUrl} · seed ${seed}` +
         `${settings.seed === undefined ? ` (random; replay with --seed ${seed})` : ''}${settings.dryRun ? ' · dry run' : ''}\n`,
@@ -171,6 +205,7 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     const reporter = createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: settings.quiet, secrets });
     const config = redactedSettings({ ...settings, seed } as RunSettings);
     if (settings.embedded) config['base_url'] = baseUrl;
+    else Object.assign(config, credentialSources(flags, io.env, settings));
     const options: Parameters<typeof runConformance>[0] = {
       baseUrl,
       spec,
@@ -196,7 +231,10 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     if (settings.rpm !== undefined) options.rpm = settings.rpm;
     if (settings.timeoutMs !== undefined) options.timeoutMs = settings.timeoutMs;
     if (settings.deadlineMs !== undefined) options.deadlineMs = settings.deadlineMs;
-    const result = await runConformance(options);
+    const result = await runConformance(options).catch((error: unknown) => {
+      announceSetupError(error, io, secrets);
+      throw error;
+    });
 
     if (result.dryRun) {
       // Discovered values are server text: shown as data (escaped), never as control.

@@ -1,6 +1,8 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { VapcError } from '../../errors.js';
 import { startReferenceServer, DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS, DEFAULT_USER_ID } from '../../server/index.js';
+import { loadSpec } from '../../spec/load.js';
+import type { SpecModel } from '../../spec/model.js';
 import type { CommandContext } from '../main.js';
 
 interface ServeFlags {
@@ -34,9 +36,24 @@ const nonEmpty = (name: string) => (raw: string): string => {
 };
 
 /**
+ * The headers a client sends, read from the spec's security schemes, for people (stderr): the
+ * fixtures line has the values; the operations open without credentials are named.
+ */
+export function expectedHeadersLine(spec: SpecModel): string {
+  const header = (kind: 'bearer' | 'userId', fallback: string) => spec.securitySchemes.find((s) => s.credential === kind)?.header ?? fallback;
+  const open = spec.operations.filter((o) => !o.requiresCredentials).map((o) => `${o.method} ${o.path}`);
+  const bearerOnly = spec.operations.filter((o) => o.requiresCredentials && !o.credentials.includes('userId')).length;
+  return (
+    `send ${header('bearer', 'Authorization')}: Bearer <api_key> and ${header('userId', 'X-User-ID')}: <user_id> (values in the fixtures line)` +
+    `${open.length ? `; ${open.join(', ')} needs neither` : ''}${bearerOnly ? `, ${bearerOnly} operation${bearerOnly === 1 ? '' : 's'} only the bearer` : ''}; without them: 401`
+  );
+}
+
+/**
  * vapc serve: the reference server until SIGINT/SIGTERM. Prints `listening http://HOST:PORT`, then
- * `fixtures {json}` (runner-interface.md), and nothing else: the server logs nothing, so no secret
- * is printed beyond the fixtures line the interface asks for.
+ * `fixtures {json}` (runner-interface.md), and nothing else on stdout; on stderr, one line for people
+ * naming the headers a client sends (placeholders, no values). The server logs nothing, so no
+ * secret is printed beyond the fixtures line the interface asks for.
  */
 export function registerServeCommand(program: Command, ctx: CommandContext): void {
   program
@@ -50,8 +67,10 @@ export function registerServeCommand(program: Command, ctx: CommandContext): voi
     .option('--rate-window-s <s>', 'rate-limit window in seconds', positiveNumber('--rate-window-s'), DEFAULT_RATE_WINDOW_MS / 1000)
     .action(async (flags: ServeFlags) => {
       let server;
+      const spec = await loadSpec();
       try {
         server = await startReferenceServer({
+          spec,
           host: flags.host,
           port: flags.port,
           userId: flags.userId,
@@ -75,6 +94,7 @@ export function registerServeCommand(program: Command, ctx: CommandContext): voi
       }
       ctx.io.stdout(`listening ${server.url}\n`);
       ctx.io.stdout(`fixtures ${JSON.stringify(server.fixtures)}\n`);
+      ctx.io.stderr(`vapc serve: ${expectedHeadersLine(spec)}\n`);
       const running = server;
       await new Promise<void>((resolve) => {
         const stop = (): void => {

@@ -8,7 +8,7 @@
  * test/faulty/); the shipped server has no fault code.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
+import { METHODS, type IncomingHttpHeaders } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
@@ -16,8 +16,10 @@ import { loadSpec } from '../spec/load.js';
 import type { HttpMethod, Operation, SpecModel } from '../spec/model.js';
 import { validateRequest, type RequestParts, type ValidatedRequest, type ValidationResult } from '../validators/index.js';
 import { providerIdFields } from '../generators/schema.js';
-import { RATE_LIMITED_DETAIL, UNAUTHORIZED_DETAIL, jsonErrorPosition, validationBody, validationItem, type IssueLike, type ValidationErrorItem } from './errors.js';
+import { RATE_LIMITED_DETAIL, UNAUTHORIZED_DETAIL, validationBody, validationItem, type IssueLike, type ValidationErrorItem } from './errors.js';
 import { handlers, type OperationResult } from './handlers.js';
+import { clientErrorHandler, clip, frameworkErrorDetail, refuseConnect } from './http-errors.js';
+import { decodeJsonBody } from './json-body.js';
 import { ReferenceStore, newApiKey } from './store.js';
 
 export { ReferenceStore, propertyNames, snakeCase } from './store.js';
@@ -132,7 +134,7 @@ declare module 'fastify' {
   }
 }
 
-type BodyProblem = { kind: 'json_invalid'; position: number } | { kind: 'content_type'; contentType: string };
+type BodyProblem = { kind: 'json_invalid'; position: number; msg: string } | { kind: 'content_type'; contentType: string };
 
 /** Builds the Fastify app (not listening). `startReferenceServer` listens; benches and tests may inject. */
 export async function buildReferenceApp(options: ReferenceServerOptions = {}): Promise<{ app: FastifyInstance; internals: ReferenceInternals }> {
@@ -190,23 +192,30 @@ export async function buildReferenceApp(options: ReferenceServerOptions = {}): P
   };
 
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const maxParamLength = 8192;
   const app = Fastify({
     logger: options.logger ? { level: 'info' } : false,
     bodyLimit,
-    routerOptions: { maxParamLength: 8192 },
+    routerOptions: { maxParamLength },
     requestTimeout: 30_000,
     forceCloseConnections: true,
+    // The URL is not quoted back: it may be kilobytes long.
     frameworkErrors: (error, _request, reply) => {
-      void (reply as FastifyReply).code(400).send({ detail: `Bad request: ${error.message}` });
+      void (reply as FastifyReply).code(400).send({ detail: frameworkErrorDetail(error.code, maxParamLength) });
     },
+    clientErrorHandler,
   });
+  // CONNECT never reaches a route in Node: answer it as any other undocumented method.
+  app.server.on('connect', refuseConnect);
+  // Every method Node's parser accepts can be routed, so each one gets its 405 on a known path.
+  for (const method of METHODS) if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
 
   // ---- errors: every failure is a JSON body, never a stack trace ------------------------------
   app.setErrorHandler((error: { statusCode?: number; code?: string; message?: string }, _request, reply) => {
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status === 429) return reply.code(429).send({ detail: `${RATE_LIMITED_DETAIL}; retry after the window resets` });
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ detail: `Request body larger than ${bodyLimit} bytes` });
-    if (status >= 400 && status < 500) return reply.code(status).send({ detail: error.message ?? 'Bad request' });
+    if (status >= 400 && status < 500) return reply.code(status).send({ detail: clip(error.message ?? 'Bad request') });
     return reply.code(500).send({ detail: 'Internal Server Error' });
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
@@ -234,26 +243,24 @@ export async function buildReferenceApp(options: ReferenceServerOptions = {}): P
   // ---- bodies: JSON parsed here so a syntax error becomes a 422 with its position --------------
   const problems = new WeakMap<FastifyRequest, BodyProblem>();
   app.removeAllContentTypeParsers();
-  const parseJson = (request: FastifyRequest, text: string): unknown => {
-    if (text.trim() === '') return undefined;
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      problems.set(request, { kind: 'json_invalid', position: jsonErrorPosition(text) });
-      return undefined;
-    }
+  // Bodies are read as bytes: malformed UTF-8 is refused, never replaced with U+FFFD.
+  const parseJson = (request: FastifyRequest, bytes: Buffer): unknown => {
+    const decoded = decodeJsonBody(bytes);
+    if (decoded.ok) return decoded.value;
+    problems.set(request, { kind: 'json_invalid', position: decoded.position, msg: decoded.msg });
+    return undefined;
   };
   for (const type of ['application/json', /^application\/[\w.+-]+\+json$/]) {
-    app.addContentTypeParser(type, { parseAs: 'string' }, (request, body, done) => {
-      done(null, parseJson(request, String(body)));
+    app.addContentTypeParser(type, { parseAs: 'buffer' }, (request, body, done) => {
+      done(null, parseJson(request, body as Buffer));
     });
   }
-  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
-    const text = String(body);
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = body as Buffer;
     const contentType = request.headers['content-type'];
     // No content type at all: read the body as JSON, as FastAPI does.
-    if (contentType === undefined || contentType.trim() === '') return done(null, parseJson(request, text));
-    if (text.length > 0) problems.set(request, { kind: 'content_type', contentType });
+    if (contentType === undefined || contentType.trim() === '') return done(null, parseJson(request, bytes));
+    if (bytes.length > 0) problems.set(request, { kind: 'content_type', contentType });
     return done(null, undefined);
   });
 
@@ -320,25 +327,24 @@ export async function buildReferenceApp(options: ReferenceServerOptions = {}): P
   // Known paths, undocumented methods: 405 with Allow (as FastAPI answers).
   for (const [url, methodsServed] of served) {
     const allow = [...methodsServed].join(', ');
-    const others = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const).filter(
-      (m) => !methodsServed.has(m) && !(m === 'HEAD' && methodsServed.has('GET')),
+    // OPTIONS stays with CORS (preflights of any known path are answered there).
+    const others = app.supportedMethods.filter(
+      (m) => m !== 'OPTIONS' && !methodsServed.has(m as HttpMethod) && !(m === 'HEAD' && methodsServed.has('GET')),
     );
     if (others.length > 0) {
-      app.route({
-        method: [...others],
-        url,
-        handler: async (_request, reply) => reply.code(405).header('Allow', allow).send({ detail: 'Method Not Allowed' }),
-      });
+      const refuse = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(405).header('Allow', allow).send({ detail: 'Method Not Allowed' });
+      // Refused before the body is read: no parsing cost, and QUERY's Content-Type rule never applies.
+      app.route({ method: [...others], url, preParsing: refuse, handler: refuse });
     }
   }
   return { app, internals };
 }
 
 function problemItem(problem: BodyProblem): ValidationErrorItem {
-  if (problem.kind === 'json_invalid') return { loc: ['body', problem.position], msg: 'JSON decode error', type: 'json_invalid' };
+  if (problem.kind === 'json_invalid') return { loc: ['body', problem.position], msg: problem.msg, type: 'json_invalid' };
   return {
     loc: ['body'],
-    msg: `Expected a JSON body (Content-Type: application/json), got ${problem.contentType || 'no content type'}`,
+    msg: `Expected a JSON body (Content-Type: application/json), got ${clip(problem.contentType) || 'no content type'}`,
     type: 'model_attributes_type',
   };
 }

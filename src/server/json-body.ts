@@ -6,7 +6,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { DEFAULT_LIMITS } from '../validators/inspect.js';
-import { jsonErrorPosition } from './errors.js';
+import { jsonErrorPosition } from './json-position.js';
 
 /**
  * Deeper bodies are refused. The same bound as the validators' own guard, so every body the

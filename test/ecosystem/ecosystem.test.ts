@@ -11,6 +11,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot, paths } from '../../src/paths.js';
 import { startReferenceServer, type ReferenceServer } from '../../src/server/index.js';
+import { validateRequest, validateResponse } from '../../src/validators/index.js';
 import { generateTypes, oas31SchemaProblems, spectralOas, tsc, versionOf, type SpectralFinding } from './tools.js';
 
 const bundleJson = paths.bundledJson;
@@ -183,5 +184,57 @@ describe(`openapi-typescript ${versionOf('openapi-typescript')} + openapi-fetch 
     expect(typeof result.received['RecipientAdded']).toBe('object');
     expect(typeof result.received['Health']).toBe('object');
     expect(server.fixtures.channels).toContain(result.received['Call.provider']);
+  });
+});
+
+describe('what an OpenAPI validator flags on the reference server, as docs/openapi-validators.md lists it', () => {
+  const docs = () => readFileSync(join(packageRoot, 'docs', 'openapi-validators.md'), 'utf8');
+  async function send(method: string, path: string, body?: unknown, credentials = true): Promise<{ status: number; headers: Headers; json: unknown }> {
+    const headers: Record<string, string> = credentials ? { Authorization: `Bearer ${server.fixtures.api_key}`, 'X-User-ID': server.fixtures.user_id } : {};
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(`${server.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, json: text ? (JSON.parse(text) as unknown) : undefined };
+  }
+
+  it('an unknown id answers 404, a status the contract does not document', async () => {
+    const probes: [string, string, string, unknown][] = [
+      ['getCampaign', 'GET', '/campaign/cmp_unknown', undefined],
+      ['updateCampaign', 'PATCH', '/campaign/cmp_unknown', { name: 'x' }],
+      ['addRecipient', 'POST', '/recipient-lists/rl_unknown/recipients', { phone_number: '+15550100997' }],
+      ['createInvite', 'POST', '/orgs/org_unknown/invites', { email: 'dev@example.com', role: 'developer' }],
+      ['regenerateApiKey', 'POST', '/api-keys/api-keys/key_unknown/regenerate', undefined],
+    ];
+    for (const [op, method, path, body] of probes) {
+      const res = await send(method, path, body);
+      expect(res.status, op).toBe(404);
+      expect(validateResponse(op, res.status, { headers: res.headers, body: res.json })).toMatchObject({ ok: false, issues: [{ rule: 'status', actual: 404 }] });
+    }
+    expect(docs()).toContain('**status 404 is not documented**');
+  });
+
+  it('a campaign set to scheduled comes back with a status outside the record list (the contract conflict)', async () => {
+    const created = await send('POST', '/campaign', { name: 'scheduled conflict', channel: server.fixtures.channels[0] });
+    const id = (created.json as { id: string }).id;
+    const updated = await send('PATCH', `/campaign/${id}`, { status: 'scheduled' });
+    expect(validateRequest('updateCampaign', { path: { campaign_id: id }, body: { status: 'scheduled' } }).ok).toBe(true);
+    const result = validateResponse('updateCampaign', updated.status, { headers: updated.headers, body: updated.json });
+    expect(result).toMatchObject({ ok: false, issues: [{ location: 'body', pointer: '/status', rule: 'enum', actual: 'scheduled' }] });
+    expect(docs()).toContain('`status` must be one of draft, running, paused, completed');
+  });
+
+  it('a channel the schema accepts as a string is refused with 422 unless it is one of the two provider ids', async () => {
+    const body = { name: 'channel check', channel: 'not-a-provider' };
+    expect(validateRequest('createCampaign', { body }).ok).toBe(true);
+    const res = await send('POST', '/campaign', body);
+    expect(res.status).toBe(422);
+    expect(res.json).toMatchObject({ detail: [{ loc: ['body', 'channel'] }] });
+    expect((await send('POST', '/campaign', { ...body, channel: server.fixtures.channels[1] })).status).toBe(201);
+    expect(docs()).toContain('a request valid by the schema is rejected with 422');
+  });
+
+  it('health answers without credentials, and a validator accepts it (the bearer is optional in the spec)', async () => {
+    const res = await send('GET', '/health', undefined, false);
+    expect(validateResponse('getHealth', res.status, { headers: res.headers, body: res.json })).toMatchObject({ ok: true, checked: ['headers', 'body'] });
   });
 });

@@ -17,6 +17,13 @@ export {
 export * from './generated/guards.js';
 export type * from './generated/types.js';
 export type {
+  CheckedResult,
+  HeadersInput,
+  HeadersLike,
+  RequestPart,
+  ResponsePart,
+} from './validators/index.js';
+export type {
   InspectLimits,
   OperationManifest,
   ParameterEntry,

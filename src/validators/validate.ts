@@ -128,6 +128,78 @@ function coerce(value: unknown, schema: { [key: string]: unknown }): unknown {
 
 type Location = 'path' | 'query' | 'header';
 
+/**
+ * Headers as callers hold them: a fetch `Headers` (or anything with the same `forEach`, such as a
+ * `Map`), Node's `IncomingHttpHeaders` (string or string[] values, `undefined` for absent ones), or
+ * a plain record. Names are compared case-insensitively.
+ */
+export type HeadersInput = HeadersLike | Readonly<Record<string, string | readonly string[] | number | undefined>>;
+
+/** The part of a fetch `Headers` the validators read (a DOM, undici or Node `Headers` fits). */
+export interface HeadersLike {
+  forEach(callback: (value: string, name: string) => void): void;
+}
+
+/** The parts of a request that can be validated, named as in `RequestParts`. */
+export type RequestPart = 'path' | 'query' | 'headers' | 'body';
+/** The parts of a response that can be validated (the status is always checked). */
+export type ResponsePart = 'headers' | 'body';
+
+/** A validation result that also says which parts were checked: a part not passed is not checked. */
+export type CheckedResult<T, P extends string> = ValidationResult<T> & { checked: P[] };
+
+export interface RequestParts {
+  path?: Record<string, string>;
+  query?: Record<string, string | string[]>;
+  headers?: HeadersInput;
+  body?: unknown;
+}
+
+export interface ValidatedRequest {
+  /** Path parameters, coerced. */
+  path: Record<string, unknown>;
+  /** Query parameters, coerced, with the documented defaults of absent ones filled in. */
+  query: Record<string, unknown>;
+  /** Every header given, names lower-cased; documented header parameters coerced. */
+  headers: Record<string, unknown>;
+  body: unknown;
+}
+
+export interface ResponseParts {
+  headers?: HeadersInput;
+  body?: unknown;
+}
+
+function isHeadersLike(value: object): value is HeadersLike {
+  return typeof (value as { forEach?: unknown }).forEach === 'function' && !Array.isArray(value);
+}
+
+/** One header value as the validators read it: a string, or several for a repeated header. */
+function headerValue(value: unknown): string | string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (Array.isArray(value)) return value.map(String);
+  return String(value);
+}
+
+/**
+ * Any accepted form of headers as one record with lower-cased names. Two names differing only in
+ * case (possible in a plain record) are joined as a repeated header, as Node joins them.
+ */
+export function headerRecord(input: HeadersInput | undefined): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  const add = (name: string, raw: unknown): void => {
+    const value = headerValue(raw);
+    if (value === undefined) return;
+    const key = String(name).toLowerCase();
+    const prev = out[key];
+    out[key] = prev === undefined ? value : [...(Array.isArray(prev) ? prev : [prev]), ...(Array.isArray(value) ? value : [value])];
+  };
+  if (!input || typeof input !== 'object') return out;
+  if (isHeadersLike(input)) input.forEach((value, name) => add(name, value));
+  else for (const name of Object.keys(input)) add(name, (input as Record<string, unknown>)[name]);
+  return out;
+}
+
 function coerceAll(given: Record<string, unknown> | undefined, entries: ParameterEntry[], location: Location): { all: Record<string, unknown>; documented: Record<string, unknown> } {
   const all: Record<string, unknown> = {};
   if (given) for (const key of Object.keys(given)) all[location === 'header' ? key.toLowerCase() : key] = given[key];
@@ -149,53 +221,47 @@ function located(issues: ValidationIssue[], location: ValidationIssue['location'
   return issues.map((i) => ({ ...i, location }));
 }
 
-export interface RequestParts {
-  path?: Record<string, string>;
-  query?: Record<string, string | string[]>;
-  headers?: Record<string, string>;
-  body?: unknown;
+/** Whether the caller passed this part (even as `undefined`): only passed parts are checked. */
+function passed(parts: unknown, key: RequestPart): boolean {
+  return parts !== null && typeof parts === 'object' && Object.prototype.hasOwnProperty.call(parts, key);
 }
 
-export interface ValidatedRequest {
-  /** Path parameters, coerced. */
-  path: Record<string, unknown>;
-  /** Query parameters, coerced, with the documented defaults of absent ones filled in. */
-  query: Record<string, unknown>;
-  /** Every header given, names lower-cased; documented header parameters coerced. */
-  headers: Record<string, unknown>;
-  body: unknown;
+function recordOf(value: unknown): Record<string, unknown> | undefined {
+  return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
 }
 
 /**
  * Validates a request of an operation: path, query and header parameters (coerced from strings as
- * their schemas imply; header names case-insensitive) and the JSON body. Security headers
- * (Authorization, X-User-ID) are not parameters and are not validated here.
+ * their schemas imply; header names case-insensitive, headers in any `HeadersInput` form) and the
+ * JSON body. Only the parts passed are checked, each fully (required parameters and a required body
+ * included); `checked` names them. Security headers (Authorization, X-User-ID) are not parameters
+ * and are not validated here.
  */
-export function validateRequest(operationId: string, parts: RequestParts, options?: ValidateOptions): ValidationResult<ValidatedRequest> {
+export function validateRequest(operationId: string, parts: RequestParts, options?: ValidateOptions): CheckedResult<ValidatedRequest, RequestPart> {
   const op = operationOf(operationId);
   const limits = limitsOf(options);
   const issues: ValidationIssue[] = [];
+  const checked: RequestPart[] = [];
   const value: ValidatedRequest = { path: {}, query: {}, headers: {}, body: parts?.body };
-  const locations: [Location, keyof ValidatedRequest, Record<string, unknown> | undefined][] = [
-    ['path', 'path', parts?.path],
-    ['query', 'query', parts?.query],
-    ['header', 'headers', parts?.headers],
-  ];
-  for (const [location, key, given] of locations) {
-    const safeGiven = given && typeof given === 'object' ? given : undefined;
-    const { all, documented } = coerceAll(safeGiven, op.parameters[location], location);
+  const locations: [Location, RequestPart & keyof ValidatedRequest][] = [['path', 'path'], ['query', 'query'], ['header', 'headers']];
+  for (const [location, key] of locations) {
+    if (!passed(parts, key)) continue;
+    checked.push(key);
+    const given = key === 'headers' ? headerRecord(parts.headers) : recordOf(parts[key]);
+    const { all, documented } = coerceAll(given, op.parameters[location], location);
     value[key] = all as never;
     const validator = op.validators[location];
     if (validator) issues.push(...located(run(fnOf(validator), documented, limits, `${location} `), location));
   }
-  if (op.body) {
-    if (parts?.body === undefined) {
+  if (passed(parts, 'body')) {
+    checked.push('body');
+    if (op.body && parts.body === undefined) {
       if (op.body.required) issues.push({ pointer: '', location: 'body', rule: 'required', expected: op.body.contentType, message: 'body / is required by the contract and is missing' });
-    } else {
+    } else if (op.body) {
       issues.push(...located(run(fnOf(op.body.validator), parts.body, limits, 'body '), 'body'));
     }
   }
-  return issues.length === 0 ? { ok: true, value } : { ok: false, issues };
+  return issues.length === 0 ? { ok: true, value, checked } : { ok: false, issues, checked };
 }
 
 /**
@@ -212,17 +278,13 @@ export function responseSchemaFor(operationId: string, status: number): { status
   return keys.includes('default') ? { status: 'default' } : undefined;
 }
 
-export interface ResponseParts {
-  headers?: Record<string, string>;
-  body?: unknown;
-}
-
 /**
- * Validates a response of an operation: the status must be documented, the documented headers
- * present and of their type (the rate-limit headers must parse as integers), the body valid.
- * On success the value is the body.
+ * Validates a response of an operation: the status must be documented; then, of the parts passed,
+ * the documented headers present and of their type (the rate-limit headers must parse as integers;
+ * headers in any `HeadersInput` form, names case-insensitive) and the body valid. A part not passed
+ * is not checked (`checked` names those that were). On success the value is the body.
  */
-export function validateResponse(operationId: string, status: number, parts: ResponseParts, options?: ValidateOptions): ValidationResult<unknown> {
+export function validateResponse(operationId: string, status: number, parts: ResponseParts, options?: ValidateOptions): CheckedResult<unknown, ResponsePart> {
   const op = operationOf(operationId);
   const limits = limitsOf(options);
   const documented = responseSchemaFor(operationId, status);
@@ -230,21 +292,27 @@ export function validateResponse(operationId: string, status: number, parts: Res
     const known = Object.keys(op.responses);
     return {
       ok: false,
+      checked: [],
       issues: [{ pointer: '', rule: 'status', expected: known, actual: status, message: `status ${status} is not documented for ${operationId}; the contract documents ${known.join(', ')}` }],
     };
   }
   const response = op.responses[documented.status];
   const issues: ValidationIssue[] = [];
-  if (response?.headersValidator) {
-    const { documented: headers } = coerceAll(parts?.headers && typeof parts.headers === 'object' ? parts.headers : undefined, response.headers, 'header');
-    issues.push(...located(run(fnOf(response.headersValidator), headers, limits, 'header '), 'header'));
+  const checked: ResponsePart[] = [];
+  if (passed(parts, 'headers')) {
+    checked.push('headers');
+    if (response?.headersValidator) {
+      const { documented: headers } = coerceAll(headerRecord(parts.headers), response.headers, 'header');
+      issues.push(...located(run(fnOf(response.headersValidator), headers, limits, 'header '), 'header'));
+    }
   }
-  if (response?.bodyValidator) {
-    if (parts?.body === undefined) {
+  if (passed(parts, 'body')) {
+    checked.push('body');
+    if (response?.bodyValidator && parts.body === undefined) {
       issues.push({ pointer: '', location: 'body', rule: 'required', expected: response.contentType, message: `body / is missing; the contract documents a ${response.contentType ?? 'JSON'} body for ${documented.status}` });
-    } else {
+    } else if (response?.bodyValidator) {
       issues.push(...located(run(fnOf(response.bodyValidator), parts.body, limits, 'body '), 'body'));
     }
   }
-  return issues.length === 0 ? { ok: true, value: parts?.body } : { ok: false, issues };
+  return issues.length === 0 ? { ok: true, value: parts?.body, checked } : { ok: false, issues, checked };
 }

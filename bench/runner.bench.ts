@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { runConformance } from '../src/runner/conformance.js';
-import { validateWireRequest } from '../src/runner/wire.js';
+import { validateWireRequest } from '../src/checks/wire.js';
 import { startReferenceServer } from '../src/server/index.js';
 import { loadSpec } from '../src/spec/load.js';
 import { checks } from '../suites/index.js';
@@ -88,7 +88,7 @@ async function coldRuns(): Promise<{ runnerMs: number; rawMs: number; requests: 
     const server = await startReferenceServer({ port: 0, spec, apiKey: ${JSON.stringify(COLD_KEY)}, rateLimit: 100000000, rateWindowMs: 60000 });`;
   const runner = await childJson<{ ms: number; wire: WireRequest[]; base: string }>(`${serverSetup}
     const { runConformance } = await import(${dist('src/runner/conformance.js')});
-    const { validateWireRequest } = await import(${dist('src/runner/wire.js')});
+    const { validateWireRequest } = await import(${dist('src/checks/wire.js')});
     const { checks } = await import(${dist('suites/index.js')});
     const { api_key, user_id, org_id, recipient_list_id, api_key_id, channels } = server.fixtures;
     const wire = [];

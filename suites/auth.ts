@@ -4,7 +4,7 @@
  * the bearer only work with the bearer only; GET /protected echoes the user id (sections 4.12, 5, 7).
  */
 import fc from 'fast-check';
-import { defineCheck, type CheckContext, type CheckDefinition } from '../src/runner/check.js';
+import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
 import type { Credential, Operation, SpecModel } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
 import {
@@ -25,9 +25,9 @@ import {
   statusText,
   successSchema,
   type Judgement,
+  preflightHeaders,
 } from './lib.js';
 import { propertiesOf } from '../src/generators/index.js';
-import { preflightHeaders } from './schema.js';
 
 const UNAUTHORIZED = 'a 401 with {detail: string} saying the credentials are invalid (sections 5.5, 7)';
 
@@ -257,7 +257,7 @@ export const bearerOnly = defineCheck({
   plannedRequests: () => 1,
   async run(ctx, op) {
     const values = await probePath(ctx, op);
-    const headers = { ...(op.method === 'OPTIONS' ? preflightHeaders() : {}), ...documentedHeaders(ctx, op) };
+    const headers = { ...(op.method === 'OPTIONS' ? preflightHeaders(ctx.spec) : {}), ...documentedHeaders(ctx, op) };
     const exchange = await ctx.send({ ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })), auth: 'none' });
     const findings = new Findings();
     const res = exchange.response;

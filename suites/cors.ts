@@ -4,17 +4,16 @@
  * -Headers), are answered with a success and the headers a browser needs to go on (section 4.11).
  * 200 and 204 are both accepted; allowed origins, methods and headers beyond the request are open.
  */
-import { defineCheck, type CheckContext, type CheckDefinition } from '../src/runner/check.js';
+import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
 import type { Operation } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
-import { Findings, OK, fail, isSuccess, label, pathValues, request, statusText, type Judgement } from './lib.js';
-import { preflightHeaders } from './schema.js';
+import { Findings, OK, fail, isSuccess, label, pathValues, preflightHeaders, request, statusText, type Judgement } from './lib.js';
 
 const isPreflight = (op: Operation): boolean => op.method === 'OPTIONS';
 
 async function preflight(ctx: CheckContext, op: Operation): Promise<Exchange> {
   const values = { ...Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, 'vapc-preflight'])), ...pathValues(ctx, op) };
-  return ctx.send(request(op, ctx, { pathValues: values, headers: preflightHeaders() }));
+  return ctx.send(request(op, ctx, { pathValues: values, headers: preflightHeaders(ctx.spec) }));
 }
 
 const list = (value: string | undefined): string[] => (value ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
@@ -73,7 +72,7 @@ export const preflightAllowOrigin = preflightHeaderCheck({
   contractRef: '4.11',
   severity: 'major',
   judge(ctx, op, exchange, headers) {
-    const origin = preflightHeaders()['Origin']!;
+    const origin = preflightHeaders(ctx.spec)['Origin']!;
     const allow = headers['access-control-allow-origin'];
     if (allow !== '*' && allow !== origin) {
       return fail(ctx, exchange, `Access-Control-Allow-Origin: ${origin} or * (a browser needs it)`, allow === undefined ? 'no Access-Control-Allow-Origin' : `Access-Control-Allow-Origin: ${allow}`, `the preflight of ${op.path} does not allow the origin`);
@@ -88,7 +87,7 @@ export const preflightAllowHeaders = preflightHeaderCheck({
   contractRef: '4.11, 5.1',
   severity: 'major',
   judge(ctx, op, exchange, headers) {
-    const asked = list(preflightHeaders()['Access-Control-Request-Headers']);
+    const asked = list(preflightHeaders(ctx.spec)['Access-Control-Request-Headers']);
     const allowed = list(headers['access-control-allow-headers']);
     const wildcard = allowed.includes('*');
     // The Fetch standard never lets `*` cover Authorization (the header this API is called with):
@@ -112,7 +111,7 @@ export const preflightAllowMethods = preflightHeaderCheck({
     if (!methods.length) {
       return fail(ctx, exchange, 'Access-Control-Allow-Methods listing the methods allowed after the preflight', 'no Access-Control-Allow-Methods', `the preflight of ${op.path} names no allowed method`);
     }
-    const method = preflightHeaders()['Access-Control-Request-Method']!.toLowerCase();
+    const method = preflightHeaders(ctx.spec)['Access-Control-Request-Method']!.toLowerCase();
     if (!methods.includes(method) && !methods.includes('*')) {
       ctx.observe({ operation: label(op), message: `Access-Control-Allow-Methods (${methods.join(', ')}) does not list ${method.toUpperCase()}, a simple method browsers allow anyway` });
     }

@@ -6,13 +6,22 @@
  */
 import fc from 'fast-check';
 import type { Failure } from '../src/results/model.js';
-import type { CheckContext, CheckOutcome } from '../src/runner/check.js';
+import type { CheckContext, CheckOutcome } from '../src/checks/check.js';
 import { walkProperties, type JsonSchema, type NumericBound, type Operation, type SpecModel } from '../src/spec/model.js';
 import type { Exchange, HttpRequest } from '../src/transport/types.js';
 import { cloneJson, fillPath, pathFixture, setPointer, validBody, type GenOptions, type InvalidCase } from '../src/generators/index.js';
 import { validate, validateResponse, type ValidationIssue } from '../src/validators/index.js';
 
 export const label = (op: Operation): string => `${op.method} ${op.path}`;
+
+/**
+ * Headers that make an OPTIONS request a CORS preflight, as a browser sends them: an origin, the
+ * method, and the request headers the contract's security schemes name (read from the spec).
+ */
+export function preflightHeaders(spec: SpecModel): Record<string, string> {
+  const asked = [...new Set(spec.securitySchemes.map((s) => s.header.toLowerCase()))].join(', ');
+  return { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': asked };
+}
 
 /** A verdict of one probe: fine, or a failure to report. */
 export type Judgement = { ok: true } | { ok: false; failure: Failure; summary: string };

@@ -9,7 +9,7 @@
  * (`ranges.max-concurrency-above-maximum`); `boundChecks(field)` builds the three of a field from
  * the spec's bounds at run time, and the registry test asserts every bound of the spec has them.
  */
-import { defineCheck, type CheckContext, type CheckDefinition } from '../src/runner/check.js';
+import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
 import type { NumericBound, Operation, SpecModel } from '../src/spec/model.js';
 import {
   boundCase,

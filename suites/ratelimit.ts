@@ -4,7 +4,7 @@
  * faithful readings of the contract), and a burst past the advertised limit gets 429 with {detail}
  * and the headers, no sooner than advertised (sections 7, 8).
  */
-import { defineCheck, type CheckContext, type CheckDefinition } from '../src/runner/check.js';
+import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
 import type { Operation, SpecModel } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
 import { Findings, errorDetailProblem, fail, isCredentialedRead, isSuccess, label, request, skipped, statusText, successResponse, type Judgement, OK } from './lib.js';

@@ -4,7 +4,7 @@
  * arbitrary query values and path ids (sections 4, 7: failures are 422, never server faults).
  */
 import fc from 'fast-check';
-import { defineCheck, type CheckContext, type CheckDefinition } from '../src/runner/check.js';
+import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
 import type { Operation } from '../src/spec/model.js';
 import { integerQueryParams, itemsOf, propertiesOf, typesOf, validBody, validQueryValue, malformedJson, type JsonType } from '../src/generators/index.js';
 import { Findings, OK, checkProperty, fail, genOptions, label, recordCost, request, sampleBody, sharedPathForRecord, statusText, type Judgement } from './lib.js';

@@ -5,7 +5,7 @@
  * and the provider filter (sections 2, 4, 8).
  */
 import fc from 'fast-check';
-import { defineCheck, type CheckContext, type CheckDefinition } from '../src/runner/check.js';
+import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
 import type { Operation } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
 import { validBody } from '../src/generators/index.js';
@@ -26,12 +26,8 @@ import {
   skipped,
   statusText,
   type Judgement,
+  preflightHeaders,
 } from './lib.js';
-
-/** Headers that make an OPTIONS request a CORS preflight (what a browser sends). */
-export function preflightHeaders(): Record<string, string> {
-  return { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization, x-user-id' };
-}
 
 const BODY_CASES = 2;
 
@@ -72,7 +68,7 @@ export const responseConforms = defineCheck({
         values = Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, values[p.name] ?? 'vapc-probe']));
       }
     }
-    const headers = op.method === 'OPTIONS' ? preflightHeaders() : undefined;
+    const headers = op.method === 'OPTIONS' ? preflightHeaders(ctx.spec) : undefined;
     const findings = new Findings();
     const send = async (body: unknown): Promise<Judgement> => {
       const parts: Parameters<typeof request>[2] = { pathValues: values };

@@ -5,7 +5,7 @@
  * values are accepted; a recipient can be added; with --include-destructive an invite is created
  * and the API key regenerated (then used) (sections 2.2, 3.1, 4.2-4.6, 4.9).
  */
-import { defineCheck, type CheckContext, type CheckDefinition } from '../src/runner/check.js';
+import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
 import type { JsonSchema, Operation } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
 import { enumOf, missingFixtures, propertiesOf, unspecifiedOf } from '../src/generators/index.js';

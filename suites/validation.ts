@@ -5,8 +5,8 @@
  * names the fault (sections 2.8, 4, 7).
  */
 import fc from 'fast-check';
-import { defineCheck, type CheckContext, type CheckDefinition } from '../src/runner/check.js';
-import { wireParts } from '../src/runner/wire.js';
+import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
+import { wireParts } from '../src/checks/wire.js';
 import type { Operation } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
 import {

@@ -8,7 +8,7 @@ import { main, type CliIo } from '../src/cli/main.js';
 import { startReferenceServer, type ReferenceServer } from '../src/server/index.js';
 import { loadSpec } from '../src/spec/load.js';
 import type { SpecModel } from '../src/spec/model.js';
-import { defineCheck, type CheckDefinition } from '../src/runner/check.js';
+import { defineCheck, type CheckDefinition } from '../src/checks/check.js';
 import { runCommand } from '../src/cli/commands/run.js';
 
 function capture(env: Record<string, string> = {}): CliIo & { out: () => string; err: () => string } {

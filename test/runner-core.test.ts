@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Pacer, readRateLimit, resetToAbsolute } from '../src/runner/pacer.js';
 import { createCheckContext, RunAbortedError } from '../src/runner/context.js';
 import { dedupeFailures, planChecks, runChecks } from '../src/runner/run.js';
-import { defineCheck, type CheckDefinition } from '../src/runner/check.js';
+import { defineCheck, type CheckDefinition } from '../src/checks/check.js';
 import { fitRuns, requestBudget, dryRunPlan } from '../src/runner/budget.js';
 import { sendingWindowMs } from '../src/runner/conformance.js';
-import { validateRegistry } from '../src/runner/registry.js';
+import { buildRegistry } from '../src/checks/registry.js';
 import { loadSpec } from '../src/spec/load.js';
 import type { SpecModel } from '../src/spec/model.js';
 import type { Exchange, HttpRequest, Transport } from '../src/transport/types.js';
@@ -247,8 +247,8 @@ describe('runChecks', () => {
 
   it('refuses duplicate ids and ids outside their suite', () => {
     const run = async () => ({ status: 'passed' as const, message: '' });
-    expect(() => validateRegistry([mk({ id: 'auth.a', suite: 'auth', run }), mk({ id: 'auth.a', suite: 'auth', run })])).toThrow(/twice/);
-    expect(() => validateRegistry([mk({ id: 'cors.a', suite: 'auth', run })])).toThrow(/suite/);
+    expect(() => buildRegistry([mk({ id: 'auth.a', suite: 'auth', run }), mk({ id: 'auth.a', suite: 'auth', run })])).toThrow(/duplicate check id/);
+    expect(() => buildRegistry([mk({ id: 'cors.a', suite: 'auth', run })])).toThrow(/suite/);
   });
 });
 

@@ -5,8 +5,8 @@ import { loadSpec } from '../src/spec/load.js';
 import type { SpecModel } from '../src/spec/model.js';
 import { createRecordingTransport } from '../src/transport/recording.js';
 import { createUndiciTransport } from '../src/transport/undici.js';
-import { validateWireRequest } from '../src/runner/wire.js';
-import { defineCheck } from '../src/runner/check.js';
+import { validateWireRequest } from '../src/checks/wire.js';
+import { defineCheck } from '../src/checks/check.js';
 import { failedOf, loopbackServers, runnerOptions } from './helpers/loopback-runs.js';
 import type { Exchange } from '../src/transport/types.js';
 

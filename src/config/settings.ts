@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { LineCounter, parseDocument, visit } from 'yaml';
 import { VapcError } from '../errors.js';
 import { SUITES, type Suite } from '../results/model.js';
-import type { Fixtures } from '../runner/check.js';
+import { FIXTURE_KEYS, type Fixtures } from '../results/fixtures.js';
 
 /** The effective options of `vapc run`, after flags, env and the config file are merged. */
 export interface RunSettings {
@@ -67,7 +67,6 @@ const KEYS: Record<string, { setting: keyof PartialSettings; kind: Kind }> = {
   quiet: { setting: 'quiet', kind: 'boolean' },
 };
 
-const FIXTURE_KEYS = ['org_id', 'recipient_list_id', 'api_key_id', 'assistant_id', 'phone_number_id', 'channels'] as const;
 
 const snakeOf = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace(/-/g, '_');
 

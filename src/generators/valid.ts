@@ -5,7 +5,7 @@
  * strings, empty arrays, nested open objects, boundary numbers) that is still valid.
  */
 import fc from 'fast-check';
-import type { Fixtures } from '../runner/check.js';
+import type { Fixtures } from '../results/fixtures.js';
 import type { JsonSchema, Operation } from '../spec/model.js';
 import { enumOf, isProviderId, itemsOf, nonNull, propertiesOf, typesOf, unspecifiedOf } from './schema.js';
 

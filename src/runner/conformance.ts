@@ -9,11 +9,11 @@ import type { Exchange, Transport } from '../transport/types.js';
 import type { Secrets } from '../secrets/index.js';
 import { sanitizeReport } from '../secrets/report.js';
 import { dryRunPlan, fitRuns, requestBudget, type DryRunPlan } from './budget.js';
-import type { CheckDefinition, Credentials, Fixtures, RequestValidator } from './check.js';
+import type { CheckDefinition, Credentials, Fixtures, RequestValidator } from '../checks/check.js';
 import { createCheckContext, RunAbortedError } from './context.js';
 import { diagnoseSetup, discoverFixtures, type DiscoveryResult } from './discovery.js';
 import { planChecks, runPlan } from './run.js';
-import { validateWireRequest } from './wire.js';
+import { validateWireRequest } from '../checks/wire.js';
 
 /** A run with no --seed uses a random seed; it is printed up front and written to report.json. */
 export const randomSeed = (): number => Math.floor(Math.random() * 2 ** 31);

@@ -5,7 +5,7 @@ import { Secrets, valuesAt } from '../secrets/index.js';
 import { curlOf, recordRequest, recordResponse, redactValue } from '../secrets/record.js';
 import { sanitizeObservation } from '../secrets/report.js';
 import type { Exchange, HttpRequest, HttpResponse, Transport, TransportErrorCode } from '../transport/types.js';
-import type { CheckContext, Credentials, Fixtures, RequestValidator, SendOptions, WireValidation } from './check.js';
+import type { CheckContext, Credentials, Fixtures, RequestValidator, SendOptions, WireValidation } from '../checks/check.js';
 import { Pacer, realSleep } from './pacer.js';
 
 /** Thrown by `send` when the run must stop (deadline passed, target stopped answering). Never a check failure. */

@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../errors.js';
 import type { Credential, Operation, SpecModel } from '../spec/model.js';
-import type { Credentials, Fixtures } from './check.js';
+import type { Credentials } from '../checks/check.js';
+import { FIXTURE_KEYS, type Fixtures } from '../results/fixtures.js';
 import type { RunContext } from './context.js';
 import type { Exchange } from '../transport/types.js';
 
@@ -103,8 +104,7 @@ export async function discoverFixtures(ctx: RunContext, configured: Fixtures = {
 
   const fixtures: Fixtures = {};
   const sources: DiscoveryResult['sources'] = {};
-  const keys: Array<keyof Fixtures> = ['org_id', 'recipient_list_id', 'api_key_id', 'assistant_id', 'phone_number_id', 'channels'];
-  for (const key of keys) {
+  for (const key of FIXTURE_KEYS) {
     const fromConfig = configured[key];
     const fromApi = found[key];
     if (fromConfig !== undefined && !(Array.isArray(fromConfig) && fromConfig.length === 0)) {

@@ -2,7 +2,7 @@ import type { RunEvents } from '../results/events.js';
 import { SUITES, type CheckResult, type Failure, type Suite } from '../results/model.js';
 import type { Operation } from '../spec/model.js';
 import { sanitizeResult } from '../secrets/report.js';
-import type { CheckDefinition, CheckOutcome } from './check.js';
+import type { CheckDefinition, CheckOutcome } from '../checks/check.js';
 import { RunAbortedError, type RunContext } from './context.js';
 
 /** One check applied to one operation: the unit that yields one CheckResult. */

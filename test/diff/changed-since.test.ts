@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/commands/run.js';
 import type { CliIo } from '../../src/cli/main.js';
-import { loadRegistry } from '../../src/runner/registry.js';
+import { checks } from '../../suites/index.js';
 import { operationLabel, planChecks } from '../../src/runner/run.js';
 import { loadSpec } from '../../src/spec/load.js';
 import { startReferenceServer, type ReferenceServer } from '../../src/server/index.js';
@@ -40,7 +40,7 @@ async function focusedRun(server: ReferenceServer, name: string): Promise<{ code
 describe('vapc run --changed-since', () => {
   it('the ranges suite normally covers more operations than POST /campaign (so the focus is what drops them)', async () => {
     const spec = await loadSpec();
-    const plan = planChecks(await loadRegistry(), { spec, fixtures: {} }, { suites: ['ranges'] });
+    const plan = planChecks(checks, { spec, fixtures: {} }, { suites: ['ranges'] });
     expect(new Set(plan.map((p) => operationLabel(p.operation))).size).toBeGreaterThan(1);
   });
 

@@ -5,7 +5,7 @@
  */
 import { afterEach } from 'vitest';
 import type { ConformanceOptions } from '../../src/runner/conformance.js';
-import { validateWireRequest } from '../../src/runner/wire.js';
+import { validateWireRequest } from '../../src/checks/wire.js';
 import type { Suite } from '../../src/results/model.js';
 import type { SpecModel } from '../../src/spec/model.js';
 import { checks } from '../../suites/index.js';

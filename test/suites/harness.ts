@@ -6,7 +6,7 @@
 import { checkById } from '../../suites/index.js';
 import type { CheckResult, Observation } from '../../src/results/model.js';
 import { runConformance } from '../../src/runner/conformance.js';
-import { validateWireRequest } from '../../src/runner/wire.js';
+import { validateWireRequest } from '../../src/checks/wire.js';
 import { referenceSpec, startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../src/server/index.js';
 import { faultByName, type ServerFault } from '../faulty/index.js';
 

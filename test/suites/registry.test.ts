@@ -7,14 +7,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CHECK_ID, buildRegistry, checkById, checks } from '../../suites/index.js';
-import { defineCheck } from '../../src/runner/check.js';
+import { checkById, checks } from '../../suites/index.js';
+import { CHECK_ID, buildRegistry } from '../../src/checks/registry.js';
+import { defineCheck } from '../../src/checks/check.js';
 import { dryRunPlan, plannedRequestsOf, preBurstRequests, renderDryRun, requestBudget, MAX_DEFAULT_RUNS } from '../../src/runner/budget.js';
 import { numericEdges, numericTargets } from '../../src/generators/index.js';
 import { edgeProbes } from '../../suites/ranges.js';
 import { planChecks } from '../../src/runner/run.js';
 import { runConformance } from '../../src/runner/conformance.js';
-import { validateWireRequest } from '../../src/runner/wire.js';
+import { validateWireRequest } from '../../src/checks/wire.js';
 import { referenceSpec } from '../../src/server/index.js';
 import type { SpecModel } from '../../src/spec/model.js';
 import { packageRoot } from '../../src/paths.js';

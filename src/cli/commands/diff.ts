@@ -6,7 +6,7 @@ import { renderAnnotations, renderJson, renderMarkdown, renderText, type DiffRep
 import { SourceLocator } from '../../diff/locate.js';
 import { loadSpecSource, type SpecSource } from '../../diff/source.js';
 import { checkVersion } from '../../diff/version.js';
-import { ExitCode, type CommandContext } from '../main.js';
+import { ExitCode, type CommandContext } from '../io.js';
 
 const FORMATS = ['text', 'json', 'markdown'] as const;
 type Format = (typeof FORMATS)[number];

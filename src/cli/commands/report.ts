@@ -6,7 +6,7 @@ import { Secrets } from '../../secrets/index.js';
 import { learnFromReport } from '../../secrets/report.js';
 import { loadSpec } from '../../spec/load.js';
 import { secretResponsePointers } from '../../spec/model.js';
-import { ExitCode, type CommandContext } from '../main.js';
+import { ExitCode, type CommandContext } from '../io.js';
 
 const FORMATS = ['console', 'junit', 'html'] as const;
 type Format = (typeof FORMATS)[number];

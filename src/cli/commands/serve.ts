@@ -3,7 +3,7 @@ import { VapcError } from '../../errors.js';
 import { startReferenceServer, DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS, DEFAULT_USER_ID } from '../../server/index.js';
 import { loadSpec } from '../../spec/load.js';
 import type { SpecModel } from '../../spec/model.js';
-import type { CommandContext } from '../main.js';
+import type { CommandContext } from '../io.js';
 
 interface ServeFlags {
   host: string;

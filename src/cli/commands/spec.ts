@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { buildDocs, bundleSpec, lintSpec } from '../../build/redocly.js';
 import { paths } from '../../paths.js';
-import { ExitCode, type CommandContext } from '../main.js';
+import { ExitCode, type CommandContext } from '../io.js';
 
 /** vapc lint, vapc build, vapc docs: thin handlers over src/build. */
 export function registerSpecCommands(program: Command, { io, exit }: CommandContext): void {

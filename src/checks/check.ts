@@ -1,20 +1,10 @@
 import type { Operation, SpecModel } from '../spec/model.js';
 import type { Failure, Observation, RecordedRequest, RecordedResponse, Severity, Suite } from '../results/model.js';
 import type { Exchange, HttpRequest } from '../transport/types.js';
+import type { Fixtures } from '../results/fixtures.js';
 
-/**
- * Fixtures a check may need, discovered from the API (GET /assistants, GET /users/me, GET /calls)
- * or given in the config file's `fixtures:`. Missing ones make the checks that need them skip.
- */
-export interface Fixtures {
-  org_id?: string;
-  recipient_list_id?: string;
-  api_key_id?: string;
-  assistant_id?: string;
-  phone_number_id?: string;
-  /** The two telephony provider identifiers. */
-  channels?: string[];
-}
+export type { Fixtures };
+
 
 export interface Credentials {
   apiKey?: string;

@@ -1,0 +1,141 @@
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The import map of src/ and suites/ against the layer table of ARCHITECTURE.md: every relative
+ * import must point to the file's own layer or to one its row allows, and no file may reach
+ * itself again through its imports (no circle, type-only imports included).
+ */
+const ROOT = process.cwd();
+
+interface Layer {
+  name: string;
+  paths: string[];
+  mayImport: Set<string>;
+}
+
+/** Rows of the table: | `name` | `path`, `path` | `layer`, `layer` (or "everything") | */
+function readLayers(): Layer[] {
+  const text = readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8');
+  const layers: Layer[] = [];
+  for (const line of text.split('\n')) {
+    const cells = line.split('|').map((c) => c.trim());
+    if (cells.length < 5 || !/^`[a-z-]+`$/.test(cells[1]!)) continue;
+    const ticks = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+    layers.push({ name: cells[1]!.slice(1, -1), paths: ticks(cells[2]!), mayImport: new Set(cells[3] === 'everything' ? ['*'] : ticks(cells[3]!)) });
+  }
+  return layers;
+}
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
+    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(relative(ROOT, path));
+  }
+  return out;
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  return [...text.matchAll(IMPORT)].map((m) => relative(ROOT, resolve(dirname(join(ROOT, file)), (m[1] ?? m[2])!)).replace(/\.js$/, '.ts'));
+}
+
+function layerOf(file: string, layers: Layer[]): Layer | undefined {
+  let best: { layer: Layer; length: number } | undefined;
+  for (const layer of layers) {
+    for (const p of layer.paths) {
+      const match = p.endsWith('/') ? file.startsWith(p) : file === p;
+      if (match && (!best || p.length > best.length)) best = { layer, length: p.length };
+    }
+  }
+  return best?.layer;
+}
+
+const layers = readLayers();
+const files = [...sourceFiles(join(ROOT, 'src')), ...sourceFiles(join(ROOT, 'suites'))].filter((f) => !f.startsWith('src/generated/'));
+const graph = new Map(files.map((f) => [f, importsOf(f).filter((t) => t.startsWith('src/') || t.startsWith('suites/'))]));
+
+/** The imports that break the table: `file (layer) -> target (layer)`. */
+function violations(edges: ReadonlyMap<string, readonly string[]>): string[] {
+  const broken: string[] = [];
+  for (const [file, targets] of edges) {
+    const from = layerOf(file, layers);
+    if (!from) continue;
+    for (const target of targets) {
+      const to = layerOf(target, layers);
+      if (!to || to === from || from.mayImport.has('*') || from.mayImport.has(to.name)) continue;
+      broken.push(`${file} (${from.name}) -> ${target} (${to.name})`);
+    }
+  }
+  return broken;
+}
+
+/** Groups of files that import each other in a circle (Tarjan's strongly connected components). */
+function circlesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let index = 0;
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (v: string): void => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        on.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1) circles.push(scc.sort());
+    }
+  };
+  for (const f of graph.keys()) if (!idx.has(f)) visit(f);
+  return circles;
+}
+
+
+describe('architecture: every import points down (ARCHITECTURE.md)', () => {
+  it('the table names layers, and every file of src/ and suites/ belongs to one', () => {
+    expect(layers.length).toBeGreaterThan(8);
+    expect(files.filter((f) => !layerOf(f, layers))).toEqual([]);
+  });
+
+  it('no import breaks the table', () => {
+    expect(violations(graph)).toEqual([]);
+  });
+
+  it('no circle: no file reaches itself through its imports', () => {
+    expect(circlesOf(graph)).toEqual([]);
+    expect(circlesOf(new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']]]))).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+  });
+
+  it('the check fails on planted upward imports (it can fail)', () => {
+    const planted = new Map([
+      ['src/runner/run.ts', ['suites/index.ts']],
+      ['src/results/model.ts', ['src/spec/model.ts']],
+      ['src/server/index.ts', ['src/generators/index.ts']],
+    ]);
+    expect(violations(planted)).toEqual([
+      'src/runner/run.ts (runner) -> suites/index.ts (suites)',
+      'src/results/model.ts (model) -> src/spec/model.ts (spec)',
+      'src/server/index.ts (server) -> src/generators/index.ts (generators)',
+    ]);
+  });
+});

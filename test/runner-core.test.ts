@@ -7,6 +7,7 @@ import { dedupeFailures, planChecks, runChecks } from '../src/runner/run.js';
 import { defineCheck, type CheckDefinition } from '../src/checks/check.js';
 import { fitRuns, requestBudget, dryRunPlan } from '../src/runner/budget.js';
 import { sendingWindowMs } from '../src/runner/conformance.js';
+import { validateWireRequest } from '../src/checks/wire.js';
 import { buildRegistry } from '../src/checks/registry.js';
 import { loadSpec } from '../src/spec/load.js';
 import type { SpecModel } from '../src/spec/model.js';
@@ -300,5 +301,15 @@ describe('wire transport with a slow server', () => {
     await transport.close();
     expect(out.aborted?.reason).toBe('deadline');
     expect(out.results.map((r) => r.status)).toEqual(['skipped', 'skipped']);
+  });
+});
+
+describe('validateWireRequest', () => {
+  it('judges the request as sent whole: a required body that was not sent is invalid', () => {
+    const op = spec.operation('createCampaign');
+    expect(op.requestBody?.required).toBe(true);
+    const sent = (body?: string) => ({ request: { method: 'POST', url: 'http://h/campaign', headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body }) } });
+    expect(validateWireRequest(op, sent()).valid).toBe(false);
+    expect(validateWireRequest(op, sent('{}')).valid).toBe(true);
   });
 });

@@ -34,10 +34,13 @@ export function wireParts(op: Operation, exchange: Pick<Exchange, 'request'>):
     const prev = query[k];
     query[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
   }
+  // Every part is passed, the body too when none was sent: the validators check only the parts
+  // they are given, and a request as sent is judged whole (a missing required body included).
   const parts: { path: Record<string, string>; query: Record<string, string | string[]>; headers: Record<string, string>; body?: unknown } = {
     path,
     query,
     headers: { ...exchange.request.headers },
+    body: undefined,
   };
   const text = exchange.request.body;
   if (text !== undefined) {

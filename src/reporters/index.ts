@@ -5,6 +5,8 @@ import { renderHtml } from './html.js';
 import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
 import { redactReport, redactText } from './redact.js';
+import { renderSarif, type SarifOptions } from './sarif.js';
+import { specLocator } from '../spec/source.js';
 
 export { createConsoleReporter, renderSummary, colorEnabled, isCi, pacingText } from './console.js';
 export type { ConsoleReporter, ConsoleReporterOptions, ConsoleMode } from './console.js';
@@ -13,15 +15,20 @@ export { renderHtml } from './html.js';
 export { renderJson } from './json.js';
 export { renderJunit } from './junit.js';
 export { redactText, redactValue, redactReport, harvestSecrets, REDACTED } from './redact.js';
+export { buildSarif, renderSarif, failureField, SARIF_SCHEMA_URI } from './sarif.js';
+export type { SarifOptions, SarifLocator, SarifPosition, SarifRuleSource, FailureField } from './sarif.js';
 
-export type ReportFormat = 'json' | 'junit' | 'html';
-export const REPORT_FILES: Record<ReportFormat, string> = { json: 'report.json', junit: 'junit.xml', html: 'report.html' };
+export type ReportFormat = 'json' | 'junit' | 'html' | 'sarif';
+export const REPORT_FILES: Record<ReportFormat, string> = { json: 'report.json', junit: 'junit.xml', html: 'report.html', sarif: 'report.sarif' };
+const ALL_FORMATS = ['json', 'junit', 'html', 'sarif'] as const;
 
 export interface WriteReportsOptions {
-  /** Which files to write (default all three); `vapc report` re-renders junit/html only. */
+  /** Which files to write (default all four); `vapc report` re-renders junit/html/sarif only. */
   formats?: readonly ReportFormat[];
   /** Literal secret values (API key, user id) scrubbed from every file as a second line of defence. */
   secrets?: readonly string[];
+  /** report.sarif: the checks as rules (default: those in the report) and the spec locator (default: spec/). */
+  sarif?: SarifOptions;
 }
 
 export interface WriterError {
@@ -34,11 +41,17 @@ export interface WrittenReports {
   json: string;
   junit: string;
   html: string;
+  sarif: string;
   /** Writers that failed; the others were still written. Empty when all went well. */
   errors: WriterError[];
 }
 
-const RENDERERS: Record<ReportFormat, (r: RunReport) => string> = { json: renderJson, junit: renderJunit, html: renderHtml };
+const RENDERERS: Record<ReportFormat, (r: RunReport, o: WriteReportsOptions) => string> = {
+  json: renderJson,
+  junit: renderJunit,
+  html: renderHtml,
+  sarif: (r, o) => renderSarif(r, { locator: specLocator(), ...o.sarif }),
+};
 
 /** Writes via a temporary file and a rename, so a reader never sees half a report. */
 async function writeAtomic(file: string, text: string): Promise<void> {
@@ -48,26 +61,27 @@ async function writeAtomic(file: string, text: string): Promise<void> {
 }
 
 /**
- * Writes report.json first, then junit.xml and report.html, into `dir` (created if missing).
+ * Writes report.json first, then junit.xml, report.html and report.sarif, into `dir` (created if missing).
  * The report is redacted as data and every rendered file again as text before it is written.
  * A failing writer (a renderer bug, a full disk) never stops the others: its error is returned in
  * `errors`, and report.json, written first, survives. Returns the absolute paths.
  */
 export async function writeReports(report: RunReport, dir: string, options: WriteReportsOptions = {}): Promise<WrittenReports> {
   const root = resolve(dir);
-  const formats = options.formats ?? (['json', 'junit', 'html'] as const);
+  const formats = options.formats ?? ALL_FORMATS;
   const out: WrittenReports = {
     json: join(root, REPORT_FILES.json),
     junit: join(root, REPORT_FILES.junit),
     html: join(root, REPORT_FILES.html),
+    sarif: join(root, REPORT_FILES.sarif),
     errors: [],
   };
   await mkdir(root, { recursive: true });
   const { report: safe, secrets } = redactReport(report, options.secrets ?? []);
-  for (const format of (['json', 'junit', 'html'] as const).filter((f) => formats.includes(f))) {
+  for (const format of ALL_FORMATS.filter((f) => formats.includes(f))) {
     const file = out[format];
     try {
-      await writeAtomic(file, redactText(RENDERERS[format](safe), secrets));
+      await writeAtomic(file, redactText(RENDERERS[format](safe, options), secrets));
     } catch (e) {
       out.errors.push({ format, file, message: e instanceof Error ? e.message : String(e) });
     }

@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Ajv from 'ajv-draft-04';
+import AjvDraft04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import type * as Sarif from 'sarif';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,8 +20,8 @@ import { startFaultyServer } from './faulty/index.js';
 
 const schema = JSON.parse(readFileSync(join(packageRoot, 'test', 'fixtures', 'sarif', 'sarif-2.1.0-rtm.5.json'), 'utf8')) as object;
 // The schema's `language` pattern (`...[a-zA-Z]{2}]?$`) is valid only without the u flag.
-const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
-addFormats(ajv);
+const ajv = new AjvDraft04.default({ allErrors: true, strict: false, unicodeRegExp: false });
+addFormats.default(ajv);
 const validate = ajv.compile(schema);
 
 const quietIo = (): CliIo => ({ stdout: () => undefined, stderr: () => undefined, env: {}, isTTY: false });

@@ -56,6 +56,7 @@ export function parseReport(text: string, source = 'report.json'): RunReport {
     ? (d.observations as unknown[]).filter(isObject).map((o) => ({ ...(o as object), id: str(o.id, 'observation'), message: str(o.message) }) as Observation)
     : [];
   const tool = isObject(d.tool) ? d.tool : {};
+  const shard = d.shard === undefined ? undefined : parseShardField(d.shard, bad);
   return {
     tool: { name: 'voice-agent-contract', version: str(tool.version, '?') },
     spec_version: str(d.spec_version, '?'),
@@ -74,7 +75,18 @@ export function parseReport(text: string, source = 'report.json'): RunReport {
     results,
     observations,
     config: isObject(d.config) ? d.config : {},
+    ...(shard ? { shard } : {}),
   };
+}
+
+/** report.json's `shard` field: {index, count}, integers with 1 ≤ index ≤ count. */
+function parseShardField(value: unknown, bad: (what: string) => never): { index: number; count: number } {
+  const v = isObject(value) ? value : {};
+  const { index, count } = v;
+  if (!Number.isInteger(index) || !Number.isInteger(count) || (count as number) < 1 || (index as number) < 1 || (index as number) > (count as number)) {
+    return bad('"shard" must be {index, count} with integers 1 <= index <= count');
+  }
+  return { index: index as number, count: count as number };
 }
 
 /** Reads DIR/report.json; a missing or unreadable file is E_CONFIG with the path in the message. */

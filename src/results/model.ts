@@ -99,6 +99,8 @@ export interface RunReport {
   observations: Observation[];
   /** The effective options, redacted (no secret values). */
   config: Record<string, unknown>;
+  /** Set by `vapc run --shard I/N`: this report holds shard `index` of `count` (see shard.ts). */
+  shard?: { index: number; count: number };
 }
 
 export function summarize(results: CheckResult[], requests: number, durationMs: number, observations: number): RunSummary {

@@ -12,6 +12,7 @@ import type { CheckDefinition, Credentials, Fixtures, RequestValidator } from '.
 import { createCheckContext, RunAbortedError } from './context.js';
 import { discoverFixtures, type DiscoveryResult } from './discovery.js';
 import { planChecks, runPlan } from './run.js';
+import { selectShard, type ShardInfo } from '../results/shard.js';
 
 /** A run with no --seed uses a random seed; it is printed up front and written to report.json. */
 export const randomSeed = (): number => Math.floor(Math.random() * 2 ** 31);
@@ -49,6 +50,11 @@ export interface ConformanceOptions {
   onExchange?: (exchange: Exchange, checkId: string | undefined) => void;
   /** The effective options as the report shows them (already without secrets). */
   config?: Record<string, unknown>;
+  /**
+   * Run only this shard of the plan (see src/results/shard.ts). --runs is sized on the whole plan,
+   * so every shard, and an unsharded run, send the same cases for the pairs they share.
+   */
+  shard?: ShardInfo;
   /** Called with the plan once discovery is done and before any check runs. */
   onPlanned?: (info: { runs: number; discovery: DiscoveryResult; budget: number }) => void;
 }
@@ -113,9 +119,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     Object.assign(ctx.fixtures, discovery.fixtures);
 
     const suites = options.suites ?? SUITES;
-    const plan = planChecks(options.checks, ctx, { suites, includeDestructive: options.includeDestructive ?? false, strictTypes: options.strictTypes ?? false });
+    const wholePlan = planChecks(options.checks, ctx, { suites, includeDestructive: options.includeDestructive ?? false, strictTypes: options.strictTypes ?? false });
     const budget = requestBudget(ctx.pacer.state.limit, options.rpm);
-    const runs = options.runs ?? fitRuns(plan, budget, spec);
+    const runs = options.runs ?? fitRuns(wholePlan, budget, spec);
+    const plan = options.shard ? selectShard(wholePlan, (item) => item.check.suite, options.shard) : wholePlan;
     ctx.setRuns(runs);
     options.onPlanned?.({ runs, discovery, budget });
 
@@ -145,6 +152,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       results,
       observations: ctx.observations,
       config: ctx.redact(config),
+      ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
     });
 
     if (options.dryRun) {

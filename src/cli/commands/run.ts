@@ -46,6 +46,18 @@ export interface RunFlags {
   dryRun?: boolean;
   strictTypes?: boolean;
   quiet?: boolean;
+  shard?: string;
+}
+
+/** `--shard I/N`: 1 ≤ I ≤ N; anything else is a usage error. */
+export function parseShard(text: string): { index: number; count: number } {
+  const m = /^\s*(\d{1,6})\s*\/\s*(\d{1,6})\s*$/.exec(text);
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!m || count < 1 || index < 1 || index > count) {
+    throw new VapcError('E_USAGE', `--shard takes I/N with 1 <= I <= N (e.g. --shard 2/3), not "${text}"`);
+  }
+  return { index, count };
 }
 
 /** Flags as settings; a bad value is a usage error naming the flag. */
@@ -101,6 +113,7 @@ export interface RunDeps {
 /** The whole `vapc run`: returns the exit status; bad input and unreachable targets are VapcErrors (exit 2). */
 export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {}): Promise<number> {
   const settings = await resolveRunSettings(flags, io.env);
+  const shard = flags.shard !== undefined ? parseShard(flags.shard) : undefined;
   const seed = settings.seed ?? randomSeed();
   let server: ReferenceServer | undefined;
   try {
@@ -129,7 +142,7 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     const say = (text: string) => io.stdout(scrub.text(text));
     say(
       `vapc run: ${settings.embedded ? `embedded reference server at ${baseUrl}` : baseUrl} · seed ${seed}` +
-        `${settings.seed === undefined ? ` (random; replay with --seed ${seed})` : ''}${settings.dryRun ? ' · dry run' : ''}\n`,
+        `${settings.seed === undefined ? ` (random; replay with --seed ${seed})` : ''}${shard ? ` · shard ${shard.index}/${shard.count}` : ''}${settings.dryRun ? ' · dry run' : ''}\n`,
     );
     const checks = deps.checks ?? (await loadRegistry());
     const reporter = createConsoleReporter({ write: (t) => io.stdout(scrub.text(t)), isTTY: io.isTTY, env: io.env, quiet: settings.quiet, secrets: secrets() });
@@ -155,6 +168,7 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     if (settings.rpm !== undefined) options.rpm = settings.rpm;
     if (settings.timeoutMs !== undefined) options.timeoutMs = settings.timeoutMs;
     if (settings.deadlineMs !== undefined) options.deadlineMs = settings.deadlineMs;
+    if (shard) options.shard = shard;
     const result = await runConformance(options);
     for (const s of result.secrets) scrub.addSecret(s);
 
@@ -167,9 +181,9 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
       return ExitCode.ok;
     }
 
-    const written = await writeReports(result.report, settings.reportDir, { secrets: scrub.knownSecrets() });
+    const written = await writeReports(result.report, settings.reportDir, { secrets: scrub.knownSecrets(), sarif: { rules: checks } });
     for (const e of written.errors) io.stderr(`vapc: could not write ${e.file}: ${e.message}\n`);
-    if (!settings.quiet || written.errors.length > 0) say(`reports: ${written.json}, ${written.junit}, ${written.html}\n`);
+    if (!settings.quiet || written.errors.length > 0) say(`reports: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`);
 
     const { failed, errors } = result.report.summary;
     if (result.aborted) {
@@ -205,10 +219,11 @@ export function registerRunCommand(program: Command, ctx: CommandContext): void 
     .option('--timeout-ms <n>', 'per-request timeout in milliseconds (default 10000)')
     .option('--deadline-ms <n>', 'whole-run deadline in milliseconds (default 1200000)')
     .option('--include-destructive', 'also exercise operations with effects outside test data (key regeneration, invites)')
-    .option('--report-dir <dir>', 'where report.json, junit.xml and report.html go (default reports/latest)')
+    .option('--report-dir <dir>', 'where report.json, junit.xml, report.html and report.sarif go (default reports/latest)')
     .option('--dry-run', 'print the planned requests and projected time; send only read-only discovery requests')
     .option('--strict-types', 'also judge framework leniency (coercion of "5", "true", null as absent)')
     .option('--quiet', 'print only the final summary')
+    .option('--shard <i/n>', 'run only the I-th of N deterministic parts of the plan (merge them with `vapc report merge`)')
     .action(async (flags: RunFlags) => {
       ctx.exit((await runCommand(flags, ctx.io)) as 0 | 1 | 2);
     });

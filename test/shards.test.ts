@@ -1,0 +1,177 @@
+/**
+ * `vapc run --shard I/N` and `vapc report merge`: three shards run side by side against one server
+ * (each with its own API key, as CI matrix jobs would), merged, equal one unsharded run with the
+ * same seed: the same results (check id, operation) in the same order with the same verdicts.
+ *
+ * What is not compared, and why: messages and failure details may quote ids the server generated
+ * (a created campaign's id) and so differ from run to run; durations, request counts (a 429 resent
+ * after a wait adds requests) and timestamps are measurements, not verdicts.
+ */
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main, type CliIo } from '../src/cli/main.js';
+import { bearerOf, type ReferenceServer } from '../src/server/index.js';
+import { SUITES, type RunReport, type Suite } from '../src/results/model.js';
+import { mergeShardResults, shardAssignments } from '../src/results/shard.js';
+import { startFaultyServer } from './faulty/index.js';
+
+const SHARD_KEYS = ['vapc_shard_key_one_1111', 'vapc_shard_key_two_2222', 'vapc_shard_key_three_333'];
+
+/**
+ * A server that accepts three more API keys, each with its own rate-limit window (as a real API
+ * issues one key per CI job), through the server's `configure` seam. It has one known deviation
+ * (a 422 body of the wrong shape), so the comparison covers failed verdicts too.
+ */
+function startMultiKeyServer(): Promise<ReferenceServer> {
+  return startFaultyServer('error-422-wrong-shape', {
+    rateLimit: 1000,
+    rateWindowMs: 10_000,
+    configure: (_app, internals) => {
+      const { authenticate, rateLimitKey } = internals;
+      const extra = (headers: Parameters<typeof bearerOf>[0]) => {
+        const bearer = bearerOf(headers);
+        return bearer !== undefined && SHARD_KEYS.includes(bearer) ? bearer : undefined;
+      };
+      internals.authenticate = (op, headers) =>
+        extra(headers) ? authenticate(op, { ...headers, authorization: `Bearer ${internals.store.apiKey}` }) : authenticate(op, headers);
+      internals.rateLimitKey = (request) => (extra(request.headers) ? `key:${extra(request.headers)}` : rateLimitKey(request));
+    },
+  });
+}
+
+interface Captured {
+  io: CliIo;
+  text: () => string;
+}
+function capture(): Captured {
+  let text = '';
+  return { io: { stdout: (t) => void (text += t), stderr: (t) => void (text += t), env: {}, isTTY: false }, text: () => text };
+}
+
+const SUITE_LIST = 'auth,validation,ranges,schema,stateful,cors,ratelimit';
+const read = (dir: string): RunReport => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as RunReport;
+const verdicts = (r: RunReport) => r.results.map((x) => `${x.id} | ${x.operation} | ${x.status}`);
+
+describe('vapc run --shard I/N and vapc report merge', () => {
+  let server: ReferenceServer;
+  const root = mkdtempSync(join(tmpdir(), 'vapc-shards-'));
+  const single = join(root, 'single');
+  const shardDirs = [1, 2, 3].map((i) => join(root, `shard-${i}`));
+  const merged = join(root, 'merged');
+  const codes: number[] = [];
+  let singleCode = -1;
+
+  beforeAll(async () => {
+    server = await startMultiKeyServer();
+    const base = ['run', '--base-url', server.url, '--user-id', server.fixtures.user_id, '--suite', SUITE_LIST, '--seed', '11', '--runs', '2', '--quiet'];
+    singleCode = await main([...base, '--api-key', server.fixtures.api_key, '--report-dir', single], capture().io);
+    const shards = await Promise.all(
+      shardDirs.map((dir, i) => main([...base, '--api-key', SHARD_KEYS[i]!, '--shard', `${i + 1}/3`, '--report-dir', dir], capture().io)),
+    );
+    codes.push(...shards);
+  }, 240_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('each shard runs its own part, records shard {index, count}, and all of them add up to the plan', () => {
+    expect(singleCode).toBe(1);
+    expect(codes.every((c) => c === 0 || c === 1)).toBe(true);
+    const parts = shardDirs.map(read);
+    expect(parts.map((p) => p.shard)).toEqual([1, 2, 3].map((index) => ({ index, count: 3 })));
+    const keys = parts.flatMap((p) => p.results.map((r) => `${r.id} ${r.operation}`));
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.length).toBe(read(single).results.length);
+    // Only one shard ran the rate-limit burst.
+    expect(parts.filter((p) => p.results.some((r) => r.suite === 'ratelimit')).length).toBe(1);
+    // Every shard got a share of the work, and each found its fixtures itself.
+    for (const p of parts) {
+      expect(p.results.filter((r) => r.status !== 'skipped').length).toBeGreaterThan(5);
+      expect((p.config['fixtures_sources'] as Record<string, string>)['org_id']).toBe('discovered');
+    }
+  });
+
+  it('merged, the shards equal one unsharded run with the same seed: same results, same order, same verdicts', async () => {
+    const out = capture();
+    const code = await main(['report', 'merge', ...shardDirs, '--report-dir', merged, '--quiet'], out.io);
+    expect(code, out.text()).toBe(1);
+    const one = read(single);
+    const all = read(merged);
+    expect(verdicts(all)).toEqual(verdicts(one));
+    expect(all.results.some((r) => r.status === 'failed')).toBe(true);
+    expect(all.shard).toBeUndefined();
+    expect(all.seed).toBe(one.seed);
+    expect({ ...all.summary, requests: 0, duration_ms: 0 }).toEqual({ ...one.summary, requests: 0, duration_ms: 0 });
+    const sarif = JSON.parse(readFileSync(join(merged, 'report.sarif'), 'utf8')) as { runs: Array<{ results: unknown[] }> };
+    expect(sarif.runs[0]!.results.length).toBe(one.results.filter((r) => r.status === 'failed').length);
+    for (const f of ['junit.xml', 'report.html']) expect(readFileSync(join(merged, f), 'utf8').length).toBeGreaterThan(100);
+    expect(readFileSync(join(merged, 'report.json'), 'utf8')).not.toContain(SHARD_KEYS[0]);
+  });
+
+  /** A copy of the shard dirs with shard `i`'s report.json changed by `edit`. */
+  function tampered(i: number, edit: (r: RunReport) => void): string[] {
+    const dir = mkdtempSync(join(root, 'tampered-'));
+    return shardDirs.map((src, k) => {
+      const dst = join(dir, `s${k}`);
+      cpSync(src, dst, { recursive: true });
+      if (k === i) {
+        const r = read(dst);
+        edit(r);
+        writeFileSync(join(dst, 'report.json'), JSON.stringify(r));
+      }
+      return dst;
+    });
+  }
+
+  const refusals: Array<[string, () => string[], RegExp]> = [
+    ['a shard of another seed', () => tampered(1, (r) => void (r.seed = 12)), /differ in seed/],
+    ['a shard of another spec version', () => tampered(2, (r) => void (r.spec_version = '2.0.0')), /differ in spec version/],
+    ['a shard of another shard count', () => tampered(0, (r) => void (r.shard = { index: 1, count: 4 })), /differ in shard count/],
+    ['a shard run with other suites', () => tampered(0, (r) => void (r.config['suites'] = ['auth'])), /differ in the option suites/],
+    ['a shard given twice', () => [shardDirs[0]!, shardDirs[1]!, shardDirs[1]!], /shard 2\/3 is given twice/],
+    ['a missing shard', () => [shardDirs[0]!, shardDirs[2]!], /shard 2\/3 missing/],
+    ['a report that is not a shard', () => [shardDirs[0]!, single, shardDirs[2]!], /is not a shard report/],
+    ['a shard with a result dropped', () => tampered(1, (r) => void r.results.shift()), /do not split one plan/],
+  ];
+  for (const [what, dirs, message] of refusals) {
+    it(`refuses ${what} (exit 2, clear message)`, async () => {
+      const out = capture();
+      const code = await main(['report', 'merge', ...dirs(), '--report-dir', join(root, 'refused')], out.io);
+      expect(code).toBe(2);
+      expect(out.text()).toMatch(message);
+      expect(out.text()).not.toMatch(/\n\s+at /);
+    });
+  }
+
+  it('rejects a malformed --shard before it starts anything (exit 2)', async () => {
+    for (const bad of ['0/3', '4/3', '3', 'a/b', '1/0']) {
+      const out = capture();
+      expect(await main(['run', '--embedded', '--shard', bad], out.io)).toBe(2);
+      expect(out.text()).toContain('--shard takes I/N');
+    }
+  });
+});
+
+describe('the shard partition', () => {
+  const plan: Suite[] = [...SUITES.filter((s) => s !== 'ratelimit').flatMap((s) => Array<Suite>(7).fill(s)), ...Array<Suite>(4).fill('ratelimit')];
+
+  it('puts each pair in exactly one shard, deals the rest evenly and keeps the ratelimit suite whole', () => {
+    for (const count of [1, 2, 3, 5, 60]) {
+      const owner = shardAssignments(plan, count);
+      expect(owner.every((o) => o >= 1 && o <= count)).toBe(true);
+      const sizes = Array.from({ length: count }, (_, k) => owner.filter((o, i) => o === k + 1 && plan[i] !== 'ratelimit').length);
+      expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+      expect(new Set(owner.filter((_, i) => plan[i] === 'ratelimit')).size).toBe(1);
+    }
+  });
+
+  it('puts merged results back in plan order', () => {
+    const results = plan.map((suite, i) => ({ id: `${suite}.c${i}`, suite, operation: 'GET /x' }) as RunReport['results'][number]);
+    const owner = shardAssignments(plan, 3);
+    const parts = [1, 2, 3].map((k) => results.filter((_, i) => owner[i] === k));
+    expect(mergeShardResults(parts)).toEqual(results);
+    expect(mergeShardResults([parts[1]!, parts[0]!, parts[2]!])).toMatch(/results/);
+  });
+});

@@ -12,33 +12,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../src/cli/main.js';
-import { bearerOf, type ReferenceServer } from '../src/server/index.js';
+import type { ReferenceServer } from '../src/server/index.js';
 import { SUITES, type RunReport, type Suite } from '../src/results/model.js';
 import { mergeShardResults, shardAssignments } from '../src/results/shard.js';
 import { startFaultyServer } from './faulty/index.js';
+import { acceptExtraKeys } from './helpers/multi-key.js';
 
 const SHARD_KEYS = ['vapc_shard_key_one_1111', 'vapc_shard_key_two_2222', 'vapc_shard_key_three_333'];
 
 /**
- * A server that accepts three more API keys, each with its own rate-limit window (as a real API
- * issues one key per CI job), through the server's `configure` seam. It has one known deviation
- * (a 422 body of the wrong shape), so the comparison covers failed verdicts too.
+ * A server that accepts three more API keys, each with its own rate-limit window, and has one
+ * known deviation (a 422 body of the wrong shape), so the comparison covers failed verdicts too.
  */
 function startMultiKeyServer(): Promise<ReferenceServer> {
-  return startFaultyServer('error-422-wrong-shape', {
-    rateLimit: 1000,
-    rateWindowMs: 10_000,
-    configure: (_app, internals) => {
-      const { authenticate, rateLimitKey } = internals;
-      const extra = (headers: Parameters<typeof bearerOf>[0]) => {
-        const bearer = bearerOf(headers);
-        return bearer !== undefined && SHARD_KEYS.includes(bearer) ? bearer : undefined;
-      };
-      internals.authenticate = (op, headers) =>
-        extra(headers) ? authenticate(op, { ...headers, authorization: `Bearer ${internals.store.apiKey}` }) : authenticate(op, headers);
-      internals.rateLimitKey = (request) => (extra(request.headers) ? `key:${extra(request.headers)}` : rateLimitKey(request));
-    },
-  });
+  return startFaultyServer('error-422-wrong-shape', { rateLimit: 1000, rateWindowMs: 10_000, configure: acceptExtraKeys(SHARD_KEYS) });
 }
 
 interface Captured {

@@ -1,0 +1,72 @@
+/**
+ * Sharded-run benchmark (npm run bench -- shards): the wall time of one run against a
+ * rate-limited server, vs the same plan split into N shards run side by side, each with its own
+ * API key. Printed as a ratio (single / sharded); no threshold is enforced.
+ *
+ * The reference server keeps one rate-limit window per valid API key (and one per client
+ * address for unauthenticated requests), so N keys give N windows; it accepts a single key, so the
+ * bench adds N keys through its `configure` seam (test/helpers/multi-key.ts). The runner paces
+ * itself under the advertised X-RateLimit-* of its own key, so a run is bound by the window, and
+ * N shards with N keys should come close to N times faster, less the rate-limit burst, which one
+ * shard carries whole (it waits for a fresh window first). Runner and server share this process:
+ * the ratio also pays for N runners' CPU on a machine of two cores.
+ */
+import { runConformance } from '../src/runner/conformance.js';
+import { validateWireRequest } from '../src/runner/wire.js';
+import { startReferenceServer } from '../src/server/index.js';
+import { loadSpec } from '../src/spec/load.js';
+import { checks } from '../suites/index.js';
+import type { Suite } from '../src/results/model.js';
+import { acceptExtraKeys } from '../test/helpers/multi-key.js';
+
+const SHARDS = Number(process.env.VAPC_BENCH_SHARDS ?? 3);
+const LIMIT = Number(process.env.VAPC_BENCH_LIMIT ?? 100);
+const WINDOW_MS = Number(process.env.VAPC_BENCH_WINDOW_MS ?? 5_000);
+const RUNS = 3;
+const PRE_BURST: Suite[] = ['auth', 'validation', 'ranges', 'schema', 'stateful', 'cors'];
+const KEYS = Array.from({ length: SHARDS }, (_, i) => `vapc_bench_shard_key_${i + 1}_${'x'.repeat(8)}`);
+
+/** One comparison: the single run, a pause for every window to expire, then the N shards. */
+async function compare(suites: Suite[]): Promise<void> {
+  const spec = await loadSpec();
+  const server = await startReferenceServer({ host: '127.0.0.1', port: 0, spec, rateLimit: LIMIT, rateWindowMs: WINDOW_MS, configure: acceptExtraKeys(KEYS) });
+  const { user_id, org_id, recipient_list_id, channels } = server.fixtures;
+  const run = (apiKey: string, shard?: { index: number; count: number }) =>
+    runConformance({
+      baseUrl: server.url,
+      spec,
+      checks,
+      credentials: { apiKey, userId: user_id },
+      fixtures: { org_id, recipient_list_id, channels: [...channels] },
+      suites,
+      seed: 1,
+      runs: RUNS,
+      validateRequest: validateWireRequest,
+      ...(shard ? { shard } : {}),
+    });
+  try {
+    console.log(`\nserver: ${LIMIT} requests per ${WINDOW_MS / 1000} s window per key; suites ${suites.join(',')}; --runs ${RUNS}; ${SHARDS} shards with ${SHARDS} keys`);
+    let started = performance.now();
+    const single = await run(server.fixtures.api_key);
+    const singleMs = performance.now() - started;
+    console.log(`one run:           ${(singleMs / 1000).toFixed(1)} s, ${single.report.summary.requests} requests, ${single.report.results.length} results`);
+
+    // Let every window of the first run expire, so the shards start as the single run did.
+    await new Promise((r) => setTimeout(r, WINDOW_MS + 200));
+    started = performance.now();
+    const parts = await Promise.all(KEYS.map((key, i) => run(key, { index: i + 1, count: SHARDS })));
+    const shardedMs = performance.now() - started;
+    const requests = parts.reduce((n, p) => n + p.report.summary.requests, 0);
+    const results = parts.reduce((n, p) => n + p.report.results.length, 0);
+    console.log(`${SHARDS} shards, ${SHARDS} keys: ${(shardedMs / 1000).toFixed(1)} s, ${requests} requests, ${results} results (per shard: ${parts.map((p) => `${p.report.summary.requests} requests in ${(p.report.summary.duration_ms / 1000).toFixed(1)} s`).join(', ')})`);
+    if (results !== single.report.results.length) console.log('WARNING: the shards do not add up to the single run');
+    console.log(`ratio single / sharded wall time: ${(singleMs / shardedMs).toFixed(2)} (ideal ${SHARDS})`);
+  } finally {
+    await server.close();
+  }
+}
+
+// Without the rate-limit burst (the part of a run the window bounds), then with it: the burst
+// waits for a fresh window and sends a window's worth at once, a fixed cost one shard carries.
+await compare(PRE_BURST);
+await compare([...PRE_BURST, 'ratelimit']);

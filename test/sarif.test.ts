@@ -55,16 +55,22 @@ const methodKey = (operation: string) => new RegExp(`^\\s*${operation.split(' ')
 describe('report.sarif', () => {
   let ranges: string;
   let validation: string;
+  let responses: string;
 
   beforeAll(async () => {
     // One field named by every failure (ranges: max_concurrency=201) and many fields, some of
     // them query parameters (validation against a server whose 422 body has the wrong shape).
-    [ranges, validation] = await Promise.all([runAgainst('range-max-concurrency-above-max', 'ranges'), runAgainst('error-422-wrong-shape', 'validation')]);
+    // And a response field of the wrong type (calls' duration_seconds as a string).
+    [ranges, validation, responses] = await Promise.all([
+      runAgainst('range-max-concurrency-above-max', 'ranges'),
+      runAgainst('error-422-wrong-shape', 'validation'),
+      runAgainst('call-duration-string', 'schema'),
+    ]);
   }, 120_000);
   afterAll(() => undefined);
 
   it('validates against the SARIF 2.1.0 schema, with one rule per check and one result per failed check', () => {
-    for (const dir of [ranges, validation]) {
+    for (const dir of [ranges, validation, responses]) {
       const log = read<Sarif.Log>(dir, 'report.sarif');
       const report = read<RunReport>(dir, 'report.json');
       expect(validate(log), ajv.errorsText(validate.errors, { separator: '\n' })).toBe(true);
@@ -119,6 +125,14 @@ describe('report.sarif', () => {
     expect(query, 'the non-integer query fault is reported').toBeDefined();
     const lines = [query!.locations![0]!, ...(query!.relatedLocations ?? [])].map(lineAt);
     expect(lines.some((l) => /^name: (limit|offset)$/.test(l))).toBe(true);
+  });
+
+  it('puts a response-body failure on the property of the response schema it names', () => {
+    const run = read<Sarif.Log>(responses, 'report.sarif').runs[0]!;
+    const result = run.results!.find((r) => r.ruleId === 'schema.response-conforms' && r.properties!['operation'] === 'GET /calls');
+    expect(result, 'the response fault is reported').toBeDefined();
+    expect(lineAt(result!.locations![0]!)).toMatch(/^\s*duration_seconds:\s*$/);
+    expect(decodeURI(result!.locations![0]!.physicalLocation!.artifactLocation!.uri!)).toBe('spec/components/schemas/Call.yaml');
   });
 
   it('holds no secret and writes tool errors as notifications, not results', () => {

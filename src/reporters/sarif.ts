@@ -19,7 +19,10 @@ export interface SarifPosition {
 
 /** The request field a failure is about: where it is sent and its path (`['speech_settings', 'style']`). */
 export interface FailureField {
+  /** body, query, path, header; or `response` for a property of the response body. */
   location?: string;
+  /** With `response`: the status answered. */
+  status?: string;
   segments: string[];
 }
 
@@ -89,7 +92,14 @@ function rulesFor(report: RunReport, options: SarifOptions): Sarif.ReportingDesc
   return [...byId.values()].map(ruleOf);
 }
 
-/** The field a failure names: a structured invalid case ({location, loc|field}), else `field=value` in its expectation. */
+// A response-schema issue as the validators word it: `body /0/duration_seconds must be ...`,
+// `body /0 must have required property 'to_number'`.
+const RESPONSE_ISSUE = /\bbody (\/\S*|\/) must (?:have required property '([^']+)')?/;
+
+/**
+ * The field a failure names: a structured invalid case ({location, loc|field}); else `field=value`
+ * at the start of its expectation; else the first response-body issue of its actual answer.
+ */
 export function failureField(failure: Failure): FailureField | undefined {
   const input = failure.input;
   if (input && typeof input === 'object' && !Array.isArray(input)) {
@@ -99,7 +109,16 @@ export function failureField(failure: Failure): FailureField | undefined {
     if (segments.length > 0) return typeof i['location'] === 'string' ? { location: i['location'], segments } : { segments };
   }
   const named = /^([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)=/.exec(failure.expected ?? '');
-  return named ? { segments: named[1]!.split('.') } : undefined;
+  if (named) return { segments: named[1]!.split('.') };
+  const issue = failure.response ? RESPONSE_ISSUE.exec(failure.actual ?? '') : null;
+  if (!issue) return undefined;
+  const segments = issue[1]!
+    .split('/')
+    .slice(1)
+    .filter((s) => s !== '' && !/^\d+$/.test(s))
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (issue[2]) segments.push(issue[2]);
+  return segments.length > 0 ? { location: 'response', status: String(failure.response!.status), segments } : undefined;
 }
 
 function physical(position: SarifPosition): Sarif.PhysicalLocation {

@@ -75,8 +75,27 @@ export class SpecSource {
    * $refs for a nested pointer (`['speech_settings', 'style']`). Undefined when not found.
    */
   bodyProperty(path: string, method: string, segments: readonly string[]): SourcePosition | undefined {
-    const op = this.pathItem(path) && this.child(this.pathItem(path)!, method.toLowerCase());
-    const content = op && this.walk(op, ['requestBody', 'content']);
+    const item = this.pathItem(path);
+    const op = item && this.child(item, method.toLowerCase());
+    return op ? this.jsonSchemaProperty(this.walk(op, ['requestBody', 'content']), segments) : undefined;
+  }
+
+  /**
+   * The line of a property of the response body documented for `status` (the exact code, else
+   * its `2XX`-style range, else `default`), e.g. `['duration_seconds']` of a call in GET /calls.
+   */
+  responseProperty(path: string, method: string, status: string, segments: readonly string[]): SourcePosition | undefined {
+    const item = this.pathItem(path);
+    const responses = item && this.walk(item, [method.toLowerCase(), 'responses']);
+    const map = responses && this.deref(responses);
+    if (!map || !isMap(map.node)) return undefined;
+    const key = [status, `${status.charAt(0)}XX`, 'default'].find((k) => map.node !== null && isMap(map.node) && map.node.has(k));
+    const response = key === undefined ? undefined : this.child(map, key);
+    return response ? this.jsonSchemaProperty(this.child(response, 'content'), segments) : undefined;
+  }
+
+  /** A property of the JSON media type's schema in a `content` map. */
+  private jsonSchemaProperty(content: Cursor | undefined, segments: readonly string[]): SourcePosition | undefined {
     if (!content || !isMap(content.node) || segments.length === 0) return undefined;
     const json = content.node.items.find((p) => isScalar(p.key) && /json/i.test(String(p.key.value)));
     if (!json) return undefined;
@@ -171,7 +190,10 @@ export class SpecSource {
 
 /** A field of a request a finding names: where it is sent (if known) and its path. */
 export interface SourceField {
+  /** body, query, path, header, or `response` (a property of the response body). */
   location?: string;
+  /** For `response`: the status code answered. */
+  status?: string;
   segments: readonly string[];
 }
 
@@ -194,6 +216,7 @@ export function specLocator(source: SpecSource = new SpecSource()) {
       if (!op || field.segments.length === 0) return undefined;
       const [path, method] = op;
       const where = field.location;
+      if (where === 'response') return field.status ? source.responseProperty(path, method, field.status, field.segments) : undefined;
       if (where === undefined || where === 'body') {
         const found = source.bodyProperty(path, method, field.segments);
         if (found || where === 'body') return found;

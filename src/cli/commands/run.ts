@@ -114,6 +114,10 @@ export interface RunDeps {
 export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {}): Promise<number> {
   const settings = await resolveRunSettings(flags, io.env);
   const shard = flags.shard !== undefined ? parseShard(flags.shard) : undefined;
+  if (shard && settings.seed === undefined) {
+    // A random seed per shard would make N different runs that `vapc report merge` refuses.
+    throw new VapcError('E_USAGE', '--shard needs a fixed --seed N, the same for every shard, so that the shards split one run and can be merged');
+  }
   const seed = settings.seed ?? randomSeed();
   let server: ReferenceServer | undefined;
   try {

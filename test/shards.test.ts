@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../src/cli/main.js';
 import type { ReferenceServer } from '../src/server/index.js';
 import { SUITES, type RunReport, type Suite } from '../src/results/model.js';
-import { mergeShardResults, shardAssignments } from '../src/results/shard.js';
+import { mergeShardResults, shardAssignments, shardPositions, type PlanCost } from '../src/results/shard.js';
 import { startFaultyServer } from './faulty/index.js';
 import { acceptExtraKeys } from './helpers/multi-key.js';
 
@@ -67,7 +67,8 @@ describe('vapc run --shard I/N and vapc report merge', () => {
     expect(singleCode).toBe(1);
     expect(codes.every((c) => c === 0 || c === 1)).toBe(true);
     const parts = shardDirs.map(read);
-    expect(parts.map((p) => p.shard)).toEqual([1, 2, 3].map((index) => ({ index, count: 3 })));
+    expect(parts.map((p) => [p.shard!.index, p.shard!.count, p.shard!.plan_size])).toEqual([1, 2, 3].map((i) => [i, 3, read(single).results.length]));
+    for (const p of parts) expect(p.shard!.positions.length).toBe(p.results.length);
     const keys = parts.flatMap((p) => p.results.map((r) => `${r.id} ${r.operation}`));
     expect(new Set(keys).size).toBe(keys.length);
     expect(keys.length).toBe(read(single).results.length);
@@ -115,7 +116,8 @@ describe('vapc run --shard I/N and vapc report merge', () => {
   const refusals: Array<[string, () => string[], RegExp]> = [
     ['a shard of another seed', () => tampered(1, (r) => void (r.seed = 12)), /differ in seed/],
     ['a shard of another spec version', () => tampered(2, (r) => void (r.spec_version = '2.0.0')), /differ in spec version/],
-    ['a shard of another shard count', () => tampered(0, (r) => void (r.shard = { index: 1, count: 4 })), /differ in shard count/],
+    ['a shard of another shard count', () => tampered(0, (r) => void (r.shard = { ...r.shard!, count: 4 })), /differ in shard count/],
+    ['a shard whose pair another shard also ran', () => tampered(1, (r) => void (r.shard!.positions[0] = read(shardDirs[0]!).shard!.positions[0]!)), /run by two shards/],
     ['a shard run with other suites', () => tampered(0, (r) => void (r.config['suites'] = ['auth'])), /differ in the option suites/],
     ['a shard given twice', () => [shardDirs[0]!, shardDirs[1]!, shardDirs[1]!], /shard 2\/3 is given twice/],
     ['a missing shard', () => [shardDirs[0]!, shardDirs[2]!], /shard 2\/3 missing/],
@@ -148,23 +150,34 @@ describe('vapc run --shard I/N and vapc report merge', () => {
 });
 
 describe('the shard partition', () => {
-  const plan: Suite[] = [...SUITES.filter((s) => s !== 'ratelimit').flatMap((s) => Array<Suite>(7).fill(s)), ...Array<Suite>(4).fill('ratelimit')];
+  // A plan of 7 pairs per suite with uneven costs (some checks send far more requests than others).
+  const plan: PlanCost[] = [
+    ...SUITES.filter((s) => s !== 'ratelimit').flatMap((suite, k) => Array.from({ length: 7 }, (_, j) => ({ suite, requests: ((j * 7 + k * 3) % 11) + (j === 0 ? 25 : 1) }))),
+    ...Array.from({ length: 4 }, () => ({ suite: 'ratelimit' as Suite, requests: 3 })),
+  ];
+  const total = plan.filter((p) => p.suite !== 'ratelimit').reduce((n, p) => n + p.requests, 0) + 12;
 
-  it('puts each pair in exactly one shard, deals the rest evenly and keeps the ratelimit suite whole', () => {
-    for (const count of [1, 2, 3, 5, 60]) {
+  it('puts each pair in exactly one shard, balances planned requests and keeps the ratelimit suite whole in shard 1', () => {
+    for (const count of [1, 2, 3, 5]) {
       const owner = shardAssignments(plan, count);
       expect(owner.every((o) => o >= 1 && o <= count)).toBe(true);
-      const sizes = Array.from({ length: count }, (_, k) => owner.filter((o, i) => o === k + 1 && plan[i] !== 'ratelimit').length);
-      expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
-      expect(new Set(owner.filter((_, i) => plan[i] === 'ratelimit')).size).toBe(1);
+      const load = Array.from({ length: count }, (_, k) => plan.reduce((n, p, i) => n + (owner[i] === k + 1 ? p.requests : 0), 0));
+      expect(load.reduce((a, b) => a + b, 0)).toBe(total);
+      // Greedy balance: no shard is more than the largest pair above the fair share.
+      expect(Math.max(...load)).toBeLessThanOrEqual(total / count + 35);
+      expect(new Set(owner.filter((_, i) => plan[i]!.suite === 'ratelimit'))).toEqual(new Set([1]));
+      const positions = Array.from({ length: count }, (_, k) => shardPositions(plan, { index: k + 1, count }));
+      expect(positions.flat().sort((a, b) => a - b)).toEqual(plan.map((_, i) => i));
     }
   });
 
-  it('puts merged results back in plan order', () => {
-    const results = plan.map((suite, i) => ({ id: `${suite}.c${i}`, suite, operation: 'GET /x' }) as RunReport['results'][number]);
-    const owner = shardAssignments(plan, 3);
-    const parts = [1, 2, 3].map((k) => results.filter((_, i) => owner[i] === k));
+  it('puts merged results back in plan order by the recorded positions, and refuses gaps', () => {
+    const results = plan.map((p, i) => ({ id: `${p.suite}.c${i}`, suite: p.suite, operation: 'GET /x' }) as RunReport['results'][number]);
+    const parts = [1, 2, 3].map((index) => {
+      const positions = shardPositions(plan, { index, count: 3 });
+      return { shard: { index, count: 3, plan_size: plan.length, positions }, results: positions.map((i) => results[i]!) };
+    });
     expect(mergeShardResults(parts)).toEqual(results);
-    expect(mergeShardResults([parts[1]!, parts[0]!, parts[2]!])).toMatch(/results/);
+    expect(mergeShardResults([parts[0]!, parts[2]!])).toMatch(/run by no shard/);
   });
 });

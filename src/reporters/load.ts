@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { VapcError } from '../errors.js';
 import type { CheckResult, Observation, RunReport, Severity, Suite, Verdict } from '../results/model.js';
+import type { ShardField } from '../results/shard.js';
 
 const VERDICTS: readonly Verdict[] = ['passed', 'failed', 'skipped', 'error'];
 const SEVERITIES: readonly Severity[] = ['critical', 'major', 'minor'];
@@ -79,14 +80,17 @@ export function parseReport(text: string, source = 'report.json'): RunReport {
   };
 }
 
-/** report.json's `shard` field: {index, count}, integers with 1 ≤ index ≤ count. */
-function parseShardField(value: unknown, bad: (what: string) => never): { index: number; count: number } {
+/** report.json's `shard` field: {index, count, plan_size, positions}, integers with 1 ≤ index ≤ count. */
+function parseShardField(value: unknown, bad: (what: string) => never): ShardField {
   const v = isObject(value) ? value : {};
-  const { index, count } = v;
+  const { index, count, plan_size: size, positions } = v;
   if (!Number.isInteger(index) || !Number.isInteger(count) || (count as number) < 1 || (index as number) < 1 || (index as number) > (count as number)) {
-    return bad('"shard" must be {index, count} with integers 1 <= index <= count');
+    return bad('"shard" must be {index, count, ...} with integers 1 <= index <= count');
   }
-  return { index: index as number, count: count as number };
+  if (!Number.isInteger(size) || !Array.isArray(positions) || !positions.every((p) => Number.isInteger(p))) {
+    return bad('"shard" must carry plan_size (integer) and positions (integers)');
+  }
+  return { index: index as number, count: count as number, plan_size: size as number, positions: positions as number[] };
 }
 
 /** Reads DIR/report.json; a missing or unreadable file is E_CONFIG with the path in the message. */

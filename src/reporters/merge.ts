@@ -52,7 +52,7 @@ export function mergeShardReports(shards: readonly ShardReport[]): RunReport {
   same(ordered, 'spec version', (r) => r.spec_version);
   same(ordered, 'vapc version', (r) => r.tool.version);
   for (const key of PLAN_KEYS) same(ordered, `the option ${key}`, (r) => r.config[key]);
-  const results = mergeShardResults(ordered.map((s) => s.report.results));
+  const results = mergeShardResults(ordered.map((s) => ({ shard: s.report.shard!, results: s.report.results })));
   if (typeof results === 'string') refuse(`${results}; the shards do not split one plan`);
 
   const observations: Observation[] = [];

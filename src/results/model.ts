@@ -6,6 +6,8 @@
  * status, message, repro}. Everything else here is an addition.
  */
 
+import type { ShardField } from './shard.js';
+
 export type Suite = 'auth' | 'validation' | 'ranges' | 'schema' | 'stateful' | 'ratelimit' | 'cors' | 'robustness';
 export const SUITES: readonly Suite[] = ['auth', 'validation', 'ranges', 'schema', 'stateful', 'cors', 'robustness', 'ratelimit'];
 
@@ -100,7 +102,7 @@ export interface RunReport {
   /** The effective options, redacted (no secret values). */
   config: Record<string, unknown>;
   /** Set by `vapc run --shard I/N`: this report holds shard `index` of `count` (see shard.ts). */
-  shard?: { index: number; count: number };
+  shard?: ShardField;
 }
 
 export function summarize(results: CheckResult[], requests: number, durationMs: number, observations: number): RunSummary {

@@ -12,7 +12,7 @@ import type { CheckDefinition, Credentials, Fixtures, RequestValidator } from '.
 import { createCheckContext, RunAbortedError } from './context.js';
 import { discoverFixtures, type DiscoveryResult } from './discovery.js';
 import { planChecks, runPlan } from './run.js';
-import { selectShard, type ShardInfo } from '../results/shard.js';
+import { shardPositions, type ShardField, type ShardInfo } from '../results/shard.js';
 
 /** A run with no --seed uses a random seed; it is printed up front and written to report.json. */
 export const randomSeed = (): number => Math.floor(Math.random() * 2 ** 31);
@@ -122,7 +122,16 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const wholePlan = planChecks(options.checks, ctx, { suites, includeDestructive: options.includeDestructive ?? false, strictTypes: options.strictTypes ?? false });
     const budget = requestBudget(ctx.pacer.state.limit, options.rpm);
     const runs = options.runs ?? fitRuns(wholePlan, budget, spec);
-    const plan = options.shard ? selectShard(wholePlan, (item) => item.check.suite, options.shard) : wholePlan;
+    let shard: ShardField | undefined;
+    if (options.shard) {
+      // The checks' own estimates, whatever the fixtures: every shard must compute the same costs.
+      const costs = wholePlan.map((item) => {
+        const estimate = item.check.plannedRequests?.(item.operation, runs, spec, { strictTypes: item.strictTypes ?? false });
+        return { suite: item.check.suite, requests: typeof estimate === 'number' && Number.isFinite(estimate) ? estimate : runs };
+      });
+      shard = { ...options.shard, plan_size: wholePlan.length, positions: shardPositions(costs, options.shard) };
+    }
+    const plan = shard ? shard.positions.map((i) => wholePlan[i]!) : wholePlan;
     ctx.setRuns(runs);
     options.onPlanned?.({ runs, discovery, budget });
 
@@ -152,7 +161,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       results,
       observations: ctx.observations,
       config: ctx.redact(config),
-      ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
+      ...(shard ? { shard } : {}),
     });
 
     if (options.dryRun) {

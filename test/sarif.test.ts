@@ -4,7 +4,7 @@
  * request field (a body property, a query parameter) when the failures name one, else the
  * operation's method key, in whichever split file holds it.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AjvDraft04 from 'ajv-draft-04';
@@ -67,7 +67,9 @@ describe('report.sarif', () => {
       runAgainst('call-duration-string', 'schema'),
     ]);
   }, 120_000);
-  afterAll(() => undefined);
+  afterAll(() => {
+    for (const dir of [ranges, validation, responses]) if (dir) rmSync(dir, { recursive: true, force: true });
+  });
 
   it('validates against the SARIF 2.1.0 schema, with one rule per check and one result per failed check', () => {
     for (const dir of [ranges, validation, responses]) {

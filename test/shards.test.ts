@@ -7,7 +7,7 @@
  * (a created campaign's id) and so differ from run to run; durations, request counts (a 429 resent
  * after a wait adds requests) and timestamps are measurements, not verdicts.
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +61,7 @@ describe('vapc run --shard I/N and vapc report merge', () => {
   }, 240_000);
   afterAll(async () => {
     await server?.close();
+    rmSync(root, { recursive: true, force: true });
   });
 
   it('each shard runs its own part, records shard {index, count}, and all of them add up to the plan', () => {

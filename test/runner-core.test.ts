@@ -308,7 +308,7 @@ describe('validateWireRequest', () => {
   it('judges the request as sent whole: a required body that was not sent is invalid', () => {
     const op = spec.operation('createCampaign');
     expect(op.requestBody?.required).toBe(true);
-    const sent = (body?: string) => ({ request: { method: 'POST', url: 'http://h/campaign', headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body }) } });
+    const sent = (body?: string) => ({ request: { method: 'POST', url: 'http://h/campaign', headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body }) }, durationMs: 0 });
     expect(validateWireRequest(op, sent()).valid).toBe(false);
     expect(validateWireRequest(op, sent('{}')).valid).toBe(true);
   });

@@ -6,6 +6,8 @@ import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
 import { Secrets, type SecretsOptions } from '../secrets/index.js';
 import { sanitizeReport } from '../secrets/report.js';
+import { renderSarif, type SarifOptions } from './sarif.js';
+import { specLocator } from '../spec/source.js';
 
 export { createConsoleReporter, renderSummary, colorEnabled, isCi, pacingText } from './console.js';
 export type { ConsoleReporter, ConsoleReporterOptions, ConsoleMode } from './console.js';
@@ -15,15 +17,20 @@ export { renderJson } from './json.js';
 export { renderJunit } from './junit.js';
 export { REDACTED, Secrets } from '../secrets/index.js';
 export { sanitizeReport } from '../secrets/report.js';
+export { buildSarif, renderSarif, failureField, SARIF_SCHEMA_URI } from './sarif.js';
+export type { SarifOptions, SarifLocator, SarifPosition, SarifRuleSource, FailureField } from './sarif.js';
 
-export type ReportFormat = 'json' | 'junit' | 'html';
-export const REPORT_FILES: Record<ReportFormat, string> = { json: 'report.json', junit: 'junit.xml', html: 'report.html' };
+export type ReportFormat = 'json' | 'junit' | 'html' | 'sarif';
+export const REPORT_FILES: Record<ReportFormat, string> = { json: 'report.json', junit: 'junit.xml', html: 'report.html', sarif: 'report.sarif' };
+const ALL_FORMATS = ['json', 'junit', 'html', 'sarif'] as const;
 
 export interface WriteReportsOptions {
-  /** Which files to write (default all three); `vapc report` re-renders junit/html only. */
+  /** Which files to write (default all four); `vapc report` re-renders junit/html/sarif only. */
   formats?: readonly ReportFormat[];
   /** The run's secrets (or the credentials to redact), scrubbed from every file. */
   secrets?: Secrets | SecretsOptions;
+  /** report.sarif: the checks as rules (default: those in the report) and the spec locator (default: spec/). */
+  sarif?: SarifOptions;
 }
 
 export interface WriterError {
@@ -36,11 +43,17 @@ export interface WrittenReports {
   json: string;
   junit: string;
   html: string;
+  sarif: string;
   /** Writers that failed; the others were still written. Empty when all went well. */
   errors: WriterError[];
 }
 
-const RENDERERS: Record<ReportFormat, (r: RunReport) => string> = { json: renderJson, junit: renderJunit, html: renderHtml };
+const RENDERERS: Record<ReportFormat, (r: RunReport, o: WriteReportsOptions) => string> = {
+  json: renderJson,
+  junit: renderJunit,
+  html: renderHtml,
+  sarif: (r, o) => renderSarif(r, { locator: specLocator(), ...o.sarif }),
+};
 
 /** Writes via a temporary file and a rename, so a reader never sees half a report. */
 async function writeAtomic(file: string, text: string): Promise<void> {
@@ -50,7 +63,7 @@ async function writeAtomic(file: string, text: string): Promise<void> {
 }
 
 /**
- * Writes report.json first, then junit.xml and report.html, into `dir` (created if missing).
+ * Writes report.json first, then junit.xml, report.html and report.sarif, into `dir` (created if missing).
  * The report is made safe as data (evidence redacted, escaped, capped; verdicts untouched) and every
  * rendered file is scrubbed of the known secrets again as text before it is written.
  * A failing writer (a renderer bug, a full disk) never stops the others: its error is returned in
@@ -58,20 +71,21 @@ async function writeAtomic(file: string, text: string): Promise<void> {
  */
 export async function writeReports(report: RunReport, dir: string, options: WriteReportsOptions = {}): Promise<WrittenReports> {
   const root = resolve(dir);
-  const formats = options.formats ?? (['json', 'junit', 'html'] as const);
+  const formats = options.formats ?? ALL_FORMATS;
   const out: WrittenReports = {
     json: join(root, REPORT_FILES.json),
     junit: join(root, REPORT_FILES.junit),
     html: join(root, REPORT_FILES.html),
+    sarif: join(root, REPORT_FILES.sarif),
     errors: [],
   };
   await mkdir(root, { recursive: true });
   const secrets = options.secrets instanceof Secrets ? options.secrets : new Secrets(options.secrets ?? {});
   const safe = sanitizeReport(report, secrets);
-  for (const format of (['json', 'junit', 'html'] as const).filter((f) => formats.includes(f))) {
+  for (const format of ALL_FORMATS.filter((f) => formats.includes(f))) {
     const file = out[format];
     try {
-      await writeAtomic(file, secrets.text(RENDERERS[format](safe)));
+      await writeAtomic(file, secrets.text(RENDERERS[format](safe, options)));
     } catch (e) {
       out.errors.push({ format, file, message: e instanceof Error ? e.message : String(e) });
     }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { VapcError } from '../errors.js';
 import type { CheckResult, Observation, RunReport, Severity, Suite, Verdict } from '../results/model.js';
+import type { ShardField } from '../results/shard.js';
 
 const VERDICTS: readonly Verdict[] = ['passed', 'failed', 'skipped', 'error'];
 const SEVERITIES: readonly Severity[] = ['critical', 'major', 'minor'];
@@ -56,6 +57,7 @@ export function parseReport(text: string, source = 'report.json'): RunReport {
     ? (d.observations as unknown[]).filter(isObject).map((o) => ({ ...(o as object), id: str(o.id, 'observation'), message: str(o.message) }) as Observation)
     : [];
   const tool = isObject(d.tool) ? d.tool : {};
+  const shard = d.shard === undefined ? undefined : parseShardField(d.shard, bad);
   return {
     tool: { name: 'voice-agent-contract', version: str(tool.version, '?') },
     spec_version: str(d.spec_version, '?'),
@@ -78,7 +80,21 @@ export function parseReport(text: string, source = 'report.json'): RunReport {
     observations,
     config: isObject(d.config) ? d.config : {},
     ...(isObject(d.baseline) && Array.isArray(d.baseline.not_observed) ? { baseline: d.baseline as unknown as RunReport['baseline'] } : {}),
+    ...(shard ? { shard } : {}),
   };
+}
+
+/** report.json's `shard` field: {index, count, plan_size, positions}, integers with 1 ≤ index ≤ count. */
+function parseShardField(value: unknown, bad: (what: string) => never): ShardField {
+  const v = isObject(value) ? value : {};
+  const { index, count, plan_size: size, positions } = v;
+  if (!Number.isInteger(index) || !Number.isInteger(count) || (count as number) < 1 || (index as number) < 1 || (index as number) > (count as number)) {
+    return bad('"shard" must be {index, count, ...} with integers 1 <= index <= count');
+  }
+  if (!Number.isInteger(size) || !Array.isArray(positions) || !positions.every((p) => Number.isInteger(p))) {
+    return bad('"shard" must carry plan_size (integer) and positions (integers)');
+  }
+  return { index: index as number, count: count as number, plan_size: size as number, positions: positions as number[] };
 }
 
 /** Reads DIR/report.json; a missing or unreadable file is E_CONFIG with the path in the message. */

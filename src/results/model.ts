@@ -6,6 +6,7 @@
  * status, message, repro}. Everything else here is an addition.
  */
 
+
 export type Suite = 'auth' | 'validation' | 'ranges' | 'schema' | 'stateful' | 'ratelimit' | 'cors' | 'robustness';
 export const SUITES: readonly Suite[] = ['auth', 'validation', 'ranges', 'schema', 'stateful', 'cors', 'robustness', 'ratelimit'];
 
@@ -155,6 +156,8 @@ export interface RunReport {
     operations: Array<{ operation: string; reasons: string[] }>;
     total_operations: number;
   };
+  /** Set by `vapc run --shard I/N`: this report holds shard `index` of `count` (see shard.ts). */
+  shard?: ShardField;
 }
 
 export function summarize(results: CheckResult[], requests: number, durationMs: number, observations: number): RunSummary {
@@ -168,4 +171,18 @@ export function summarize(results: CheckResult[], requests: number, durationMs: 
     duration_ms: durationMs,
     observations,
   };
+}
+
+/** Which of N deterministic parts of a plan a run is (`vapc run --shard I/N`, 1-based). */
+export interface ShardInfo {
+  index: number;
+  count: number;
+}
+
+/** report.json's `shard`: which shard, and where its results stand in the whole plan. */
+export interface ShardField extends ShardInfo {
+  /** Pairs in the whole plan. */
+  plan_size: number;
+  /** The plan position (0-based) of each of this shard's results, in order. */
+  positions: number[];
 }

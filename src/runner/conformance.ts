@@ -14,6 +14,7 @@ import { createCheckContext, RunAbortedError } from './context.js';
 import { diagnoseSetup, discoverFixtures, type DiscoveryResult } from './discovery.js';
 import { planChecks, runPlan } from './run.js';
 import { validateWireRequest } from '../checks/wire.js';
+import { shardPositions, type ShardField, type ShardInfo } from '../results/shard.js';
 
 /** A run with no --seed uses a random seed; it is printed up front and written to report.json. */
 export const randomSeed = (): number => Math.floor(Math.random() * 2 ** 31);
@@ -68,6 +69,11 @@ export interface ConformanceOptions {
   onExchange?: (exchange: Exchange, checkId: string | undefined) => void;
   /** The effective options as the report shows them (already without secrets). */
   config?: Record<string, unknown>;
+  /**
+   * Run only this shard of the plan (see src/results/shard.ts). --runs is sized on the whole plan,
+   * so every shard, and an unsharded run, send the same cases for the pairs they share.
+   */
+  shard?: ShardInfo;
   /** Called with the plan once discovery is done and before any check runs. */
   onPlanned?: (info: { runs: number; discovery: DiscoveryResult; budget: number }) => void;
 }
@@ -138,14 +144,24 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     Object.assign(ctx.fixtures, discovery.fixtures);
 
     const suites = options.suites ?? SUITES;
-    const plan = planChecks(options.checks, ctx, {
+    const wholePlan = planChecks(options.checks, ctx, {
       suites,
       includeDestructive: options.includeDestructive ?? false,
       strictTypes: options.strictTypes ?? false,
       ...(options.operations ? { operations: options.operations } : {}),
     });
     const budget = requestBudget(ctx.pacer.state.limit, options.rpm);
-    const runs = options.runs ?? fitRuns(plan, budget, spec);
+    const runs = options.runs ?? fitRuns(wholePlan, budget, spec);
+    let shard: ShardField | undefined;
+    if (options.shard) {
+      // The checks' own estimates, whatever the fixtures: every shard must compute the same costs.
+      const costs = wholePlan.map((item) => {
+        const estimate = item.check.plannedRequests?.(item.operation, runs, spec, { strictTypes: item.strictTypes ?? false });
+        return { suite: item.check.suite, requests: typeof estimate === 'number' && Number.isFinite(estimate) ? estimate : runs };
+      });
+      shard = { ...options.shard, plan_size: wholePlan.length, positions: shardPositions(costs, options.shard) };
+    }
+    const plan = shard ? shard.positions.map((i) => wholePlan[i]!) : wholePlan;
     ctx.setRuns(runs);
     options.onPlanned?.({ runs, discovery, budget });
 
@@ -176,6 +192,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       observations: ctx.observations,
       config: ctx.redact(config),
       ...(options.focus ? { focus: options.focus } : {}),
+      ...(shard ? { shard } : {}),
     });
 
     if (options.dryRun) {

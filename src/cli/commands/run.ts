@@ -79,6 +79,18 @@ export interface RunFlags extends BaselineFlags {
   strictTypes?: boolean;
   quiet?: boolean;
   changedSince?: string;
+  shard?: string;
+}
+
+/** `--shard I/N`: 1 ≤ I ≤ N; anything else is a usage error. */
+export function parseShard(text: string): { index: number; count: number } {
+  const m = /^\s*(\d{1,6})\s*\/\s*(\d{1,6})\s*$/.exec(text);
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!m || count < 1 || index < 1 || index > count) {
+    throw new VapcError('E_USAGE', `--shard takes I/N with 1 <= I <= N (e.g. --shard 2/3), not "${text}"`);
+  }
+  return { index, count };
 }
 
 /** Flags as settings; a bad value is a usage error naming the flag. */
@@ -165,6 +177,11 @@ export interface RunDeps {
 /** The whole `vapc run`: returns the exit status; bad input and unreachable targets are VapcErrors (exit 2). */
 export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {}): Promise<number> {
   const settings = await resolveRunSettings(flags, io.env, deps.cwd);
+  const shard = flags.shard !== undefined ? parseShard(flags.shard) : undefined;
+  if (shard && settings.seed === undefined) {
+    // A random seed per shard would make N different runs that `vapc report merge` refuses.
+    throw new VapcError('E_USAGE', '--shard needs a fixed --seed N, the same for every shard, so that the shards split one run and can be merged');
+  }
   const seed = settings.seed ?? randomSeed();
   // A bad baseline file stops the run before any request (exit 2, file and line named).
   const baseline = await loadBaselineFlags(flags);
@@ -197,7 +214,7 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     if (settings.configFile !== undefined) say(`config: ${printable(settings.configFile)}\n`);
     say(
       `vapc run: ${settings.embedded ? `embedded reference server at ${baseUrl}` : baseUrl} · seed ${seed}` +
-        `${settings.seed === undefined ? ` (random; replay with --seed ${seed})` : ''}${settings.dryRun ? ' · dry run' : ''}\n`,
+        `${settings.seed === undefined ? ` (random; replay with --seed ${seed})` : ''}${shard ? ` · shard ${shard.index}/${shard.count}` : ''}${settings.dryRun ? ' · dry run' : ''}\n`,
     );
     const focus = flags.changedSince === undefined ? undefined : await focusSince(flags.changedSince, spec);
     if (focus) say(renderFocus(focus));
@@ -231,6 +248,7 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     if (settings.rpm !== undefined) options.rpm = settings.rpm;
     if (settings.timeoutMs !== undefined) options.timeoutMs = settings.timeoutMs;
     if (settings.deadlineMs !== undefined) options.deadlineMs = settings.deadlineMs;
+    if (shard) options.shard = shard;
     const result = await runConformance(options).catch((error: unknown) => {
       announceSetupError(error, io, secrets);
       throw error;
@@ -248,9 +266,9 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
 
     const report = baselined?.applied() ?? result.report;
     if (report.baseline && flags.pruneBaseline && baseline) report.baseline.pruned = prunedEntries(baseline, report).dropped.length;
-    const written = await writeReports(report, settings.reportDir, { secrets });
+    const written = await writeReports(report, settings.reportDir, { secrets, sarif: { rules: checks } });
     for (const e of written.errors) shout(`vapc: could not write ${e.file}: ${printable(e.message)}\n`);
-    if (!settings.quiet || written.errors.length > 0) say(`reports: ${written.json}, ${written.junit}, ${written.html}\n`);
+    if (!settings.quiet || written.errors.length > 0) say(`reports: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`);
 
     const { failed: anyFailed, errors, new_failures } = report.summary;
     // With --baseline only new (or expired) findings fail the run.
@@ -308,7 +326,7 @@ export function registerRunCommand(program: Command, ctx: CommandContext): void 
     .option('--timeout-ms <n>', 'per-request timeout in milliseconds (default 10000)')
     .option('--deadline-ms <n>', 'whole-run deadline in milliseconds, report writing included (default 1200000)')
     .option('--include-destructive', 'also exercise operations with effects outside test data (key regeneration, invites)')
-    .option('--report-dir <dir>', 'where report.json, junit.xml and report.html go (default reports/latest)')
+    .option('--report-dir <dir>', 'where report.json, junit.xml, report.html and report.sarif go (default reports/latest)')
     .option('--dry-run', 'print the planned requests and projected time; send only read-only discovery requests')
     .option('--strict-types', 'also judge framework leniency (coercion of "5", "true", null as absent)')
     .option('--quiet', 'print only the final summary')
@@ -316,6 +334,7 @@ export function registerRunCommand(program: Command, ctx: CommandContext): void 
     .option('--write-baseline <file>', "record this run's failures as known findings (YAML, sorted; reasons kept from --baseline)")
     .option('--prune-baseline', 'with --baseline: drop entries whose check and operation ran and passed')
     .option('--changed-since <base>', 'only the checks of operations that changed since BASE (a spec file, directory or git revision), plus a smoke set')
+    .option('--shard <i/n>', 'run only the I-th of N deterministic parts of the plan (merge them with `vapc report merge`)')
     .action(async (flags: RunFlags) => {
       ctx.exit((await runCommand(flags, ctx.io)) as 0 | 1 | 2);
     });

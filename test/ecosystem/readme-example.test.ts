@@ -1,4 +1,5 @@
-// The README's validator example is this file: test/ecosystem/fixtures/readme-validators.ts. It is
+// The validator example of docs/validators.md (linked from the README) is this file:
+// test/ecosystem/fixtures/readme-validators.ts. It is
 // compiled with `tsc --strict` against the packed tarball (unpacked as a consumer gets it), once with the
 // DOM's fetch types and once with Node's, and run with Node's real fetch against the reference server
 // and against one with a rate-limit header missing. Needs `npm run build` first (npm test runs it).
@@ -90,10 +91,10 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-describe('the README validator example', () => {
+describe('the validator example of docs/validators.md', () => {
   it('is the tested file, word for word', () => {
-    const readme = readFileSync(join(packageRoot, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Validators'));
+    const page = readFileSync(join(packageRoot, 'docs', 'validators.md'), 'utf8');
+    const section = page.slice(page.indexOf('## Example'));
     const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
     expect(block).toBe(readFileSync(example, 'utf8'));
   });

@@ -2,7 +2,8 @@
  * The registry: every check has a well-formed id, a rule, a contract reference, applies to some
  * operation and has tests that mention its id; malformed definitions and duplicates are refused;
  * every numeric bound of the spec has its range checks; the default plan fits a 100 req/min
- * server's budget; the same seed against the same server sends the same requests.
+ * server's budget; the same seed against the same server sends the same requests. docs/checks.md
+ * is rendered from this registry (test/docs-pages.test.ts keeps it fresh).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,24 +33,6 @@ const testSources = (): string =>
     .filter((f) => f.endsWith('.test.ts') && f !== 'registry.test.ts')
     .map((f) => readFileSync(join(packageRoot, 'test', 'suites', f), 'utf8'))
     .join('\n');
-
-describe('the README', () => {
-  it('lists every check with its rule, contract section and severity as the registry defines them', () => {
-    const readme = readFileSync(join(packageRoot, 'README.md'), 'utf8');
-    const rows = new Map<string, string[]>();
-    for (const line of readme.split('\n')) {
-      const m = /^\| `([a-z0-9.-]+)` \| (.*) \|$/.exec(line);
-      if (m && CHECK_ID.test(m[1]!) && m[2]!.split(' | ').length === 4) rows.set(m[1]!, m[2]!.split(' | '));
-    }
-    expect([...rows.keys()].sort()).toEqual(checks.map((c) => c.id).sort());
-    for (const check of checks) {
-      const [rule, ref, severity] = rows.get(check.id)!;
-      expect(rule!.replace(/&lt;/g, '<').replace(/&gt;/g, '>'), check.id).toBe(check.rule);
-      expect(ref, check.id).toBe(check.contractRef);
-      expect(severity!.replace(' (destructive)', ''), check.id).toBe(check.severity);
-    }
-  });
-});
 
 describe('the check registry', () => {
   it('every check has an id suite.name, a rule, a contract reference, a severity and applies to an operation', () => {

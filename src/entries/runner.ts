@@ -1,0 +1,17 @@
+/**
+ * `voice-agent-contract/runner`: the conformance run as a library. `runConformance` takes a base
+ * URL, the checks and a seed and returns the RunReport (no argv, console or process touched);
+ * `checks` is the project's registry, `defineCheck` and `buildRegistry` make and validate checks of
+ * your own, and the report types describe what comes back.
+ */
+export { runConformance, randomSeed, DEFAULT_DEADLINE_MS, type ConformanceOptions, type ConformanceResult } from '../runner/conformance.js';
+export { checks, checksOf, checkById } from '../../suites/index.js';
+export { defineCheck, type CheckContext, type CheckDefinition, type CheckOutcome, type Credentials } from '../checks/check.js';
+export { buildRegistry, CHECK_ID } from '../checks/registry.js';
+export type { Fixtures } from '../results/fixtures.js';
+export type { CheckResult, Failure, Observation, RunReport, RunSummary, Severity, Suite, Verdict } from '../results/model.js';
+export { SUITES } from '../results/model.js';
+export type { RunEvents, RunPlan, PacingInfo } from '../results/events.js';
+export { Secrets, REDACTED } from '../secrets/index.js';
+export { loadSpec } from '../spec/load.js';
+export type { SpecModel, Operation } from '../spec/model.js';

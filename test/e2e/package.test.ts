@@ -1,14 +1,15 @@
-// The package as consumers get it: `npm pack`, installed offline into an unrelated temporary
-// project, used from plain Node ESM and type-checked from TypeScript. Needs `npm run build` first
+// The package as consumers get it: `npm pack`, unpacked into an unrelated temporary project's
+// node_modules with its bin linked as npm would (test/helpers/packed.ts; no registry, no npm
+// cache), used from plain Node ESM and type-checked from TypeScript. Needs `npm run build` first
 // (npm test runs it).
-import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/paths.js';
+import { consumerWithTarball } from '../helpers/packed.js';
 
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const tsc = join(packageRoot, 'node_modules', 'typescript', 'bin', 'tsc');
 let work: string;
 let project: string;
@@ -22,16 +23,7 @@ function run(command: string, args: string[], cwd: string): { status: number | n
 beforeAll(() => {
   if (!existsSync(join(packageRoot, 'dist', 'src', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` first');
   work = mkdtempSync(join(tmpdir(), 'vapc-pack-'));
-  const packed = execFileSync(npm, ['pack', '--json', '--pack-destination', work], { cwd: packageRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  const info = (JSON.parse(packed) as { filename: string; files: { path: string }[] }[])[0];
-  if (!info) throw new Error('npm pack printed nothing');
-  packedFiles = info.files.map((f) => f.path);
-  project = join(work, 'consumer');
-  mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
-  // Dependencies come from the npm cache: no network.
-  const install = run(npm, ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(work, info.filename)], project);
-  if (install.status !== 0) throw new Error(`offline install of the tarball failed:\n${install.out}`);
+  ({ dir: project, files: packedFiles } = consumerWithTarball(work));
 }, 120_000);
 
 afterAll(() => {
@@ -139,7 +131,10 @@ void wrongType; void missing;
     expect(r.status).toBe(0);
   });
 
-  it('installs the vapc binary', () => {
+  it('installs the vapc binary, and it runs', () => {
     expect(readdirSync(join(project, 'node_modules', '.bin'))).toContain('vapc');
+    const r = run(join(project, 'node_modules', '.bin', 'vapc'), ['--version'], project);
+    expect(r.status, r.out).toBe(0);
+    expect(r.out.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 });

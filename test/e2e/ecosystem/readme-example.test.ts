@@ -2,8 +2,8 @@
 // compiled with `tsc --strict` against the packed tarball (unpacked as a consumer gets it), once with the
 // DOM's fetch types and once with Node's, and run with Node's real fetch against the reference server
 // and against one with a rate-limit header missing. Needs `npm run build` first (npm test runs it).
-import { execFile, execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,8 +12,8 @@ import { packageRoot } from '../../../src/paths.js';
 import { startReferenceServer, type ReferenceServer } from '../../../src/server/index.js';
 import { startFaultyServer } from '../../catalog/faults/index.js';
 import { tsc } from '../../helpers/ecosystem-tools.js';
+import { consumerWithTarball as packedConsumer } from '../../helpers/packed.js';
 
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const example = join(packageRoot, 'test', 'fixtures', 'ecosystem', 'readme-validators.ts');
 const runAsync = promisify(execFile);
 
@@ -23,26 +23,9 @@ let server: ReferenceServer;
 let faulty: ReferenceServer;
 let compiled: { status: number; out: string }[];
 
-/**
- * A consumer project with the packed tarball unpacked as node_modules/voice-agent-contract, its
- * dependencies linked from this repository's node_modules: the package's own files are exactly what
- * `npm pack` ships, and nothing is fetched (an offline `npm install` needs registry metadata the
- * npm cache may not hold).
- */
+/** The packed consumer (test/helpers/packed.ts) with the README example and its two tsconfigs. */
 function consumerWithTarball(): string {
-  const packed = execFileSync(npm, ['pack', '--json', '--pack-destination', work], { cwd: packageRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  const info = (JSON.parse(packed) as { filename: string }[])[0];
-  if (!info) throw new Error('npm pack printed nothing');
-  const dir = join(work, 'consumer');
-  const modules = join(dir, 'node_modules');
-  mkdirSync(modules, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
-  execFileSync('tar', ['-xzf', join(work, info.filename), '-C', work]);
-  renameSync(join(work, 'package'), join(modules, 'voice-agent-contract'));
-  for (const entry of readdirSync(join(packageRoot, 'node_modules'))) {
-    if (entry.startsWith('.') || entry === 'voice-agent-contract') continue;
-    symlinkSync(join(packageRoot, 'node_modules', entry), join(modules, entry), 'dir');
-  }
+  const { dir } = packedConsumer(work);
   copyFileSync(example, join(dir, 'readme-validators.ts'));
   const strict = { strict: true, noUnusedLocals: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', resolveJsonModule: true, skipLibCheck: true };
   // Fetch typed by the DOM library (browsers, Deno, most front-end setups); this one emits the JS that runs.

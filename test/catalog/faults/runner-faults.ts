@@ -1,23 +1,19 @@
 /**
  * Faults the suites' tests need beyond the reference server's catalogue: the reference server with
  * one behaviour broken through its `configure` seam (hooks on the Fastify app, wrapped internals).
- * Each names the checks it must trip. Lenient variants (`lenient: true`) are correct servers of a
+ * Each names the checks it must trip (`catches`). Lenient variants (`lenient: true`) are correct servers of a
  * different strictness that every check must pass (the `..._no_false_positive` tests).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { operationIdOf, type ReferenceInternals, type ReferenceServerOptions } from '../../../src/server/index.js';
+import { operationIdOf, type ReferenceInternals } from '../../../src/server/index.js';
 import type { ValidationIssue } from '../../../src/validators/index.js';
 import { getPointer, numericTargets } from '../../../src/generators/index.js';
+import type { ServerFault } from './server-faults.js';
 
-export interface Fault {
-  name: string;
-  description: string;
-  /** Check ids this fault must make fail (empty for lenient variants). */
-  checks: string[];
+/** A fault of the runner's tests; `catches` as in ServerFault (empty for lenient variants). */
+export interface Fault extends ServerFault {
   /** A correct server of another strictness: every check must pass. */
   lenient?: boolean;
-  options?: Partial<ReferenceServerOptions>;
-  configure(app: FastifyInstance, internals: ReferenceInternals): void | Promise<void>;
 }
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -92,11 +88,11 @@ function authenticateAlso(internals: ReferenceInternals, accept: (headers: Recor
 const rightUser = (internals: ReferenceInternals, headers: Record<string, unknown>) => headers['x-user-id'] === internals.store.userId;
 
 /** A server that answers 500 to a JSON object body matching `crashes` (POST and PATCH). */
-function bodyCrash(name: string, description: string, check: string, crashes: (body: Record<string, Json>) => boolean): Fault {
+function bodyCrash(name: string, description: string, catches: string[], crashes: (body: Record<string, Json>) => boolean): Fault {
   return {
     name,
     description,
-    checks: [check],
+    catches,
     configure(app) {
       app.addHook('preHandler', async (request, reply) => {
         const body = request.body as Json;
@@ -112,7 +108,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'user-id-not-required',
     description: 'X-User-ID is not checked: a request with the bearer only is served',
-    checks: ['auth.missing-credentials', 'auth.empty-credentials'],
+    catches: ['auth.missing-credentials', 'auth.empty-credentials'],
     configure(_app, internals) {
       authenticateAlso(internals, (h) => bearer({ headers: h }) === `Bearer ${internals.store.apiKey}`);
     },
@@ -120,7 +116,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'wrong-user-id-accepted',
     description: 'X-User-ID must be present, but any value is served with a valid bearer (a user id naming no user is an invalid credential, 5.5)',
-    checks: ['auth.wrong-credentials'],
+    catches: ['auth.wrong-credentials'],
     configure(_app, internals) {
       authenticateAlso(internals, (h) => bearer({ headers: h }) === `Bearer ${internals.store.apiKey}` && typeof h['x-user-id'] === 'string' && h['x-user-id'] !== '');
     },
@@ -128,7 +124,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'api-key-prefix-accepted',
     description: 'any bearer that starts with the real key is let in (a comparison by prefix)',
-    checks: ['auth.wrong-credentials'],
+    catches: ['auth.wrong-credentials'],
     configure(_app, internals) {
       authenticateAlso(internals, (h) => String(h['authorization'] ?? '').startsWith(`Bearer ${internals.store.apiKey}`) && h['x-user-id'] === internals.store.userId);
     },
@@ -136,7 +132,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'bearer-trailing-words-accepted',
     description: 'the bearer is read up to the first space: "Bearer <key> junk" is let in',
-    checks: ['auth.wrong-credentials'],
+    catches: ['auth.wrong-credentials'],
     configure(_app, internals) {
       authenticateAlso(internals, (h) => String(h['authorization'] ?? '').split(' ')[1] === internals.store.apiKey && h['x-user-id'] === internals.store.userId);
     },
@@ -144,7 +140,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'user-id-prefix-accepted',
     description: 'any X-User-ID that starts with the real user id is let in',
-    checks: ['auth.wrong-credentials'],
+    catches: ['auth.wrong-credentials'],
     configure(_app, internals) {
       authenticateAlso(internals, (h) => bearer({ headers: h }) === `Bearer ${internals.store.apiKey}` && String(h['x-user-id'] ?? '').startsWith(internals.store.userId));
     },
@@ -152,7 +148,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'empty-bearer-accepted',
     description: 'an Authorization header of "Bearer " with nothing after it is served',
-    checks: ['auth.empty-credentials'],
+    catches: ['auth.empty-credentials'],
     configure(_app, internals) {
       authenticateAlso(internals, (h, id) => /^Bearer\s*$/.test(bearer({ headers: h })) && (rightUser(internals, h) || id !== 'getCurrentUser'));
     },
@@ -160,7 +156,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'any-scheme-accepted',
     description: 'the key is accepted under any scheme (Basic, Token) or without one',
-    checks: ['auth.malformed-bearer'],
+    catches: ['auth.malformed-bearer'],
     configure(_app, internals) {
       authenticateAlso(internals, (h) => bearer({ headers: h }).endsWith(internals.store.apiKey) && (rightUser(internals, h) || h['x-user-id'] === undefined));
     },
@@ -168,7 +164,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'any-bearer-accepted',
     description: 'any bearer token is served as long as the user id is right',
-    checks: ['auth.wrong-credentials', 'auth.malformed-bearer'],
+    catches: ['auth.wrong-credentials', 'auth.malformed-bearer'],
     configure(_app, internals) {
       authenticateAlso(internals, (h) => /^Bearer \S+$/.test(bearer({ headers: h })) && rightUser(internals, h));
     },
@@ -176,7 +172,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'unauthorized-body-plain',
     description: 'the 401 body is plain text, not {detail: string}',
-    checks: ['auth.missing-credentials', 'auth.wrong-credentials'],
+    catches: ['auth.missing-credentials', 'auth.wrong-credentials'],
     configure(app) {
       app.addHook('onSend', async (_request, reply, payload) => {
         if (reply.statusCode !== 401) return payload;
@@ -188,7 +184,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'unauthorized-detail-says-nothing',
     description: 'the 401 body is {detail: "No."}: a string, but it does not say the credentials are invalid (section 7)',
-    checks: ['auth.missing-credentials', 'auth.wrong-credentials'],
+    catches: ['auth.missing-credentials', 'auth.wrong-credentials'],
     configure(app) {
       onSendJson(app, (_request, reply) => reply.statusCode === 401, () => ({ detail: 'No.' }));
     },
@@ -196,7 +192,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'health-requires-auth',
     description: 'GET /health answers 401 without credentials',
-    checks: ['auth.health-open'],
+    catches: ['auth.health-open'],
     configure(app) {
       app.addHook('onRequest', async (request, reply) => {
         if (operationIdOf(request) === 'getHealth' && !request.headers['authorization']) return reply.code(401).send({ detail: 'Invalid authentication credentials' });
@@ -207,7 +203,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'preflight-requires-user-id',
     description: 'the bearer-only operations also demand X-User-ID',
-    checks: ['auth.bearer-only'],
+    catches: ['auth.bearer-only'],
     configure(app) {
       app.addHook('onRequest', async (request, reply) => {
         if (request.method === 'OPTIONS' && !request.headers['x-user-id']) return reply.code(401).send({ detail: 'Invalid authentication credentials' });
@@ -218,7 +214,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'protected-wrong-user',
     description: 'GET /protected answers another user id',
-    checks: ['auth.protected-echoes-user-id'],
+    catches: ['auth.protected-echoes-user-id'],
     configure(app) {
       onSendJson(app, opIs('getProtected'), (json) => ({ ...json, user_id: 'someone-else' }));
     },
@@ -227,7 +223,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'body-types-unchecked',
     description: 'wrong JSON types in bodies are accepted',
-    checks: ['validation.wrong-type'],
+    catches: ['validation.wrong-type'],
     configure(_app, internals) {
       ignoreIssues(internals, (i) => i.location === 'body' && i.rule === 'type');
     },
@@ -235,7 +231,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'string-fields-take-numbers',
     description: 'a number is accepted where a string is stated (recipients[].phone_number: 7)',
-    checks: ['validation.wrong-type'],
+    catches: ['validation.wrong-type'],
     configure(_app, internals) {
       ignoreIssues(internals, (i) => i.location === 'body' && i.rule === 'type' && typeof i.actual === 'number' && String(i.expected).includes('string'));
     },
@@ -243,7 +239,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'integer-fields-take-fractions',
     description: 'a non-integral number is accepted where an integer is stated (short_term_summaries_limit: 2.5)',
-    checks: ['validation.wrong-type'],
+    catches: ['validation.wrong-type'],
     configure(_app, internals) {
       ignoreIssues(internals, (i) => i.location === 'body' && i.rule === 'type' && typeof i.actual === 'number' && String(i.expected).includes('integer'));
     },
@@ -251,7 +247,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'object-fields-take-arrays',
     description: 'an array is accepted where an object is stated (retry_policy: [])',
-    checks: ['validation.wrong-type'],
+    catches: ['validation.wrong-type'],
     configure(_app, internals) {
       ignoreIssues(internals, (i) => i.location === 'body' && i.rule === 'type' && Array.isArray(i.actual) && String(i.expected).includes('object'));
     },
@@ -259,7 +255,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'channel-unchecked',
     description: 'any channel string is accepted, not only the two provider ids (4.2)',
-    checks: ['validation.enum-violation'],
+    catches: ['validation.enum-violation'],
     configure(_app, internals) {
       ignoreIssues(internals, (i) => i.pointer === '/channel' && i.rule === 'enum');
     },
@@ -267,7 +263,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'enum-ignores-case',
     description: 'the status enum is compared ignoring case ("DRAFT" is taken as draft)',
-    checks: ['validation.enum-violation'],
+    catches: ['validation.enum-violation'],
     configure(_app, internals) {
       wrapValidate(internals, (original) => (operationId, parts) => {
         const body = parts.body as Json;
@@ -279,7 +275,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'validation-loc-vague',
     description: 'the 422 names only ["body"] in loc, never the field',
-    checks: ['validation.wrong-type', 'validation.enum-violation'],
+    catches: ['validation.wrong-type', 'validation.enum-violation'],
     configure(app) {
       onSendJson(app, status(422), (json) => ({ detail: (json.detail ?? []).map((d: Json) => ({ ...d, loc: ['body'] })) }));
     },
@@ -287,7 +283,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'validation-loc-wrong-location',
     description: 'the 422 loc puts a body fault under "query" and a query fault under "body"',
-    checks: ['validation.loc-names-location'],
+    catches: ['validation.loc-names-location'],
     configure(app) {
       const swap: Record<string, string> = { body: 'query', query: 'body' };
       onSendJson(app, status(422), (json) => ({
@@ -298,7 +294,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'validation-body-shape',
     description: 'the 422 body is {error: string}, not the validation error body',
-    checks: ['validation.wrong-type', 'validation.malformed-json', 'validation.non-integer-query'],
+    catches: ['validation.wrong-type', 'validation.malformed-json', 'validation.non-integer-query'],
     configure(app) {
       onSendJson(app, status(422), () => ({ error: 'invalid request' }));
     },
@@ -306,7 +302,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'enum-unchecked',
     description: 'values outside an enum are accepted',
-    checks: ['validation.enum-violation'],
+    catches: ['validation.enum-violation'],
     configure(_app, internals) {
       ignoreIssues(internals, (i) => i.rule === 'enum');
     },
@@ -314,7 +310,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'malformed-json-400',
     description: 'malformed JSON is answered 400 instead of 422',
-    checks: ['validation.malformed-json'],
+    catches: ['validation.malformed-json'],
     configure(app) {
       app.addHook('onSend', async (_request, reply, payload) => {
         if (reply.statusCode === 422 && typeof payload === 'string' && payload.includes('json_invalid')) reply.code(400);
@@ -325,7 +321,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'query-types-unchecked',
     description: 'non-integer limit and offset are accepted (and ignored)',
-    checks: ['validation.non-integer-query'],
+    catches: ['validation.non-integer-query'],
     configure(_app, internals) {
       wrapValidate(internals, (original) => (operationId, parts) => {
         const query = { ...(parts.query ?? {}) };
@@ -339,7 +335,7 @@ export const runnerFaults: Fault[] = [
     {
       name: `${field}-minimum-off-by-one`,
       description: `${field} one below its minimum is accepted`,
-      checks: [`ranges.${field.replace(/_/g, '-')}-below-minimum`],
+      catches: [`ranges.${field.replace(/_/g, '-')}-below-minimum`],
       configure(_app, internals) {
         ignoreIssues(internals, (i) => i.rule === 'minimum' && i.pointer === `/${field}` && typeof i.expected === 'number' && i.actual === i.expected - 1);
       },
@@ -347,7 +343,7 @@ export const runnerFaults: Fault[] = [
     {
       name: `${field}-maximum-off-by-one`,
       description: `${field} one above its maximum is accepted`,
-      checks: [`ranges.${field.replace(/_/g, '-')}-above-maximum`],
+      catches: [`ranges.${field.replace(/_/g, '-')}-above-maximum`],
       configure(_app, internals) {
         ignoreIssues(internals, (i) => i.rule === 'maximum' && i.pointer === `/${field}` && typeof i.expected === 'number' && i.actual === i.expected + 1);
       },
@@ -355,7 +351,7 @@ export const runnerFaults: Fault[] = [
     {
       name: `${field}-maximum-rejected`,
       description: `${field} at its maximum is rejected (exclusive bound)`,
-      checks: [`ranges.${field.replace(/_/g, '-')}-in-range`],
+      catches: [`ranges.${field.replace(/_/g, '-')}-in-range`],
       configure(_app, internals) {
         const maxima = new Map(internals.spec.bounds().filter((b) => b.field === field).map((b) => [b.operationId, b.maximum]));
         addIssue(internals, (operationId, body) => {
@@ -369,7 +365,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'machine-detection-zero-skipped',
     description: 'machine_detection_timeout_seconds 0 skips the range check (a falsy value taken as absent)',
-    checks: ['ranges.machine-detection-timeout-seconds-below-minimum'],
+    catches: ['ranges.machine-detection-timeout-seconds-below-minimum'],
     configure(_app, internals) {
       ignoreIssues(internals, (i) => i.rule === 'minimum' && i.pointer === '/machine_detection_timeout_seconds' && i.actual === 0);
     },
@@ -378,7 +374,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'calls-negative-offset-500',
     description: 'GET /calls answers 500 to a negative offset (the contract states no minimum; an SQL OFFSET -1 fails)',
-    checks: ['ranges.numeric-edges'],
+    catches: ['ranges.numeric-edges'],
     configure(app) {
       app.addHook('preHandler', async (request, reply) => {
         if (operationIdOf(request) !== 'listCalls') return undefined;
@@ -387,13 +383,13 @@ export const runnerFaults: Fault[] = [
       });
     },
   },
-  bodyCrash('int32-overflow-500', 'a body integer past int32 (2^31 or more) crashes the server (an int32 column)', 'ranges.numeric-edges', (b) =>
+  bodyCrash('int32-overflow-500', 'a body integer past int32 (2^31 or more) crashes the server (an int32 column)', ['ranges.numeric-edges', 'ranges.max-concurrency-above-maximum'], (b) =>
     Object.values(b).some((v) => typeof v === 'number' && Number.isInteger(v) && Math.abs(v) > 2 ** 31 - 1),
   ),
   {
     name: 'integer-field-numeric-string-500',
     description: 'an integer body field sent as a numeric string ("-1") crashes the server (arithmetic on a string)',
-    checks: ['ranges.numeric-edges'],
+    catches: ['ranges.numeric-edges'],
     configure(app, internals) {
       app.addHook('preHandler', async (request, reply) => {
         const id = operationIdOf(request);
@@ -409,7 +405,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'assistant-name-number',
     description: 'GET /assistants returns name as a number',
-    checks: ['schema.response-conforms'],
+    catches: ['schema.response-conforms'],
     configure(app) {
       onSendJson(app, opIs('listAssistants'), (json) => (Array.isArray(json) ? json.map((a) => ({ ...a, name: 42 })) : json));
     },
@@ -417,7 +413,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'calls-item-past-50-malformed',
     description: 'on pages longer than 50, the 51st call has duration_seconds as a string and no provider',
-    checks: ['schema.calls-default-limit'],
+    catches: ['schema.calls-default-limit'],
     configure(app) {
       onSendJson(app, opIs('listCalls'), (json) =>
         Array.isArray(json) && json.length > 50 ? json.map((c: Json, i: number) => (i === 50 ? { ...c, duration_seconds: String(c.duration_seconds ?? 1), provider: undefined } : c)) : json,
@@ -427,7 +423,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'calls-limit-zero-ignored',
     description: 'GET /calls?limit=0 answers the default page (0 taken as "not given")',
-    checks: ['schema.calls-limit'],
+    catches: ['schema.calls-limit'],
     configure(_app, internals) {
       wrapValidate(internals, (original) => (operationId, parts) => {
         if (operationId !== 'listCalls' || parts.query?.['limit'] !== '0') return original(operationId, parts);
@@ -439,7 +435,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'calls-limit-plus-one',
     description: 'GET /calls returns one call more than limit',
-    checks: ['schema.calls-limit'],
+    catches: ['schema.calls-limit'],
     configure(app) {
       onSendJson(app, (r) => opIs('listCalls')(r) && 'limit' in (r.query as object), (json) => (Array.isArray(json) && json.length ? [...json, json[0]] : json));
     },
@@ -447,7 +443,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'calls-default-limit-20',
     description: 'GET /calls without limit returns 20 calls',
-    checks: ['schema.calls-default-limit'],
+    catches: ['schema.calls-default-limit'],
     configure(app) {
       onSendJson(app, (r) => opIs('listCalls')(r) && !('limit' in (r.query as object)), (json) => (Array.isArray(json) ? json.slice(0, 20) : json));
     },
@@ -455,7 +451,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'calls-offset-ignored',
     description: 'GET /calls ignores offset',
-    checks: ['schema.calls-offset'],
+    catches: ['schema.calls-offset'],
     configure(_app, internals) {
       wrapValidate(internals, (original) => (operationId, parts) => {
         const result = original(operationId, parts);
@@ -467,7 +463,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'calls-provider-ignored',
     description: 'GET /calls ignores the provider filter',
-    checks: ['schema.calls-provider-filter'],
+    catches: ['schema.calls-provider-filter'],
     configure(_app, internals) {
       wrapValidate(internals, (original) => (operationId, parts) => {
         const result = original(operationId, parts);
@@ -480,7 +476,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'create-drops-schedule',
     description: 'the created record carries another schedule start than the one sent',
-    checks: ['stateful.create-echoes'],
+    catches: ['stateful.create-echoes'],
     configure(app) {
       onSendJson(app, opIs('createCampaign'), (json) => (json && json.id ? { ...json, schedule_start_time: '1999-01-01T00:00:00Z' } : json));
     },
@@ -488,7 +484,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'get-wraps-differently',
     description: 'GET /campaign/{id} returns the record under `data`, not `campaign`',
-    checks: ['stateful.get-returns-created'],
+    catches: ['stateful.get-returns-created'],
     configure(app) {
       onSendJson(app, opIs('getCampaign'), (json) => (json && json.campaign ? { data: json.campaign, counts: json.counts, calls: json.calls } : json));
     },
@@ -496,7 +492,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'update-not-persisted',
     description: 'PATCH answers the change but GET still shows the old name',
-    checks: ['stateful.update-persists'],
+    catches: ['stateful.update-persists'],
     configure(app) {
       onSendJson(app, opIs('getCampaign'), (json) => (json && json.campaign ? { ...json, campaign: { ...json.campaign, name: 'stale name' } } : json));
     },
@@ -504,7 +500,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'update-drops-false',
     description: 'PATCH skips fields sent as false (a falsy value taken as absent): the record keeps true',
-    checks: ['stateful.update-persists'],
+    catches: ['stateful.update-persists'],
     configure(_app, internals) {
       wrapValidate(internals, (original) => (operationId, parts) => {
         const body = parts.body as Json;
@@ -516,7 +512,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'status-not-persisted',
     description: 'PATCH answers the status as set, but GET still shows draft',
-    checks: ['stateful.update-status-values'],
+    catches: ['stateful.update-status-values'],
     configure(app) {
       onSendJson(app, opIs('getCampaign'), (json) => (json && json.campaign ? { ...json, campaign: { ...json.campaign, status: 'draft' } } : json));
     },
@@ -524,7 +520,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'status-scheduled-rejected',
     description: 'PATCH rejects status "scheduled" as outside the enum',
-    checks: ['stateful.update-status-values'],
+    catches: ['stateful.update-status-values'],
     configure(_app, internals) {
       addIssue(internals, (operationId, body) =>
         operationId === 'updateCampaign' && body?.status === 'scheduled'
@@ -536,7 +532,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'recipient-answer-array',
     description: 'adding a recipient answers a JSON array, not an object',
-    checks: ['stateful.add-recipient'],
+    catches: ['stateful.add-recipient'],
     configure(app) {
       onSendJson(app, (r, reply) => opIs('addRecipient')(r) && reply.statusCode < 300, () => []);
     },
@@ -544,7 +540,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'invite-wrong-email',
     description: 'the created invite carries another email than the one sent',
-    checks: ['stateful.create-invite'],
+    catches: ['stateful.create-invite'],
     configure(app) {
       onSendJson(app, (r, reply) => opIs('createInvite')(r) && reply.statusCode < 300, (json) => ({ ...json, email: 'someone@else.example' }));
     },
@@ -552,7 +548,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'regenerate-returns-same-key',
     description: 'regeneration rotates nothing and answers the key already in use',
-    checks: ['stateful.regenerate-key'],
+    catches: ['stateful.regenerate-key'],
     configure(_app, internals) {
       const store = internals.store;
       store.regenerateKey = (keyId: string) => (keyId === store.data.apiKey.id ? { key: store.apiKey, id: store.data.apiKey.id, name: store.data.apiKey.name, upgraded: false } : undefined);
@@ -561,7 +557,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'regenerated-key-unusable',
     description: 'the key returned by regeneration is not the one the server accepts',
-    checks: ['stateful.regenerate-key'],
+    catches: ['stateful.regenerate-key'],
     configure(app) {
       onSendJson(app, (r, reply) => opIs('regenerateApiKey')(r) && reply.statusCode < 300, (json) => ({ ...json, key: 'vapc_not_the_key' }));
     },
@@ -570,7 +566,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'remaining-header-missing',
     description: 'X-RateLimit-Remaining is never sent',
-    checks: ['ratelimit.headers-present', 'schema.response-conforms'],
+    catches: ['ratelimit.headers-present', 'schema.response-conforms'],
     configure(app) {
       onSendHeaders(app, () => true, (reply) => reply.removeHeader('x-ratelimit-remaining'));
     },
@@ -578,7 +574,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'remaining-stuck',
     description: 'X-RateLimit-Remaining always equals the limit',
-    checks: ['ratelimit.remaining-decreases'],
+    catches: ['ratelimit.remaining-decreases'],
     configure(app, internals) {
       onSendHeaders(app, () => true, (reply) => reply.header('x-ratelimit-remaining', String(internals.rateLimit.max)));
     },
@@ -586,7 +582,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'reset-implausible',
     description: 'X-RateLimit-Reset is 999999 (neither seconds within a day nor an epoch)',
-    checks: ['ratelimit.reset-plausible'],
+    catches: ['ratelimit.reset-plausible'],
     configure(app) {
       onSendHeaders(app, () => true, (reply) => reply.header('x-ratelimit-reset', '999999'));
     },
@@ -594,7 +590,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'limit-overstated',
     description: 'the headers advertise 10 more requests than the server allows, so the 429 comes sooner',
-    checks: ['ratelimit.burst-429'],
+    catches: ['ratelimit.burst-429'],
     options: { rateLimit: 20 },
     configure(app) {
       onSendHeaders(app, (_r, reply) => reply.statusCode !== 429, (reply) => {
@@ -608,7 +604,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'too-many-body-plain',
     description: 'the 429 body is plain text, not {detail: string}',
-    checks: ['ratelimit.burst-429'],
+    catches: ['ratelimit.burst-429'],
     options: { rateLimit: 20 },
     configure(app) {
       app.addHook('onSend', async (_request, reply, payload) => {
@@ -621,7 +617,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'too-many-detail-says-nothing',
     description: 'the 429 body is {detail: "Nope"}: a string, but it does not say the rate limit was exceeded (section 7)',
-    checks: ['ratelimit.burst-429'],
+    catches: ['ratelimit.burst-429'],
     options: { rateLimit: 20 },
     configure(app) {
       onSendJson(app, (_request, reply) => reply.statusCode === 429, () => ({ detail: 'Nope' }));
@@ -630,7 +626,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'remaining-never-zero',
     description: 'X-RateLimit-Remaining never goes below 1 on a served answer, yet the next request gets 429',
-    checks: ['ratelimit.burst-429'],
+    catches: ['ratelimit.burst-429'],
     options: { rateLimit: 20 },
     configure(app) {
       onSendHeaders(app, (_r, reply) => reply.statusCode !== 429, (reply) => {
@@ -642,7 +638,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'too-many-remaining-positive',
     description: 'the 429 advertises X-RateLimit-Remaining: 5',
-    checks: ['ratelimit.burst-429'],
+    catches: ['ratelimit.burst-429'],
     options: { rateLimit: 20 },
     configure(app) {
       onSendHeaders(app, (_r, reply) => reply.statusCode === 429, (reply) => reply.header('x-ratelimit-remaining', '5'));
@@ -652,7 +648,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'preflight-405',
     description: 'the preflights are answered 405',
-    checks: ['cors.preflight-answered'],
+    catches: ['cors.preflight-answered'],
     configure(app) {
       app.addHook('onSend', async (request, reply, payload) => {
         if (request.method === 'OPTIONS') reply.code(405);
@@ -663,7 +659,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'preflight-no-allow-origin',
     description: 'the preflights carry no Access-Control-Allow-Origin',
-    checks: ['cors.preflight-allow-origin'],
+    catches: ['cors.preflight-allow-origin'],
     configure(app) {
       onSendHeaders(app, (r) => r.method === 'OPTIONS', (reply) => reply.removeHeader('access-control-allow-origin'));
     },
@@ -671,7 +667,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'preflight-no-allow-methods',
     description: 'the preflights carry no Access-Control-Allow-Methods',
-    checks: ['cors.preflight-allow-methods'],
+    catches: ['cors.preflight-allow-methods'],
     configure(app) {
       onSendHeaders(app, (r) => r.method === 'OPTIONS', (reply) => reply.removeHeader('access-control-allow-methods'));
     },
@@ -679,7 +675,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'preflight-headers-wildcard',
     description: 'the preflights allow the headers as *, which never covers Authorization in a browser',
-    checks: ['cors.preflight-allow-headers'],
+    catches: ['cors.preflight-allow-headers'],
     configure(app) {
       onSendHeaders(app, (r) => r.method === 'OPTIONS', (reply) => reply.header('access-control-allow-headers', '*'));
     },
@@ -687,7 +683,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'preflight-headers-narrow',
     description: 'the preflights allow only Content-Type',
-    checks: ['cors.preflight-allow-headers'],
+    catches: ['cors.preflight-allow-headers'],
     configure(app) {
       onSendHeaders(app, (r) => r.method === 'OPTIONS', (reply) => reply.header('access-control-allow-headers', 'Content-Type'));
     },
@@ -696,7 +692,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'non-ascii-500',
     description: 'a body with a non-ASCII character crashes the server (500)',
-    checks: ['robustness.no-5xx-valid'],
+    catches: ['robustness.no-5xx-valid'],
     configure(app) {
       app.addHook('preHandler', async (request, reply) => {
         if (request.body !== undefined && /[^\x20-\x7e]/.test(JSON.stringify(request.body).replace(/\\u[0-9a-f]{4}/gi, '\u0001'))) {
@@ -709,7 +705,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'non-object-body-500',
     description: 'a body that is not a JSON object crashes the server (500)',
-    checks: ['robustness.no-5xx-invalid'],
+    catches: ['robustness.no-5xx-invalid'],
     configure(app) {
       app.addHook('preHandler', async (request, reply) => {
         const body = request.body;
@@ -723,19 +719,19 @@ export const runnerFaults: Fault[] = [
   {
     name: 'large-body-500',
     description: 'a request body over 100 KiB crashes the server (500)',
-    checks: ['robustness.no-5xx-valid'],
+    catches: ['robustness.no-5xx-valid'],
     configure(app) {
       app.addHook('onRequest', async (request, reply) => (Number(request.headers['content-length'] ?? 0) > 100 * 1024 ? reply.code(500).send({ detail: 'Internal Server Error' }) : undefined));
     },
   },
-  bodyCrash('unsafe-integer-500', 'a body integer past 2^53 crashes the server (500)', 'robustness.no-5xx-invalid', (b) =>
+  bodyCrash('unsafe-integer-500', 'a body integer past 2^53 crashes the server (500)', ['ranges.numeric-edges', 'robustness.no-5xx-invalid'], (b) =>
     Object.values(b).some((v) => typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)),
   ),
-  bodyCrash('null-field-500', 'a body field sent as null crashes the server (500)', 'robustness.no-5xx-invalid', (b) => Object.values(b).some((v) => v === null)),
+  bodyCrash('null-field-500', 'a body field sent as null crashes the server (500)', ['robustness.no-5xx-invalid'], (b) => Object.values(b).some((v) => v === null)),
   {
     name: 'repeated-query-500',
     description: 'a query parameter given twice crashes the server (500)',
-    checks: ['robustness.no-5xx-invalid'],
+    catches: ['robustness.no-5xx-invalid'],
     configure(app) {
       app.addHook('onRequest', async (request, reply) => {
         const names = [...new URLSearchParams(request.url.split('?')[1] ?? '').keys()];
@@ -743,17 +739,17 @@ export const runnerFaults: Fault[] = [
       });
     },
   },
-  bodyCrash('empty-name-500', 'a campaign name "" crashes the server (500)', 'robustness.no-5xx-valid', (b) => b.name === ''),
-  bodyCrash('empty-object-500', 'speech_settings {} crashes the server (500)', 'robustness.no-5xx-valid', (b) =>
+  bodyCrash('empty-name-500', 'a campaign name "" crashes the server (500)', ['robustness.no-5xx-valid'], (b) => b.name === ''),
+  bodyCrash('empty-object-500', 'speech_settings {} crashes the server (500)', ['robustness.no-5xx-valid'], (b) =>
     Boolean(b.speech_settings && typeof b.speech_settings === 'object' && Object.keys(b.speech_settings).length === 0),
   ),
-  bodyCrash('empty-body-500', 'an empty JSON object as the body crashes the server (500)', 'robustness.no-5xx-valid', (b) => Object.keys(b).length === 0),
-  bodyCrash('many-recipients-500', 'more than 10 recipients crash the server (500)', 'robustness.no-5xx-valid', (b) => Array.isArray(b.recipients) && b.recipients.length > 10),
+  bodyCrash('empty-body-500', 'an empty JSON object as the body crashes the server (500)', ['robustness.no-5xx-valid'], (b) => Object.keys(b).length === 0),
+  bodyCrash('many-recipients-500', 'more than 10 recipients crash the server (500)', ['robustness.no-5xx-valid'], (b) => Array.isArray(b.recipients) && b.recipients.length > 10),
   // ---- lenient variants: correct servers of another strictness -----------------------------------
   {
     name: 'lenient-coerces-numeric-strings',
     description: 'numeric strings are coerced to integers and "true"/"false" to booleans, as many frameworks do',
-    checks: [],
+    catches: [],
     lenient: true,
     configure(_app, internals) {
       wrapValidate(internals, (original) => (operationId, parts) => original(operationId, { ...parts, body: coerceBody(parts.body) }));
@@ -762,7 +758,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'lenient-201-and-204',
     description: 'create answers 201, preflights 204 with no body',
-    checks: [],
+    catches: [],
     lenient: true,
     configure(app) {
       app.addHook('onSend', async (request, reply, payload) => {
@@ -780,7 +776,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'lenient-reset-epoch',
     description: 'X-RateLimit-Reset is a Unix epoch in seconds',
-    checks: [],
+    catches: [],
     lenient: true,
     configure(app) {
       onSendHeaders(app, () => true, (reply) => {
@@ -792,7 +788,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'lenient-requires-name',
     description: 'campaign creation requires name and assistant_id (stricter where the contract is silent)',
-    checks: [],
+    catches: [],
     lenient: true,
     configure(_app, internals) {
       addIssue(internals, (operationId, body) =>
@@ -805,7 +801,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'lenient-preflight-open',
     description: 'CORS preflights are answered 204 without looking at credentials, as CORS middleware does',
-    checks: [],
+    catches: [],
     lenient: true,
     configure(app) {
       app.addHook('onRequest', async (request, reply) => {
@@ -822,7 +818,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'lenient-update-nulls-omitted-fields',
     description: 'PATCH answers the update record with the fields it omits present as null (a field not marked required may be absent or null)',
-    checks: [],
+    catches: [],
     lenient: true,
     configure(app, internals) {
       // The omitted fields are those of the full record (what create answers) the update answer lacks.
@@ -835,7 +831,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'lenient-error-wording',
     description: 'the 401 and 429 details are worded as common frameworks word them ("Not authenticated", "Too Many Requests")',
-    checks: [],
+    catches: [],
     lenient: true,
     configure(app) {
       onSendJson(app, (_request, reply) => reply.statusCode === 401, () => ({ detail: 'Not authenticated' }));
@@ -845,7 +841,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'lenient-dotted-loc',
     description: 'a 422 loc names a nested member as one dotted item (["body", "speech_settings.style"])',
-    checks: [],
+    catches: [],
     lenient: true,
     configure(app) {
       onSendJson(app, status(422), (json) => ({
@@ -856,7 +852,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'lenient-refuses-negative-and-int32-overflow',
     description: 'limit, offset and short_term_summaries_limit (no bound stated) refused with 422 when negative or past int32, as `ge=0` and int32 columns do',
-    checks: [],
+    catches: [],
     lenient: true,
     configure(_app, internals) {
       refuseUnboundedOutsideInt32(internals);
@@ -865,7 +861,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'lenient-wrong-user-404',
     description: 'unknown campaign ids get 404, and a wrong X-User-ID is answered 403',
-    checks: [],
+    catches: [],
     lenient: true,
     configure(app, internals) {
       app.addHook('onSend', async (request, reply, payload) => {

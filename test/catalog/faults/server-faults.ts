@@ -2,17 +2,24 @@
  * The reference server's own fault catalogue: each fault is the reference server with one
  * behaviour broken through its generic `configure(app, internals)` seam (Fastify hooks, or a
  * wrapped validator/authenticator/store method). The shipped server contains none of this.
- * test/server.faulty.test.ts proves that each fault really changes what the server answers.
+ * test/catalog/faults/faults.test.ts proves that each fault really changes what the server answers.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { operationIdOf, type ReferenceInternals, type ReferenceServerOptions } from '../../../src/server/index.js';
 import type { ValidationIssue } from '../../../src/validators/index.js';
 
-/** A named fault: what the runner's faults also satisfy (they add `checks` and `lenient`). */
+/** A named fault: what the runner's faults also satisfy (they add `lenient`). */
 export interface ServerFault {
   name: string;
   /** One line: what is broken. */
   description: string;
+  /**
+   * The check ids this fault must make fail: the one fault → check mapping, read by
+   * test/checks/checks.test.ts (each pair run on its own server) and test/checks/registry.test.ts
+   * (every check is caught by some fault). Empty for a correct server (lenient variants) and for a
+   * fault the contract leaves unjudged.
+   */
+  catches: readonly string[];
   /** Server options the fault needs (e.g. a small rate limit). */
   options?: Partial<ReferenceServerOptions>;
   configure(app: FastifyInstance, internals: ReferenceInternals): void | Promise<void>;
@@ -104,26 +111,31 @@ export const serverFaults: ServerFault[] = [
   // ---- ranges (bounds read from the spec) -------------------------------------------------------
   {
     name: 'range-max-concurrency-above-max',
+    catches: ['ranges.max-concurrency-above-maximum'],
     description: 'max_concurrency one above its maximum (201) is accepted',
     configure: (_app, internals) => acceptOutOfBound(internals, 'max_concurrency', 'maximum'),
   },
   {
     name: 'range-max-concurrency-below-min',
+    catches: ['ranges.max-concurrency-below-minimum'],
     description: 'max_concurrency one below its minimum (0) is accepted',
     configure: (_app, internals) => acceptOutOfBound(internals, 'max_concurrency', 'minimum'),
   },
   {
     name: 'range-machine-detection-above-max',
+    catches: ['ranges.machine-detection-timeout-seconds-above-maximum'],
     description: 'machine_detection_timeout_seconds one above its maximum (61) is accepted',
     configure: (_app, internals) => acceptOutOfBound(internals, 'machine_detection_timeout_seconds', 'maximum'),
   },
   {
     name: 'range-machine-detection-below-min',
+    catches: ['ranges.machine-detection-timeout-seconds-below-minimum'],
     description: 'machine_detection_timeout_seconds one below its minimum (2) is accepted',
     configure: (_app, internals) => acceptOutOfBound(internals, 'machine_detection_timeout_seconds', 'minimum'),
   },
   {
     name: 'range-violation-400',
+    catches: ['ranges.max-concurrency-above-maximum', 'ranges.machine-detection-timeout-seconds-below-minimum'],
     description: 'a range violation is answered 400 instead of 422',
     configure(app) {
       editHeaders(app, (_r, reply) => reply.statusCode === 422, (reply) => reply.code(400));
@@ -132,6 +144,7 @@ export const serverFaults: ServerFault[] = [
   // ---- validation error body -------------------------------------------------------------------
   {
     name: 'error-422-wrong-shape',
+    catches: ['validation.wrong-type', 'validation.non-integer-query'],
     description: 'the 422 body is {errors: [{field, message}]}, not {detail: [{loc, msg, type}]}',
     configure(app) {
       rewriteJson(app, statusIs(422), (json) => ({
@@ -141,6 +154,7 @@ export const serverFaults: ServerFault[] = [
   },
   {
     name: 'error-422-loc-without-location',
+    catches: [],
     description: 'loc in the 422 body leaves out where the fault is (body/query/path)',
     configure(app) {
       rewriteJson(app, statusIs(422), (json) => ({ detail: (json.detail ?? []).map((d: Json) => ({ ...d, loc: d.loc.slice(1) })) }));
@@ -148,6 +162,7 @@ export const serverFaults: ServerFault[] = [
   },
   {
     name: 'malformed-json-500',
+    catches: ['validation.malformed-json', 'robustness.no-5xx-invalid'],
     description: 'a malformed JSON body crashes the server (500) instead of a 422',
     configure(app) {
       app.addHook('onSend', async (_request, reply, payload) => {
@@ -162,16 +177,19 @@ export const serverFaults: ServerFault[] = [
   // ---- rate-limit headers and 429 ---------------------------------------------------------------
   {
     name: 'ratelimit-reset-missing',
+    catches: ['ratelimit.headers-present', 'schema.response-conforms'],
     description: 'X-RateLimit-Reset is never sent',
     configure: (app) => editHeaders(app, always, (reply) => reply.removeHeader('x-ratelimit-reset')),
   },
   {
     name: 'ratelimit-limit-not-integer',
+    catches: ['ratelimit.headers-present'],
     description: 'X-RateLimit-Limit is not an integer ("100.0")',
     configure: (app) => editHeaders(app, always, (reply) => bumpHeader(reply, 'x-ratelimit-limit', (n) => `${n}.0`)),
   },
   {
     name: 'ratelimit-remaining-above-limit',
+    catches: ['ratelimit.headers-present'],
     description: 'X-RateLimit-Remaining is larger than X-RateLimit-Limit',
     configure: (app) =>
       editHeaders(app, always, (reply) => {
@@ -181,6 +199,7 @@ export const serverFaults: ServerFault[] = [
   },
   {
     name: 'ratelimit-never-429',
+    catches: ['ratelimit.burst-429'],
     description: 'past the advertised limit the server keeps answering (a fresh bucket every `limit` requests)',
     options: { rateLimit: 5 },
     configure(_app, internals) {
@@ -190,6 +209,7 @@ export const serverFaults: ServerFault[] = [
   },
   {
     name: 'ratelimit-429-without-detail',
+    catches: ['ratelimit.burst-429'],
     description: 'the 429 body is {error: "..."}, without detail',
     options: { rateLimit: 5 },
     configure: (app) => rewriteJson(app, statusIs(429), () => ({ error: 'too many requests' })),
@@ -197,6 +217,7 @@ export const serverFaults: ServerFault[] = [
   // ---- authentication --------------------------------------------------------------------------
   {
     name: 'auth-skipped-list-calls',
+    catches: ['auth.missing-credentials', 'auth.wrong-credentials'],
     description: 'GET /calls is served without any credentials',
     configure(_app, internals) {
       const original = internals.authenticate;
@@ -205,6 +226,7 @@ export const serverFaults: ServerFault[] = [
   },
   {
     name: 'auth-user-id-ignored',
+    catches: ['auth.missing-credentials'],
     description: 'any X-User-ID value (or none) is accepted with the right bearer',
     configure(_app, internals) {
       const original = internals.authenticate;
@@ -213,6 +235,7 @@ export const serverFaults: ServerFault[] = [
   },
   {
     name: 'regenerate-requires-user-id',
+    catches: ['stateful.regenerate-key'],
     description: 'key regeneration (documented with the bearer only) also demands X-User-ID',
     configure(_app, internals) {
       const original = internals.authenticate;
@@ -222,18 +245,21 @@ export const serverFaults: ServerFault[] = [
   },
   {
     name: 'error-401-without-detail',
+    catches: ['auth.missing-credentials', 'auth.malformed-bearer'],
     description: 'the 401 body is {message: "..."}, without detail',
     configure: (app) => rewriteJson(app, statusIs(401), () => ({ message: 'unauthorized' })),
   },
   // ---- GET /calls --------------------------------------------------------------------------------
   {
     name: 'call-duration-string',
+    catches: ['schema.response-conforms'],
     description: 'Call.duration_seconds is a string ("42") instead of an integer',
     configure: (app) =>
       rewriteJson(app, op('listCalls'), (json) => (Array.isArray(json) ? json.map((c) => ({ ...c, duration_seconds: String(c.duration_seconds) })) : json)),
   },
   {
     name: 'call-missing-to-number',
+    catches: ['schema.response-conforms'],
     description: 'the required Call field to_number is left out',
     configure: (app) =>
       rewriteJson(app, op('listCalls'), (json) =>
@@ -242,22 +268,26 @@ export const serverFaults: ServerFault[] = [
   },
   {
     name: 'calls-limit-not-applied',
+    catches: ['schema.calls-limit'],
     description: 'GET /calls ignores limit (returns every call after offset)',
     configure: (_app, internals) => editQuery(internals, 'listCalls', (q) => (q['limit'] = Number.MAX_SAFE_INTEGER)),
   },
   {
     name: 'calls-offset-not-applied',
+    catches: ['schema.calls-offset'],
     description: 'GET /calls ignores offset',
     configure: (_app, internals) => editQuery(internals, 'listCalls', (q) => (q['offset'] = 0)),
   },
   {
     name: 'calls-provider-not-applied',
+    catches: ['schema.calls-provider-filter'],
     description: 'GET /calls ignores the provider filter',
     configure: (_app, internals) => editQuery(internals, 'listCalls', (q) => delete q['provider']),
   },
   // ---- campaigns ---------------------------------------------------------------------------------
   {
     name: 'create-omits-campaign-context',
+    catches: ['stateful.get-returns-created'],
     description: 'campaign_context sent on create is not stored nor echoed',
     configure(_app, internals) {
       const store = internals.store;
@@ -270,6 +300,7 @@ export const serverFaults: ServerFault[] = [
   },
   {
     name: 'create-drops-camelcase-schedule',
+    catches: ['stateful.get-returns-created'],
     description: 'scheduleStartTime/scheduleEndTime sent on create do not land in schedule_start_time/schedule_end_time',
     configure(_app, internals) {
       const store = internals.store;
@@ -282,6 +313,7 @@ export const serverFaults: ServerFault[] = [
   },
   {
     name: 'update-not-stored',
+    catches: ['stateful.update-persists'],
     description: 'PATCH answers the changed record but does not store it (GET shows the old values)',
     configure(_app, internals) {
       const store = internals.store;
@@ -296,6 +328,7 @@ export const serverFaults: ServerFault[] = [
   },
   {
     name: 'update-status-paused-rejected',
+    catches: ['stateful.update-status-values'],
     description: 'PATCH rejects status "paused", a value of the update enum, with 422',
     configure: (_app, internals) =>
       rejectAlso(internals, (operationId, body) =>
@@ -306,6 +339,7 @@ export const serverFaults: ServerFault[] = [
   },
   {
     name: 'update-returns-full-record',
+    catches: ['stateful.update-record-shape'],
     description: 'PATCH returns the full record, including the six fields the update record omits',
     configure(app, internals) {
       rewriteJson(app, (r, reply) => op('updateCampaign')(r, reply) && reply.statusCode < 300, (json) => internals.store.renderCampaign(json.id) ?? json);
@@ -314,6 +348,7 @@ export const serverFaults: ServerFault[] = [
   // ---- CORS --------------------------------------------------------------------------------------
   {
     name: 'cors-preflight-no-allow-origin',
+    catches: ['cors.preflight-allow-origin'],
     description: 'the documented preflights answer without Access-Control-Allow-Origin',
     configure: (app) =>
       editHeaders(app, op('preflightUserCredential', 'preflightChatLogs', 'preflightChatSessions'), (reply) => reply.removeHeader('access-control-allow-origin')),
@@ -321,6 +356,7 @@ export const serverFaults: ServerFault[] = [
   // ---- robustness and response encoding ---------------------------------------------------------
   {
     name: 'unicode-body-500',
+    catches: ['robustness.no-5xx-valid'],
     description: 'a request body with a non-ASCII character crashes the server (500)',
     configure(app) {
       app.addHook('preHandler', async (request) => {
@@ -330,6 +366,7 @@ export const serverFaults: ServerFault[] = [
   },
   {
     name: 'response-invalid-json',
+    catches: ['schema.response-conforms'],
     description: 'GET /health answers a truncated, invalid JSON body under application/json',
     configure(app) {
       app.addHook('onSend', async (request, _reply, payload) =>
@@ -339,6 +376,7 @@ export const serverFaults: ServerFault[] = [
   },
   {
     name: 'response-wrong-content-type',
+    catches: ['schema.response-conforms'],
     description: 'GET /protected answers its JSON body as text/html',
     configure: (app) => editHeaders(app, op('getProtected'), (reply) => reply.header('content-type', 'text/html; charset=utf-8')),
   },

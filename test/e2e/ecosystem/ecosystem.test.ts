@@ -138,7 +138,7 @@ function closedBundle(): object {
   return JSON.parse(text.replace(/"additionalProperties":true,?/g, '').replace(/,}/g, '}')) as object;
 }
 
-/** The compiled fixture as this test sees it (test/ecosystem/fixtures/client.ts; not imported for its types, which need the generated api.d.ts). */
+/** The compiled fixture as this test sees it (test/fixtures/ecosystem/client.ts; not imported for its types, which need the generated api.d.ts). */
 interface GeneratedClient {
   retryPolicy: unknown;
   exercise(baseUrl: string, fixtures: ReferenceServer['fixtures']): Promise<{ statuses: Record<string, number>; received: Record<string, unknown> }>;

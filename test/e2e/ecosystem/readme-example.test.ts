@@ -1,4 +1,4 @@
-// The README's validator example is this file: test/ecosystem/fixtures/readme-validators.ts. It is
+// The README's validator example is this file: test/fixtures/ecosystem/readme-validators.ts. It is
 // compiled with `tsc --strict` against the packed tarball (unpacked as a consumer gets it), once with the
 // DOM's fetch types and once with Node's, and run with Node's real fetch against the reference server
 // and against one with a rate-limit header missing. Needs `npm run build` first (npm test runs it).

@@ -3,6 +3,7 @@
  * through its `configure` seam), runs chosen checks against it through the real runner
  * (`runConformance`: discovery, pacing, wire re-validation) and returns the results.
  */
+import { expect } from 'vitest';
 import { checkById } from '../../suites/index.js';
 import type { CheckResult, Observation } from '../../src/results/model.js';
 import { runConformance } from '../../src/runner/conformance.js';
@@ -70,3 +71,21 @@ export async function runIds(target: Target, ids: string[], options: RunOptions 
 
 /** Runs one check by id. */
 export const runCheck = (target: Target, id: string, options: RunOptions = {}): Promise<CheckRun> => runIds(target, [id], options);
+
+export const describeResults = (results: CheckResult[]): string => results.map((r) => `${r.id} ${r.operation}: ${r.status} ${r.message}`).join('\n');
+
+/** The check ran, passed somewhere and failed nowhere. */
+export function expectPassed(run: CheckRun, id: string): void {
+  const mine = run.results.filter((r) => r.id === id);
+  expect(mine.length, `${id} ran on no operation`).toBeGreaterThan(0);
+  // Pairs on operations with outside effects are skipped without --include-destructive: fine.
+  const bad = mine.filter((r) => r.status !== 'passed' && !(r.status === 'skipped' && /^destructive/.test(r.message)));
+  expect(bad, describeResults(bad)).toEqual([]);
+  expect(mine.some((r) => r.status === 'passed'), describeResults(mine)).toBe(true);
+}
+
+/** No check failed or errored. */
+export function expectNoFailure(run: CheckRun): void {
+  const bad = run.results.filter((r) => r.status === 'failed' || r.status === 'error');
+  expect(bad, describeResults(bad)).toEqual([]);
+}

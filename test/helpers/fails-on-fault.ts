@@ -7,16 +7,16 @@
  * its own loopback server.
  */
 import { describe, expect, it } from 'vitest';
-import type { CheckResult } from '../../src/results/model.js';
 import { faults } from '../catalog/faults/index.js';
-import { runCheck, startTarget } from './checks.js';
+import { describeResults, runCheck, startTarget } from './checks.js';
+
+export { describeResults } from './checks.js';
 
 /** Checks with outside effects: they run only with includeDestructive. */
 export const DESTRUCTIVE = new Set(['stateful.create-invite', 'stateful.regenerate-key']);
 /** A small window so the burst's wait for a fresh window stays short. */
 export const RATE = { rateLimit: 20, rateWindowMs: 1500 };
 
-export const describeResults = (results: CheckResult[]): string => results.map((r) => `${r.id} ${r.operation}: ${r.status} ${r.message}`).join('\n');
 
 /** Every (check id, fault name) pair of the catalogue. */
 export const FAILS_ON: ReadonlyArray<readonly [string, string]> = faults.flatMap((f) => f.catches.map((id) => [id, f.name] as const));

@@ -8,7 +8,7 @@
  * limit per step) and appends the Markdown job summary to $GITHUB_STEP_SUMMARY. Credentials go to
  * the CLI through VAPC_API_KEY / VAPC_USER_ID, never on its command line, and are masked first.
  *
- * Runs anywhere with a simulated environment (test/action.test.ts): set GITHUB_ACTIONS=true,
+ * Runs anywhere with a simulated environment (test/e2e/action.test.ts): set GITHUB_ACTIONS=true,
  * GITHUB_OUTPUT and GITHUB_STEP_SUMMARY to files, and the INPUT_* variables below.
  */
 import { spawn } from 'node:child_process';

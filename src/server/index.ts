@@ -5,7 +5,7 @@
  *
  * Order of a request: rate limit (429) → CORS headers → authentication (401) → body parsing →
  * validation (422) → the operation. Each step is a Fastify plugin of ./plugins, registered in that
- * order. The `configure` hook lets tests switch faults on (see test/faulty/); the shipped server
+ * order. The `configure` hook lets tests switch faults on (see test/catalog/faults/); the shipped server
  * has no fault code.
  */
 import Fastify, { type FastifyInstance } from 'fastify';

@@ -1,0 +1,228 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main, type CliIo } from '../../src/cli/main.js';
+import { startReferenceServer, type ReferenceServer } from '../../src/server/index.js';
+import { loadSpec } from '../../src/spec/load.js';
+import type { SpecModel } from '../../src/spec/model.js';
+import { defineCheck, type CheckDefinition } from '../../src/checks/check.js';
+import { runCommand } from '../../src/cli/commands/run.js';
+
+function capture(env: Record<string, string> = {}): CliIo & { out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  return {
+    stdout: (t) => void (out += t),
+    stderr: (t) => void (err += t),
+    env: { NO_COLOR: '1', ...env },
+    isTTY: false,
+    out: () => out,
+    err: () => err,
+  };
+}
+
+const STACK = /\n\s+at .+:\d+:\d+/;
+const dir = mkdtempSync(join(tmpdir(), 'vapc-cli-run-'));
+const file = (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+let spec: SpecModel;
+let server: ReferenceServer;
+beforeAll(async () => {
+  spec = await loadSpec();
+  server = await startReferenceServer({ port: 0, spec, rateLimit: 100_000, rateWindowMs: 60_000 });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function run(argv: string[], env: Record<string, string> = {}) {
+  const io = capture(env);
+  const code = await main(['run', ...argv], io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+describe('vapc run: usage and config errors exit 2 with a clear message', () => {
+  const cases: Array<[string, string[], RegExp]> = [
+    ['no target', [], /no target/],
+    ['an invalid URL', ['--base-url', 'not a url'], /invalid base URL/],
+    ['a non-http URL', ['--base-url', 'ftp://example.com'], /only http and https/],
+    ['an unknown suite', ['--base-url', 'http://127.0.0.1:1', '--suite', 'auth,bogus'], /unknown suite "bogus"/],
+    ['a non-integer seed', ['--base-url', 'http://127.0.0.1:1', '--seed', 'abc'], /--seed: expected an integer/],
+    ['zero runs', ['--base-url', 'http://127.0.0.1:1', '--runs', '0'], /--runs: expected a positive integer/],
+    ['a missing config file', ['--config', join(dir, 'nope.yaml')], /cannot read config file .*no such file/],
+    ['both --base-url and --embedded', ['--embedded', '--base-url', 'http://127.0.0.1:1'], /either --base-url or --embedded/],
+  ];
+  for (const [what, argv, message] of cases) {
+    it(`refuses ${what}`, async () => {
+      const r = await run(argv);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(message);
+      expect(r.err + r.out).not.toMatch(STACK);
+    });
+  }
+
+  it('refuses a YAML alias bomb in the config, naming file and line, without expanding it', async () => {
+    const levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (const [prev, name] of [['a', 'b'], ['b', 'c'], ['c', 'd'], ['d', 'e'], ['e', 'f'], ['f', 'g']]) levels.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(',')}]`);
+    const r = await run(['--config', file('bomb.yaml', `${levels.join('\n')}\n`)]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/config file .*bomb\.yaml is refused: its aliases expand too far .*first alias at line 2/);
+    expect(r.err).not.toMatch(/internal error/);
+  });
+
+  it('refuses a --report-dir that names a file before sending any request', async () => {
+    let requests = 0;
+    const target = createServer((_req, res) => {
+      requests++;
+      res.end();
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+      const r = await run(['--base-url', url, '--api-key', 'k_123456', '--user-id', 'u_12345', '--report-dir', file('occupied.txt', 'x')]);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/--report-dir .*occupied\.txt is a file, not a directory/);
+      expect(requests).toBe(0);
+    } finally {
+      await new Promise((resolve) => target.close(resolve));
+    }
+  });
+
+  it('refuses an unknown config key, naming it', async () => {
+    const r = await run(['--config', file('unknown.yaml', 'base_url: http://127.0.0.1:1\nrpmm: 5\n')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/unknown key "rpmm"/);
+  });
+
+  it('refuses a wrong type in the config, naming key and type', async () => {
+    const r = await run(['--config', file('type.yaml', 'base_url: http://127.0.0.1:1\nruns: many\n')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/runs: expected a positive integer, got string "many"/);
+  });
+
+  it('refuses malformed YAML with a line number', async () => {
+    const r = await run(['--config', file('bad.yaml', 'base_url: [unclosed\n')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/not valid YAML at line \d+/);
+  });
+
+  it('refuses an unknown fixture and a malformed channels list', async () => {
+    const a = await run(['--config', file('fx1.yaml', 'base_url: http://127.0.0.1:1\nfixtures:\n  orgid: x\n')]);
+    expect(a.code).toBe(2);
+    expect(a.err).toMatch(/unknown fixture/);
+    const b = await run(['--config', file('fx2.yaml', 'base_url: http://127.0.0.1:1\nfixtures:\n  channels: provider-a\n')]);
+    expect(b.code).toBe(2);
+    expect(b.err).toMatch(/channels: expected a list/);
+  });
+
+  it('exits 2 when the target is unreachable', async () => {
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const r = await run(['--base-url', `http://127.0.0.1:${port}`, '--seed', '1', '--report-dir', join(dir, 'unreach')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/cannot reach .*connection failed/);
+    expect(r.err + r.out).not.toMatch(STACK);
+  });
+});
+
+describe('vapc run: settings from flags, env and config', () => {
+  it('reads the config file in camelCase and snake_case, with fixtures winning over discovery (dry run)', async () => {
+    const path = file(
+      'ok.yaml',
+      [`baseUrl: ${server.url}`, `api_key: ${server.fixtures.api_key}`, `userId: ${server.fixtures.user_id}`, 'suite: [schema]', 'fixtures:', '  assistant_id: asst_from_config', '  channels: [x1, x2]', ''].join('\n'),
+    );
+    const r = await run(['--config', path, '--dry-run', '--seed', '7']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/seed 7/);
+    expect(r.out).toMatch(/assistant_id=asst_from_config \(config\)/);
+    expect(r.out).toMatch(/channels=x1\/x2 \(config\)/);
+    expect(r.out).toMatch(/planned requests/);
+    expect(r.out).toMatch(/schema\s+GET \/calls/);
+    expect(r.out).not.toContain(server.fixtures.api_key);
+  });
+
+  it('takes the target and credentials from VAPC_* env vars, and prints a random seed up front', async () => {
+    const r = await run(['--dry-run', '--suite', 'cors'], { VAPC_BASE_URL: server.url, VAPC_API_KEY: server.fixtures.api_key, VAPC_USER_ID: server.fixtures.user_id });
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/seed \d+ \(random; replay with --seed \d+\)/);
+    expect(r.out).toMatch(/GET \/users\/me: answered 200/);
+    expect(r.out).not.toContain(server.fixtures.api_key);
+  });
+});
+
+describe('vapc run: exit statuses of a run', () => {
+  const pass: CheckDefinition = defineCheck({
+    id: 'schema.health-answers',
+    suite: 'schema',
+    rule: 'health answers',
+    contractRef: '4.10',
+    severity: 'minor',
+    appliesTo: (op) => op.id === 'getHealth',
+    async run(ctx, op) {
+      const ex = await ctx.send({ method: op.method, path: op.path, operation: op });
+      return ex.response?.status === 200 ? { status: 'passed', message: 'ok' } : { status: 'failed', message: 'no', failures: [ctx.failure(ex, { expected: '200', actual: String(ex.response?.status) })] };
+    },
+  });
+  const failing: CheckDefinition = defineCheck({
+    ...pass,
+    id: 'schema.always-fails',
+    async run(ctx, op) {
+      const ex = await ctx.send({ method: 'GET', path: '/protected', operation: op });
+      return { status: 'failed', message: 'forced', failures: [ctx.failure(ex, { expected: 'x', actual: 'y' })] };
+    },
+  });
+  const throwing: CheckDefinition = defineCheck({ ...pass, id: 'schema.throws', run: async () => { throw new Error('boom'); } });
+
+  it('exits 0 when no check failed and writes report.json with the seed', async () => {
+    const io = capture();
+    const reportDir = join(dir, 'pass');
+    const code = await runCommand({ baseUrl: server.url, apiKey: server.fixtures.api_key, userId: server.fixtures.user_id, seed: '3', reportDir }, io, { checks: [pass] });
+    expect(code).toBe(0);
+    const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8'));
+    expect(report.seed).toBe(3);
+    expect(report.summary).toMatchObject({ passed: 1, failed: 0 });
+    expect(report.target).toBe(server.url);
+  });
+
+  it('exits 1 when a check failed, with a curl repro free of secrets', async () => {
+    const io = capture();
+    const reportDir = join(dir, 'fail');
+    const code = await runCommand({ baseUrl: server.url, apiKey: server.fixtures.api_key, userId: server.fixtures.user_id, seed: '3', reportDir }, io, { checks: [pass, failing] });
+    expect(code).toBe(1);
+    const text = readFileSync(join(reportDir, 'report.json'), 'utf8');
+    const report = JSON.parse(text);
+    expect(report.results.find((r: { id: string }) => r.id === 'schema.always-fails').repro).toMatch(/^curl .*\$VAPC_API_KEY/);
+    for (const f of ['report.json', 'junit.xml', 'report.html']) {
+      const body = readFileSync(join(reportDir, f), 'utf8');
+      expect(body).not.toContain(server.fixtures.api_key);
+    }
+    expect(io.out()).not.toContain(server.fixtures.api_key);
+  });
+
+  it('exits 1 when a check could not run (tool error): a gate that cannot check does not pass', async () => {
+    const io = capture();
+    const code = await runCommand({ baseUrl: server.url, apiKey: server.fixtures.api_key, userId: server.fixtures.user_id, seed: '3', reportDir: join(dir, 'err') }, io, { checks: [throwing] });
+    expect(code).toBe(1);
+    expect(io.err()).toMatch(/could not run/);
+  });
+
+  it('--embedded --include-destructive: no bearer, regenerated key or invite token in any output or report', async () => {
+    const io = capture();
+    const reportDir = join(dir, 'embedded-destructive');
+    const code = await runCommand({ embedded: true, includeDestructive: true, suite: 'auth,stateful', runs: '2', seed: '9', reportDir }, io);
+    expect(code).toBe(0);
+    const everything = [io.out(), io.err(), ...['report.json', 'junit.xml', 'report.html'].map((f) => readFileSync(join(reportDir, f), 'utf8'))].join('\n');
+    expect(everything).toMatch(/regenerate/);
+    expect(everything).not.toMatch(/vapc_ref_[A-Za-z0-9_-]{8}/);
+    expect(everything).not.toMatch(/inv_tok_[A-Za-z0-9_-]{8}/);
+  });
+});

@@ -1,0 +1,140 @@
+// The package as consumers get it: `npm pack`, unpacked into an unrelated temporary project's
+// node_modules with its bin linked as npm would (test/helpers/packed.ts; no registry, no npm
+// cache), used from plain Node ESM and type-checked from TypeScript. Needs `npm run build` first
+// (npm test runs it).
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src/paths.js';
+import { consumerWithTarball } from '../helpers/packed.js';
+
+const tsc = join(packageRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+let work: string;
+let project: string;
+let packedFiles: string[] = [];
+
+function run(command: string, args: string[], cwd: string): { status: number | null; out: string } {
+  const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 90_000, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  return { status: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
+}
+
+beforeAll(() => {
+  if (!existsSync(join(packageRoot, 'dist', 'src', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  work = mkdtempSync(join(tmpdir(), 'vapc-pack-'));
+  ({ dir: project, files: packedFiles } = consumerWithTarball(work));
+}, 120_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('npm pack', () => {
+  it('ships the compiled library, the bundled spec, the CLI and the README, and nothing of the workshop', () => {
+    for (const needed of ['package.json', 'README.md', 'bin/vapc.js', 'dist/openapi.json', 'dist/openapi.yaml', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/generated/validators.js', 'dist/src/generated/types.d.ts']) {
+      expect(packedFiles, needed).toContain(needed);
+    }
+    expect(packedFiles.filter((f) => /^(test|bench|scripts|src|node_modules|reports)\//.test(f) || f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toEqual([]);
+  });
+});
+
+describe('the installed package', () => {
+  it('validates from plain Node ESM: every hand-written sample gets the right verdict', () => {
+    copyFileSync(join(packageRoot, 'test', 'samples', 'check-samples.mjs'), join(project, 'check-samples.mjs'));
+    writeFileSync(
+      join(project, 'samples.mjs'),
+      [
+        "import { validate, validateRequest, validateResponse, isCall, UnknownSchemaError, schemaNames } from 'voice-agent-contract';",
+        "import spec from 'voice-agent-contract/spec' with { type: 'json' };",
+        "import { checkSamples } from './check-samples.mjs';",
+        `const result = checkSamples(validate, ${JSON.stringify(join(packageRoot, 'test', 'samples'))});`,
+        'let unknown = null;',
+        "try { validate('Nope', {}); } catch (e) { unknown = e instanceof UnknownSchemaError ? e.code : String(e); }",
+        'console.log(JSON.stringify({ ...result, names: schemaNames(), unknown, version: spec.info.version,',
+        "  request: validateRequest('listCalls', { query: { limit: '5.5' } }).ok,",
+        "  response: validateResponse('listCalls', 200, { headers: { 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '9' }, body: [] }).ok,",
+        "  guard: isCall({ id: 'a', to_number: '1', provider: 'p', status: 's' }) }));",
+      ].join('\n'),
+    );
+    const r = run(process.execPath, ['samples.mjs'], project);
+    expect(r.status, r.out).toBe(0);
+    const out = JSON.parse(r.out.trim().split('\n').pop() as string) as {
+      checked: number; schemas: string[]; problems: string[]; names: string[]; unknown: string; version: string; request: boolean; response: boolean; guard: boolean;
+    };
+    expect(out.problems).toEqual([]);
+    expect(out.checked).toBeGreaterThan(100);
+    expect([...out.schemas].sort()).toEqual([...out.names].sort());
+    expect(out).toMatchObject({ unknown: 'E_UNKNOWN_SCHEMA', version: '2.0.1', request: false, response: true, guard: true });
+  });
+
+  it('does not let consumers reach into private files', () => {
+    writeFileSync(join(project, 'deep.mjs'), "await import('voice-agent-contract/dist/src/validators/compile.js');");
+    const r = run(process.execPath, ['deep.mjs'], project);
+    expect(r.status).not.toBe(0);
+    expect(r.out).toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
+  });
+
+  it('type-checks a TypeScript consumer against the declarations (tsc --noEmit, strict, no skipLibCheck)', () => {
+    writeFileSync(
+      join(project, 'consumer.ts'),
+      `import type { Call, Campaign, Assistant, HTTPValidationError, ValidationIssue, SchemaName } from 'voice-agent-contract';
+import { validate, validateRequest, validateResponse, responseSchemaFor, isCall, isAssistant, UnknownOperationError } from 'voice-agent-contract';
+
+const call: Call = { id: 'a', to_number: '1', provider: 'p', status: 's', duration_seconds: null, cost: 0.5 };
+const r = validate('Campaign', {});
+if (r.ok) {
+  const campaign: Campaign = r.value;
+  const status: 'draft' | 'running' | 'paused' | 'completed' | null | undefined = campaign.status;
+  void status;
+} else {
+  const issues: ValidationIssue[] = r.issues;
+  const where: string = issues[0]?.pointer ?? '';
+  void where;
+}
+const x: unknown = call;
+if (isCall(x)) {
+  const seconds: number | null | undefined = x.duration_seconds;
+  void seconds;
+}
+const y: unknown = {};
+if (isAssistant(y)) {
+  const name: string = y.name;
+  void name;
+}
+const detail: HTTPValidationError = { detail: [{ loc: ['body', 0], msg: 'm', type: 't' }] };
+const name: SchemaName = 'HTTPValidationError';
+void detail; void name;
+const req = validateRequest('listCalls', { query: { limit: '5' } });
+if (req.ok) void req.value.query;
+void validateResponse('listCalls', 200, { headers: {}, body: [] });
+void responseSchemaFor('listCalls', 200)?.status;
+void new UnknownOperationError('x').code;
+let assistant: Assistant | undefined;
+void assistant;
+
+// @ts-expect-error id is a string in the contract
+const wrongType: Call = { id: 1, to_number: '1', provider: 'p', status: 's' };
+// @ts-expect-error to_number is required
+const missing: Call = { id: 'a', provider: 'p', status: 's' };
+// @ts-expect-error not a schema of the contract
+validate('Nope', {});
+void wrongType; void missing;
+`,
+    );
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, skipLibCheck: false, types: [] }, files: ['consumer.ts'] }),
+    );
+    const r = run(process.execPath, [tsc, '-p', 'tsconfig.json'], project);
+    expect(r.out).toBe('');
+    expect(r.status).toBe(0);
+  });
+
+  it('installs the vapc binary, and it runs', () => {
+    expect(readdirSync(join(project, 'node_modules', '.bin'))).toContain('vapc');
+    const r = run(join(project, 'node_modules', '.bin', 'vapc'), ['--version'], project);
+    expect(r.status, r.out).toBe(0);
+    expect(r.out.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});

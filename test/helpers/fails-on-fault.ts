@@ -1,0 +1,55 @@
+/**
+ * The failing-server half of every check's tests: for each (check, fault) pair the catalogue
+ * declares (each fault's `catches`, test/catalog/faults), the check run alone against the reference
+ * server with that one fault must fail, with reproducible evidence and no secret. One file per
+ * suite calls `describeFailsOnFault(suite)` (test/checks/<suite>.test.ts) so the two test workers
+ * share the pairs; within a file the pairs run concurrently (but for the rate-limit ones), each on
+ * its own loopback server.
+ */
+import { describe, expect, it } from 'vitest';
+import { faults } from '../catalog/faults/index.js';
+import { describeResults, runCheck, startTarget } from './checks.js';
+
+export { describeResults } from './checks.js';
+
+/** Checks with outside effects: they run only with includeDestructive. */
+export const DESTRUCTIVE = new Set(['stateful.create-invite', 'stateful.regenerate-key']);
+/** A small window so the burst's wait for a fresh window stays short. */
+export const RATE = { rateLimit: 20, rateWindowMs: 1500 };
+
+
+/** Every (check id, fault name) pair of the catalogue. */
+export const FAILS_ON: ReadonlyArray<readonly [string, string]> = faults.flatMap((f) => f.catches.map((id) => [id, f.name] as const));
+
+export function describeFailsOnFault(suite: string): void {
+  const pairs = FAILS_ON.filter(([id]) => id.startsWith(`${suite}.`));
+  // Rate-limit pairs wait on small windows: they run one after another, so a busy event loop cannot
+  // stretch a burst past its window. Every other pair runs on its own server, concurrently.
+  const describeFor = suite === 'ratelimit' ? describe : describe.concurrent;
+  describeFor(`${suite}: each check fails on its fault`, () => {
+    it('the catalogue has a fault for this suite', () => {
+      expect(pairs.length).toBeGreaterThan(0);
+    });
+    for (const [id, faultName] of pairs) {
+      it(`${id} fails on ${faultName}`, async () => {
+        const target = await startTarget({ fault: faultName, ...(id.startsWith('ratelimit.') ? RATE : {}) });
+        try {
+          const run = await runCheck(target, id, { includeDestructive: DESTRUCTIVE.has(id) });
+          const failed = run.results.filter((r) => r.status === 'failed');
+          expect(failed.length, describeResults(run.results)).toBeGreaterThan(0);
+          const failure = failed[0]!.failures![0]!;
+          // Every failure is reproducible: expected vs actual, a curl line (a loop of them for what
+          // only a series of requests shows: the rate-limit counting and burst), the seed.
+          expect(failure.repro).toMatch(/^(curl |for i in \$\(seq 1 \d+\); do curl )/);
+          expect(failure.seed).toBe(7);
+          expect(failure.expected.length).toBeGreaterThan(0);
+          expect(failure.actual.length).toBeGreaterThan(0);
+          // No secret in what a report shows.
+          expect(JSON.stringify(run.results)).not.toContain(target.server.fixtures.api_key);
+        } finally {
+          await target.close();
+        }
+      });
+    }
+  });
+}

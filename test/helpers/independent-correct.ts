@@ -1,0 +1,81 @@
+// The project's runner against four INDEPENDENT, CORRECT implementations of the contract, each
+// written by a separate author from the contract text alone (test/catalog/independent/<name>/server.mjs):
+// a strict one, a lenient one, and two imitating the defaults of real stacks (FastAPI, Express)
+// wherever the contract allows a choice. Every one must pass every check: a failure here is either
+// a real fault of that server or a false alarm of the runner (see each FINDINGS.md). Two files run
+// two implementations each (test/catalog/independent/correct*.test.ts), so the workers share them.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runConformance, type ConformanceOptions } from '../../src/runner/conformance.js';
+import { loadSpec } from '../../src/spec/load.js';
+import type { SpecModel } from '../../src/spec/model.js';
+import { failedOf, loopbackServers, runnerOptions, SMALL_LIMIT, type LoopbackServer } from './loopback-runs.js';
+// @ts-expect-error plain JavaScript module without type declarations
+import { start as strict } from '../catalog/independent/strict/server.mjs';
+// @ts-expect-error plain JavaScript module without type declarations
+import { start as lenient } from '../catalog/independent/lenient/server.mjs';
+// @ts-expect-error plain JavaScript module without type declarations
+import { start as fastapiLike } from '../catalog/independent/fastapi-like/server.mjs';
+// @ts-expect-error plain JavaScript module without type declarations
+import { start as expressLike } from '../catalog/independent/express-like/server.mjs';
+
+type Start = (o: { rateLimit?: number; rateWindowMs?: number }) => Promise<LoopbackServer>;
+
+const IMPLEMENTATIONS: Array<{ key: string; name: string; start: Start; seeds: [number, number] }> = [
+  { key: 'strict', name: 'strict (required fields, no coercion, limit 1..100, 201/204, epoch Reset, key rotation)', start: strict as Start, seeds: [1, 20260101] },
+  { key: 'lenient', name: 'lenient (coercion, 200 on create, open preflights, seconds-until Reset, keys kept)', start: lenient as Start, seeds: [7, 20261122] },
+  { key: 'fastapi-like', name: 'FastAPI-like (pydantic v2 lax, Starlette CORS, slowapi headers)', start: fastapiLike as Start, seeds: [11, 20261123] },
+  { key: 'express-like', name: 'Express-like (zod, cors(), express-rate-limit legacy headers)', start: expressLike as Start, seeds: [3, 20261122] },
+];
+
+/** Registers the runs against the named implementations (their `key`s). */
+export function describeCorrectImplementations(keys: readonly string[]): void {
+  let spec: SpecModel;
+  beforeAll(async () => {
+    spec = await loadSpec();
+  });
+  for (const impl of IMPLEMENTATIONS.filter((i) => keys.includes(i.key))) describeImplementation(impl, () => spec);
+}
+
+function describeImplementation(impl: (typeof IMPLEMENTATIONS)[number], specOf: () => SpecModel): void {
+  describe(`the runner against the independent ${impl.name} implementation`, () => {
+    const server = loopbackServers(impl.start);
+    const options = (s: LoopbackServer, over: Partial<ConformanceOptions> = {}): ConformanceOptions => runnerOptions(s, specOf(), over);
+
+    for (const seed of impl.seeds) {
+      for (const includeDestructive of [false, true]) {
+        it(`all suites but ratelimit: 0 failed, 0 error (seed ${seed}, includeDestructive ${includeDestructive})`, async () => {
+          const s = await server();
+          const firstKey = s.fixtures.api_key;
+          const { report, secrets } = await runConformance(options(s, { seed, includeDestructive }));
+          expect(failedOf(report.results)).toEqual([]);
+          expect(report.summary.passed).toBeGreaterThan(100);
+          expect(report.seed).toBe(seed);
+          const destructive = report.results.filter((r) => /regenerate|\/invites/.test(r.operation));
+          expect(destructive.length).toBeGreaterThan(0);
+          if (includeDestructive) {
+            expect(destructive.filter((r) => r.status === 'skipped' && /destructive/.test(r.message))).toEqual([]);
+            const text = JSON.stringify(report);
+            expect(text).not.toContain(firstKey);
+            expect(text).not.toContain(s.fixtures.api_key);
+            for (const secret of secrets) expect(text).not.toContain(secret);
+          } else {
+            expect(destructive.every((r) => r.status === 'skipped')).toBe(true);
+          }
+        });
+      }
+    }
+
+    it('all suites but ratelimit with runs 25: 0 failed, 0 error', async () => {
+      const s = await server();
+      const { report } = await runConformance(options(s, { seed: 4242, runs: 25, includeDestructive: true }));
+      expect(failedOf(report.results)).toEqual([]);
+    });
+
+    it('the ratelimit suite (with schema), burst included, against a small limit and window: 0 failed', async () => {
+      const s = await server(SMALL_LIMIT);
+      const { report } = await runConformance(options(s, { suites: ['schema', 'ratelimit'] }));
+      expect(failedOf(report.results)).toEqual([]);
+      expect(report.results.filter((r) => r.suite === 'ratelimit' && r.status === 'passed').length).toBeGreaterThan(0);
+    });
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * The independent fault server's catalogue (test/catalog/independent/with-faults/faults.mjs), judged
+ * on suite + status only (the runner's check ids are deliberately not used): each fault, switched on
+ * alone, must make the suite it breaches report a failure. The faults are split by suite over three
+ * test files so the two vitest workers share them; within a file each fault runs on its own
+ * server, concurrently, but the rate-limit ones, which wait on small windows, one after another.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runConformance, type ConformanceOptions } from '../../src/runner/conformance.js';
+import { loadSpec } from '../../src/spec/load.js';
+import type { SpecModel } from '../../src/spec/model.js';
+import { runnerOptions, SMALL_LIMIT, withLoopbackServer } from './loopback-runs.js';
+import { FAULTS, start, type IndependentServer } from '../catalog/independent/with-faults/server.mjs';
+
+export const startIndependent = (o: NonNullable<Parameters<typeof start>[0]>) => start(o);
+type Fault = (typeof FAULTS)[number];
+
+/** The split of the suites over three files, so the workers share them (rate-limit faults wait on windows, one after another). */
+export const REQUEST_SUITES = ['auth', 'validation', 'ranges', 'cors'] as const;
+export const RATELIMIT_SUITES = ['ratelimit'] as const;
+export const STATE_SUITES = ['schema', 'stateful', 'robustness'] as const;
+
+/** Registers one test per judged fault of the given suites. */
+export function describeIndependentFaults(suites: readonly string[]): void {
+  let spec: SpecModel;
+  beforeAll(async () => {
+    spec = await loadSpec();
+  });
+  const options = (s: IndependentServer, over: Partial<ConformanceOptions>): ConformanceOptions => runnerOptions(s, spec, { seed: 7, ...over });
+  const caught = async (f: Fault): Promise<void> => {
+    const serverOptions = f.suite === 'ratelimit' ? { ...SMALL_LIMIT, fault: f.name } : { fault: f.name };
+    const failed = await withLoopbackServer(startIndependent, serverOptions, async (s) => {
+      const { report } = await runConformance(options(s, { runs: 2, suites: [f.suite as never], ...(f.includeDestructive ? { includeDestructive: true } : {}) }));
+      return report.results.filter((r) => r.suite === f.suite && r.status === 'failed');
+    });
+    expect(failed.length, `${f.name} (${f.description}) was not caught by the ${f.suite} suite`).toBeGreaterThan(0);
+  };
+  const title = (f: Fault): string => `${f.suite}: ${f.name}${f.includeDestructive ? ' (includeDestructive)' : ''}`;
+  const judged = FAULTS.filter((x) => x.unjudged === undefined && suites.includes(x.suite));
+  describe(`independent faulty server: every fault of ${suites.join(', ')} is caught by its suite`, () => {
+    it('the catalogue has faults for these suites', () => {
+      for (const suite of suites) expect(judged.some((f) => f.suite === suite), suite).toBe(true);
+    });
+    const concurrent = judged.filter((x) => x.suite !== 'ratelimit');
+    if (concurrent.length > 0) {
+      describe.concurrent('concurrently', () => {
+        for (const f of concurrent) it(title(f), () => caught(f));
+      });
+    }
+    const sequential = judged.filter((x) => x.suite === 'ratelimit');
+    if (sequential.length > 0) {
+      describe('one after another (rate-limit windows)', () => {
+        for (const f of sequential) it(title(f), () => caught(f));
+      });
+    }
+  });
+}

@@ -7,12 +7,13 @@
 import fc from 'fast-check';
 import type { Failure } from '../src/results/model.js';
 import type { CheckContext, CheckOutcome } from '../src/checks/check.js';
-import { walkProperties, type JsonSchema, type NumericBound, type Operation, type SpecModel } from '../src/spec/model.js';
+import { operationLabel, walkProperties, type JsonSchema, type NumericBound, type Operation, type SpecModel } from '../src/spec/model.js';
 import type { Exchange, HttpRequest } from '../src/transport/types.js';
 import { cloneJson, fillPath, pathFixture, setPointer, validBody, type GenOptions, type InvalidCase } from '../src/generators/index.js';
 import { validate, validateResponse, type ValidationIssue } from '../src/validators/index.js';
 
-export const label = (op: Operation): string => `${op.method} ${op.path}`;
+/** `METHOD /path` of an operation (the spec's one label). */
+export const label = operationLabel;
 
 /**
  * Headers that make an OPTIONS request a CORS preflight, as a browser sends them: an origin, the

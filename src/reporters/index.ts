@@ -8,6 +8,7 @@ import { Secrets, type SecretsOptions } from '../secrets/index.js';
 import { sanitizeReport } from '../secrets/report.js';
 
 export { createConsoleReporter, renderSummary, colorEnabled, isCi, pacingText } from './console.js';
+export { createGitHubSink, type GitHubSinkOptions } from './github-sink.js';
 export type { ConsoleReporter, ConsoleReporterOptions, ConsoleMode } from './console.js';
 export { githubAnnotations, githubStepSummary, escapeData, escapeProperty } from './github.js';
 export { renderHtml } from './html.js';

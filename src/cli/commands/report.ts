@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { VapcError } from '../../errors.js';
-import { createConsoleReporter, writeReports, type ReportFormat } from '../../reporters/index.js';
+import { createConsoleReporter, createGitHubSink, writeReports, type ReportFormat } from '../../reporters/index.js';
+import { composeEvents } from '../../results/events.js';
 import { loadReport } from '../../reporters/load.js';
 import { Secrets } from '../../secrets/index.js';
 import { learnFromReport } from '../../secrets/report.js';
@@ -44,7 +45,10 @@ export function registerReportCommand(program: Command, { io, exit }: CommandCon
       const pointers = new Map(spec.operations.map((op) => [`${op.method} ${op.path}`, secretResponsePointers(op)]));
       learnFromReport(report, secrets, (operation) => pointers.get(operation) ?? []);
       if (formats.includes('console')) {
-        const reporter = createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: Boolean(opts.quiet), secrets });
+        const reporter = composeEvents(
+          createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: Boolean(opts.quiet), secrets }),
+          createGitHubSink({ write: io.stdout, env: io.env, secrets }),
+        );
         reporter.onEnd?.(report);
       }
       if (files.length > 0) {

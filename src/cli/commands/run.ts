@@ -15,7 +15,8 @@ import {
 } from '../../config/settings.js';
 import { isVapcError, SETUP_ERROR_CODES, VapcError } from '../../errors.js';
 import { escapeData, escapeProperty } from '../../reporters/github.js';
-import { createConsoleReporter, writeReports } from '../../reporters/index.js';
+import { createConsoleReporter, createGitHubSink, writeReports } from '../../reporters/index.js';
+import { composeEvents } from '../../results/events.js';
 import { renderDryRun } from '../../runner/budget.js';
 import type { CheckDefinition, Credentials, Fixtures } from '../../checks/check.js';
 import { randomSeed, runConformance } from '../../runner/conformance.js';
@@ -202,7 +203,11 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     const focus = flags.changedSince === undefined ? undefined : await focusSince(flags.changedSince, spec);
     if (focus) say(renderFocus(focus));
     const checks = deps.checks ?? registry;
-    const reporter = createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: settings.quiet, secrets });
+    // The console, and GitHub Actions output under GITHUB_ACTIONS=true, fed by one event stream.
+    const reporter = composeEvents(
+      createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: settings.quiet, secrets }),
+      createGitHubSink({ write: io.stdout, env: io.env, secrets }),
+    );
     const config = redactedSettings({ ...settings, seed } as RunSettings);
     if (settings.embedded) config['base_url'] = baseUrl;
     else Object.assign(config, credentialSources(flags, io.env, settings));

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../errors.js';
-import { asRecord, type Credential, type Operation, type SpecModel } from '../spec/model.js';
+import { asRecord, operationLabel, type Credential, type Operation, type SpecModel } from '../spec/model.js';
 import type { Credentials } from '../checks/check.js';
 import { FIXTURE_KEYS, type Fixtures } from '../results/fixtures.js';
 import type { RunContext } from './context.js';
@@ -75,21 +75,21 @@ export async function discoverFixtures(ctx: RunContext, configured: Fixtures = {
     exchanges.push(exchange);
     answers.push(exchange.response ? { operation: op, status: exchange.response.status } : { operation: op });
     if (!exchange.response) {
-      firstError ??= `${op.method} ${op.path}: ${exchange.error?.message ?? 'no response'}`;
-      notes.push(`${op.method} ${op.path}: no response (${exchange.error?.message ?? 'unknown error'})`);
+      firstError ??= `${operationLabel(op)}: ${exchange.error?.message ?? 'no response'}`;
+      notes.push(`${operationLabel(op)}: no response (${exchange.error?.message ?? 'unknown error'})`);
       return undefined;
     }
     answered++;
     const { status, json } = exchange.response;
     if (status < 200 || status > 299) {
-      notes.push(`${op.method} ${op.path}: answered ${status}; nothing discovered from it`);
+      notes.push(`${operationLabel(op)}: answered ${status}; nothing discovered from it`);
       return undefined;
     }
     if (json === undefined) {
-      notes.push(`${op.method} ${op.path}: answered ${status} without a JSON body`);
+      notes.push(`${operationLabel(op)}: answered ${status} without a JSON body`);
       return undefined;
     }
-    notes.push(`${op.method} ${op.path}: answered ${status}`);
+    notes.push(`${operationLabel(op)}: answered ${status}`);
     return json;
   };
 
@@ -151,7 +151,7 @@ const joinAnd = (items: string[]): string => (items.length <= 1 ? (items[0] ?? '
 export function diagnoseSetup(discovery: Pick<DiscoveryResult, 'answers'>, spec: SpecModel, credentials: Credentials, baseUrl: string): SetupProblem | undefined {
   const answered = discovery.answers.filter((a): a is Required<DiscoveryAnswer> => a.status !== undefined);
   if (answered.length === 0) return undefined;
-  const labels = (list: DiscoveryAnswer[]) => joinAnd([...new Set(list.map((a) => `${a.operation.method} ${a.operation.path}`))]);
+  const labels = (list: DiscoveryAnswer[]) => joinAnd([...new Set(list.map((a) => operationLabel(a.operation)))]);
   if (answered.every((a) => a.status === 404)) {
     return {
       code: 'E_CONTRACT_NOT_FOUND',

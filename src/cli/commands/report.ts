@@ -6,7 +6,7 @@ import { loadReport } from '../../reporters/load.js';
 import { Secrets } from '../../secrets/index.js';
 import { learnFromReport } from '../../secrets/report.js';
 import { loadSpec } from '../../spec/load.js';
-import { secretResponsePointers } from '../../spec/model.js';
+import { operationLabel, secretResponsePointers } from '../../spec/model.js';
 import { ExitCode, type CommandContext } from '../io.js';
 
 const FORMATS = ['console', 'junit', 'html'] as const;
@@ -42,7 +42,7 @@ export function registerReportCommand(program: Command, { io, exit }: CommandCon
       const files = formats.filter((f): f is Exclude<Format, 'console'> => f !== 'console') as ReportFormat[];
       const secrets = new Secrets({ apiKeys: [io.env.VAPC_API_KEY ?? ''], userIds: [io.env.VAPC_USER_ID ?? ''] });
       const spec = await loadSpec();
-      const pointers = new Map(spec.operations.map((op) => [`${op.method} ${op.path}`, secretResponsePointers(op)]));
+      const pointers = new Map(spec.operations.map((op) => [operationLabel(op), secretResponsePointers(op)]));
       learnFromReport(report, secrets, (operation) => pointers.get(operation) ?? []);
       if (formats.includes('console')) {
         const reporter = composeEvents(

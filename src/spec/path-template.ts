@@ -29,9 +29,10 @@ export function fillPath(template: string, values: Record<string, string>): stri
   const { literals, names } = parsePathTemplate(template);
   if (names.length === 0) return template;
   let out = literals[0]!;
-  names.forEach((name, i) => {
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
     out += encodeURIComponent(values[name] ?? `vapc-missing-${name}`) + literals[i + 1]!;
-  });
+  }
   return out;
 }
 
@@ -51,7 +52,17 @@ export interface PathPatternOptions {
 
 /** A regular expression matching a concrete path against the template (a trailing slash allowed), one capture group per parameter. */
 export function pathPattern(template: string, options: PathPatternOptions): RegExp {
-  const { literals } = parsePathTemplate(template);
-  const param = options.emptyParams ? '([^/]*)' : '([^/]+)';
-  return new RegExp(`${options.anchored ? '^' : ''}${literals.map(escapeRegExp).join(param)}/?$`);
+  const key = `${options.anchored ? 'a' : '-'}${options.emptyParams ? 'e' : '-'}${template}`;
+  let found = patterns.get(key);
+  if (!found) {
+    const { literals } = parsePathTemplate(template);
+    const param = options.emptyParams ? '([^/]*)' : '([^/]+)';
+    found = new RegExp(`${options.anchored ? '^' : ''}${literals.map(escapeRegExp).join(param)}/?$`);
+    if (patterns.size > 256) patterns.clear();
+    patterns.set(key, found);
+  }
+  return found;
 }
+
+/** Compiled patterns by options and template (no `g` or `y` flag: a shared RegExp keeps no state between uses). */
+const patterns = new Map<string, RegExp>();

@@ -8,6 +8,8 @@ export type ErrorCode =
   | 'E_USAGE'
   | 'E_UNREACHABLE'
   | 'E_TOOL_FAILED'
+  /** The run stopped before every check ran (deadline passed, target stopped answering); the runner reports it, a check never fails for it. */
+  | 'E_RUN_ABORTED'
   /** A baseline file (--baseline) that cannot be read or is not a valid baseline. */
   | 'E_BASELINE'
   /** Setup errors found by discovery before any check is judged (exit 2 like usage errors). */

@@ -10,6 +10,7 @@ import type { JsonSchema, Operation } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
 import { enumOf, missingFixtures, propertiesOf, unspecifiedOf } from '../src/generators/index.js';
 import { validate } from '../src/validators/index.js';
+import { snakeCase } from '../src/results/names.js';
 import {
   boundOf,
   isCredentialedRead,
@@ -26,7 +27,8 @@ import {
   type Judgement,
 } from './lib.js';
 
-const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** The record field a sent field lands in: its own name, or its snake_case spelling (camelCase create names). */
+const recordField = (name: string, props: Record<string, unknown>): string | undefined => (name in props ? name : snakeCase(name) in props ? snakeCase(name) : undefined);
 
 const byId = (id: string) => (op: Operation) => op.id === id;
 const opById = (ctx: CheckContext, id: string): Operation | undefined => ctx.spec.operations.find((o) => o.id === id);
@@ -62,7 +64,7 @@ function echoJudge(ctx: CheckContext, op: Operation, exchange: Exchange, sent: R
   const absent: string[] = [];
   const rec = (record && typeof record === 'object' ? record : {}) as Record<string, unknown>;
   for (const [name, value] of Object.entries(sent)) {
-    const field = name in props ? name : snake(name) in props ? snake(name) : undefined;
+    const field = recordField(name, props);
     if (!field) continue;
     const got = rec[field];
     if (got === undefined || got === null) {
@@ -85,7 +87,7 @@ function sentButLost(sent: Record<string, unknown>, records: unknown[], recordSc
   const out: Array<{ sent: string; field: string }> = [];
   for (const [name, value] of Object.entries(sent)) {
     if (value === null || value === undefined) continue;
-    const field = name in props ? name : snake(name) in props ? snake(name) : undefined;
+    const field = recordField(name, props);
     if (!field) continue;
     const missing = records.every((r) => {
       const v = r && typeof r === 'object' ? (r as Record<string, unknown>)[field] : undefined;

@@ -27,7 +27,7 @@ import {
   type FieldInfo,
   type InvalidCase,
 } from '../src/generators/index.js';
-import { Findings, checkProperty, fail, judgeInvalid, recordCost, request, sampleBody, sharedPathForRecord, skipped, type Judgement } from './lib.js';
+import { Findings, checkProperty, fail, judgeInvalid, label, recordCost, request, sampleBody, sharedPathForRecord, skipped, type Judgement } from './lib.js';
 
 /** Path values for an operation: fixtures, a shared created record, or a placeholder (validation comes first). */
 async function pathFor(ctx: CheckContext, op: Operation): Promise<Record<string, string>> {
@@ -126,7 +126,7 @@ export const enumViolation = defineCheck({
     const channels = ctx.fixtures.channels ?? [];
     for (const field of providerIdFields(op).filter((f) => f.depth === 0)) {
       if (channels.length < 2) {
-        ctx.observe({ operation: `${op.method} ${op.path}`, message: `${field.field} outside the provider ids not judged: the run knows ${channels.length} of the two (set fixtures.channels)` });
+        ctx.observe({ operation: label(op), message: `${field.field} outside the provider ids not judged: the run knows ${channels.length} of the two (set fixtures.channels)` });
         continue;
       }
       const value = 'vapc-not-a-provider';
@@ -237,7 +237,7 @@ export const locNamesLocation = defineCheck({
         findings.add(fail(ctx, exchange, `a loc of ["${kase.location}", "${kase.field}", ...] (section 2.8)`, `loc ${locs}`, `the 422 for ${kase.description} places it in the wrong location (loc ${locs})`, kase.value));
       } else {
         if (placement === 'unlocated') {
-          ctx.observe({ operation: `${op.method} ${op.path}`, message: `the 422 for ${kase.description} names the field but not its location (loc ${locs}); FastAPI-style servers start loc with "${kase.location}", the contract does not require it` });
+          ctx.observe({ operation: label(op), message: `the 422 for ${kase.description} names the field but not its location (loc ${locs}); FastAPI-style servers start loc with "${kase.location}", the contract does not require it` });
         }
         findings.add({ ok: true });
       }

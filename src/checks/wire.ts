@@ -1,4 +1,5 @@
 import type { Operation } from '../spec/model.js';
+import { parsePathTemplate, pathPattern } from '../spec/path-template.js';
 import type { Exchange } from '../transport/types.js';
 import { validateRequest } from '../validators/index.js';
 import type { RequestValidator } from './check.js';
@@ -12,12 +13,9 @@ export function wireParts(op: Operation, exchange: Pick<Exchange, 'request'>):
   | { ok: true; parts: { path: Record<string, string>; query: Record<string, string | string[]>; headers: Record<string, string>; body?: unknown } }
   | { ok: false; errors: string[] } {
   const url = new URL(exchange.request.url);
-  const names: string[] = [];
-  const pattern = op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{([^}]+)\}/g, (_m, name: string) => {
-    names.push(name);
-    return '([^/]*)';
-  });
-  const match = new RegExp(`${pattern}/?$`).exec(url.pathname);
+  const names = parsePathTemplate(op.path).names;
+  // Not anchored at the start: the URL's path may begin with the base URL's own path.
+  const match = pathPattern(op.path, { anchored: false, emptyParams: true }).exec(url.pathname);
   const path: Record<string, string> = {};
   if (match) {
     names.forEach((name, i) => {

@@ -5,6 +5,7 @@ import { LineCounter, parseDocument, visit } from 'yaml';
 import { VapcError } from '../errors.js';
 import { SUITES, type Suite } from '../results/model.js';
 import { FIXTURE_KEYS, type Fixtures } from '../results/fixtures.js';
+import { snakeCase } from '../results/names.js';
 
 /** The effective options of `vapc run`, after flags, env and the config file are merged. */
 export interface RunSettings {
@@ -68,7 +69,7 @@ const KEYS: Record<string, { setting: keyof PartialSettings; kind: Kind }> = {
 };
 
 
-const snakeOf = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace(/-/g, '_');
+const snakeOf = (key: string): string => snakeCase(key).replace(/-/g, '_');
 
 function describeValue(value: unknown): string {
   if (value === null) return 'null';

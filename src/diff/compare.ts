@@ -1,3 +1,4 @@
+import { blankPathTemplate, parsePathTemplate } from '../spec/path-template.js';
 import { compareDocs, compareSchemas } from './schema.js';
 import { ChangeSink, isObject, same, seg, type Json, type JsonObject } from './types.js';
 
@@ -23,7 +24,7 @@ function operationsOf(doc: JsonObject): Map<string, OperationRef> {
     for (const method of METHODS) {
       const op = item[method];
       if (!isObject(op)) continue;
-      const key = `${method.toUpperCase()} ${path.replace(/\{[^}]*\}/g, '{}')}`;
+      const key = `${method.toUpperCase()} ${blankPathTemplate(path)}`;
       out.set(key, { label: `${method.toUpperCase()} ${path}`, path, method, op, item, ptr: `/paths/${seg(path)}/${method}` });
     }
   }
@@ -40,7 +41,7 @@ interface ParamRef {
 /** Effective parameters (path-level ones overridden by the operation's), keyed by location and name; path parameters by position. */
 function parametersOf(ref: OperationRef): Map<string, ParamRef> {
   const out = new Map<string, ParamRef>();
-  const pathNames = [...ref.path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);
+  const pathNames = parsePathTemplate(ref.path).names;
   const add = (params: Json[], ptr: string) =>
     params.forEach((p, i) => {
       if (!isObject(p)) return;

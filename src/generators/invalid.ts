@@ -250,21 +250,18 @@ export function integerQueryParams(op: Operation) {
   return op.parameters.filter((p) => p.in === 'query' && typesOf(p.schema).includes('integer') && !typesOf(p.schema).includes('string'));
 }
 
+/** The case of an integer query parameter sent `value`, which is not an integer. */
+function nonIntegerCase(p: { name: string }, value: string): InvalidCase {
+  return { kind: 'non-integer-query', location: 'query', loc: [p.name], field: p.name, value, query: [[p.name, value]], description: `${p.name}=${value} (expected an integer)` };
+}
+
 /**
  * The non-integer values tried first on each integer query parameter: a word (a bare int() fails on
  * it) and a fraction (parseInt reads "2.5" as 2).
  */
 export function nonIntegerQueryExamples(op: Operation): InvalidCase[] {
   return integerQueryParams(op).flatMap((p) =>
-    ['xyz', '2.5'].map((value) => ({
-      kind: 'non-integer-query' as const,
-      location: 'query' as const,
-      loc: [p.name],
-      field: p.name,
-      value,
-      query: [[p.name, value]] as Array<[string, string]>,
-      description: `${p.name}=${value} (expected an integer)`,
-    })),
+    ['xyz', '2.5'].map((value) => nonIntegerCase(p, value)),
   );
 }
 
@@ -273,13 +270,5 @@ export function nonIntegerQuery(op: Operation): fc.Arbitrary<InvalidCase> | unde
   const params = integerQueryParams(op);
   if (!params.length) return undefined;
   const bad = fc.oneof(nonsenseWord, fc.integer({ min: 0, max: 99 }).map((n) => `${n}.5`));
-  return fc.tuple(fc.constantFrom(...params), bad).map(([p, value]) => ({
-    kind: 'non-integer-query' as const,
-    location: 'query' as const,
-    loc: [p.name],
-    field: p.name,
-    value,
-    query: [[p.name, value]] as Array<[string, string]>,
-    description: `${p.name}=${value} (expected an integer)`,
-  }));
+  return fc.tuple(fc.constantFrom(...params), bad).map(([p, value]) => nonIntegerCase(p, value));
 }

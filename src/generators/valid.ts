@@ -206,24 +206,8 @@ export function pathFixture(name: string, fixtures: Fixtures): string | undefine
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Fills `{name}` placeholders of a path template, each value URL-encoded. */
-export function fillPath(template: string, values: Record<string, string>): string {
-  let parts = templateParts.get(template);
-  if (!parts) {
-    // Literal text at even indexes, parameter names at odd ones: split once per template, not per request.
-    parts = template.split(/\{([^}]+)\}/);
-    if (templateParts.size > 256) templateParts.clear();
-    templateParts.set(template, parts);
-  }
-  if (parts.length === 1) return template;
-  let out = parts[0]!;
-  for (let i = 1; i < parts.length; i += 2) {
-    const name = parts[i]!;
-    out += encodeURIComponent(values[name] ?? `vapc-missing-${name}`) + parts[i + 1]!;
-  }
-  return out;
-}
-const templateParts = new Map<string, string[]>();
+/** Fills `{name}` placeholders of a path template (the spec's one parser), each value URL-encoded. */
+export { fillPath } from '../spec/path-template.js';
 
 /** A valid value for a query parameter, as the string a client sends. */
 export function validQueryValue(schema: JsonSchema, name: string, options: GenOptions = {}): fc.Arbitrary<string> {

@@ -1,8 +1,6 @@
-import { appendFileSync } from 'node:fs';
 import cliProgress from 'cli-progress';
 import type { CheckResult, Observation, RunReport, Suite } from '../results/model.js';
 import type { PacingInfo, RunEvents, RunPlan } from '../results/events.js';
-import { githubAnnotations, githubStepSummary } from './github.js';
 import { neutralizeCommands } from '../results/printable.js';
 import { Secrets, type SecretsOptions } from '../secrets/index.js';
 import { sanitizeReport } from '../secrets/report.js';
@@ -17,8 +15,6 @@ export interface ConsoleReporterOptions {
   quiet?: boolean;
   /** The run's secrets (or the credentials to redact): scrubbed from all output. */
   secrets?: Secrets | SecretsOptions;
-  /** Appends the Markdown job summary to $GITHUB_STEP_SUMMARY; injectable for tests. */
-  appendFile?: (path: string, text: string) => void;
 }
 
 export type ConsoleMode = 'live' | 'plain' | 'quiet';
@@ -196,136 +192,42 @@ function oneLine(v: unknown): string {
   return t.length > 300 ? `${t.slice(0, 300)}…` : t;
 }
 
-/**
- * The console reporter: live progress while a run goes on, then the final summary.
- * - live (a TTY, not CI): one cli-progress bar (suite, checks done/total, requests, failures,
- *   pacing), failures printed above it as they happen;
- * - plain (CI=true or no TTY): one line per event, no cursor tricks;
- * - quiet: nothing until the end, then a brief summary.
- * Colour only on a TTY and never with NO_COLOR. Under GitHub Actions, onEnd also prints `::error`
- * annotations and appends a Markdown summary to $GITHUB_STEP_SUMMARY.
- * onEnd writes the summary; `summary(report)` returns the full text without writing it.
- */
-export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleReporter {
-  const { env } = options;
-  // Results arrive already made safe by the runner (redacted, escaped); every write still passes the
-  // run's known secrets and the workflow-command guard. Only vapc's own annotations skip the guard.
-  const secrets = options.secrets instanceof Secrets ? options.secrets : new Secrets(options.secrets ?? {});
-  const scrub = (text: string) => neutralizeCommands(secrets.text(text));
-  const write = (text: string) => options.write(scrub(text));
-  const mode: ConsoleMode = options.quiet ? 'quiet' : options.isTTY && !isCi(env) ? 'live' : 'plain';
-  const color = colorEnabled(options.isTTY, env);
-  const p = palette(color);
+/** What every mode shares: the writers (scrubbed, guarded), the palette and the run's progress so far. */
+interface ConsoleOut {
+  /** Writes text after scrubbing secrets and neutralising workflow commands. */
+  write: (text: string) => void;
+  scrub: (text: string) => string;
+  /** The raw sink (for the progress bar, which scrubs each chunk itself). */
+  raw: (text: string) => void;
+  p: Palette;
+  env: Record<string, string | undefined>;
+}
 
-  let plan: RunPlan | undefined;
-  let done = 0;
-  let failures = 0;
-  let requests = 0;
-  let suite: Suite | '' = '';
-  let pacing = '';
-  let pacingInfo: PacingInfo | undefined;
-  let pacingAt = 0;
+interface Progress {
+  plan: RunPlan | undefined;
+  done: number;
+  failures: number;
+  requests: number;
+  suite: Suite | '';
+}
+
+type ModeEvents = Omit<RunEvents, 'onStart' | 'onEnd'> & { onStart?(): void; onEnd?(): void };
+
+function statusLine(p: Palette, r: CheckResult, detail: string): string {
+  return `${paintStatus(p, r.status, STATUS_WORD[r.status])} ${r.id}  ${r.operation}${detail}`;
+}
+
+/** Plain mode (CI, or no TTY): one line per event, no cursor tricks; pacing said when it changes. */
+function plainEvents(out: ConsoleOut, progress: Progress): ModeEvents {
+  const { write, p } = out;
   let lastPacingPrinted = '';
   let lastPacingAt = 0;
-  let multibar: cliProgress.MultiBar | undefined;
-  let bar: cliProgress.SingleBar | undefined;
-
-  const payload = () => ({
-    suite: suite || '-',
-    requests,
-    failures: failures > 0 ? p.red(String(failures)) : '0',
-    pacing: livePacing(),
-  });
-  /** The pacing shown on the bar: the rate, and a countdown while a wait is on. */
-  const livePacing = (): string => {
-    if (!pacingInfo) return '';
-    const left = Math.max(0, pacingInfo.waitMs - (Date.now() - pacingAt));
-    const text = pacingText({ ...pacingInfo, waitMs: left >= 100 ? left : 0 });
-    return text ? ` | ${p.yellow(text)}` : '';
-  };
-
-  const startBar = () => {
-    if (mode !== 'live' || bar) return;
-    const stream = {
-      isTTY: true,
-      columns: Number(env.COLUMNS) || 100,
-      write: (chunk: string) => {
-        options.write(scrub(chunk));
-        return true;
-      },
-    } as unknown as NodeJS.WriteStream;
-    multibar = new cliProgress.MultiBar(
-      {
-        stream,
-        format: `${p.cyan('{suite}')} {bar} {value}/{total} checks | {requests} requests | {failures} failed{pacing}`,
-        barsize: 24,
-        hideCursor: true,
-        clearOnComplete: false,
-        stopOnComplete: false,
-        noTTYOutput: false,
-        fps: 10,
-        barCompleteChar: '█',
-        barIncompleteChar: '░',
-      },
-      cliProgress.Presets.shades_classic,
-    );
-    // The redraw timer must not keep the process alive if a run ends without onEnd.
-    const unref = () => (multibar as unknown as { timer?: NodeJS.Timeout | null } | undefined)?.timer?.unref?.();
-    multibar.on('start', unref);
-    multibar.on('update-post', unref);
-    bar = multibar.create(plan?.total ?? 0, done, payload());
-  };
-  const update = () => bar?.update(done, payload());
-  const stopBar = () => {
-    if (!multibar) return;
-    update();
-    // Flush lines logged since the last redraw, then leave the final bar on screen.
-    (multibar as unknown as { update(): void }).update();
-    multibar.stop();
-    multibar = undefined;
-    bar = undefined;
-  };
-  /** A line above the bar in live mode, a plain line otherwise. */
-  const line = (text: string) => {
-    if (multibar) multibar.log(`${scrub(text)}\n`);
-    else write(`${text}\n`);
-  };
-
   return {
-    mode,
-    color,
-    onStart(p0: RunPlan) {
-      plan = p0;
-      if (mode === 'quiet') return;
-      write(`${p.bold('vapc')} testing ${p0.target} · seed ${p0.seed} · ${p0.total} checks in ${p0.suites.join(', ')}\n`);
-      startBar();
-    },
-    onSuiteStart(s: Suite, checks: number) {
-      suite = s;
-      if (mode === 'plain') write(`\n${p.bold(`[${s}]`)} ${checks} checks\n`);
-      update();
-    },
-    onCheckDone(r: CheckResult) {
-      done += 1;
-      if (r.status === 'failed') failures += 1;
-      if (mode === 'plain') {
-        const detail = r.status === 'passed' ? '' : ` · ${r.message}`;
-        write(`  ${paintStatus(p, r.status, STATUS_WORD[r.status])} ${r.id}  ${r.operation}${detail}\n`);
-      } else if (mode === 'live') {
-        if (r.status === 'failed' || r.status === 'error') line(`${paintStatus(p, r.status, STATUS_WORD[r.status])} ${r.id}  ${r.operation} · ${r.message}`);
-        update();
-      }
-    },
-    onRequest(total: number) {
-      requests = total;
-      if (mode === 'live') update();
-    },
-    onPacing(info: PacingInfo) {
-      pacing = pacingText(info);
-      pacingInfo = info;
-      pacingAt = Date.now();
-      if (mode === 'live') return update();
-      if (mode !== 'plain' || !pacing) return;
+    onSuiteStart: (s, checks) => write(`\n${p.bold(`[${s}]`)} ${checks} checks\n`),
+    onCheckDone: (r) => write(`  ${statusLine(p, r, r.status === 'passed' ? '' : ` · ${r.message}`)}\n`),
+    onPacing(info) {
+      const pacing = pacingText(info);
+      if (!pacing) return;
       const key = `${info.rpm ?? ''}/${info.limit ?? ''}`;
       const now = Date.now();
       // Say it when the pace changes or a long wait starts, at most every 10 s otherwise.
@@ -335,29 +237,151 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
         write(`  ${p.dim(pacing)}\n`);
       }
     },
-    onObservation(o: Observation) {
-      if (mode === 'plain') write(`  ${p.dim(`NOTE ${o.id}${o.operation ? ` ${o.operation}` : ''}: ${o.message}`)}\n`);
-    },
-    onSuiteEnd(s: Suite) {
-      if (mode !== 'plain') return;
+    onObservation: (o) => write(`  ${p.dim(`NOTE ${o.id}${o.operation ? ` ${o.operation}` : ''}: ${o.message}`)}\n`),
+    onSuiteEnd(s) {
+      const { done, plan, requests, failures } = progress;
       write(`${p.dim(`[${s}] done · ${done}${plan ? `/${plan.total}` : ''} checks · ${requests} requests · ${failures} failed so far`)}\n`);
     },
-    onEnd(full: RunReport) {
-      stopBar();
-      const report = sanitizeReport(full, secrets);
-      write(renderSummary(report, { color, brief: mode === 'quiet' }));
-      if (env.GITHUB_ACTIONS === 'true') {
-        // The trusted path: vapc's own workflow commands, built from the safe report.
-        options.write(secrets.text(githubAnnotations(report)));
-        const file = env.GITHUB_STEP_SUMMARY;
-        if (file) {
-          try {
-            (options.appendFile ?? appendFileSync)(file, secrets.text(githubStepSummary(report)));
-          } catch (e) {
-            write(`vapc: could not append to GITHUB_STEP_SUMMARY: ${e instanceof Error ? e.message : String(e)}\n`);
-          }
-        }
+  };
+}
+
+function createMultibar(out: ConsoleOut): cliProgress.MultiBar {
+  const stream = {
+    isTTY: true,
+    columns: Number(out.env.COLUMNS) || 100,
+    write: (chunk: string) => {
+      out.raw(out.scrub(chunk));
+      return true;
+    },
+  } as unknown as NodeJS.WriteStream;
+  const multibar = new cliProgress.MultiBar(
+    {
+      stream,
+      format: `${out.p.cyan('{suite}')} {bar} {value}/{total} checks | {requests} requests | {failures} failed{pacing}`,
+      barsize: 24,
+      hideCursor: true,
+      clearOnComplete: false,
+      stopOnComplete: false,
+      noTTYOutput: false,
+      fps: 10,
+      barCompleteChar: '█',
+      barIncompleteChar: '░',
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  // The redraw timer must not keep the process alive if a run ends without onEnd.
+  const unref = () => (multibar as unknown as { timer?: NodeJS.Timeout | null }).timer?.unref?.();
+  multibar.on('start', unref);
+  multibar.on('update-post', unref);
+  return multibar;
+}
+
+/** Live mode (a TTY, not CI): one progress bar (suite, checks, requests, failures, pacing), failures printed above it. */
+function liveEvents(out: ConsoleOut, progress: Progress): ModeEvents {
+  const p = out.p;
+  let pacingInfo: PacingInfo | undefined;
+  let pacingAt = 0;
+  let multibar: cliProgress.MultiBar | undefined;
+  let bar: cliProgress.SingleBar | undefined;
+  /** The pacing shown on the bar: the rate, and a countdown while a wait is on. */
+  const livePacing = (): string => {
+    if (!pacingInfo) return '';
+    const left = Math.max(0, pacingInfo.waitMs - (Date.now() - pacingAt));
+    const text = pacingText({ ...pacingInfo, waitMs: left >= 100 ? left : 0 });
+    return text ? ` | ${p.yellow(text)}` : '';
+  };
+  const payload = () => ({
+    suite: progress.suite || '-',
+    requests: progress.requests,
+    failures: progress.failures > 0 ? p.red(String(progress.failures)) : '0',
+    pacing: livePacing(),
+  });
+  const update = () => bar?.update(progress.done, payload());
+  return {
+    onStart() {
+      if (bar) return;
+      multibar = createMultibar(out);
+      bar = multibar.create(progress.plan?.total ?? 0, progress.done, payload());
+    },
+    onSuiteStart: update,
+    onCheckDone(r) {
+      if (r.status === 'failed' || r.status === 'error') {
+        const text = statusLine(p, r, ` · ${r.message}`);
+        if (multibar) multibar.log(`${out.scrub(text)}\n`);
+        else out.write(`${text}\n`);
       }
+      update();
+    },
+    onRequest: update,
+    onPacing(info) {
+      pacingInfo = info;
+      pacingAt = Date.now();
+      update();
+    },
+    onEnd() {
+      if (!multibar) return;
+      update();
+      // Flush lines logged since the last redraw, then leave the final bar on screen.
+      (multibar as unknown as { update(): void }).update();
+      multibar.stop();
+      multibar = undefined;
+      bar = undefined;
+    },
+  };
+}
+
+/**
+ * The console reporter: live progress while a run goes on, then the final summary.
+ * - live (a TTY, not CI): one cli-progress bar (suite, checks done/total, requests, failures,
+ *   pacing), failures printed above it as they happen;
+ * - plain (CI=true or no TTY): one line per event, no cursor tricks;
+ * - quiet: nothing until the end, then a brief summary.
+ * Colour only on a TTY and never with NO_COLOR. GitHub Actions output is its own sink
+ * (`createGitHubSink`), composed next to this one by the CLI.
+ * onEnd writes the summary; `summary(report)` returns the full text without writing it.
+ */
+export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleReporter {
+  const { env } = options;
+  // Results arrive already made safe by the runner (redacted, escaped); every write still passes the
+  // run's known secrets and the workflow-command guard.
+  const secrets = options.secrets instanceof Secrets ? options.secrets : new Secrets(options.secrets ?? {});
+  const scrub = (text: string) => neutralizeCommands(secrets.text(text));
+  const write = (text: string) => options.write(scrub(text));
+  const mode: ConsoleMode = options.quiet ? 'quiet' : options.isTTY && !isCi(env) ? 'live' : 'plain';
+  const color = colorEnabled(options.isTTY, env);
+  const p = palette(color);
+  const out: ConsoleOut = { write, scrub, raw: options.write, p, env };
+  const progress: Progress = { plan: undefined, done: 0, failures: 0, requests: 0, suite: '' };
+  const events: ModeEvents = mode === 'live' ? liveEvents(out, progress) : mode === 'plain' ? plainEvents(out, progress) : {};
+
+  return {
+    mode,
+    color,
+    onStart(plan: RunPlan) {
+      progress.plan = plan;
+      if (mode === 'quiet') return;
+      write(`${p.bold('vapc')} testing ${plan.target} · seed ${plan.seed} · ${plan.total} checks in ${plan.suites.join(', ')}\n`);
+      events.onStart?.();
+    },
+    onSuiteStart(s: Suite, checks: number) {
+      progress.suite = s;
+      events.onSuiteStart?.(s, checks);
+    },
+    onCheckDone(r: CheckResult) {
+      progress.done += 1;
+      if (r.status === 'failed') progress.failures += 1;
+      events.onCheckDone?.(r);
+    },
+    onRequest(total: number) {
+      progress.requests = total;
+      events.onRequest?.(total);
+    },
+    onPacing: (info: PacingInfo) => events.onPacing?.(info),
+    onObservation: (o: Observation) => events.onObservation?.(o),
+    onSuiteEnd: (s: Suite) => events.onSuiteEnd?.(s),
+    onEnd(full: RunReport) {
+      events.onEnd?.();
+      write(renderSummary(sanitizeReport(full, secrets), { color, brief: mode === 'quiet' }));
     },
     summary(full: RunReport) {
       return scrub(renderSummary(sanitizeReport(full, secrets), { color }));

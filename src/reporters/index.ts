@@ -10,6 +10,7 @@ import { renderSarif, type SarifOptions } from './sarif.js';
 import { specLocator } from '../spec/source.js';
 
 export { createConsoleReporter, renderSummary, colorEnabled, isCi, pacingText } from './console.js';
+export { createGitHubSink, type GitHubSinkOptions } from './github-sink.js';
 export type { ConsoleReporter, ConsoleReporterOptions, ConsoleMode } from './console.js';
 export { githubAnnotations, githubStepSummary, escapeData, escapeProperty } from './github.js';
 export { renderHtml } from './html.js';

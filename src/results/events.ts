@@ -30,3 +30,23 @@ export interface RunEvents {
   onSuiteEnd?(suite: Suite): void;
   onEnd?(report: RunReport): void;
 }
+
+/** One event stream fed to several sinks (the console, GitHub output ...), each in the order given. */
+export function composeEvents(...sinks: RunEvents[]): RunEvents {
+  const all = <K extends keyof RunEvents>(key: K) => {
+    const handlers = sinks.map((s) => s[key]?.bind(s)).filter((h): h is NonNullable<RunEvents[K]> => h !== undefined) as ((...args: unknown[]) => void)[];
+    return (...args: unknown[]) => {
+      for (const handler of handlers) handler(...args);
+    };
+  };
+  return {
+    onStart: all('onStart'),
+    onSuiteStart: all('onSuiteStart'),
+    onCheckDone: all('onCheckDone'),
+    onRequest: all('onRequest'),
+    onPacing: all('onPacing'),
+    onObservation: all('onObservation'),
+    onSuiteEnd: all('onSuiteEnd'),
+    onEnd: all('onEnd'),
+  };
+}

@@ -1,6 +1,6 @@
 import { VapcError } from '../errors.js';
 import { packageVersion } from '../paths.js';
-import type { RunEvents } from '../results/events.js';
+import type { RunEvents, RunPlan } from '../results/events.js';
 import { SUITES, summarize, type RunReport, type Suite } from '../results/model.js';
 import { loadSpec } from '../spec/load.js';
 import type { SpecModel } from '../spec/model.js';
@@ -10,9 +10,9 @@ import type { Secrets } from '../secrets/index.js';
 import { sanitizeReport } from '../secrets/report.js';
 import { dryRunPlan, fitRuns, requestBudget, type DryRunPlan } from './budget.js';
 import type { CheckDefinition, Credentials, Fixtures, RequestValidator } from '../checks/check.js';
-import { createCheckContext, RunAbortedError } from './context.js';
+import { createCheckContext, RunAbortedError, type CheckContextOptions, type RunContext } from './context.js';
 import { diagnoseSetup, discoverFixtures, type DiscoveryResult } from './discovery.js';
-import { planChecks, runPlan } from './run.js';
+import { planChecks, runPlan, type PlannedCheck } from './run.js';
 import { validateWireRequest } from '../checks/wire.js';
 import { shardPositions, type ShardField, type ShardInfo } from '../results/shard.js';
 
@@ -89,6 +89,53 @@ export interface ConformanceResult {
   aborted?: { reason: 'deadline' | 'unreachable'; message: string };
 }
 
+function contextOptions(options: ConformanceOptions, spec: SpecModel, transport: Transport, started: number): CheckContextOptions {
+  const ctxOptions: CheckContextOptions = {
+    spec,
+    transport,
+    credentials: options.credentials ?? {},
+    seed: options.seed,
+    strictTypes: options.strictTypes ?? false,
+    includeDestructive: options.includeDestructive ?? false,
+    followRateLimit: options.followRateLimit ?? true,
+    deadlineAt: started + sendingWindowMs(options.deadlineMs ?? DEFAULT_DEADLINE_MS),
+  };
+  if (options.rpm !== undefined) ctxOptions.rpm = options.rpm;
+  if (options.events) ctxOptions.events = options.events;
+  if (options.validateRequest !== false) ctxOptions.validateRequest = options.validateRequest ?? validateWireRequest;
+  if (options.secrets) ctxOptions.secrets = options.secrets;
+  if (options.onExchange) ctxOptions.onExchange = options.onExchange;
+  return ctxOptions;
+}
+
+/**
+ * Discovery, then the setup it shows: an unreachable target, or a wrong setup (credentials missing
+ * or refused, the contract not at the base URL), stops the run before any check is judged: dozens
+ * of failed checks would blame the server for it. The fixtures found join the context's.
+ */
+async function discoverSetup(ctx: RunContext, options: ConformanceOptions, baseUrl: string): Promise<DiscoveryResult> {
+  let discovery: DiscoveryResult;
+  try {
+    discovery = await discoverFixtures(ctx, options.fixtures ?? {});
+  } catch (error) {
+    if (error instanceof RunAbortedError) throw new VapcError('E_UNREACHABLE', `${options.baseUrl}: ${error.message}`);
+    throw error;
+  }
+  if (discovery.unreachable) {
+    throw new VapcError('E_UNREACHABLE', `cannot reach ${options.baseUrl}: ${discovery.error ?? 'no response'}`);
+  }
+  const problem = diagnoseSetup(discovery, ctx.spec, ctx.credentials, ctx.secrets.text(baseUrl));
+  if (problem) throw new VapcError(problem.code, ctx.secrets.evidence(problem.message));
+  Object.assign(ctx.fixtures, discovery.fixtures);
+  return discovery;
+}
+
+function planEventOf(plan: PlannedCheck[], suites: readonly Suite[], seed: number, target: string): RunPlan {
+  const planEvent: RunPlan = { target, seed, suites: SUITES.filter((s) => suites.includes(s)), checksPerSuite: {}, total: plan.length };
+  for (const item of plan) planEvent.checksPerSuite[item.check.suite] = (planEvent.checksPerSuite[item.check.suite] ?? 0) + 1;
+  return planEvent;
+}
+
 /**
  * The conformance run, as a library call: discovery of fixtures (read-only), the plan (suites in
  * order, ratelimit last, destructive pairs only when asked), the default --runs sized to the
@@ -110,38 +157,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     });
   try {
-    const ctxOptions: Parameters<typeof createCheckContext>[0] = {
-      spec,
-      transport,
-      credentials: options.credentials ?? {},
-      seed: options.seed,
-      strictTypes: options.strictTypes ?? false,
-      includeDestructive: options.includeDestructive ?? false,
-      followRateLimit: options.followRateLimit ?? true,
-      deadlineAt: started + sendingWindowMs(options.deadlineMs ?? DEFAULT_DEADLINE_MS),
-    };
-    if (options.rpm !== undefined) ctxOptions.rpm = options.rpm;
-    if (options.events) ctxOptions.events = options.events;
-    if (options.validateRequest !== false) ctxOptions.validateRequest = options.validateRequest ?? validateWireRequest;
-    if (options.secrets) ctxOptions.secrets = options.secrets;
-    if (options.onExchange) ctxOptions.onExchange = options.onExchange;
-    const ctx = createCheckContext(ctxOptions);
-
-    let discovery: DiscoveryResult;
-    try {
-      discovery = await discoverFixtures(ctx, options.fixtures ?? {});
-    } catch (error) {
-      if (error instanceof RunAbortedError) throw new VapcError('E_UNREACHABLE', `${options.baseUrl}: ${error.message}`);
-      throw error;
-    }
-    if (discovery.unreachable) {
-      throw new VapcError('E_UNREACHABLE', `cannot reach ${options.baseUrl}: ${discovery.error ?? 'no response'}`);
-    }
-    // A wrong setup (credentials missing or refused, the contract not at the base URL) stops the
-    // run before any check is judged: dozens of failed checks would blame the server for it.
-    const problem = diagnoseSetup(discovery, spec, ctx.credentials, ctx.secrets.text(transport.baseUrl));
-    if (problem) throw new VapcError(problem.code, ctx.secrets.evidence(problem.message));
-    Object.assign(ctx.fixtures, discovery.fixtures);
+    const ctx = createCheckContext(contextOptions(options, spec, transport, started));
+    const discovery = await discoverSetup(ctx, options, transport.baseUrl);
 
     const suites = options.suites ?? SUITES;
     const wholePlan = planChecks(options.checks, ctx, {
@@ -172,14 +189,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       suites: [...suites],
       fixtures_sources: discovery.sources,
     };
-    const planEvent = {
-      target: ctx.secrets.text(transport.baseUrl),
-      seed: options.seed,
-      suites: SUITES.filter((s) => suites.includes(s)),
-      checksPerSuite: {} as Partial<Record<Suite, number>>,
-      total: plan.length,
-    };
-    for (const item of plan) planEvent.checksPerSuite[item.check.suite] = (planEvent.checksPerSuite[item.check.suite] ?? 0) + 1;
+    const planEvent = planEventOf(plan, suites, options.seed, ctx.secrets.text(transport.baseUrl));
 
     const makeReport = (results: RunReport['results']): RunReport => ({
       tool: { name: 'voice-agent-contract', version: packageVersion() },

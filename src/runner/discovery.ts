@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../errors.js';
-import type { Credential, Operation, SpecModel } from '../spec/model.js';
+import { asRecord, operationLabel, type Credential, type Operation, type SpecModel } from '../spec/model.js';
 import type { Credentials } from '../checks/check.js';
 import { FIXTURE_KEYS, type Fixtures } from '../results/fixtures.js';
 import type { RunContext } from './context.js';
@@ -30,7 +30,25 @@ export interface DiscoveryAnswer {
 export const DISCOVERY_OPERATIONS = ['listAssistants', 'getCurrentUser', 'listCalls'] as const;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-const rec = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const rec = asRecord;
+
+/** Fixtures given in the config win over discovered ones; each value says where it came from. */
+function mergeFixtures(configured: Fixtures, found: Fixtures): Pick<DiscoveryResult, 'fixtures' | 'sources'> {
+  const fixtures: Fixtures = {};
+  const sources: DiscoveryResult['sources'] = {};
+  for (const key of FIXTURE_KEYS) {
+    const fromConfig = configured[key];
+    const fromApi = found[key];
+    if (fromConfig !== undefined && !(Array.isArray(fromConfig) && fromConfig.length === 0)) {
+      (fixtures as Record<string, unknown>)[key] = fromConfig;
+      sources[key] = 'config';
+    } else if (fromApi !== undefined) {
+      (fixtures as Record<string, unknown>)[key] = fromApi;
+      sources[key] = 'discovered';
+    }
+  }
+  return { fixtures, sources };
+}
 
 /**
  * Finds the ids checks need from the read-only operations: GET /assistants (assistant_id,
@@ -57,21 +75,21 @@ export async function discoverFixtures(ctx: RunContext, configured: Fixtures = {
     exchanges.push(exchange);
     answers.push(exchange.response ? { operation: op, status: exchange.response.status } : { operation: op });
     if (!exchange.response) {
-      firstError ??= `${op.method} ${op.path}: ${exchange.error?.message ?? 'no response'}`;
-      notes.push(`${op.method} ${op.path}: no response (${exchange.error?.message ?? 'unknown error'})`);
+      firstError ??= `${operationLabel(op)}: ${exchange.error?.message ?? 'no response'}`;
+      notes.push(`${operationLabel(op)}: no response (${exchange.error?.message ?? 'unknown error'})`);
       return undefined;
     }
     answered++;
     const { status, json } = exchange.response;
     if (status < 200 || status > 299) {
-      notes.push(`${op.method} ${op.path}: answered ${status}; nothing discovered from it`);
+      notes.push(`${operationLabel(op)}: answered ${status}; nothing discovered from it`);
       return undefined;
     }
     if (json === undefined) {
-      notes.push(`${op.method} ${op.path}: answered ${status} without a JSON body`);
+      notes.push(`${operationLabel(op)}: answered ${status} without a JSON body`);
       return undefined;
     }
-    notes.push(`${op.method} ${op.path}: answered ${status}`);
+    notes.push(`${operationLabel(op)}: answered ${status}`);
     return json;
   };
 
@@ -102,19 +120,7 @@ export async function discoverFixtures(ctx: RunContext, configured: Fixtures = {
     if (providers.length > 0) found.channels = providers.slice(0, 2);
   }
 
-  const fixtures: Fixtures = {};
-  const sources: DiscoveryResult['sources'] = {};
-  for (const key of FIXTURE_KEYS) {
-    const fromConfig = configured[key];
-    const fromApi = found[key];
-    if (fromConfig !== undefined && !(Array.isArray(fromConfig) && fromConfig.length === 0)) {
-      (fixtures as Record<string, unknown>)[key] = fromConfig;
-      sources[key] = 'config';
-    } else if (fromApi !== undefined) {
-      (fixtures as Record<string, unknown>)[key] = fromApi;
-      sources[key] = 'discovered';
-    }
-  }
+  const { fixtures, sources } = mergeFixtures(configured, found);
   const result: DiscoveryResult = { fixtures, sources, notes, exchanges, answers, unreachable: exchanges.length > 0 && answered === 0 };
   if (result.unreachable && firstError) result.error = firstError;
   return result;
@@ -145,7 +151,7 @@ const joinAnd = (items: string[]): string => (items.length <= 1 ? (items[0] ?? '
 export function diagnoseSetup(discovery: Pick<DiscoveryResult, 'answers'>, spec: SpecModel, credentials: Credentials, baseUrl: string): SetupProblem | undefined {
   const answered = discovery.answers.filter((a): a is Required<DiscoveryAnswer> => a.status !== undefined);
   if (answered.length === 0) return undefined;
-  const labels = (list: DiscoveryAnswer[]) => joinAnd([...new Set(list.map((a) => `${a.operation.method} ${a.operation.path}`))]);
+  const labels = (list: DiscoveryAnswer[]) => joinAnd([...new Set(list.map((a) => operationLabel(a.operation)))]);
   if (answered.every((a) => a.status === 404)) {
     return {
       code: 'E_CONTRACT_NOT_FOUND',

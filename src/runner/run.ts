@@ -1,6 +1,6 @@
 import type { RunEvents } from '../results/events.js';
 import { SUITES, type CheckResult, type Failure, type Suite } from '../results/model.js';
-import type { Operation } from '../spec/model.js';
+import { operationLabel, type Operation } from '../spec/model.js';
 import { sanitizeResult } from '../secrets/report.js';
 import type { CheckDefinition, CheckOutcome } from '../checks/check.js';
 import { RunAbortedError, type RunContext } from './context.js';
@@ -24,8 +24,7 @@ export interface PlanOptions {
   operations?: ReadonlySet<string>;
 }
 
-/** `METHOD /path` of an operation, as results name it. */
-export const operationLabel = (op: Operation): string => `${op.method} ${op.path}`;
+export { operationLabel };
 
 /** True for a pair with effects outside test data (the check says so, or the operation has x-side-effects). */
 export const isDestructive = (check: CheckDefinition, op: Operation): boolean => Boolean(check.destructive || op.sideEffects);

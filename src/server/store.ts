@@ -7,6 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { JsonSchema, SpecModel } from '../spec/model.js';
 import { seed as seedData, type Json, type Seed } from './seed.js';
+import { snakeCase } from '../results/names.js';
 
 /** Property names of an object schema, through allOf (the Campaign record is an allOf). */
 export function propertyNames(schema: JsonSchema): string[] {
@@ -21,7 +22,7 @@ export function propertyNames(schema: JsonSchema): string[] {
 }
 
 /** `scheduleStartTime` → `schedule_start_time`: the create body's camelCase fields land in snake_case. */
-export const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+export { snakeCase };
 
 export interface StoreOptions {
   spec: SpecModel;

@@ -71,6 +71,9 @@ export interface Operation {
   sideEffects?: string;
 }
 
+/** `METHOD /path` of an operation, as results, reports and selections name it. */
+export const operationLabel = (op: Pick<Operation, 'method' | 'path'>): string => `${op.method} ${op.path}`;
+
 /** A numeric bound stated by the contract on a request body field. */
 export interface NumericBound {
   operationId: string;
@@ -98,108 +101,144 @@ export interface SpecModel {
 
 const METHODS: HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'];
 
-function asRecord(value: unknown): Record<string, unknown> {
-  return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+/** The value as a plain object, or `{}` when it is not one (arrays included): reads a parsed document without casts. */
+export function asRecord(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 function credentialOf(scheme: Record<string, unknown>): Credential {
   return scheme['type'] === 'http' && scheme['scheme'] === 'bearer' ? 'bearer' : 'userId';
 }
 
-export function buildModel(document: OpenAPIDocument): SpecModel {
-  const components = asRecord(document.components);
-  const schemes = asRecord(components['securitySchemes']);
-  const securitySchemes: SecurityScheme[] = Object.entries(schemes).map(([name, raw]) => {
+function securitySchemesOf(components: Record<string, unknown>): SecurityScheme[] {
+  return Object.entries(asRecord(components['securitySchemes'])).map(([name, raw]) => {
     const scheme = asRecord(raw);
     const credential = credentialOf(scheme);
-    return {
-      name,
-      credential,
-      type: String(scheme['type']),
-      header: credential === 'bearer' ? 'Authorization' : String(scheme['name']),
-    };
+    return { name, credential, type: String(scheme['type']), header: credential === 'bearer' ? 'Authorization' : String(scheme['name']) };
   });
-  const schemeByName = new Map(securitySchemes.map((s) => [s.name, s]));
-  const globalSecurity = (document['security'] as Record<string, string[]>[] | undefined) ?? [];
+}
 
+/** Path-level parameters overridden by the operation's own (same location and name). */
+function parametersOf(shared: Record<string, unknown>[], own: Record<string, unknown>[]): Parameter[] {
+  const byKey = new Map<string, Parameter>();
+  for (const p of [...shared, ...own]) {
+    const param: Parameter = { name: String(p['name']), in: p['in'] as ParameterLocation, required: p['required'] === true, schema: asRecord(p['schema']) };
+    if (typeof p['description'] === 'string') param.description = p['description'];
+    byKey.set(`${param.in}:${param.name}`, param);
+  }
+  return [...byKey.values()];
+}
+
+function responsesOf(op: Record<string, unknown>): ResponseSpec[] {
+  return Object.entries(asRecord(op['responses'])).map(([status, raw]) => {
+    const response = asRecord(raw);
+    const content = asRecord(response['content']);
+    const contentType = Object.keys(content)[0];
+    const spec: ResponseSpec = {
+      status,
+      description: String(response['description'] ?? ''),
+      headers: Object.entries(asRecord(response['headers'])).map(([name, h]) => ({ name, required: asRecord(h)['required'] === true, schema: asRecord(asRecord(h)['schema']) })),
+    };
+    if (contentType) {
+      spec.contentType = contentType;
+      spec.schema = asRecord(asRecord(content[contentType])['schema']);
+    }
+    return spec;
+  });
+}
+
+function requestBodyOf(op: Record<string, unknown>): Operation['requestBody'] {
+  const body = asRecord(op['requestBody']);
+  const bodyContent = asRecord(body['content']);
+  const bodyType = Object.keys(bodyContent)[0];
+  if (!bodyType) return undefined;
+  return { required: body['required'] === true, contentType: bodyType, schema: asRecord(asRecord(bodyContent[bodyType])['schema']) };
+}
+
+interface SecurityContext {
+  schemeByName: Map<string, SecurityScheme>;
+  globalSecurity: Record<string, string[]>[];
+}
+
+function operationOf(path: string, method: HttpMethod, op: Record<string, unknown>, shared: Record<string, unknown>[], sec: SecurityContext): Operation {
+  const rawSecurity = (op['security'] as Record<string, string[]>[] | undefined) ?? sec.globalSecurity;
+  const security = rawSecurity.map((alt) =>
+    Object.keys(alt).map((name) => {
+      const scheme = sec.schemeByName.get(name);
+      if (!scheme) throw new VapcError('E_SPEC_INVALID', `operation ${method} ${path} names an unknown security scheme ${name}`);
+      return scheme;
+    }),
+  );
+  const strictest = security.reduce<SecurityScheme[]>((a, b) => (b.length > a.length ? b : a), []);
+  const operation: Operation = {
+    id: String(op['operationId']),
+    method,
+    path,
+    summary: String(op['summary'] ?? ''),
+    description: String(op['description'] ?? ''),
+    tags: (op['tags'] as string[] | undefined) ?? [],
+    parameters: parametersOf(shared, (op['parameters'] as Record<string, unknown>[] | undefined) ?? []),
+    responses: responsesOf(op),
+    security,
+    requiresCredentials: security.length > 0 && security.every((alt) => alt.length > 0),
+    credentials: strictest.map((s) => s.credential),
+    unspecified: (op['x-unspecified'] as string[] | undefined) ?? [],
+  };
+  const requestBody = requestBodyOf(op);
+  if (requestBody) operation.requestBody = requestBody;
+  if (typeof op['x-contract-conflict'] === 'string') operation.conflict = op['x-contract-conflict'];
+  if (typeof op['x-side-effects'] === 'string') operation.sideEffects = op['x-side-effects'];
+  return operation;
+}
+
+function operationsOf(document: OpenAPIDocument, sec: SecurityContext): Operation[] {
   const operations: Operation[] = [];
   for (const [path, rawItem] of Object.entries(document.paths ?? {})) {
     const item = asRecord(rawItem);
     const shared = (item['parameters'] as Record<string, unknown>[] | undefined) ?? [];
     for (const method of METHODS) {
-      const op = asRecord(item[method.toLowerCase()]);
       if (!item[method.toLowerCase()]) continue;
-      const own = (op['parameters'] as Record<string, unknown>[] | undefined) ?? [];
-      const byKey = new Map<string, Parameter>();
-      for (const p of [...shared, ...own]) {
-        const param: Parameter = {
-          name: String(p['name']),
-          in: p['in'] as ParameterLocation,
-          required: p['required'] === true,
-          schema: asRecord(p['schema']),
-        };
-        if (typeof p['description'] === 'string') param.description = p['description'];
-        byKey.set(`${param.in}:${param.name}`, param);
-      }
-      const body = asRecord(op['requestBody']);
-      const bodyContent = asRecord(body['content']);
-      const bodyType = Object.keys(bodyContent)[0];
-      const responses: ResponseSpec[] = Object.entries(asRecord(op['responses'])).map(([status, raw]) => {
-        const response = asRecord(raw);
-        const content = asRecord(response['content']);
-        const contentType = Object.keys(content)[0];
-        const spec: ResponseSpec = {
-          status,
-          description: String(response['description'] ?? ''),
-          headers: Object.entries(asRecord(response['headers'])).map(([name, h]) => ({
-            name,
-            required: asRecord(h)['required'] === true,
-            schema: asRecord(asRecord(h)['schema']),
-          })),
-        };
-        if (contentType) {
-          spec.contentType = contentType;
-          spec.schema = asRecord(asRecord(content[contentType])['schema']);
-        }
-        return spec;
-      });
-      const rawSecurity = (op['security'] as Record<string, string[]>[] | undefined) ?? globalSecurity;
-      const security = rawSecurity.map((alt) =>
-        Object.keys(alt).map((name) => {
-          const scheme = schemeByName.get(name);
-          if (!scheme) throw new VapcError('E_SPEC_INVALID', `operation ${method} ${path} names an unknown security scheme ${name}`);
-          return scheme;
-        }),
-      );
-      const requiresCredentials = security.length > 0 && security.every((alt) => alt.length > 0);
-      const strictest = security.reduce<SecurityScheme[]>((a, b) => (b.length > a.length ? b : a), []);
-      const operation: Operation = {
-        id: String(op['operationId']),
-        method,
-        path,
-        summary: String(op['summary'] ?? ''),
-        description: String(op['description'] ?? ''),
-        tags: (op['tags'] as string[] | undefined) ?? [],
-        parameters: [...byKey.values()],
-        responses,
-        security,
-        requiresCredentials,
-        credentials: strictest.map((s) => s.credential),
-        unspecified: (op['x-unspecified'] as string[] | undefined) ?? [],
-      };
-      if (bodyType) {
-        operation.requestBody = {
-          required: body['required'] === true,
-          contentType: bodyType,
-          schema: asRecord(asRecord(bodyContent[bodyType])['schema']),
-        };
-      }
-      if (typeof op['x-contract-conflict'] === 'string') operation.conflict = op['x-contract-conflict'];
-      if (typeof op['x-side-effects'] === 'string') operation.sideEffects = op['x-side-effects'];
-      operations.push(operation);
+      operations.push(operationOf(path, method, asRecord(item[method.toLowerCase()]), shared, sec));
     }
   }
+  return operations;
+}
 
+/** The numeric request-body fields with a documented minimum or maximum. */
+function numericBounds(operations: Operation[]): NumericBound[] {
+  const out: NumericBound[] = [];
+  for (const op of operations) {
+    if (!op.requestBody) continue;
+    walkProperties(op.requestBody.schema, '', (pointer, field, schema) => {
+      const type = schema['type'];
+      if ((type === 'integer' || type === 'number') && (schema['minimum'] !== undefined || schema['maximum'] !== undefined)) {
+        const bound: NumericBound = { operationId: op.id, pointer, field, type };
+        if (typeof schema['minimum'] === 'number') bound.minimum = schema['minimum'];
+        if (typeof schema['maximum'] === 'number') bound.maximum = schema['maximum'];
+        out.push(bound);
+      }
+    });
+  }
+  return out;
+}
+
+/** The names of the fields marked x-secret in any schema. */
+function secretFieldsOf(schemas: Record<string, JsonSchema>): string[] {
+  const out = new Set<string>();
+  for (const schema of Object.values(schemas)) {
+    walkProperties(schema, '', (_pointer, field, s) => {
+      if (s['x-secret'] === true) out.add(field);
+    });
+  }
+  return [...out];
+}
+
+export function buildModel(document: OpenAPIDocument): SpecModel {
+  const components = asRecord(document.components);
+  const securitySchemes = securitySchemesOf(components);
+  const schemeByName = new Map(securitySchemes.map((s) => [s.name, s]));
+  const globalSecurity = (document['security'] as Record<string, string[]>[] | undefined) ?? [];
+  const operations = operationsOf(document, { schemeByName, globalSecurity });
   const byId = new Map(operations.map((o) => [o.id, o]));
   const schemas = asRecord(components['schemas']) as Record<string, JsonSchema>;
   // The document does not change once loaded: bounds and secret fields are walked once, and each
@@ -228,32 +267,11 @@ export function buildModel(document: OpenAPIDocument): SpecModel {
     },
     schemaNames: () => Object.keys(schemas),
     bounds() {
-      if (boundsCache) return boundsCache.map((b) => ({ ...b }));
-      const out: NumericBound[] = [];
-      for (const op of operations) {
-        if (!op.requestBody) continue;
-        walkProperties(op.requestBody.schema, '', (pointer, field, schema) => {
-          const type = schema['type'];
-          if ((type === 'integer' || type === 'number') && (schema['minimum'] !== undefined || schema['maximum'] !== undefined)) {
-            const bound: NumericBound = { operationId: op.id, pointer, field, type };
-            if (typeof schema['minimum'] === 'number') bound.minimum = schema['minimum'];
-            if (typeof schema['maximum'] === 'number') bound.maximum = schema['maximum'];
-            out.push(bound);
-          }
-        });
-      }
-      boundsCache = out;
-      return out.map((b) => ({ ...b }));
+      boundsCache ??= numericBounds(operations);
+      return boundsCache.map((b) => ({ ...b }));
     },
     secretFields() {
-      if (secretsCache) return [...secretsCache];
-      const out = new Set<string>();
-      for (const schema of Object.values(schemas)) {
-        walkProperties(schema, '', (_pointer, field, s) => {
-          if (s['x-secret'] === true) out.add(field);
-        });
-      }
-      secretsCache = [...out];
+      secretsCache ??= secretFieldsOf(schemas);
       return [...secretsCache];
     },
   };

@@ -3,14 +3,10 @@
  * fields, and the fields holding a telephony provider identifier. The generators, the suites and
  * the reference server all read the schemas through these.
  */
-import type { JsonSchema, Operation } from './model.js';
+import { asRecord, type JsonSchema, type Operation } from './model.js';
 
 export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
 export const JSON_TYPES: readonly JsonType[] = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'null'];
-
-function asRecord(value: unknown): Record<string, unknown> {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
 
 /** Merges allOf members into one schema (properties and required lists joined). */
 export function flatten(schema: JsonSchema): JsonSchema {

@@ -212,6 +212,22 @@ export function toHttpResponse(status: number, headers: Record<string, string>, 
   return response;
 }
 
+/** Reads a body of unknown length up to the cap; the rest is left unread (the caller drops the connection). */
+async function readCapped(body: AsyncIterable<Buffer>, maxBodyBytes: number): Promise<{ text: string; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const room = maxBodyBytes - size;
+    if (chunk.length > room) {
+      if (room > 0) chunks.push(chunk.subarray(0, room));
+      return { text: Buffer.concat(chunks, maxBodyBytes).toString('utf8'), truncated: true };
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  return { text: Buffer.concat(chunks, size).toString('utf8'), truncated: false };
+}
+
 /**
  * The HTTP transport: undici pool, no redirect following (a 3xx is returned as it is), a whole-request
  * deadline (so a server dripping bytes cannot hold a request open), and a body cap (the rest of an
@@ -268,22 +284,9 @@ export function createUndiciTransport(options: UndiciTransportOptions): Transpor
         const text = await response.body.text();
         return { request: wire, response: toHttpResponse(response.statusCode, responseHeaders, text, false), durationMs: performance.now() - started };
       }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let truncated = false;
-      for await (const chunk of response.body as AsyncIterable<Buffer>) {
-        const room = maxBodyBytes - size;
-        if (chunk.length > room) {
-          if (room > 0) chunks.push(chunk.subarray(0, room));
-          size = maxBodyBytes;
-          truncated = true;
-          break;
-        }
-        chunks.push(chunk);
-        size += chunk.length;
-      }
+      const { text, truncated } = await readCapped(response.body as AsyncIterable<Buffer>, maxBodyBytes);
       if (truncated) response.body.destroy();
-      const http = toHttpResponse(response.statusCode, responseHeaders, Buffer.concat(chunks, size).toString('utf8'), truncated);
+      const http = toHttpResponse(response.statusCode, responseHeaders, text, truncated);
       const exchange: Exchange = { request: wire, response: http, durationMs: performance.now() - started };
       if (truncated) exchange.error = { code: 'body_too_large', message: `the response body exceeded ${maxBodyBytes} bytes and was cut` };
       return exchange;

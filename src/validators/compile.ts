@@ -112,6 +112,32 @@ function objectOf(entries: ParameterEntry[]): Json {
   };
 }
 
+/** The manifest of each documented response of an operation; its header and body validators join `parts`. */
+function responseManifests(document: Json, op: Json, prefix: string, parts: ValidatorPart[]): Record<string, ResponseManifest> {
+  const responses: Record<string, ResponseManifest> = {};
+  for (const [status, rawResponse] of Object.entries(isObject(op['responses']) ? op['responses'] : {})) {
+    const response = resolve(document, rawResponse);
+    const key = status.replace(/[^A-Za-z0-9]/g, '_');
+    const headers: ParameterEntry[] = Object.entries(isObject(response['headers']) ? response['headers'] : {}).map(([name, raw]) => {
+      const h = resolve(document, raw);
+      return { name, required: h['required'] === true, schema: rewriteSchema(h['schema'] ?? {}) };
+    });
+    const entry: ResponseManifest = { headers };
+    if (headers.length > 0) {
+      entry.headersValidator = `${prefix}_${key}_headers`;
+      parts.push({ name: entry.headersValidator, id: entry.headersValidator, schema: objectOf(headers) });
+    }
+    const json = jsonBodySchema(response['content']);
+    if (json) {
+      entry.bodyValidator = `${prefix}_${key}_body`;
+      entry.contentType = json.contentType;
+      parts.push({ name: entry.bodyValidator, id: entry.bodyValidator, schema: rewriteSchema(json.schema) });
+    }
+    responses[status] = entry;
+  }
+  return responses;
+}
+
 /** Reads every validator the document implies and the manifest the runtime needs to use them. */
 export function planValidators(document: Json): CompiledPlan {
   const componentsRaw = isObject(document['components']) ? document['components'] : {};
@@ -170,26 +196,7 @@ export function planValidators(document: Json): CompiledPlan {
           manifest.body = { required: body['required'] === true, contentType: json.contentType, validator: exportName };
         }
       }
-      for (const [status, rawResponse] of Object.entries(isObject(op['responses']) ? op['responses'] : {})) {
-        const response = resolve(document, rawResponse);
-        const key = status.replace(/[^A-Za-z0-9]/g, '_');
-        const headers: ParameterEntry[] = Object.entries(isObject(response['headers']) ? response['headers'] : {}).map(([name, raw]) => {
-          const h = resolve(document, raw);
-          return { name, required: h['required'] === true, schema: rewriteSchema(h['schema'] ?? {}) };
-        });
-        const entry: ResponseManifest = { headers };
-        if (headers.length > 0) {
-          entry.headersValidator = `${prefix}_${key}_headers`;
-          parts.push({ name: entry.headersValidator, id: entry.headersValidator, schema: objectOf(headers) });
-        }
-        const json = jsonBodySchema(response['content']);
-        if (json) {
-          entry.bodyValidator = `${prefix}_${key}_body`;
-          entry.contentType = json.contentType;
-          parts.push({ name: entry.bodyValidator, id: entry.bodyValidator, schema: rewriteSchema(json.schema) });
-        }
-        manifest.responses[status] = entry;
-      }
+      manifest.responses = responseManifests(document, op, prefix, parts);
       operations[id] = manifest;
     }
   }

@@ -30,6 +30,13 @@ function kindOf(value: unknown): string {
   return name ? `a ${name} object` : 'an object with a foreign prototype';
 }
 
+/** The JSON Pointer of the value at `depth` along `path`. */
+function pointerAt(path: string[], depth: number): string {
+  let out = '';
+  for (let i = 0; i < depth; i++) out += `/${escape(path[i] as string)}`;
+  return out;
+}
+
 /** Returns the issues that keep `data` from being validated as JSON, or an empty array. */
 export function inspectJson(data: unknown, limits: InspectLimits = DEFAULT_LIMITS): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
@@ -39,13 +46,8 @@ export function inspectJson(data: unknown, limits: InspectLimits = DEFAULT_LIMIT
   let nodes = 0;
   let stop = false;
 
-  const pointerAt = (depth: number): string => {
-    let out = '';
-    for (let i = 0; i < depth; i++) out += `/${escape(path[i] as string)}`;
-    return out;
-  };
   const report = (depth: number, rule: string, message: string, extra: Partial<ValidationIssue> = {}): void => {
-    const at = pointerAt(depth);
+    const at = pointerAt(path, depth);
     const shown = at.length > 80 ? `${at.slice(0, 40)}...${at.slice(-20)} (${depth} levels down)` : at || '/';
     issues.push({ pointer: at, rule, message: `${shown} ${message}`, ...extra });
     if (issues.length >= limits.maxIssues) stop = true;

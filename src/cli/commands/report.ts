@@ -1,12 +1,13 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { VapcError } from '../../errors.js';
-import { createConsoleReporter, writeReports, type ReportFormat } from '../../reporters/index.js';
+import { createConsoleReporter, createGitHubSink, writeReports, type ReportFormat } from '../../reporters/index.js';
+import { composeEvents } from '../../results/events.js';
 import { loadReport } from '../../reporters/load.js';
 import { Secrets } from '../../secrets/index.js';
 import { learnFromReport } from '../../secrets/report.js';
 import { loadSpec } from '../../spec/load.js';
-import { secretResponsePointers } from '../../spec/model.js';
+import { operationLabel, secretResponsePointers } from '../../spec/model.js';
 import { ExitCode, type CommandContext } from '../io.js';
 import { mergeShardReports } from '../../reporters/merge.js';
 import type { RunReport } from '../../results/model.js';
@@ -46,7 +47,10 @@ export function registerReportCommand(program: Command, ctx: CommandContext): vo
       const files = formats.filter((f): f is Exclude<Format, 'console'> => f !== 'console') as ReportFormat[];
       const secrets = await reportSecrets(io.env, loaded);
       if (formats.includes('console')) {
-        const reporter = createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: Boolean(opts.quiet), secrets });
+        const reporter = composeEvents(
+          createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: Boolean(opts.quiet), secrets }),
+          createGitHubSink({ write: io.stdout, env: io.env, secrets }),
+        );
         reporter.onEnd?.(loaded);
       }
       if (files.length > 0) {
@@ -69,7 +73,7 @@ export function registerReportCommand(program: Command, ctx: CommandContext): vo
 async function reportSecrets(env: NodeJS.ProcessEnv, report: RunReport): Promise<Secrets> {
   const secrets = new Secrets({ apiKeys: [env.VAPC_API_KEY ?? ''], userIds: [env.VAPC_USER_ID ?? ''] });
   const spec = await loadSpec();
-  const pointers = new Map(spec.operations.map((op) => [`${op.method} ${op.path}`, secretResponsePointers(op)]));
+  const pointers = new Map(spec.operations.map((op) => [operationLabel(op), secretResponsePointers(op)]));
   learnFromReport(report, secrets, (operation) => pointers.get(operation) ?? []);
   return secrets;
 }
@@ -100,7 +104,10 @@ function registerMergeCommand(report: Command, { io, exit }: CommandContext): vo
       const shards = await Promise.all(dirs.map(async (dir) => ({ source: dir, report: await loadReport(dir) })));
       const merged = mergeShardReports(shards);
       const secrets = await reportSecrets(io.env, merged);
-      createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: Boolean(opts.quiet), secrets }).onEnd?.(merged);
+      composeEvents(
+        createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: Boolean(opts.quiet), secrets }),
+        createGitHubSink({ write: io.stdout, env: io.env, secrets }),
+      ).onEnd?.(merged);
       const written = await writeReports(merged, out, { secrets });
       for (const e of written.errors) io.stderr(`vapc: could not write ${e.file}: ${printable(e.message)}\n`);
       if (written.errors.length > 0) return exit(ExitCode.usage);

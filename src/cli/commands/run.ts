@@ -15,10 +15,12 @@ import {
 } from '../../config/settings.js';
 import { isVapcError, SETUP_ERROR_CODES, VapcError } from '../../errors.js';
 import { escapeData, escapeProperty } from '../../reporters/github.js';
-import { createConsoleReporter, writeReports } from '../../reporters/index.js';
+import { createConsoleReporter, createGitHubSink, writeReports } from '../../reporters/index.js';
+import { composeEvents } from '../../results/events.js';
 import { renderDryRun } from '../../runner/budget.js';
 import type { CheckDefinition, Credentials, Fixtures } from '../../checks/check.js';
-import { randomSeed, runConformance } from '../../runner/conformance.js';
+import { randomSeed, runConformance, type ConformanceResult } from '../../runner/conformance.js';
+import type { RunReport } from '../../results/model.js';
 import { checks as registry } from '../../../suites/index.js';
 import { validateWireRequest } from '../../checks/wire.js';
 import { startReferenceServer, type ReferenceServer } from '../../server/index.js';
@@ -174,6 +176,57 @@ export interface RunDeps {
   cwd?: string;
 }
 
+/** The target of a run: the base URL and credentials given, or an embedded reference server with its own. */
+async function targetOf(settings: RunSettings, spec: SpecModel): Promise<{ baseUrl: string; credentials: Credentials; fixtures: Fixtures; server?: ReferenceServer }> {
+  const credentials: Credentials = {};
+  if (settings.apiKey !== undefined) credentials.apiKey = settings.apiKey;
+  if (settings.userId !== undefined) credentials.userId = settings.userId;
+  if (!settings.embedded) return { baseUrl: settings.baseUrl!, credentials, fixtures: { ...settings.fixtures } };
+  const server = await startReferenceServer({ host: '127.0.0.1', port: 0, spec, rateLimit: EMBEDDED_RATE_LIMIT, rateWindowMs: EMBEDDED_RATE_WINDOW_MS });
+  credentials.apiKey = server.fixtures.api_key;
+  credentials.userId = server.fixtures.user_id;
+  const { org_id, recipient_list_id, api_key_id, channels } = server.fixtures;
+  return { baseUrl: server.url, credentials, fixtures: { org_id, recipient_list_id, api_key_id, channels: [...channels], ...settings.fixtures }, server };
+}
+
+/** What a dry run found and would do. Discovered values are server text: shown as data (escaped), never as control. */
+function dryRunText(result: ConformanceResult & { dryRun: NonNullable<ConformanceResult['dryRun']> }, secrets: Secrets): string {
+  const lines = result.discovery.notes.map((n) => `  discovery: ${printable(secrets.evidence(n))}\n`).join('');
+  const found = Object.entries(result.discovery.fixtures)
+    .map(([k, v]) => `${k}=${printable(secrets.evidence(Array.isArray(v) ? v.join('/') : String(v)))} (${result.discovery.sources[k as keyof Fixtures]})`)
+    .join(', ');
+  return `${lines}  fixtures: ${found || 'none'}\n${renderDryRun(result.dryRun)}`;
+}
+
+/** The exit status of a finished run (baseline files written on the way): 1 a check failed or could not run, 2 unreachable. */
+async function exitStatus(
+  report: RunReport,
+  result: ConformanceResult,
+  flags: RunFlags,
+  baseline: Awaited<ReturnType<typeof loadBaselineFlags>>,
+  out: { say: (text: string) => void; shout: (text: string) => void; secrets: Secrets },
+): Promise<number> {
+  const { say, shout, secrets } = out;
+  const { failed: anyFailed, errors, new_failures } = report.summary;
+  // With --baseline only new (or expired) findings fail the run.
+  const failed = new_failures ?? anyFailed;
+  if (flags.writeBaseline !== undefined || flags.pruneBaseline) {
+    if (result.aborted) shout(`vapc: the run stopped early, so the baseline file was not written\n`);
+    else for (const line of await saveBaseline(flags, report, baseline)) say(`${line}\n`);
+  }
+  if (result.aborted) {
+    shout(`vapc: the run stopped early: ${printable(secrets.evidence(result.aborted.message))}\n`);
+    // A target that stopped answering is unreachable (2) even if some checks failed first.
+    if (result.aborted.reason === 'unreachable' || failed === 0) return ExitCode.usage;
+  }
+  if (failed > 0) return ExitCode.failed;
+  if (errors > 0) {
+    shout(`vapc: ${errors} check(s) could not run (tool errors, see the report); the run is not a pass\n`);
+    return ExitCode.failed;
+  }
+  return ExitCode.ok;
+}
+
 /** The whole `vapc run`: returns the exit status; bad input and unreachable targets are VapcErrors (exit 2). */
 export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {}): Promise<number> {
   const settings = await resolveRunSettings(flags, io.env, deps.cwd);
@@ -187,20 +240,10 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
   const baseline = await loadBaselineFlags(flags);
   let server: ReferenceServer | undefined;
   try {
-    let baseUrl = settings.baseUrl!;
-    const credentials: Credentials = {};
-    if (settings.apiKey !== undefined) credentials.apiKey = settings.apiKey;
-    if (settings.userId !== undefined) credentials.userId = settings.userId;
-    let fixtures: Fixtures = { ...settings.fixtures };
     const spec = await loadSpec();
-    if (settings.embedded) {
-      server = await startReferenceServer({ host: '127.0.0.1', port: 0, spec, rateLimit: EMBEDDED_RATE_LIMIT, rateWindowMs: EMBEDDED_RATE_WINDOW_MS });
-      baseUrl = server.url;
-      credentials.apiKey = server.fixtures.api_key;
-      credentials.userId = server.fixtures.user_id;
-      const { org_id, recipient_list_id, api_key_id, channels } = server.fixtures;
-      fixtures = { org_id, recipient_list_id, api_key_id, channels: [...channels], ...settings.fixtures };
-    }
+    const target = await targetOf(settings, spec);
+    server = target.server;
+    const { baseUrl, credentials, fixtures } = target;
     // One set of secrets for the run and every line printed: secrets learned mid-run (a regenerated
     // key, an invite token) are scrubbed from live output too; no printed line can pose as a
     // workflow command.
@@ -219,24 +262,16 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     const focus = flags.changedSince === undefined ? undefined : await focusSince(flags.changedSince, spec);
     if (focus) say(renderFocus(focus));
     const checks = deps.checks ?? registry;
-    const reporter = createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: settings.quiet, secrets });
+    // The console, and GitHub Actions output under GITHUB_ACTIONS=true, fed by one event stream.
+    const reporter = composeEvents(
+      createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: settings.quiet, secrets }),
+      createGitHubSink({ write: io.stdout, env: io.env, secrets }),
+    );
     const config = redactedSettings({ ...settings, seed } as RunSettings);
     if (settings.embedded) config['base_url'] = baseUrl;
     else Object.assign(config, credentialSources(flags, io.env, settings));
-    const options: Parameters<typeof runConformance>[0] = {
-      baseUrl,
-      spec,
-      secrets,
-      checks,
-      credentials,
-      fixtures,
-      seed,
-      includeDestructive: settings.includeDestructive,
-      strictTypes: settings.strictTypes,
-      dryRun: settings.dryRun,
-      validateRequest: validateWireRequest,
-      config,
-    };
+    const options: Parameters<typeof runConformance>[0] = { baseUrl, spec, secrets, checks, credentials, fixtures, seed, config, validateRequest: validateWireRequest };
+    Object.assign(options, { includeDestructive: settings.includeDestructive, strictTypes: settings.strictTypes, dryRun: settings.dryRun } satisfies Partial<typeof options>);
     const baselined = baseline && flags.baseline !== undefined ? withBaseline(reporter, baseline, flags.baseline, deps.today ?? todayUtc()) : undefined;
     if (!settings.dryRun) options.events = baselined?.events ?? reporter;
     if (settings.suites) options.suites = settings.suites;
@@ -255,12 +290,7 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     });
 
     if (result.dryRun) {
-      // Discovered values are server text: shown as data (escaped), never as control.
-      const lines = result.discovery.notes.map((n) => `  discovery: ${printable(secrets.evidence(n))}\n`).join('');
-      const found = Object.entries(result.discovery.fixtures)
-        .map(([k, v]) => `${k}=${printable(secrets.evidence(Array.isArray(v) ? v.join('/') : String(v)))} (${result.discovery.sources[k as keyof Fixtures]})`)
-        .join(', ');
-      say(`${lines}  fixtures: ${found || 'none'}\n${renderDryRun(result.dryRun)}`);
+      say(dryRunText({ ...result, dryRun: result.dryRun }, secrets));
       return ExitCode.ok;
     }
 
@@ -270,24 +300,7 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     for (const e of written.errors) shout(`vapc: could not write ${e.file}: ${printable(e.message)}\n`);
     if (!settings.quiet || written.errors.length > 0) say(`reports: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`);
 
-    const { failed: anyFailed, errors, new_failures } = report.summary;
-    // With --baseline only new (or expired) findings fail the run.
-    const failed = new_failures ?? anyFailed;
-    if (flags.writeBaseline !== undefined || flags.pruneBaseline) {
-      if (result.aborted) shout(`vapc: the run stopped early, so the baseline file was not written\n`);
-      else for (const line of await saveBaseline(flags, report, baseline)) say(`${line}\n`);
-    }
-    if (result.aborted) {
-      shout(`vapc: the run stopped early: ${printable(secrets.evidence(result.aborted.message))}\n`);
-      // A target that stopped answering is unreachable (2) even if some checks failed first.
-      if (result.aborted.reason === 'unreachable' || failed === 0) return ExitCode.usage;
-    }
-    if (failed > 0) return ExitCode.failed;
-    if (errors > 0) {
-      shout(`vapc: ${errors} check(s) could not run (tool errors, see the report); the run is not a pass\n`);
-      return ExitCode.failed;
-    }
-    return ExitCode.ok;
+    return await exitStatus(report, result, flags, baseline, { say, shout, secrets });
   } finally {
     await server?.close().catch(() => undefined);
   }

@@ -2,7 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { VapcError } from '../../errors.js';
 import { startReferenceServer, DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS, DEFAULT_USER_ID } from '../../server/index.js';
 import { loadSpec } from '../../spec/load.js';
-import type { SpecModel } from '../../spec/model.js';
+import { operationLabel, type SpecModel } from '../../spec/model.js';
 import type { CommandContext } from '../io.js';
 
 interface ServeFlags {
@@ -41,7 +41,7 @@ const nonEmpty = (name: string) => (raw: string): string => {
  */
 export function expectedHeadersLine(spec: SpecModel): string {
   const header = (kind: 'bearer' | 'userId', fallback: string) => spec.securitySchemes.find((s) => s.credential === kind)?.header ?? fallback;
-  const open = spec.operations.filter((o) => !o.requiresCredentials).map((o) => `${o.method} ${o.path}`);
+  const open = spec.operations.filter((o) => !o.requiresCredentials).map(operationLabel);
   const bearerOnly = spec.operations.filter((o) => o.requiresCredentials && !o.credentials.includes('userId')).length;
   return (
     `send ${header('bearer', 'Authorization')}: Bearer <api_key> and ${header('userId', 'X-User-ID')}: <user_id> (values in the fixtures line)` +

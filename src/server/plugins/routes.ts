@@ -7,6 +7,7 @@ import { METHODS } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { HttpMethod, Operation } from '../../spec/model.js';
+import { parsePathTemplate } from '../../spec/path-template.js';
 import type { RequestParts } from '../../validators/index.js';
 import { validationBody, validationItem, type IssueLike, type ValidationErrorItem } from '../errors.js';
 import { handlers, type OperationHandler } from '../handlers.js';
@@ -15,7 +16,11 @@ import type { BodyProblem, ReferenceInternals } from '../types.js';
 import { bodyProblemOf } from './bodies.js';
 
 /** `/campaign/{campaign_id}` → `/campaign/:campaign_id`. */
-const fastifyPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ':$1');
+/** The template in Fastify's syntax (`/campaign/:campaign_id`), from the spec's one path-template parser. */
+const fastifyPath = (path: string): string => {
+  const { literals, names } = parsePathTemplate(path);
+  return literals.reduce((out, literal, i) => out + (i > 0 ? `:${names[i - 1]}` : '') + literal, '');
+};
 
 function problemItem(problem: BodyProblem): ValidationErrorItem {
   if (problem.kind === 'json_invalid') return { loc: ['body', problem.position], msg: problem.msg, type: 'json_invalid' };

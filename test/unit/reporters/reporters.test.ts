@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  createGitHubSink,
   createConsoleReporter,
   escapeData,
   escapeProperty,
@@ -13,6 +14,7 @@ import {
   writeReports,
 } from '../../../src/reporters/index.js';
 import { replayCommand } from '../../../src/reporters/text.js';
+import { composeEvents } from '../../../src/results/events.js';
 import type { CheckResult } from '../../../src/results/model.js';
 import { hideLocalSecrets, type SecretsOptions } from '../../../src/secrets/index.js';
 import { fixture, leaks, PLANTED_SECRETS } from '../../helpers/reports.js';
@@ -109,18 +111,13 @@ describe('redaction: a secret-looking value is never written', () => {
     ] as const) {
       let out = '';
       let summary = '';
-      const r = createConsoleReporter({
-        write: (t) => (out += t),
-        isTTY,
-        env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: '/step-summary' },
-        quiet,
-        secrets: RUN_SECRETS,
-        appendFile: (_p, t) => (summary += t),
-      });
-      r.onStart?.({ target: report.target, seed: 7, suites: ['auth', 'stateful'], checksPerSuite: {}, total: 2 });
-      for (const result of report.results) r.onCheckDone?.(result);
-      for (const o of report.observations) r.onObservation?.(o);
-      r.onEnd?.(report);
+      const env = { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: '/step-summary' };
+      const r = createConsoleReporter({ write: (t) => (out += t), isTTY, env, quiet, secrets: RUN_SECRETS });
+      const events = composeEvents(r, createGitHubSink({ write: (t) => (out += t), env, secrets: RUN_SECRETS, appendFile: (_p, t) => (summary += t) }));
+      events.onStart?.({ target: report.target, seed: 7, suites: ['auth', 'stateful'], checksPerSuite: {}, total: 2 });
+      for (const result of report.results) events.onCheckDone?.(result);
+      for (const o of report.observations) events.onObservation?.(o);
+      events.onEnd?.(report);
       expect(leaks(out), `isTTY=${isTTY} quiet=${quiet}`).toEqual([]);
       expect(leaks(summary)).toEqual([]);
       expect(out).toContain('::error');
@@ -257,14 +254,15 @@ describe('GitHub Actions', () => {
     const file = join(tmp, 'step-summary.md');
     writeFileSync(file, '# earlier step\n');
     const report = fixture('failing-run');
-    createConsoleReporter({ write: () => {}, isTTY: false, env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: file } }).onEnd?.(report);
+    createGitHubSink({ write: () => {}, env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: file } }).onEnd?.(report);
     const md = readFileSync(file, 'utf8');
     expect(md.startsWith('# earlier step\n')).toBe(true);
     expect(md).toContain('## vapc conformance: ❌ 6 checks failed');
     expect(md).toContain('| ranges | 1 | 1 | 0 | 0 |');
     expect(md).toContain('&lt;h1&gt;Unprocessable&lt;/h1&gt;');
     let out = '';
-    createConsoleReporter({ write: (t) => (out += t), isTTY: false, env: { GITHUB_STEP_SUMMARY: file } }).onEnd?.(report);
+    const env = { GITHUB_STEP_SUMMARY: file };
+    composeEvents(createConsoleReporter({ write: (t) => (out += t), isTTY: false, env }), createGitHubSink({ write: (t) => (out += t), env })).onEnd?.(report);
     expect(out).not.toContain('::error');
     expect(readFileSync(file, 'utf8')).toBe(md);
   });

@@ -1,0 +1,41 @@
+import { appendFileSync } from 'node:fs';
+import type { RunEvents } from '../results/events.js';
+import { neutralizeCommands } from '../results/printable.js';
+import { Secrets, type SecretsOptions } from '../secrets/index.js';
+import { sanitizeReport } from '../secrets/report.js';
+import { githubAnnotations, githubStepSummary } from './github.js';
+
+export interface GitHubSinkOptions {
+  /** Where the annotations go (stdout). */
+  write: (text: string) => void;
+  env: Record<string, string | undefined>;
+  /** The run's secrets (or the credentials to redact): scrubbed from all output. */
+  secrets?: Secrets | SecretsOptions;
+  /** Appends the Markdown job summary to $GITHUB_STEP_SUMMARY; injectable for tests. */
+  appendFile?: (path: string, text: string) => void;
+}
+
+/**
+ * GitHub Actions output as an event sink, composed next to the console reporter: at the end of a
+ * run under GITHUB_ACTIONS=true, `::error` annotations on stdout and a Markdown job summary
+ * appended to $GITHUB_STEP_SUMMARY; nothing elsewhere.
+ */
+export function createGitHubSink(options: GitHubSinkOptions): RunEvents {
+  if (options.env.GITHUB_ACTIONS !== 'true') return {};
+  const secrets = options.secrets instanceof Secrets ? options.secrets : new Secrets(options.secrets ?? {});
+  return {
+    onEnd(full) {
+      const report = sanitizeReport(full, secrets);
+      // The trusted path: vapc's own workflow commands, built from the safe report, skip the
+      // workflow-command guard; every other line passes it.
+      options.write(secrets.text(githubAnnotations(report)));
+      const file = options.env.GITHUB_STEP_SUMMARY;
+      if (!file) return;
+      try {
+        (options.appendFile ?? appendFileSync)(file, secrets.text(githubStepSummary(report)));
+      } catch (e) {
+        options.write(neutralizeCommands(secrets.text(`vapc: could not append to GITHUB_STEP_SUMMARY: ${e instanceof Error ? e.message : String(e)}\n`)));
+      }
+    },
+  };
+}

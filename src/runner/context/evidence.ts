@@ -1,0 +1,40 @@
+import type { Failure } from '../../results/model.js';
+import type { Secrets } from '../../secrets/index.js';
+import { curlOf, recordRequest, recordResponse, redactValue } from '../../secrets/record.js';
+import type { Exchange } from '../../transport/types.js';
+import type { CheckContext, RequestValidator } from '../../checks/check.js';
+
+type Evidence = Pick<CheckContext, 'failure' | 'record' | 'curl' | 'redact' | 'validateWire'>;
+
+/** What a check may put in a report (failures, recorded exchanges, curl lines, wire validation), every part scrubbed of secrets. */
+export function evidenceOf(secrets: Secrets, seed: number, validateRequest: RequestValidator | undefined): Evidence {
+  const record: Evidence['record'] = (exchange: Exchange) => {
+    const out: ReturnType<CheckContext['record']> = { request: recordRequest(secrets, exchange.request) };
+    if (exchange.response) out.response = recordResponse(secrets, exchange.response, exchange.durationMs);
+    return out;
+  };
+  return {
+    record,
+    curl: (exchange) => curlOf(secrets, exchange),
+    redact: <T>(value: T): T => redactValue(secrets, value) as T,
+    validateWire(op, exchange) {
+      if (!validateRequest) return { available: false, valid: true, errors: [] };
+      const result = validateRequest(op, exchange);
+      return { available: true, valid: result.valid, errors: result.errors.map((e) => secrets.evidence(e)) };
+    },
+    failure(exchange, details): Failure {
+      const recorded = record(exchange);
+      const failure: Failure = {
+        expected: secrets.evidence(details.expected),
+        actual: secrets.evidence(details.actual),
+        request: recorded.request,
+        repro: curlOf(secrets, exchange),
+        seed,
+      };
+      if (recorded.response) failure.response = recorded.response;
+      if (details.input !== undefined) failure.input = redactValue(secrets, details.input);
+      if (details.path !== undefined) failure.path = details.path;
+      return failure;
+    },
+  };
+}

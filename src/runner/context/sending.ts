@@ -1,0 +1,135 @@
+import type { PacingInfo, RunEvents } from '../../results/events.js';
+import { VapcError } from '../../errors.js';
+import { secretResponsePointers, type Operation, type SpecModel } from '../../spec/model.js';
+import { valuesAt, type Secrets } from '../../secrets/index.js';
+import type { Exchange, HttpRequest, HttpResponse, Transport, TransportErrorCode } from '../../transport/types.js';
+import type { Pacer } from '../pacer.js';
+
+/** Thrown by `send` when the run must stop (deadline passed, target stopped answering). Never a check failure. */
+export class RunAbortedError extends VapcError {
+  constructor(
+    message: string,
+    readonly reason: 'deadline' | 'unreachable',
+  ) {
+    super('E_RUN_ABORTED', message);
+    this.name = 'RunAbortedError';
+  }
+}
+
+const CONNECTION_ERRORS: TransportErrorCode[] = ['connection_refused', 'connection_reset', 'timeout'];
+
+export interface SendingOptions {
+  spec: SpecModel;
+  transport: Transport;
+  pacer: Pacer;
+  secrets: Secrets;
+  events: RunEvents | undefined;
+  sleep: (ms: number) => Promise<void>;
+  /** Resends after a 429 when the caller asks for retries. */
+  maxRetries429: number;
+  /** Absolute time (ms since epoch) after which `send` throws RunAbortedError('deadline'). */
+  deadlineAt: number | undefined;
+  /** Consecutive connection-level failures after which the run is aborted. */
+  maxConsecutiveTransportErrors: number;
+  onExchange: ((exchange: Exchange, checkId: string | undefined) => void) | undefined;
+}
+
+/**
+ * The run's sending policy: a deadline, pacing under the advertised limit and the client cap, 429
+ * waited out and resent, a streak of connection failures ending the run; every answer teaches
+ * vapc the secrets it documents and is scrubbed of known ones before a check reads it.
+ */
+export class SendingPolicy {
+  /** Requests sent so far. */
+  total = 0;
+  private streak = 0;
+  private readonly secretPointers: Map<Operation, string[]>;
+
+  constructor(private readonly o: SendingOptions) {
+    this.secretPointers = new Map(o.spec.operations.map((op) => [op, secretResponsePointers(op)]));
+  }
+
+  /** Sends, then (when `retry`) waits out and resends a 429 up to the retry limit; `sent` counts every attempt. */
+  async send(request: HttpRequest, pace: boolean, op: Operation | undefined, retry: boolean, sent: { n: number }): Promise<Exchange> {
+    let exchange = await this.sendOnce(request, pace, op);
+    sent.n++;
+    for (let attempt = 0; retry && exchange.response?.status === 429 && attempt < this.o.maxRetries429; attempt++) {
+      await this.pause(this.o.pacer.backoffAfter429(exchange.response.headers, attempt));
+      exchange = await this.sendOnce(request, pace, op);
+      sent.n++;
+    }
+    return exchange;
+  }
+
+  /** Waits until the advertised rate-limit window resets (at most 65 s). */
+  async waitForWindow(): Promise<void> {
+    const resetAt = this.o.pacer.state.resetAt;
+    if (resetAt === undefined) return;
+    const wait = Math.min(resetAt - Date.now() + 100, 65_000);
+    if (wait <= 0) return;
+    await this.pause(wait);
+  }
+
+  private async pause(waitMs: number): Promise<void> {
+    const { pacer, events } = this.o;
+    const info: PacingInfo = { waitMs };
+    if (pacer.state.limit !== undefined) info.limit = pacer.state.limit;
+    events?.onPacing?.(info);
+    await this.o.sleep(waitMs);
+    pacer.windowReset();
+  }
+
+  private async sendOnce(request: HttpRequest, pace: boolean, op: Operation | undefined): Promise<Exchange> {
+    const { pacer, deadlineAt } = this.o;
+    if (deadlineAt !== undefined && Date.now() > deadlineAt) {
+      throw new RunAbortedError('the run deadline passed before all checks ran', 'deadline');
+    }
+    if (pace && !pacer.tryAcquire()) await pacer.acquire();
+    const exchange = await this.o.transport.send(request);
+    this.total++;
+    this.o.events?.onRequest?.(this.total);
+    this.o.onExchange?.(exchange, request.checkId);
+    if (exchange.response) {
+      pacer.observe(exchange.response.headers);
+      this.learnSecrets(exchange.response, op);
+      this.scrubResponse(exchange.response);
+    }
+    this.countUnreachable(exchange);
+    return exchange;
+  }
+
+  private countUnreachable(exchange: Exchange): void {
+    if (!(exchange.error && CONNECTION_ERRORS.includes(exchange.error.code) && !exchange.response)) {
+      this.streak = 0;
+      return;
+    }
+    this.streak++;
+    if (this.streak >= this.o.maxConsecutiveTransportErrors) {
+      throw new RunAbortedError(`the target stopped answering: ${this.streak} requests in a row failed (last: ${exchange.error.message})`, 'unreachable');
+    }
+  }
+
+  /**
+   * Learns the x-secret values of a successful answer to an operation whose documented success
+   * response carries them (the invite vapc created, the key it regenerated), and nothing else:
+   * an error body, or an operation without x-secret fields, teaches vapc no secret.
+   */
+  private learnSecrets(response: HttpResponse, op: Operation | undefined): void {
+    if (!op || response.status < 200 || response.status > 299 || response.json === undefined) return;
+    for (const pointer of this.secretPointers.get(op) ?? []) {
+      for (const value of valuesAt(response.json, pointer)) this.o.secrets.learn(value);
+    }
+  }
+
+  /**
+   * What checks read of a response no longer holds a known secret: a check that quotes or slices
+   * the text cannot cut a credential in half. A cut body loses a trailing start of a secret too.
+   * The parsed JSON stays as it came (a regenerated key is read from it).
+   */
+  private scrubResponse(response: HttpResponse): void {
+    const secrets = this.o.secrets;
+    const text = secrets.text(response.text);
+    response.text = response.truncated ? secrets.trimPartial(text) : text;
+    for (const [name, value] of Object.entries(response.headers)) response.headers[name] = secrets.text(value);
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * The contract's judges: a response to an invalid request (422 with the validation error body,
+ * "accepted" confirmed on the wire form), a response against its documented schema, the detail of
+ * a 401 or 429.
+ */
+import type { CheckContext } from '../../src/checks/check.js';
+import type { Operation } from '../../src/spec/model.js';
+import type { Exchange } from '../../src/transport/types.js';
+import { setPointer, type InvalidCase } from '../../src/generators/index.js';
+import { validate, validateResponse } from '../../src/validators/index.js';
+import { fail, isSuccess, OK, statusText, type Judgement } from './outcomes.js';
+import { isEnumConflict, label } from './spec-queries.js';
+
+/**
+ * What section 7 says the `detail` of a 401 and of a 429 says. The wording is free; a message that
+ * is empty or names none of these words says nothing of the kind ("No.", "error").
+ */
+const DETAIL_SAYS = {
+  401: { what: 'that the credentials are invalid', words: /invalid|credential|auth|unauthori[sz]|not allowed|denied|api[\s_-]?key|\bkeys?\b|token|bearer|user|missing|expired|incorrect|wrong|not valid|unknown|forbidden|permission|log\s?in|sign[\s-]?in|access/i },
+  429: { what: 'that the rate limit was exceeded', words: /rate|limit|too many|exceed|throttl|quota|slow|retry|try again|requests|capacity/i },
+} as const;
+
+/**
+ * Judges an error body of section 7 (401 or 429): `{detail: string}` whose message says what the
+ * contract says it says. Undefined when it does; else the reason, for a failure.
+ */
+export function errorDetailProblem(status: 401 | 429, response: { json?: unknown; text: string }): string | undefined {
+  if (!validate('ErrorDetail', response.json).ok) return `body ${response.text.slice(0, 120) || '(empty)'} is not {detail: string}`;
+  const detail = (response.json as { detail: string }).detail;
+  const says = DETAIL_SAYS[status];
+  if (!says.words.test(detail)) return `detail ${JSON.stringify(detail.slice(0, 120))} does not say ${says.what}`;
+  return undefined;
+}
+
+/** Does a validation error body locate the fault at `loc` (with or without the `body`/`query` prefix)? */
+export function locNames(detail: unknown, kase: Pick<InvalidCase, 'loc' | 'location'>): boolean {
+  if (!Array.isArray(detail)) return false;
+  const want = kase.loc.map(String);
+  const named = want.filter((p) => !/^\d+$/.test(p));
+  const field = named[named.length - 1];
+  return detail.some((item) => {
+    const loc = Array.isArray((item as { loc?: unknown })?.loc) ? ((item as { loc: unknown[] }).loc.map(String) as string[]) : [];
+    const rest = loc[0] === kase.location ? loc.slice(1) : loc;
+    if (rest.length >= want.length && want.every((p, i) => rest[i] === p)) return true;
+    // An item may name a nested member as one dotted path ("speech_settings.style"): 2.8 only
+    // asks for strings and integers.
+    return field !== undefined && loc.some((item) => item === field || item.split('.').includes(field));
+  });
+}
+
+export interface InvalidJudgeOptions {
+  /** Judge the `loc` of the 422 body (off for malformed JSON, which has no field). */
+  checkLoc?: boolean;
+  /**
+   * For a constraint the spec cannot state (the two provider ids, known from the run's fixtures):
+   * whether the request as sent over the wire still breaks it, used instead of the validators.
+   */
+  stillInvalid?: (exchange: Exchange) => boolean;
+}
+
+/**
+ * Judges the answer to a request that breaks one stated constraint: 422 with the validation error
+ * body whose `loc` names the fault. "Accepted" (2xx) is a failure only when the request as it went
+ * over the wire is still invalid by the project's validators. A 429 is a budget event, never judged.
+ */
+export function judgeInvalid(ctx: CheckContext, op: Operation, exchange: Exchange, kase: InvalidCase, options: InvalidJudgeOptions = {}): Judgement {
+  const res = exchange.response;
+  const rule = `${kase.description}: the contract answers a validation failure with 422 and the validation error body (sections 2.8, 4, 7)`;
+  if (!res) return fail(ctx, exchange, rule, statusText(exchange), `${label(op)}: ${kase.description} got no response`, kase.value);
+  if (res.status === 429) return OK;
+  if (isSuccess(res.status)) {
+    if (options.stillInvalid) {
+      if (!options.stillInvalid(exchange)) return OK;
+      return fail(ctx, exchange, rule, `accepted with ${res.status}`, `${kase.description} was accepted (${res.status}) on ${label(op)}`, kase.value);
+    }
+    const wire = ctx.validateWire(op, exchange);
+    if (!wire.available) {
+      ctx.observe({ operation: label(op), message: `${kase.description} was accepted (${res.status}); could not re-validate the wire request, so not judged` });
+      return OK;
+    }
+    if (wire.valid) return OK;
+    return fail(ctx, exchange, rule, `accepted with ${res.status}`, `${kase.description} was accepted (${res.status}) on ${label(op)}`, kase.value);
+  }
+  if (res.status !== 422) {
+    return fail(ctx, exchange, rule, `status ${res.status}`, `${kase.description} on ${label(op)} answered ${res.status}, not 422`, kase.value);
+  }
+  const shape = validate('HTTPValidationError', res.json);
+  if (!shape.ok) {
+    const why = res.json === undefined ? 'the body is not JSON' : shape.issues.map((i) => i.message).slice(0, 3).join('; ');
+    return fail(ctx, exchange, `${rule}: {detail: [{loc, msg, type}]}`, why, `the 422 body of ${label(op)} is not the validation error body (${why})`, kase.value);
+  }
+  if (options.checkLoc !== false && kase.loc.length > 0) {
+    const detail = (res.json as { detail: unknown }).detail;
+    if (!locNames(detail, kase)) {
+      const locs = (detail as Array<{ loc: unknown }>).map((d) => JSON.stringify(d.loc)).join(', ');
+      return fail(
+        ctx,
+        exchange,
+        `a 422 whose loc names ${[kase.location, ...kase.loc].join('.')} (section 2.8)`,
+        `loc ${locs || '(none)'}`,
+        `the 422 of ${label(op)} for ${kase.description} does not name ${kase.loc.join('.')} in loc`,
+        kase.value,
+      );
+    }
+  }
+  return OK;
+}
+
+export interface ResponseJudgeOptions {
+  /** What was asked for, for the messages. */
+  what?: string;
+}
+
+/**
+ * Judges a response to a valid request against what the contract documents for its status:
+ * headers, content type and body. The contract's `scheduled` conflict is an observation; a 2xx the
+ * contract leaves open (x-unspecified success status) is an observation.
+ */
+export function judgeResponse(ctx: CheckContext, op: Operation, exchange: Exchange, options: ResponseJudgeOptions = {}): Judgement {
+  const res = exchange.response;
+  const what = options.what ?? `a valid request to ${label(op)}`;
+  if (!res) return fail(ctx, exchange, `an answer to ${what}`, statusText(exchange), `${what} got no response`);
+  if (res.status === 429) return OK;
+  const documented = op.responses.find((r) => r.status === String(res.status) || r.status === `${String(res.status)[0]}XX`);
+  if (!documented) {
+    if (isSuccess(res.status) && op.unspecified.some((u) => /success status/i.test(u))) {
+      ctx.observe({ operation: label(op), message: `answered ${res.status}, a success status the contract leaves open` });
+      return OK;
+    }
+    return fail(ctx, exchange, `one of the documented statuses ${op.responses.map((r) => r.status).join(', ')}`, `status ${res.status}`, `${label(op)} answered ${res.status}, which the contract does not document for it`);
+  }
+  if (documented.contentType) {
+    const type = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== documented.contentType && !(documented.contentType === 'application/json' && /\+json$/.test(type))) {
+      return fail(ctx, exchange, `content type ${documented.contentType} (section 4)`, `content type ${type || '(none)'}`, `${label(op)} answered ${res.status} with content type ${type || '(none)'}, not ${documented.contentType}`);
+    }
+    if (res.json === undefined) {
+      return fail(ctx, exchange, `a JSON body`, res.jsonError ?? 'no JSON body', `${label(op)} answered ${res.status} with a body that is not JSON`);
+    }
+  }
+  let result = validateResponse(op.id, res.status, { headers: res.headers, body: res.json });
+  if (result.ok) return OK;
+  const conflicts = result.issues.filter((i) => isEnumConflict(ctx.spec, i));
+  if (conflicts.length) {
+    // The contract's own conflict (3.1): judge the rest of the body as if the status were allowed.
+    ctx.observe({
+      id: 'contract-conflict.campaign-status-scheduled',
+      operation: label(op),
+      message: conflicts
+        .map((c) => `the record's ${c.pointer.split('/').pop()} is ${JSON.stringify(c.actual)}, which the record's list lacks while the update accepts it (contract section 3.1): not judged`)
+        .join('; '),
+    });
+    let body = res.json;
+    for (const c of conflicts) {
+      const allowed = Array.isArray(c.expected) ? c.expected.find((v) => typeof v === 'string') : undefined;
+      body = setPointer(body, c.pointer, allowed ?? null);
+    }
+    result = validateResponse(op.id, res.status, { headers: res.headers, body });
+    if (result.ok) return OK;
+  }
+  let issues = result.issues.filter((i) => !isEnumConflict(ctx.spec, i));
+  if (op.method === 'OPTIONS') {
+    // A CORS preflight is usually answered by a CORS layer ahead of any rate limiter, and browsers
+    // never read its headers: missing rate-limit headers there are noted, not failed (the
+    // ratelimit suite judges them on ordinary responses).
+    const headerIssues = issues.filter((i) => i.location === 'header');
+    if (headerIssues.length) {
+      ctx.observe({ operation: label(op), message: `the preflight answer lacks documented headers (${headerIssues.map((i) => i.message).join('; ')}); not judged on a preflight` });
+      issues = issues.filter((i) => i.location !== 'header');
+    }
+  }
+  if (!issues.length) return OK;
+  const text = issues.slice(0, 4).map((i) => i.message).join('; ');
+  return fail(ctx, exchange, `the ${documented.status} response documented for ${label(op)} (its headers and body schema)`, text, `${label(op)} ${res.status}: ${issues[0]!.message}`);
+}

@@ -10,7 +10,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'y
 import { packageRoot, paths } from '../paths.js';
 
 export interface SourcePosition {
-  /** The file, relative to the package root with '/' separators, e.g. `spec/paths/campaign.yaml`. */
+  /** The file, relative to the package root with '/' separators, e.g. `spec/openapi.yaml` or `spec/components/schemas/Call.yaml`. */
   file: string;
   line: number;
   column: number;

@@ -1,7 +1,11 @@
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseDocument, stringify } from 'yaml';
 import { diffDocuments } from '../../../src/diff/index.js';
 import { loadDocument } from '../../../src/spec/load.js';
-import { paths } from '../../../src/paths.js';
+import { packageRoot, paths } from '../../../src/paths.js';
 import { base, bundle, diffAgainstBase, variant, type Doc } from '../../helpers/diff.js';
 
 /** Every object's keys in reverse order, recursively: the same document, written differently. */
@@ -31,6 +35,23 @@ describe('vapc diff: equivalent specs report nothing', () => {
   it('the authored split spec against its bundle (split differently): no change', async () => {
     const split = (await loadDocument({ path: paths.specSource })) as unknown as Doc;
     expect(diffDocuments(await base(), split)).toEqual([]);
+  });
+
+  it('the authored spec with a path item moved into its own file: no change', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'vapc-diff-split-'));
+    try {
+      await cp(join(packageRoot, 'spec'), dir, { recursive: true });
+      const root = parseDocument(await readFile(join(dir, 'openapi.yaml'), 'utf8'));
+      const item = JSON.stringify(root.getIn(['paths', '/campaign/{campaign_id}']));
+      await mkdir(join(dir, 'paths'));
+      await writeFile(join(dir, 'paths', 'campaign_campaign-id.yaml'), stringify(JSON.parse(item.replaceAll('"#/components/', '"../openapi.yaml#/components/'))));
+      root.setIn(['paths', '/campaign/{campaign_id}'], root.createNode({ $ref: 'paths/campaign_campaign-id.yaml' }));
+      await writeFile(join(dir, 'openapi.yaml'), root.toString());
+      const split = (await loadDocument({ path: join(dir, 'openapi.yaml') })) as unknown as Doc;
+      expect(diffDocuments(await base(), split)).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('order of required, enum values, parameters and security alternatives: no change', async () => {

@@ -131,6 +131,65 @@ void wrongType; void missing;
     expect(r.status).toBe(0);
   });
 
+  it('exports ./server, ./runner and ./reporters: a run against the reference server from plain Node ESM', () => {
+    writeFileSync(
+      join(project, 'entries.mjs'),
+      [
+        "import { startReferenceServer } from 'voice-agent-contract/server';",
+        "import { runConformance, checks, defineCheck } from 'voice-agent-contract/runner';",
+        "import { renderJunit, renderSarif, writeReports } from 'voice-agent-contract/reporters';",
+        'const server = await startReferenceServer({ port: 0 });',
+        'try {',
+        "  const { report } = await runConformance({ baseUrl: server.url, checks, seed: 1, runs: 2, suites: ['schema'], credentials: { apiKey: server.fixtures.api_key, userId: server.fixtures.user_id } });",
+        '  console.log(JSON.stringify({ passed: report.summary.passed, failed: report.summary.failed, junit: renderJunit(report).includes("<testsuites"),',
+        "    sarif: JSON.parse(renderSarif(report)).version, write: typeof writeReports, define: typeof defineCheck }));",
+        '} finally {',
+        '  await server.close();',
+        '}',
+      ].join('\n'),
+    );
+    const r = run(process.execPath, ['entries.mjs'], project);
+    expect(r.status, r.out).toBe(0);
+    const out = JSON.parse(r.out.trim().split('\n').pop() as string) as Record<string, unknown>;
+    expect(out).toMatchObject({ failed: 0, junit: true, sarif: '2.1.0', write: 'function', define: 'function' });
+    expect(out['passed']).toBeGreaterThan(5);
+  });
+
+  it('type-checks a consumer of ./server, ./runner and ./reporters (tsc --noEmit, strict)', () => {
+    writeFileSync(
+      join(project, 'entries.ts'),
+      `import { startReferenceServer, type ReferenceServer } from 'voice-agent-contract/server';
+import { runConformance, checks, defineCheck, type RunReport, type CheckDefinition } from 'voice-agent-contract/runner';
+import { writeReports, renderJunit } from 'voice-agent-contract/reporters';
+
+const mine: CheckDefinition = defineCheck({
+  id: 'schema.my-probe', suite: 'schema', rule: 'r', contractRef: '4', severity: 'minor',
+  appliesTo: (op) => op.method === 'GET',
+  run: async () => ({ status: 'passed', message: 'ok' }),
+});
+async function main(): Promise<void> {
+  const server: ReferenceServer = await startReferenceServer({ port: 0 });
+  const result = await runConformance({ baseUrl: server.url, checks: [...checks, mine], seed: 1 });
+  const report: RunReport = result.report;
+  const failed: number = report.summary.failed;
+  await writeReports(report, 'out');
+  void renderJunit(report); void failed;
+  await server.close();
+}
+void main;
+// @ts-expect-error the severity is one of critical, major, minor
+defineCheck({ id: 'x.y', suite: 'schema', rule: 'r', contractRef: '4', severity: 'fatal', appliesTo: () => true, run: async () => ({ status: 'passed', message: '' }) });
+`,
+    );
+    writeFileSync(
+      join(project, 'tsconfig.entries.json'),
+      JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, skipLibCheck: true, types: ['node'] }, files: ['entries.ts'] }),
+    );
+    const r = run(process.execPath, [tsc, '-p', 'tsconfig.entries.json'], project);
+    expect(r.out).toBe('');
+    expect(r.status).toBe(0);
+  });
+
   it('installs the vapc binary, and it runs', () => {
     expect(readdirSync(join(project, 'node_modules', '.bin'))).toContain('vapc');
     const r = run(join(project, 'node_modules', '.bin', 'vapc'), ['--version'], project);

@@ -20,7 +20,7 @@ import { composeEvents } from '../../results/events.js';
 import { renderDryRun } from '../../runner/budget.js';
 import type { CheckDefinition, Credentials, Fixtures } from '../../checks/check.js';
 import { randomSeed, runConformance, type ConformanceResult } from '../../runner/conformance.js';
-import type { RunReport } from '../../results/model.js';
+import { SUITES, type RunReport } from '../../results/model.js';
 import { checks as registry } from '../../../suites/index.js';
 import { validateWireRequest } from '../../checks/wire.js';
 import { startReferenceServer, type ReferenceServer } from '../../server/index.js';
@@ -332,7 +332,7 @@ export function registerRunCommand(program: Command, ctx: CommandContext): void 
     .option('--api-key <key>', 'bearer value (env VAPC_API_KEY)')
     .option('--user-id <id>', 'X-User-ID value (env VAPC_USER_ID)')
     .option('--config <file>', 'YAML file: any option here (snake_case or camelCase) plus fixtures:')
-    .option('--suite <list>', 'only these suites: auth,validation,ranges,schema,ratelimit,cors,stateful,robustness')
+    .option('--suite <list>', `only these suites: ${SUITES.join(',')}`)
     .option('--seed <n>', 'fast-check seed (default: random, printed and written to report.json)')
     .option('--runs <n>', 'generated cases per property (default: the most that fit the request budget)')
     .option('--rpm <n>', 'client-side cap on requests per minute (default: follow X-RateLimit-*)')

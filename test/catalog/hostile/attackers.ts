@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import { startLoopbackServer, type HostileServer } from './servers.js';
 
 /**
  * Servers that attack the judge rather than the contract (issue 11): they answer the one
@@ -68,34 +68,13 @@ function currentUser(kind: Attack): Answer {
   return json(200, { user: { id: USER_ID, email: 'a@example.com', name: 'A', default_org_id: org }, orgs: [{ id: org, name: 'O', role: 'owner' }], ...extra });
 }
 
-export interface AttackerServer {
-  url: string;
-  requests(): number;
-  close(): Promise<void>;
-}
+export type AttackerServer = HostileServer;
 
-export async function startAttacker(kind: Attack): Promise<AttackerServer> {
-  let count = 0;
+export function startAttacker(kind: Attack): Promise<AttackerServer> {
   let cachedBomb: string | undefined;
   const bomb = () => (cachedBomb ??= bombBody());
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    count++;
-    req.resume();
-    req.on('error', () => undefined);
-    req.on('end', () => {
-      const answer = isCurrentUser(req) && hasCredentials(req) ? currentUser(kind) : attack(kind, req, bomb, count);
-      res.writeHead(answer.status, { 'content-type': answer.type ?? 'application/json' }).end(answer.body);
-    });
+  return startLoopbackServer((req, res, n) => {
+    const answer = isCurrentUser(req) && hasCredentials(req) ? currentUser(kind) : attack(kind, req, bomb, n);
+    res.writeHead(answer.status, { 'content-type': answer.type ?? 'application/json' }).end(answer.body);
   });
-  server.on('clientError', (_e, socket) => socket.destroy());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests: () => count,
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
 }

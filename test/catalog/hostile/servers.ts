@@ -53,12 +53,16 @@ const behaviours: Record<Behaviour, (req: IncomingMessage, res: ServerResponse, 
   'redirect-loop': (req, res) => res.writeHead(302, { location: req.url ?? '/' }).end(),
 };
 
-export async function startHostileServer(behaviour: Behaviour): Promise<HostileServer> {
+/**
+ * A loopback server on 127.0.0.1:0 that reads each request whole, then lets `answer` respond; it
+ * counts requests and closes its open connections on `close()`.
+ */
+export async function startLoopbackServer(answer: (req: IncomingMessage, res: ServerResponse, n: number) => void): Promise<HostileServer> {
   let count = 0;
   const server: Server = createServer((req, res) => {
     const n = ++count;
     req.resume();
-    req.on('end', () => behaviours[behaviour](req, res, n));
+    req.on('end', () => answer(req, res, n));
     req.on('error', () => undefined);
   });
   server.on('clientError', (_e, socket) => socket.destroy());
@@ -72,4 +76,8 @@ export async function startHostileServer(behaviour: Behaviour): Promise<HostileS
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+export function startHostileServer(behaviour: Behaviour): Promise<HostileServer> {
+  return startLoopbackServer(behaviours[behaviour]);
 }

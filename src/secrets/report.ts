@@ -99,15 +99,23 @@ export function sanitizeReport(report: RunReport, secrets: Secrets | SecretsOpti
 
 /**
  * What `vapc report` may learn from a report it renders again, under the runner's own policy: the
- * credentials vapc sent (the bearer and X-User-ID of its recorded requests) and the x-secret
- * values of recorded successful responses to operations documented to return them
- * (`pointersOf(operation)`). Nothing from an error body, nothing from a field's name alone.
+ * credentials vapc sent (its recorded requests' values under `credentialHeaders`, the spec's
+ * security-scheme headers) and the x-secret values of recorded successful responses to operations
+ * documented to return them (`pointersOf(operation)`). Nothing from an error body, nothing from a
+ * field's name alone.
  */
-export function learnFromReport(report: RunReport, secrets: Secrets, pointersOf: (operation: string) => readonly string[]): void {
+export function learnFromReport(
+  report: RunReport,
+  secrets: Secrets,
+  pointersOf: (operation: string) => readonly string[],
+  credentialHeaders: ReadonlyArray<{ header: string; bearer: boolean }>,
+): void {
+  const byName = new Map(credentialHeaders.map((c) => [c.header.toLowerCase(), c.bearer]));
   for (const result of report.results) {
     for (const f of result.failures ?? []) {
       for (const [name, value] of Object.entries(f.request?.headers ?? {})) {
-        const credential = /^authorization$/i.test(name) ? /^\s*bearer\s+(\S+)\s*$/i.exec(value)?.[1] : /^x-user-id$/i.test(name) ? value : undefined;
+        const bearer = byName.get(name.toLowerCase());
+        const credential = bearer === undefined ? undefined : bearer ? /^\s*bearer\s+(\S+)\s*$/i.exec(value)?.[1] : value;
         if (credential !== undefined && !isPlaceholder(credential)) secrets.learn(credential);
       }
       const response = f.response;

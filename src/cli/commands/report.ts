@@ -74,7 +74,9 @@ async function reportSecrets(env: NodeJS.ProcessEnv, report: RunReport): Promise
   const secrets = new Secrets({ apiKeys: [env.VAPC_API_KEY ?? ''], userIds: [env.VAPC_USER_ID ?? ''] });
   const spec = await loadSpec();
   const pointers = new Map(spec.operations.map((op) => [operationLabel(op), secretResponsePointers(op)]));
-  learnFromReport(report, secrets, (operation) => pointers.get(operation) ?? []);
+  // The credential headers are the contract's security schemes, read from the spec.
+  const credentialHeaders = spec.securitySchemes.map((s) => ({ header: s.header, bearer: s.credential === 'bearer' }));
+  learnFromReport(report, secrets, (operation) => pointers.get(operation) ?? [], credentialHeaders);
   return secrets;
 }
 

@@ -1,13 +1,25 @@
 // npm run build: bundled spec, HTML docs, precompiled validators, then the TypeScript build.
+// Skipped when nothing it reads or writes changed since the last build (scripts/build-stamp.ts);
+// `npm run build -- --force` builds anyway.
 import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { bundleSpec, buildDocs } from '../src/build/redocly.js';
 import { buildChangelog, linkChangelog } from '../src/build/changelog.js';
 import { loadDocument } from '../src/spec/load.js';
 import type { JsonObject } from '../src/diff/types.js';
+import { packageRoot } from '../src/paths.js';
 import { buildValidators } from './build-validators.js';
+import { STAMP_FILE, staleBecause, writeStamp } from './build-stamp.js';
 
 const started = Date.now();
+const reason = process.argv.includes('--force') ? 'asked with --force' : staleBecause(packageRoot);
+if (reason === undefined) {
+  console.log('build    up to date: nothing changed since the last build (npm run build -- --force rebuilds)');
+  process.exit(0);
+}
+console.log(`build    ${reason}`);
+rmSync(`${packageRoot}/${STAMP_FILE}`, { force: true });
 const bundle = await bundleSpec();
 console.log(`bundle   ${bundle.operations} operations -> dist/openapi.yaml, dist/openapi.json`);
 const docs = await buildDocs();
@@ -23,4 +35,5 @@ if (tsc.status !== 0) {
   console.error('build: the TypeScript build failed');
   process.exit(1);
 }
+writeStamp(packageRoot);
 console.log(`compile  src/ and suites/ -> dist/ (${((Date.now() - started) / 1000).toFixed(1)} s in all)`);

@@ -2,8 +2,8 @@
  * The independent fault server's catalogue (test/catalog/independent/with-faults/faults.mjs), judged
  * on suite + status only (the runner's check ids are deliberately not used): each fault, switched on
  * alone, must make the suite it breaches report a failure. The faults are split by suite over three
- * test files so the two vitest workers share them; within a file each fault runs on its own
- * server, concurrently, but the rate-limit ones, which wait on small windows, one after another.
+ * test files so the vitest workers share them; within a file each fault runs on its own server,
+ * concurrently.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runConformance, type ConformanceOptions } from '../../src/runner/conformance.js';
@@ -15,7 +15,7 @@ import { FAULTS, start, type IndependentServer } from '../catalog/independent/wi
 export const startIndependent = (o: NonNullable<Parameters<typeof start>[0]>) => start(o);
 type Fault = (typeof FAULTS)[number];
 
-/** The split of the suites over three files, so the workers share them (rate-limit faults wait on windows, one after another). */
+/** The split of the suites over three files, so the workers share them (the rate-limit faults wait on windows). */
 export const REQUEST_SUITES = ['auth', 'validation', 'ranges', 'cors'] as const;
 export const RATELIMIT_SUITES = ['ratelimit'] as const;
 export const STATE_SUITES = ['schema', 'stateful', 'robustness'] as const;
@@ -41,17 +41,10 @@ export function describeIndependentFaults(suites: readonly string[]): void {
     it('the catalogue has faults for these suites', () => {
       for (const suite of suites) expect(judged.some((f) => f.suite === suite), suite).toBe(true);
     });
-    const concurrent = judged.filter((x) => x.suite !== 'ratelimit');
-    if (concurrent.length > 0) {
-      describe.concurrent('concurrently', () => {
-        for (const f of concurrent) it(title(f), () => caught(f));
-      });
-    }
-    const sequential = judged.filter((x) => x.suite === 'ratelimit');
-    if (sequential.length > 0) {
-      describe('one after another (rate-limit windows)', () => {
-        for (const f of sequential) it(title(f), () => caught(f));
-      });
-    }
+    // Each fault on its own server, concurrently (5 at a time); the rate-limit ones wait on their
+    // own server's small window.
+    describe.concurrent('concurrently', () => {
+      for (const f of judged) it(title(f), () => caught(f));
+    });
   });
 }

@@ -1,31 +1,18 @@
 /**
  * Lenient but correct servers (runner faults marked `lenient`) pass every check
  * (`..._no_false_positive`); strict-types mode is the only place framework coercion is judged.
- * Its own file, beside test/checks/checks.test.ts, so the two test workers share the runs.
+ * The lenient faults about answers run here, the others in lenient-requests.test.ts, so the
+ * workers share them.
  */
 import { describe, expect, it } from 'vitest';
 import { checks } from '../../suites/index.js';
-import { runnerFault, runnerFaults } from '../catalog/faults/runner-faults.js';
+import { runnerFault } from '../catalog/faults/runner-faults.js';
 import { describeResults, expectNoFailure, expectPassed, runCheck, runIds, startTarget } from '../helpers/checks.js';
-import { RATE } from '../helpers/fails-on-fault.js';
+import { describeLenientServers, LENIENT_ANSWERS } from '../helpers/lenient.js';
 
-describe('lenient but correct servers pass every check', () => {
-  for (const fault of runnerFaults.filter((f) => f.lenient)) {
-    it(`${fault.name}_no_false_positive`, async () => {
-      const [target, rateTarget] = await Promise.all([startTarget({ fault }), startTarget({ fault, ...RATE })]);
-      try {
-        const [run, rateRun] = await Promise.all([
-          runIds(target, checks.filter((c) => c.suite !== 'ratelimit').map((c) => c.id), { includeDestructive: true }),
-          runIds(rateTarget, checks.filter((c) => c.suite === 'ratelimit').map((c) => c.id)),
-        ]);
-        expectNoFailure(run);
-        expectNoFailure(rateRun);
-      } finally {
-        await Promise.all([target.close(), rateTarget.close()]);
-      }
-    });
-  }
+describeLenientServers((name) => LENIENT_ANSWERS.includes(name));
 
+describe('lenient and near-miss servers, one check each', () => {
   it('validation.loc-names-location_no_false_positive: a loc without its location is an observation, not a failure', async () => {
     const target = await startTarget({ fault: 'error-422-loc-without-location' });
     try {

@@ -2,8 +2,9 @@
 // written by a separate author from the contract text alone (test/catalog/independent/<name>/server.mjs):
 // a strict one, a lenient one, and two imitating the defaults of real stacks (FastAPI, Express)
 // wherever the contract allows a choice. Every one must pass every check: a failure here is either
-// a real fault of that server or a false alarm of the runner (see each FINDINGS.md). Two files run
-// two implementations each (test/catalog/independent/correct*.test.ts), so the workers share them.
+// a real fault of that server or a false alarm of the runner (see each FINDINGS.md). Each
+// implementation has its own file (test/catalog/independent/correct-<name>.test.ts), so the
+// workers share them.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runConformance, type ConformanceOptions } from '../../src/runner/conformance.js';
 import { loadSpec } from '../../src/spec/load.js';

@@ -1,0 +1,6 @@
+// The runner against the independent lenient implementation: every check passes
+// (test/helpers/independent-correct.ts says what each run proves). One implementation per file,
+// so the workers share them.
+import { describeCorrectImplementations } from '../../helpers/independent-correct.js';
+
+describeCorrectImplementations(['lenient']);

@@ -12,6 +12,7 @@ type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void
 let server: Server;
 let base = '';
 const routes = new Map<string, Handler>();
+let hangSeen: () => void = () => undefined;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -37,6 +38,7 @@ beforeAll(async () => {
     res.end(`[${'1,'.repeat(50_000)}1]`);
   });
   routes.set('/hang', () => undefined);
+  routes.set('/hang-seen', () => hangSeen());
   routes.set('/reset', (req) => req.socket.destroy());
   routes.set('/redirect', (_req, res) => res.writeHead(302, { location: '/redirect' }).end());
   routes.set('/drip', (_req, res) => {
@@ -114,6 +116,20 @@ describe('createUndiciTransport', () => {
     const ex = await t.send({ method: 'GET', path: '/hang' });
     await t.close();
     expect(ex.error?.code).toBe('timeout');
+    expect(ex.response).toBeUndefined();
+  });
+
+  it('ends a request still waiting for headers when its own deadline passes, not when undici\'s timers do', { timeout: 10_000 }, async () => {
+    // undici's headers timeout is a minute away here: only vapc's deadline can end the request.
+    let passDeadline: () => void = () => undefined;
+    const t = createUndiciTransport({ baseUrl: base, timeoutMs: 60_000, startDeadline: (onDeadline) => ((passDeadline = onDeadline), () => undefined) });
+    const seen = new Promise<void>((resolve) => (hangSeen = resolve));
+    const sent = t.send({ method: 'GET', path: '/hang-seen' });
+    await seen;
+    passDeadline();
+    const ex = await sent;
+    await t.close();
+    expect(ex.error).toEqual({ code: 'timeout', message: 'no complete response within 60000 ms' });
     expect(ex.response).toBeUndefined();
   });
 

@@ -116,6 +116,48 @@ describe('vapc diff: exit status and formats', () => {
   });
 });
 
+describe('vapc diff: a change to a shared definition', () => {
+  // X-RateLimit-Limit is one component header that every response of every operation uses: one
+  // edit, 29 changes (each operation, each status).
+  let split: string;
+  beforeAll(async () => {
+    split = join(dir, 'shared-header');
+    await cp(join(packageRoot, 'spec'), split, { recursive: true });
+    const file = join(split, 'components', 'headers', 'X-RateLimit-Limit.yaml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('type: integer', 'type: string'));
+  });
+
+  it('is printed once per wording with the operations it reaches, and still counted once per operation', async () => {
+    const json = JSON.parse((await vapc(['diff', 'spec/openapi.yaml', join(split, 'openapi.yaml'), '--format', 'json'])).stdout);
+    const operations = new Set(json.changes.map((c: { operation: string }) => c.operation));
+    expect(operations.size).toBe(14);
+    const run = await vapc(['diff', 'spec/openapi.yaml', join(split, 'openapi.yaml')]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain(`${json.changes.length} breaking, 0 warning, 0 info`);
+    const said = run.stdout.split('\n').filter((l) => /header X-RateLimit-Limit: type changed from integer to string/.test(l));
+    // One line per distinct wording (2XX, 200, 201, 429), not one per change.
+    expect(said.length).toBe(new Set(json.changes.map((c: { message: string }) => c.message)).size);
+    expect(said.length).toBeLessThan(json.changes.length / 5);
+    expect(run.stdout).toMatch(/in 14 operations: GET \/assistants, GET \/calls, .*POST \/recipient-lists\/\{recipient_list_id\}\/recipients\n/);
+    // Every operation is still named somewhere in the text.
+    for (const op of operations) expect(run.stdout).toContain(op as string);
+  });
+
+  it('makes one GitHub annotation on the changed line, so it cannot crowd out the others', async () => {
+    const run = await vapc(['diff', 'spec/openapi.yaml', join(split, 'openapi.yaml')], { GITHUB_ACTIONS: 'true' });
+    const annotations = run.stdout.split('\n').filter((l) => l.startsWith('::'));
+    expect(annotations).toHaveLength(1);
+    expect(annotations[0]).toMatch(/^::error file=.*components\/headers\/X-RateLimit-Limit\.yaml,line=\d+,title=response-type-changed in 14 operations::/);
+    expect(annotations[0]).toContain('response 429 header X-RateLimit-Limit: type changed from integer to string (GET /assistants, GET /calls,');
+  });
+
+  it('--format markdown has one row per wording, with its operations', async () => {
+    const run = await vapc(['diff', 'spec/openapi.yaml', join(split, 'openapi.yaml'), '--format', 'markdown']);
+    expect(run.stdout).toContain('#### The same change in several operations (a shared definition changed)');
+    expect(run.stdout).toMatch(/\| breaking \| `response-type-changed` \| response 429 header X-RateLimit-Limit: type changed from integer to string \| 14: GET \/assistants, /);
+  });
+});
+
 describe('vapc diff --check-version', () => {
   it('fails when a change needs a minor bump and info.version did not move', async () => {
     const run = await vapc(['diff', paths.bundledJson, additive, '--check-version']);

@@ -2,7 +2,7 @@
  * The failing-server half of every check's tests: for each (check, fault) pair the catalogue
  * declares (each fault's `catches`, test/catalog/faults), the check run alone against the reference
  * server with that one fault must fail, with reproducible evidence and no secret. One file per
- * suite calls `describeFailsOnFault(suite)` (test/checks/<suite>.test.ts) so the two test workers
+ * suite calls `describeFailsOnFault(suite)` (test/checks/<suite>.test.ts) so the test workers
  * share the pairs; within a file the pairs run concurrently, each on its own loopback server.
  */
 import { describe, expect, it } from 'vitest';
@@ -25,7 +25,7 @@ export function describeFailsOnFault(suite: string): void {
   // Every pair runs on its own server, concurrently (vitest's maxConcurrency, 5 at a time), the
   // rate-limit ones too: each waits on its own server's small window, and a burst stretched past
   // its window by a busy event loop only sends more unanswered requests, which on these faulty
-  // servers is a failure either way (a burst needs its 21 requests in 1.5 s; loopback takes ~50 ms).
+  // servers is a failure either way (a burst needs its 21 requests in 1.5 s; on loopback they take tens of ms).
   describe.concurrent(`${suite}: each check fails on its fault`, () => {
     it('the catalogue has a fault for this suite', () => {
       expect(pairs.length).toBeGreaterThan(0);

@@ -58,6 +58,8 @@ export interface RunContext extends CheckContext {
   scope(checkId: string, suite: Suite, operation?: Operation): ScopedContext;
   /** Sets the generated cases per property (the runner sizes it after discovery). */
   setRuns(runs: number): void;
+  /** Why the credentials stopped working, once a check said so (`credentialsLost`). */
+  readonly lostCredentials: string | undefined;
 }
 
 export interface ScopedContext extends CheckContext {
@@ -121,6 +123,7 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
   const observations = new ObservationLog(secrets, options.events);
   const evidence = evidenceOf(secrets, seed, options.validateRequest);
   let runs = options.runs ?? 25;
+  let lostCredentials: string | undefined;
 
   function makeContext(checkId: string | undefined, suite: Suite | undefined, scopeOp: Operation | undefined, counter: { n: number }): CheckContext {
     const ctx: CheckContext = {
@@ -147,6 +150,9 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
         secrets.addApiKey(newKey);
         credentials.apiKey = newKey;
       },
+      credentialsLost(reason: string) {
+        lostCredentials ??= reason;
+      },
       ...evidence,
       rateLimit() {
         return { ...pacer.state };
@@ -172,5 +178,6 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
     },
   }) as RunContext;
   Object.defineProperty(run, 'requests', { get: () => sending.total, enumerable: true });
+  Object.defineProperty(run, 'lostCredentials', { get: () => lostCredentials, enumerable: true });
   return run;
 }

@@ -3,7 +3,7 @@ import type { Suite } from '../results/model.js';
 import type { Observation } from '../results/model.js';
 import type { Operation, SpecModel } from '../spec/model.js';
 import { pathPattern } from '../spec/path-template.js';
-import { Secrets } from '../secrets/index.js';
+import { isDistinctive, Secrets } from '../secrets/index.js';
 import type { HttpRequest, Transport, Exchange } from '../transport/types.js';
 import type { RunEvents } from '../results/events.js';
 import type { CheckContext, Credentials, Fixtures, RequestValidator, SendOptions } from '../checks/check.js';
@@ -147,7 +147,9 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
         observations.add(observation, checkId ?? 'runner');
       },
       rotateApiKey(newKey: string) {
-        secrets.addApiKey(newKey);
+        // A key the server handed out is scrubbed only if it could be a secret: a plain word (a
+        // mock's example "string") would otherwise be erased from every rule and message.
+        if (isDistinctive(newKey)) secrets.addApiKey(newKey);
         credentials.apiKey = newKey;
       },
       credentialsLost(reason: string) {

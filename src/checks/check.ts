@@ -72,6 +72,12 @@ export interface CheckContext {
   observe(observation: Omit<Observation, 'id'> & { id?: string }): void;
   /** Replaces the API key in use (after a key regeneration that rotates it). */
   rotateApiKey(newKey: string): void;
+  /**
+   * Declares that the credentials no longer work (the key a regeneration returned is refused and
+   * so is the one before it): every later check × operation that needs credentials is skipped
+   * with this reason, rather than failed for what one failure already says.
+   */
+  credentialsLost(reason: string): void;
   /** Renders a curl line for an exchange, secrets as $VAPC_API_KEY / $VAPC_USER_ID placeholders. */
   curl(exchange: Exchange): string;
   /**

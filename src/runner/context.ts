@@ -3,7 +3,7 @@ import type { Suite } from '../results/model.js';
 import type { Observation } from '../results/model.js';
 import type { Operation, SpecModel } from '../spec/model.js';
 import { pathPattern } from '../spec/path-template.js';
-import { Secrets } from '../secrets/index.js';
+import { isDistinctive, Secrets } from '../secrets/index.js';
 import type { HttpRequest, Transport, Exchange } from '../transport/types.js';
 import type { RunEvents } from '../results/events.js';
 import type { CheckContext, Credentials, Fixtures, RequestValidator, SendOptions } from '../checks/check.js';
@@ -58,6 +58,8 @@ export interface RunContext extends CheckContext {
   scope(checkId: string, suite: Suite, operation?: Operation): ScopedContext;
   /** Sets the generated cases per property (the runner sizes it after discovery). */
   setRuns(runs: number): void;
+  /** Why the credentials stopped working, once a check said so (`credentialsLost`). */
+  readonly lostCredentials: string | undefined;
 }
 
 export interface ScopedContext extends CheckContext {
@@ -121,6 +123,7 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
   const observations = new ObservationLog(secrets, options.events);
   const evidence = evidenceOf(secrets, seed, options.validateRequest);
   let runs = options.runs ?? 25;
+  let lostCredentials: string | undefined;
 
   function makeContext(checkId: string | undefined, suite: Suite | undefined, scopeOp: Operation | undefined, counter: { n: number }): CheckContext {
     const ctx: CheckContext = {
@@ -144,8 +147,13 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
         observations.add(observation, checkId ?? 'runner');
       },
       rotateApiKey(newKey: string) {
-        secrets.addApiKey(newKey);
+        // A key the server handed out is scrubbed only if it could be a secret: a plain word (a
+        // mock's example "string") would otherwise be erased from every rule and message.
+        if (isDistinctive(newKey)) secrets.addApiKey(newKey);
         credentials.apiKey = newKey;
+      },
+      credentialsLost(reason: string) {
+        lostCredentials ??= reason;
       },
       ...evidence,
       rateLimit() {
@@ -172,5 +180,6 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
     },
   }) as RunContext;
   Object.defineProperty(run, 'requests', { get: () => sending.total, enumerable: true });
+  Object.defineProperty(run, 'lostCredentials', { get: () => lostCredentials, enumerable: true });
   return run;
 }

@@ -148,6 +148,8 @@ export async function runPlan(plan: readonly PlannedCheck[], ctx: RunContext, ev
     let result: CheckResult;
     if (aborted) {
       result = { ...baseResult(item), status: 'skipped', message: `not run: ${aborted.message}`, duration_ms: 0, requests: 0 };
+    } else if (ctx.lostCredentials !== undefined && (item.operation?.credentials.length ?? 0) > 0) {
+      result = { ...baseResult(item), status: 'skipped', message: `not run: ${ctx.lostCredentials}`, duration_ms: 0, requests: 0 };
     } else if (item.skip) {
       result = { ...baseResult(item), status: 'skipped', message: item.skip, duration_ms: 0, requests: 0 };
     } else {

@@ -143,7 +143,7 @@ describe('planned requests (dry run, budget) against what a run sends', () => {
         const over = report.results
           .map((r) => ({ key: `${r.id} ${r.operation}`, sent: r.requests, planned: planned.get(`${r.id} ${r.operation}`) ?? 0 }))
           .filter((x) => x.sent > x.planned);
-        expect(over).toEqual([]);
+        expect(over, JSON.stringify(over)).toEqual([]);
         const sent = report.results.reduce((n, r) => n + r.requests, 0);
         const total = [...planned.values()].reduce((n, v) => n + v, 0);
         expect(sent).toBeGreaterThanOrEqual(total * 0.9);

@@ -562,6 +562,24 @@ export const runnerFaults: Fault[] = [
       onSendJson(app, (r, reply) => opIs('regenerateApiKey')(r) && reply.statusCode < 300, (json) => ({ ...json, key: 'vapc_not_the_key' }));
     },
   },
+  {
+    name: 'regenerated-key-fake-old-kept',
+    description: 'regeneration answers a key the server does not accept and leaves the key in use working',
+    catches: ['stateful.regenerate-key'],
+    configure(_app, internals) {
+      const store = internals.store;
+      store.regenerateKey = (keyId: string) => (keyId === store.data.apiKey.id ? { key: 'vapc_9f3Kq2m8X1x7Z4w6T0p5', id: store.data.apiKey.id, name: store.data.apiKey.name, upgraded: false } : undefined);
+    },
+  },
+  {
+    name: 'example-string-secrets',
+    description: 'like a mock answering its schema\'s examples: the invite token and the regenerated key are the word "string"',
+    catches: ['stateful.regenerate-key'],
+    configure(app) {
+      onSendJson(app, (r, reply) => opIs('createInvite')(r) && reply.statusCode < 300, (json) => ({ ...json, token: 'string' }));
+      onSendJson(app, (r, reply) => opIs('regenerateApiKey')(r) && reply.statusCode < 300, (json) => ({ ...json, key: 'string' }));
+    },
+  },
   // ---- ratelimit ---------------------------------------------------------------------------------
   {
     name: 'remaining-header-missing',

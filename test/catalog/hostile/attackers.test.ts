@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.js';
+import { startFaultyServer } from '../faults/index.js';
 import { API_KEY, USER_ID, startAttacker, type Attack, type AttackerServer } from './attackers.js';
 
 /**
@@ -21,14 +22,14 @@ interface Outputs {
   dir: string;
 }
 
-async function runAgainst(server: AttackerServer, name: string, extra: string[] = []): Promise<Outputs> {
+async function runAgainst(server: Pick<AttackerServer, 'url'>, name: string, extra: string[] = [], credentials = { apiKey: API_KEY, userId: USER_ID }): Promise<Outputs> {
   const dir = join(root, name);
   const summaryFile = join(root, `${name}.summary.md`);
   writeFileSync(summaryFile, '');
   let stdout = '';
   let stderr = '';
   const code = await main(
-    ['run', '--base-url', server.url, '--api-key', API_KEY, '--user-id', USER_ID, '--seed', '7', '--runs', '2', '--timeout-ms', '5000', '--report-dir', dir, ...extra],
+    ['run', '--base-url', server.url, '--api-key', credentials.apiKey, '--user-id', credentials.userId, '--seed', '7', '--runs', '2', '--timeout-ms', '5000', '--report-dir', dir, ...extra],
     {
       stdout: (t) => void (stdout += t),
       stderr: (t) => void (stderr += t),
@@ -71,9 +72,9 @@ function pieces(secret: string, size = 8): string[] {
   return out;
 }
 
-function expectNoKeyPieces(o: Outputs): void {
+function expectNoKeyPieces(o: Outputs, key = API_KEY): void {
   const all = [o.stdout, o.stderr, o.summary, ...Object.values(o.files)].join('\n');
-  const leaked = pieces(API_KEY).filter((p) => all.includes(p));
+  const leaked = pieces(key).filter((p) => all.includes(p));
   expect(leaked).toEqual([]);
 }
 
@@ -155,6 +156,36 @@ describe('hostile servers that attack the judge', () => {
     const all = [o.stdout, o.summary, ...Object.values(o.files)].join('\n');
     expect(all).not.toContain(USER_ID);
     expect(await reportReadsBack(o.dir)).toBe(1);
+  });
+
+  it('a mock answering "string" as the invite token and the regenerated key: rule texts read normally, the key leaks nowhere', { timeout: 120_000 }, async () => {
+    // The reference server with the fault that makes it answer like a mock of the schema's examples
+    // (test/catalog/faults): the word "string" is not distinctive, so it is never learned as a secret.
+    const server = await startFaultyServer('example-string-secrets', { rateLimit: 1_000_000, rateWindowMs: 60_000 });
+    try {
+      const { api_key, user_id, recipient_list_id, api_key_id } = server.fixtures;
+      const config = join(root, 'example-string.yaml');
+      writeFileSync(config, `fixtures:\n  recipient_list_id: ${recipient_list_id}\n  api_key_id: ${api_key_id}\n`);
+      const o = await runAgainst(server, 'example-string', ['--include-destructive', '--config', config], { apiKey: api_key, userId: user_id });
+      expectConsistentVerdicts(o);
+      const report = JSON.parse(o.files['report.json']);
+      const failed = report.results.filter((r: { status: string }) => r.status === 'failed');
+      // The one breach: the key it returned does not work. The checks after it that need a key are
+      // skipped naming it, not failed for it.
+      expect(failed.map((r: { id: string }) => r.id)).toEqual(['stateful.regenerate-key']);
+      for (const r of report.results) {
+        expect(r.rule).not.toMatch(/redacted|\$VAPC_/i);
+        expect(r.message).not.toMatch(/redacted|\$VAPC_/i);
+      }
+      // The garbling this guards against: the rotated key "string" scrubbed from `{detail: string}`.
+      expect(report.results.find((r: { id: string }) => r.id === 'auth.missing-credentials').rule).toContain('is answered 401 {detail: string}');
+      expect(o.stdout).not.toMatch(/\$VAPC_API_KEY\}/);
+      expectNoForgedCommands(o.stdout);
+      expectNoKeyPieces(o, api_key);
+      expect(await reportReadsBack(o.dir)).toBe(1);
+    } finally {
+      await server.close();
+    }
   });
 
   it('hostile discovered values print as data in --dry-run', { timeout: 60_000 }, async () => {

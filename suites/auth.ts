@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
-import type { Credential, Operation, SpecModel } from '../src/spec/model.js';
+import { credentialHeader, type Credential, type Operation, type SpecModel } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
 import {
   Findings,
@@ -31,15 +31,11 @@ import { propertiesOf } from '../src/generators/index.js';
 
 const UNAUTHORIZED = 'a 401 with {detail: string} saying the credentials are invalid (sections 5.5, 7)';
 
-function headerOf(spec: SpecModel, credential: Credential): string {
-  return spec.securitySchemes.find((s) => s.credential === credential)?.header ?? (credential === 'bearer' ? 'Authorization' : 'X-User-ID');
-}
-
 /** The documented credential headers of an operation, with the run's values. */
 function documentedHeaders(ctx: CheckContext, op: Operation): Record<string, string> {
   const out: Record<string, string> = {};
   for (const c of op.credentials) {
-    const header = headerOf(ctx.spec, c);
+    const header = credentialHeader(ctx.spec, c);
     if (c === 'bearer') out[header] = `Bearer ${ctx.credentials.apiKey ?? ''}`;
     else out[header] = ctx.credentials.userId ?? '';
   }
@@ -101,7 +97,7 @@ export const missingCredentials = defineCheck({
     const all = documentedHeaders(ctx, op);
     const findings = new Findings();
     const variants: Array<[string, Record<string, string>]> = op.credentials.map((c) => {
-      const header = headerOf(ctx.spec, c);
+      const header = credentialHeader(ctx.spec, c);
       const rest = { ...all };
       delete rest[header];
       return [`no ${header} header`, rest];
@@ -127,7 +123,7 @@ export const emptyCredentials = defineCheck({
     const values = await probePath(ctx, op);
     const findings = new Findings();
     for (const c of op.credentials) {
-      const header = headerOf(ctx.spec, c);
+      const header = credentialHeader(ctx.spec, c);
       const headers = { ...documentedHeaders(ctx, op), [header]: c === 'bearer' ? 'Bearer ' : '' };
       const exchange = await ctx.send({ ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })), auth: 'none' });
       findings.add(judge401(ctx, op, exchange, `an empty ${header}`));
@@ -163,7 +159,7 @@ export const malformedBearerCheck = defineCheck({
   async run(ctx, op) {
     const values = await probePath(ctx, op);
     const apiKey = ctx.credentials.apiKey ?? 'vapc';
-    const header = headerOf(ctx.spec, 'bearer');
+    const header = credentialHeader(ctx.spec, 'bearer');
     const examples = [`Basic ${apiKey}`, apiKey, `Token ${apiKey}`, 'Bearer vapc-not-a-key'];
     const verdict = await checkProperty(
       ctx,
@@ -194,7 +190,7 @@ export const wrongCredentials = defineCheck({
     const findings = new Findings();
     const tries: Array<{ credential: Credential; value: string; what: string }> = [];
     for (const c of op.credentials) {
-      const header = headerOf(ctx.spec, c);
+      const header = credentialHeader(ctx.spec, c);
       const made = c === 'bearer' ? `Bearer vapc_wrong_${(ctx.credentials.apiKey ?? 'key').length}_${ctx.seed}` : `vapc-wrong-user-${ctx.seed}`;
       tries.push({ credential: c, value: made, what: `a wrong ${header}` });
     }
@@ -202,7 +198,7 @@ export const wrongCredentials = defineCheck({
     // real key or user id with something appended through (written with the placeholder in reports).
     if (op === nearMissOperation(ctx.spec)) {
       for (const c of op.credentials) {
-        const header = headerOf(ctx.spec, c);
+        const header = credentialHeader(ctx.spec, c);
         if (c === 'bearer' && ctx.credentials.apiKey) {
           tries.push({ credential: c, value: `Bearer ${ctx.credentials.apiKey}x`, what: `the API key with "x" appended in ${header}` });
           tries.push({ credential: c, value: `Bearer ${ctx.credentials.apiKey} x`, what: `the API key followed by " x" in ${header}` });
@@ -211,7 +207,7 @@ export const wrongCredentials = defineCheck({
       }
     }
     for (const { credential, value, what } of tries) {
-      const headers = { ...documentedHeaders(ctx, op), [headerOf(ctx.spec, credential)]: value };
+      const headers = { ...documentedHeaders(ctx, op), [credentialHeader(ctx.spec, credential)]: value };
       const exchange = await ctx.send({ ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })), auth: 'none' });
       if (credential === 'userId' && exchange.response?.status === 403) {
         // A user id naming no user with a valid key: 401 is what 5.5 names; 403 ("authenticated,

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../errors.js';
-import { asRecord, operationLabel, type Credential, type Operation, type SpecModel } from '../spec/model.js';
+import { asRecord, credentialHeader, operationLabel, type Credential, type Operation, type SpecModel } from '../spec/model.js';
 import type { Credentials } from '../checks/check.js';
 import { FIXTURE_KEYS, type Fixtures } from '../results/fixtures.js';
 import type { RunContext } from './context.js';
@@ -161,19 +161,18 @@ export function diagnoseSetup(discovery: Pick<DiscoveryResult, 'answers'>, spec:
   const guarded = answered.filter((a) => a.operation.credentials.length > 0);
   if (guarded.length === 0 || !guarded.every((a) => a.status === 401 || a.status === 403)) return undefined;
   const needed = [...new Set(guarded.flatMap((a) => a.operation.credentials))];
-  const header = (kind: Credential): string => spec.securitySchemes.find((s) => s.credential === kind)?.header ?? (kind === 'bearer' ? 'Authorization' : 'X-User-ID');
   const given = (kind: Credential): boolean => (kind === 'bearer' ? credentials.apiKey : credentials.userId) !== undefined;
   const missing = needed.filter((kind) => !given(kind));
   const how = (kinds: Credential[]) => joinAnd(kinds.map((k) => `${CREDENTIAL_INPUTS[k].flag} (${CREDENTIAL_INPUTS[k].env})`));
   const statuses = [...new Set(guarded.map((a) => a.status))].join('/');
   if (missing.length > 0) {
-    const what = joinAnd(missing.map((k) => `${CREDENTIAL_INPUTS[k].what} (${header(k)})`));
+    const what = joinAnd(missing.map((k) => `${CREDENTIAL_INPUTS[k].what} (${credentialHeader(spec, k)})`));
     return {
       code: 'E_NO_CREDENTIALS',
       message: `no ${what} ${missing.length > 1 ? 'were' : 'was'} given and ${labels(guarded)} answered ${statuses}: pass ${how(missing)}`,
     };
   }
-  const userHeader = needed.includes('userId') ? ` (${header('userId')} must name the user the key belongs to)` : '';
+  const userHeader = needed.includes('userId') ? ` (${credentialHeader(spec, 'userId')} must name the user the key belongs to)` : '';
   return {
     code: 'E_CREDENTIALS_REFUSED',
     message: `the credentials were refused: ${labels(guarded)} answered ${statuses} to the ${joinAnd(needed.map((k) => CREDENTIAL_INPUTS[k].what))} given; check ${how(needed)}${userHeader}`,

@@ -106,6 +106,11 @@ export function asRecord(value: unknown): Record<string, unknown> {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
+/** The header that carries a credential, as the spec's security schemes name it (the contract's names when it has none). */
+export function credentialHeader(spec: Pick<SpecModel, 'securitySchemes'>, credential: Credential): string {
+  return spec.securitySchemes.find((s) => s.credential === credential)?.header ?? (credential === 'bearer' ? 'Authorization' : 'X-User-ID');
+}
+
 function credentialOf(scheme: Record<string, unknown>): Credential {
   return scheme['type'] === 'http' && scheme['scheme'] === 'bearer' ? 'bearer' : 'userId';
 }

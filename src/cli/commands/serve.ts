@@ -2,7 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { VapcError } from '../../errors.js';
 import { startReferenceServer, DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS, DEFAULT_USER_ID } from '../../server/index.js';
 import { loadSpec } from '../../spec/load.js';
-import { operationLabel, type SpecModel } from '../../spec/model.js';
+import { credentialHeader, operationLabel, type SpecModel } from '../../spec/model.js';
 import type { CommandContext } from '../io.js';
 
 interface ServeFlags {
@@ -40,11 +40,10 @@ const nonEmpty = (name: string) => (raw: string): string => {
  * fixtures line has the values; the operations open without credentials are named.
  */
 export function expectedHeadersLine(spec: SpecModel): string {
-  const header = (kind: 'bearer' | 'userId', fallback: string) => spec.securitySchemes.find((s) => s.credential === kind)?.header ?? fallback;
   const open = spec.operations.filter((o) => !o.requiresCredentials).map(operationLabel);
   const bearerOnly = spec.operations.filter((o) => o.requiresCredentials && !o.credentials.includes('userId')).length;
   return (
-    `send ${header('bearer', 'Authorization')}: Bearer <api_key> and ${header('userId', 'X-User-ID')}: <user_id> (values in the fixtures line)` +
+    `send ${credentialHeader(spec, 'bearer')}: Bearer <api_key> and ${credentialHeader(spec, 'userId')}: <user_id> (values in the fixtures line)` +
     `${open.length ? `; ${open.join(', ')} needs neither` : ''}${bearerOnly ? `, ${bearerOnly} operation${bearerOnly === 1 ? '' : 's'} only the bearer` : ''}; without them: 401`
   );
 }

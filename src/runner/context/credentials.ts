@@ -1,4 +1,4 @@
-import type { Operation, SpecModel } from '../../spec/model.js';
+import { credentialHeader, type Operation, type SpecModel } from '../../spec/model.js';
 import type { Credentials } from '../../checks/check.js';
 
 /** The documented credential headers of an operation (both kinds when no operation is known). */
@@ -6,8 +6,7 @@ export function credentialHeaders(op: Operation | undefined, spec: SpecModel, cr
   const headers: Record<string, string> = {};
   const kinds = op ? op.credentials : (['bearer', 'userId'] as const);
   for (const kind of kinds) {
-    const scheme = spec.securitySchemes.find((s) => s.credential === kind);
-    const header = scheme?.header ?? (kind === 'bearer' ? 'Authorization' : 'X-User-ID');
+    const header = credentialHeader(spec, kind);
     if (kind === 'bearer' && credentials.apiKey !== undefined) headers[header] = `Bearer ${credentials.apiKey}`;
     if (kind === 'userId' && credentials.userId !== undefined) headers[header] = credentials.userId;
   }

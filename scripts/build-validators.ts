@@ -27,7 +27,10 @@ export function validatorsModule(plan: CompiledPlan): string {
 }
 
 function manifestModule(plan: CompiledPlan): string {
+  const ids = Object.keys(plan.manifest.operations);
   return `${HEADER}import type { ValidatorsManifest } from '../validators/manifest-types.js';\n\n` +
+    `/** The operationIds of the contract: a misspelt id does not compile. */\n` +
+    `export type OperationId =\n${ids.map((id) => `  | ${JSON.stringify(id)}`).join('\n')};\n\n` +
     `export const manifest: ValidatorsManifest = ${JSON.stringify(plan.manifest, null, 2)};\n`;
 }
 

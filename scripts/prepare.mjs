@@ -1,5 +1,5 @@
-// npm's `prepare`: builds dist/ so a checkout works right after `npm ci` and `npm install <git url>`
-// gives a package with its compiled code (npm installs the devDependencies of a git dependency,
+// npm's `prepare`: builds dist/ (and packages/validators/dist) so a checkout works right after
+// `npm ci`, and `npm install <git url>#<tag>` gives a package with its compiled code (npm installs the devDependencies of a git dependency,
 // runs this, then packs the `files`). Its output goes to stderr: `npm pack --json` owns stdout.
 // Skipped, with a note, when the build tools are not installed (`npm ci --omit=dev`), and on
 // `npm pack` of a checkout that is already built (`npm test` builds first; rebuilding there would

@@ -1,19 +1,16 @@
 /**
  * The public surface of `voice-agent-contract`: every symbol a consumer may import, by name.
  * Validators of the contract (precompiled from the spec), their types and type guards, and the
- * error classes with stable codes. The bundled document itself is exported as `voice-agent-contract/spec`.
+ * error classes with stable codes. Operation ids are typed as the literal union `OperationId`. The bundled document itself is exported as `voice-agent-contract/spec`.
  */
 export {
   UnknownOperationError,
   UnknownSchemaError,
   manifest,
-  operationIds,
-  responseSchemaFor,
   schemaNames,
   validate,
-  validateRequest,
-  validateResponse,
 } from './validators/index.js';
+export { operationIds, responseSchemaFor, validateRequest, validateResponse, type OperationId } from './validators/public.js';
 export * from './generated/guards.js';
 export type * from './generated/types.js';
 export type {

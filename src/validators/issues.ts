@@ -1,5 +1,17 @@
 /** Validation findings as data, and the sentences people read. */
-import type { ErrorObject } from 'ajv';
+
+/**
+ * The fields of an AJV error object that issues read: structurally AJV's `ErrorObject`, declared
+ * here so the validators' published types need no `ajv` (the validators package has no dependencies).
+ */
+export interface ErrorObject {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+  data?: unknown;
+  parentSchema?: unknown;
+}
 
 export interface ValidationIssue {
   /** JSON Pointer inside the validated value ('' = root), e.g. '/max_concurrency'. */

@@ -9,13 +9,13 @@ import { manifest } from '../generated/manifest.js';
 import type { SchemaName, SchemaTypes } from '../generated/types.js';
 import type { OperationManifest, ParameterEntry } from './manifest-types.js';
 import { DEFAULT_LIMITS, inspectJson, type InspectLimits } from './inspect.js';
-import { issuesFromAjv, show, type ValidationIssue, type ValidationResult } from './issues.js';
+import { issuesFromAjv, show, type ErrorObject, type ValidationIssue, type ValidationResult } from './issues.js';
 
 export type { SchemaName, SchemaTypes };
 
 interface AjvFunction {
   (data: unknown): boolean;
-  errors?: import('ajv').ErrorObject[] | null;
+  errors?: ErrorObject[] | null;
 }
 
 // A plain Map of the module's exports: a lookup by computed key on a module namespace object is

@@ -78,7 +78,7 @@ describe('the installed package', () => {
   it('type-checks a TypeScript consumer against the declarations (tsc --noEmit, strict, no skipLibCheck)', () => {
     writeFileSync(
       join(project, 'consumer.ts'),
-      `import type { Call, Campaign, Assistant, HTTPValidationError, ValidationIssue, SchemaName } from 'voice-agent-contract';
+      `import type { Call, Campaign, Assistant, HTTPValidationError, ValidationIssue, SchemaName, OperationId } from 'voice-agent-contract';
 import { validate, validateRequest, validateResponse, responseSchemaFor, isCall, isAssistant, UnknownOperationError } from 'voice-agent-contract';
 
 const call: Call = { id: 'a', to_number: '1', provider: 'p', status: 's', duration_seconds: null, cost: 0.5 };
@@ -119,6 +119,10 @@ const wrongType: Call = { id: 1, to_number: '1', provider: 'p', status: 's' };
 const missing: Call = { id: 'a', provider: 'p', status: 's' };
 // @ts-expect-error not a schema of the contract
 validate('Nope', {});
+// @ts-expect-error not an operationId of the contract: OperationId is a literal union
+validateRequest('createCampaing', {});
+const id: OperationId = 'createCampaign';
+void id;
 void wrongType; void missing;
 `,
     );

@@ -1,7 +1,8 @@
 /**
  * The docs a newcomer reads stay true: README.md is short and starts with the two commands; every
  * relative link of README.md, docs/*.md and bench/RESULTS.md reaches a file (and an #anchor a
- * heading of it, by GitHub's slug rules); docs/checks.md is what scripts/checks-doc.ts renders from
+ * heading of it, by GitHub's slug rules), and every repository path quoted in a code span
+ * (`src/...`, `test/...`, `scripts/...`) exists; no page suggests a bare `npx vapc`; docs/checks.md is what scripts/checks-doc.ts renders from
  * the registry; docs/interface.md names exactly the flags each command has.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -16,6 +17,7 @@ const read = (file: string): string => readFileSync(file, 'utf8');
 const docsDir = join(packageRoot, 'docs');
 const pages = [
   join(packageRoot, 'README.md'),
+  join(packageRoot, 'CHANGELOG.md'),
   join(packageRoot, 'bench', 'RESULTS.md'),
   ...readdirSync(docsDir).filter((f) => f.endsWith('.md')).map((f) => join(docsDir, f)),
 ];
@@ -64,6 +66,66 @@ function brokenLinks(file: string, markdown: string): string[] {
   }
   return broken;
 }
+
+/** Folders of the repository whose files the docs quote (dist/ and reports/ are outputs, not sources). */
+const SOURCE_FOLDERS = ['src', 'test', 'scripts', 'suites', 'spec', 'bench', 'docs', 'packages', 'bin', '.github'];
+/** Files of the repository's top level that docs quote by bare name (plus UPPER-CASE.md pages). */
+const TOP_LEVEL_FILES = ['action.yml', 'redocly.yaml', 'package.json', 'package-lock.json', 'tsconfig.json'];
+
+let mdNames: Set<string> | undefined;
+/** The names of the repository's Markdown files (its top level and the source folders). */
+function markdownNames(): Set<string> {
+  mdNames ??= new Set(
+    ['', ...SOURCE_FOLDERS].flatMap((folder) => {
+      const dir = join(packageRoot, folder);
+      if (!existsSync(dir)) return [];
+      return (folder === '' ? readdirSync(dir) : readdirSync(dir, { recursive: true }).map(String)).filter((f) => f.endsWith('.md')).map((f) => f.split('/').pop() as string);
+    }),
+  );
+  return mdNames;
+}
+
+/**
+ * The repository paths quoted in inline code spans (outside fences) that do not exist: a span that
+ * is one path starting with a source folder (`test/e2e/package.test.ts`, `src/validators/`), or a
+ * top-level file (`action.yml`), or a bare Markdown name (`interface.md`) no folder holds. Spans with placeholders (`*`, `{`, `<`, `X.Y.Z`)
+ * or a generated folder (`src/generated/`) are patterns or outputs, not paths.
+ */
+function missingQuotedPaths(markdown: string): string[] {
+  const withoutFences = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
+  const missing: string[] = [];
+  for (const [, span = ''] of withoutFences.matchAll(/`([^`\n]+)`/g)) {
+    const path = span.replace(/^\.\//, '').replace(/#.*$/, '').replace(/:\d+$/, '');
+    if (/[*{}<>\s$]|X\.Y\.Z/.test(path) || path.startsWith('src/generated')) continue;
+    const top = path.split('/')[0] ?? '';
+    if (/^[\w.-]+\.md$/.test(path)) {
+      // A page named bare (`interface.md`, `FINDINGS.md` of a folder the sentence names): it must exist somewhere.
+      if (!markdownNames().has(path)) missing.push(path);
+      continue;
+    }
+    const isPath = (SOURCE_FOLDERS.includes(top) && path.includes('/')) || TOP_LEVEL_FILES.includes(path);
+    if (isPath && !existsSync(join(packageRoot, path))) missing.push(path);
+  }
+  return missing;
+}
+
+describe('paths quoted in code spans', () => {
+  it.each(pages.map((p) => [relative(packageRoot, p), p]))('every repository path %s quotes exists', (_name, page) => {
+    expect(missingQuotedPaths(read(page))).toEqual([]);
+  });
+
+  it('finds a quoted path that is gone, and leaves patterns, outputs and plain words alone', () => {
+    const text = ['`test/nosuch.test.ts` `src/index.ts` `ARCHITECTURE.md` `GONE.md` `test/**/*.ts` `src/generated/types.ts`', '`--suite` `dist/docs/index.html` `vapc.yaml` `report.json` `FINDINGS.md` `runner-interface.md`', '```', '`test/fenced.ts`', '```'].join('\n');
+    expect(missingQuotedPaths(text)).toEqual(['test/nosuch.test.ts', 'GONE.md', 'runner-interface.md']);
+  });
+});
+
+describe('no page suggests a bare `npx vapc`', () => {
+  it.each(pages.map((p) => [relative(packageRoot, p), p]))('%s runs the local binary (`npx --no-install vapc`)', (_name, page) => {
+    // A bare `npx vapc` where the package is not installed fetches whatever the registry calls vapc.
+    expect(read(page).split('\n').filter((line) => /\bnpx\s+vapc\b/.test(line))).toEqual([]);
+  });
+});
 
 describe('README.md', () => {
   const readme = read(join(packageRoot, 'README.md'));

@@ -104,6 +104,15 @@ export async function loadDocument(options: LoadOptions = {}): Promise<OpenAPIDo
   return document;
 }
 
+/**
+ * Reads a spec's files within its folder and the caps and parses them, without validating or
+ * dereferencing: for the commands that hand the spec to another tool (Redocly's lint, bundle and
+ * docs), which then reads only files this accepted.
+ */
+export async function checkSpecFiles(path: string, options: Pick<LoadOptions, 'allowRefHosts' | 'limits'> = {}): Promise<void> {
+  await readSpecFiles(resolve(path), { ...(options.allowRefHosts ? { allowRefHosts: options.allowRefHosts } : {}), limits: { ...SPEC_LIMITS, ...options.limits } });
+}
+
 /** Loads the spec and returns the model the rest of the toolkit reads (operations, security, bounds). */
 export async function loadSpec(options: LoadOptions = {}): Promise<SpecModel> {
   return buildModel(await loadDocument(options));

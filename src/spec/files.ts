@@ -159,6 +159,18 @@ function safeRealpath(path: string): string | undefined {
   }
 }
 
+/**
+ * Reads one file of a spec already loaded, for the tools that follow its `$ref`s again to find
+ * lines (SARIF locations, diff annotations): only a regular file inside `folder` after realpath,
+ * within the size cap; anything else throws.
+ */
+export function readInFolder(file: string, folder: string): string {
+  const real = safeRealpath(file);
+  const root = safeRealpath(folder) ?? folder;
+  if (real === undefined || !inside(root, real)) throw new VapcError('E_SPEC_REFUSED', `${shown(file)}: outside the spec folder`);
+  return readBounded(real, SPEC_LIMITS.maxFileBytes, shown(file));
+}
+
 /** Reads the root file and every file its `$ref`s name, within the folder and the caps. */
 export async function readSpecFiles(root: string, options: ReadSpecOptions = {}): Promise<SpecFiles> {
   const limits: SpecLimits = { ...SPEC_LIMITS, ...options.limits };

@@ -13,30 +13,33 @@
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse as parseYaml } from 'yaml';
+import { Lexer, parse as parseYaml } from 'yaml';
 import { VapcError } from '../errors.js';
 import { fetchRef, refused, shown } from './remote.js';
 
 /** The caps of one load; every one is a one-line refusal (exit 2) when passed. */
 export interface SpecLimits {
-  /** Bytes per spec file (8 MiB). */
+  /** Bytes per spec file (4 MiB; the authored files are at most 32 KB, the bundle 84 KB). */
   maxFileBytes: number;
+  /** YAML tokens per file, counted by the lexer before anything is built (200,000; the whole authored spec has 10,000). */
+  maxYamlTokens: number;
   /** Files in one spec, root included (1000). */
   maxFiles: number;
   /** YAML alias expansion, as the `yaml` package counts it (`maxAliasCount`, 100). */
   maxAliases: number;
   /** Nesting of objects and arrays in one file (128). */
   maxDepth: number;
-  /** Objects, arrays and scalars in all files together (1,000,000). */
+  /** Objects, arrays and scalars in all files together, and in the document once dereferenced (500,000). */
   maxNodes: number;
 }
 
 export const SPEC_LIMITS: SpecLimits = {
-  maxFileBytes: 8 * 1024 * 1024,
+  maxFileBytes: 4 * 1024 * 1024,
+  maxYamlTokens: 200_000,
   maxFiles: 1000,
   maxAliases: 100,
   maxDepth: 128,
-  maxNodes: 1_000_000,
+  maxNodes: 500_000,
 };
 
 export interface ReadSpecOptions {
@@ -95,18 +98,38 @@ function measure(value: unknown, what: string, limits: SpecLimits, counted: { no
     if (++counted.nodes > limits.maxNodes) throw new VapcError('E_SPEC_REFUSED', `${what}: more than ${limits.maxNodes} nodes in the spec`);
     if (typeof node !== 'object' || node === null) continue;
     if (depth > limits.maxDepth) throw new VapcError('E_SPEC_REFUSED', `${what}: nested deeper than ${limits.maxDepth} levels`);
-    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, depth + 1]);
+    const children: unknown[] = Array.isArray(node) ? node : Object.values(node);
+    // Refused before the children are queued: a million-item array must not cost a million entries here.
+    if (counted.nodes + stack.length + children.length > limits.maxNodes) throw new VapcError('E_SPEC_REFUSED', `${what}: more than ${limits.maxNodes} nodes in the spec`);
+    for (const child of children) stack.push([child, depth + 1]);
   }
 }
 
-/** Parses YAML (JSON included) with the alias cap; an error names its kind and line, never the text. */
+/**
+ * Parses a spec file: JSON with JSON.parse (fast and light), anything else as YAML after the lexer
+ * has counted its tokens (the YAML document model costs about 1 KB a node, so a file of tiny
+ * nodes is refused before it is built), with the alias cap. An error names its kind and line,
+ * never the text.
+ */
 export function parseSpecText(text: string, what: string, limits: SpecLimits): unknown {
+  if (/^\s*[[{]/.test(text)) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      // not JSON after all (YAML flow style): parsed as YAML below
+    }
+  }
+  let tokens = 0;
+  for (const token of new Lexer().lex(text)) {
+    void token;
+    if (++tokens > limits.maxYamlTokens) throw new VapcError('E_SPEC_REFUSED', `${what}: more than ${limits.maxYamlTokens} YAML tokens in one file`);
+  }
   try {
     return parseYaml(text, { maxAliasCount: limits.maxAliases, prettyErrors: false, uniqueKeys: true, merge: false });
   } catch (error) {
     const e = error as { code?: string; linePos?: Array<{ line: number; col: number }> };
     const at = e.linePos?.[0] ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '';
-    const kind = e.code === 'ALIAS_COUNT' || /alias/i.test(String((error as Error).message)) ? 'too many YAML alias expansions' : `not valid YAML (${shown(e.code ?? 'parse error')})`;
+    const kind = /alias/i.test(`${e.code ?? ''} ${(error as Error).message}`) ? 'too many YAML alias expansions' : `not valid YAML (${shown(e.code ?? 'parse error')})`;
     throw new VapcError('E_SPEC_REFUSED', `${what}: ${kind}${at}`);
   }
 }

@@ -24,22 +24,43 @@ for (const [net, prefix] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
   ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const) NOT_PUBLIC.addSubnet(net, prefix, 'ipv4');
+// IPv4-mapped addresses (::ffff:a.b.c.d) are checked as the IPv4 address they carry (below):
+// BlockList would also match every IPv4 address against a ::ffff:0:0/96 rule.
 for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
+  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
 ] as const) NOT_PUBLIC.addSubnet(net, prefix, 'ipv6');
 
 /** True for an address a spec may make vapc connect to: a public unicast one. */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
-  return !NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 6) {
+    // The URL parser writes any IPv6 form in one canonical way: ::ffff:7f00:1 for ::ffff:127.0.0.1.
+    const canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
+    const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
+    if (mapped) {
+      const [hi, lo] = [parseInt(mapped[1]!, 16), parseInt(mapped[2]!, 16)];
+      return isPublicAddress(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`);
+    }
+    return !NOT_PUBLIC.check(canonical, 'ipv6');
+  }
+  return !NOT_PUBLIC.check(address, 'ipv4');
+}
+
+/** A host as the URL parser writes it (lower case, IPv6 canonical, no brackets). */
+function canonicalHost(host: string): string {
+  try {
+    return new URL(`http://${isIP(host) === 6 ? `[${host}]` : host}/`).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return host.toLowerCase();
+  }
 }
 
 /** Fetches an allowed remote `$ref` (see the module comment); `ref` is the string as written. */
 export async function fetchRef(ref: string, url: string, allowedHosts: readonly string[], maxBytes: number): Promise<string> {
   const parsed = new URL(url);
   const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (!allowedHosts.map((h) => h.toLowerCase()).includes(host)) {
+  if (!allowedHosts.map(canonicalHost).includes(host)) {
     throw refused(ref, allowedHosts.length === 0 ? 'vapc resolves no network $ref (--allow-ref-host HOST allows one host)' : 'its host is not one --allow-ref-host names');
   }
   let addresses: Array<{ address: string; family: number }>;

@@ -30,6 +30,8 @@ interface Run {
 
 const OUTSIDE_MARKER = 'OUTSIDE-MARKER-7f3a91';
 const ENV_MARKER = 'env-marker-Zq81xK0pLm';
+/** A credential of the environment that a spec happens to quote: no output may repeat it. */
+const API_KEY = 'sk-test-Q9w8e7r6t5y4';
 
 /** A small OpenAPI 3.1 document: GET /items with the given query parameters, plus extra paths. */
 function doc(parameters: object[], extraPaths: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): object {
@@ -182,7 +184,7 @@ describe('vapc diff output is guarded: names and paths from a spec are data', ()
   let head: string;
   beforeAll(() => {
     head = join(spec, 'injected.json');
-    const params = [limit(), ...names.map((name) => ({ name, in: 'query', schema: { type: 'string' } }))];
+    const params = [limit(), ...[...names, `key-${API_KEY}`].map((name) => ({ name, in: 'query', schema: { type: 'string' } }))];
     write(head, doc(params, { '/p/::error::p![i](http://x/p.png)': { get: { responses: { '200': { description: 'ok' } } } } }));
   });
 
@@ -215,10 +217,12 @@ describe('vapc diff output is guarded: names and paths from a spec are data', ()
     expectNoRenderedMarkdown(run.stdout);
   });
 
-  it('json stays JSON, and keeps the names as data', async () => {
-    const run = await vapc(['diff', base, head, '--format', 'json']);
+  it('json stays JSON, keeps the names as data, and holds no credential of the environment', async () => {
+    const run = await vapc(['diff', base, head, '--format', 'json'], { env: { VAPC_API_KEY: API_KEY } });
     expect(run.status).toBe(0);
     expectNoControl(run.stdout);
+    expect(run.stdout).not.toContain(API_KEY);
+    expect(run.stdout).toContain('key-$VAPC_API_KEY');
     const report = JSON.parse(run.stdout) as { changes: Array<{ message: string }> };
     expect(report.changes.some((c) => c.message.includes('::error::x'))).toBe(true);
   });

@@ -10,7 +10,7 @@
  * printable and cut) and never quotes what the target holds: parse errors are reported by kind
  * and position only.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Lexer, parse as parseYaml } from 'yaml';
@@ -199,7 +199,9 @@ export async function readSpecFiles(root: string, options: ReadSpecOptions = {})
   const limits: SpecLimits = { ...SPEC_LIMITS, ...options.limits };
   const rootAbs = resolve(root);
   const rootReal = safeRealpath(rootAbs);
-  if (rootReal === undefined) throw new VapcError('E_SPEC_UNREADABLE', `cannot read the OpenAPI document ${shown(rootAbs)}: no such file`);
+  if (rootReal === undefined || statSync(rootReal).isDirectory()) {
+    throw new VapcError('E_SPEC_UNREADABLE', `cannot read the OpenAPI document ${shown(rootAbs)}: ${rootReal === undefined ? 'no such file' : 'a directory'}`);
+  }
   const folder = safeRealpath(dirname(rootAbs)) ?? dirname(rootAbs);
   if (!inside(folder, rootReal)) throw new VapcError('E_SPEC_REFUSED', `${shown(rootAbs)}: a symlink to a file outside its folder`);
   const files = new Map<string, unknown>();

@@ -128,8 +128,9 @@ export function parseSpecText(text: string, what: string, limits: SpecLimits): u
   try {
     return parseYaml(text, { maxAliasCount: limits.maxAliases, prettyErrors: false, uniqueKeys: true, merge: false });
   } catch (error) {
-    const e = error as { code?: string; linePos?: Array<{ line: number; col: number }> };
-    const at = e.linePos?.[0] ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '';
+    // The position only: the library's pretty message would quote the line.
+    const e = error as { code?: string; pos?: [number, number] };
+    const at = e.pos ? ` at line ${text.slice(0, e.pos[0]).split('\n').length}` : '';
     const kind = /alias/i.test(`${e.code ?? ''} ${(error as Error).message}`) ? 'too many YAML alias expansions' : `not valid YAML (${shown(e.code ?? 'parse error')})`;
     throw new VapcError('E_SPEC_REFUSED', `${what}: ${kind}${at}`);
   }

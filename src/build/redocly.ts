@@ -69,8 +69,6 @@ export interface LintResult {
 export interface LintOptions {
   /** The Redocly configuration: the project's redocly.yaml by default. */
   config?: string;
-  /** Hosts whose http(s) `$ref`s may be resolved (`--allow-ref-host`); none by default. */
-  allowRefHosts?: readonly string[];
 }
 
 interface RedoclyJsonReport {
@@ -102,8 +100,9 @@ export function formatProblem(p: LintProblem): string {
 export async function lintSpec(specPath: string = paths.specSource, options: LintOptions = {}): Promise<LintResult> {
   specPath = resolve(specPath);
   // The spec's files are read by the one confined loader first: Redocly then resolves only
-  // $refs inside the spec's folder (or to a host the user allowed), within the caps.
-  await checkSpecFiles(specPath, options.allowRefHosts ? { allowRefHosts: options.allowRefHosts } : {});
+  // $refs inside the spec's folder, within the caps.
+  // No remote $ref is allowed: Redocly would fetch it again itself (following redirects).
+  await checkSpecFiles(specPath);
   const config = resolve(options.config ?? paths.redoclyConfig);
   await assertReadable(config).catch(() => {
     throw new VapcError('E_CONFIG', `cannot read the Redocly configuration ${config}`);

@@ -3,7 +3,6 @@ import { buildDocs, bundleSpec, lintSpec } from '../../build/redocly.js';
 import { paths } from '../../paths.js';
 import { environmentSecrets, guardText } from '../guard.js';
 import { ExitCode, type CommandContext } from '../io.js';
-import { collect } from './diff.js';
 
 /** vapc lint, vapc build, vapc docs: thin handlers over src/build. */
 export function registerSpecCommands(program: Command, { io, exit }: CommandContext): void {
@@ -11,9 +10,10 @@ export function registerSpecCommands(program: Command, { io, exit }: CommandCont
     .command('lint')
     .description('lint the spec with Redocly and the contract rules of redocly.yaml (exit 1 on any error or warning, 2 when the spec cannot be read)')
     .option('--spec <file>', 'OpenAPI document to lint', paths.specSource)
-    .option('--allow-ref-host <host>', 'resolve http(s) $refs to this host (repeatable; public addresses only, no redirects); none by default', collect)
-    .action(async (opts: { spec: string; allowRefHost?: string[] }) => {
-      const result = await lintSpec(opts.spec, opts.allowRefHost ? { allowRefHosts: opts.allowRefHost } : {});
+    .action(async (opts: { spec: string }) => {
+      // No --allow-ref-host here: Redocly would fetch an allowed $ref again itself, following
+      // redirects and resolving the host anew, so lint takes local $refs only.
+      const result = await lintSpec(opts.spec);
       // Findings quote the spec (names, paths): untrusted text, guarded like vapc diff's output.
       const say = (text: string) => io.stdout(guardText(text, environmentSecrets(io.env)));
       if (result.output) say(`${result.output}\n`);

@@ -2,6 +2,8 @@
 export type ErrorCode =
   | 'E_SPEC_INVALID'
   | 'E_SPEC_UNREADABLE'
+  /** A spec file or `$ref` refused as input: outside the spec's folder, remote, not a regular file, or past a size/alias/nesting/node cap (exit 2). */
+  | 'E_SPEC_REFUSED'
   | 'E_UNKNOWN_OPERATION'
   | 'E_UNKNOWN_SCHEMA'
   | 'E_CONFIG'

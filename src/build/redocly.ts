@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { VapcError } from '../errors.js';
 import { packageRoot, paths } from '../paths.js';
+import { checkSpecFiles } from '../spec/load.js';
 
 /** The result of running the pinned Redocly CLI: its exit status and its output without banners. */
 export interface RedoclyRun {
@@ -98,7 +99,10 @@ export function formatProblem(p: LintProblem): string {
 /** Lints the spec with the project's redocly.yaml (and its vapc plugin); any error or warning fails. */
 export async function lintSpec(specPath: string = paths.specSource, options: LintOptions = {}): Promise<LintResult> {
   specPath = resolve(specPath);
-  await assertReadable(specPath);
+  // The spec's files are read by the one confined loader first: Redocly then resolves only
+  // $refs inside the spec's folder, within the caps.
+  // No remote $ref is allowed: Redocly would fetch it again itself (following redirects).
+  await checkSpecFiles(specPath);
   const config = resolve(options.config ?? paths.redoclyConfig);
   await assertReadable(config).catch(() => {
     throw new VapcError('E_CONFIG', `cannot read the Redocly configuration ${config}`);
@@ -141,7 +145,7 @@ export interface BundleResult {
 /** Bundles the split spec into dist/openapi.yaml and dist/openapi.json, refs resolved to components. */
 export async function bundleSpec(specPath: string = paths.specSource): Promise<BundleResult> {
   specPath = resolve(specPath);
-  await assertReadable(specPath);
+  await checkSpecFiles(specPath);
   await mkdir(paths.distDir, { recursive: true });
   const run = await runRedocly(['bundle', specPath, '--config', paths.redoclyConfig, '--output', paths.bundledYaml]);
   if (run.status !== 0) {
@@ -165,7 +169,7 @@ export interface DocsResult {
 export async function buildDocs(specPath: string = paths.specSource, output: string = paths.docsHtml): Promise<DocsResult> {
   specPath = resolve(specPath);
   output = resolve(output);
-  await assertReadable(specPath);
+  await checkSpecFiles(specPath);
   await mkdir(dirname(output), { recursive: true });
   // --inlineBundle embeds Redoc's scripts instead of loading them from Redocly's CDN (Redoc 3 loads
   // no Google Fonts, unlike Redoc 2); offline() removes the one CDN image and adds a CSP that

@@ -1,4 +1,5 @@
-import { escapeData, escapeProperty } from '../reporters/github.js';
+import { escapeData, escapeProperty, mdCell } from '../reporters/github.js';
+import { printable } from '../results/printable.js';
 import type { Bump } from './rules.js';
 import type { Change, DiffSummary } from './types.js';
 import type { SourceLocation } from './locate.js';
@@ -11,9 +12,14 @@ export interface DiffReport {
   summary: DiffSummary;
 }
 
-/** A Markdown table cell: no HTML, no pipe, one line; `code` spans are kept (they come from the messages). */
-const mdCell = (s: string): string =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+/**
+ * Text from a spec (names, paths, values quoted in messages) is untrusted: in text and
+ * annotations its control characters become visible escapes (`printable`), and in Markdown it
+ * also goes through the project's one Markdown escaper (`mdCell` of src/reporters/github.ts), so
+ * no link, image, HTML or emphasis of the spec's making renders in a step summary.
+ */
+const md = (s: string): string => mdCell(printable(s));
+const plain = (s: string): string => printable(s);
 
 const LEVEL_RANK = { breaking: 0, warning: 1, info: 2 } as const;
 const DOCUMENT = '(whole document)';
@@ -72,16 +78,16 @@ export function summaryLine(summary: DiffSummary, bump: Bump | 'none'): string {
 }
 
 export function renderText(report: DiffReport, bump: Bump | 'none'): string {
-  const lines = [`vapc diff ${report.base} -> ${report.head}`];
+  const lines = [`vapc diff ${plain(report.base)} -> ${plain(report.head)}`];
   if (report.changes.length === 0) lines.push('  no changes');
   const { spread, rest } = spreadChanges(report.changes);
   if (spread.length > 0) lines.push('', SPREAD_HEADING);
   for (const { change: c, operations } of spread) {
-    lines.push(`  ${c.level.padEnd(8)} ${c.id}: ${c.message}${breaksText(c)}`, `           in ${operations.length} operations: ${operations.join(', ')}`);
+    lines.push(`  ${c.level.padEnd(8)} ${c.id}: ${plain(c.message)}${breaksText(c)}`, `           in ${operations.length} operations: ${plain(operations.join(', '))}`);
   }
   for (const [operation, changes] of byOperation(rest)) {
-    lines.push('', operation);
-    for (const c of changes) lines.push(`  ${c.level.padEnd(8)} ${c.id}: ${c.message}${breaksText(c)}`);
+    lines.push('', plain(operation));
+    for (const c of changes) lines.push(`  ${c.level.padEnd(8)} ${c.id}: ${plain(c.message)}${breaksText(c)}`);
   }
   lines.push('', summaryLine(report.summary, bump));
   return `${lines.join('\n')}\n`;
@@ -94,17 +100,17 @@ export function renderJson(report: DiffReport): string {
 /** Markdown for a pull-request comment or the job summary: a headline, then one table per operation. */
 export function renderMarkdown(report: DiffReport, bump: Bump | 'none'): string {
   const icon = report.summary.breaking > 0 ? '❌' : report.summary.warning > 0 ? '⚠️' : '✅';
-  const out = [`### ${icon} API contract changes: \`${mdCell(report.base)}\` → \`${mdCell(report.head)}\``, '', summaryLine(report.summary, bump), ''];
+  const out = [`### ${icon} API contract changes: ${md(report.base)} → ${md(report.head)}`, '', summaryLine(report.summary, bump), ''];
   if (report.changes.length === 0) out.push('No changes.', '');
   const { spread, rest } = spreadChanges(report.changes);
   if (spread.length > 0) out.push(`#### ${SPREAD_HEADING}`, '', '| level | rule | change | operations | breaks |', '|---|---|---|---|---|');
   for (const { change: c, operations } of spread) {
-    out.push(`| ${c.level} | \`${c.id}\` | ${mdCell(c.message)} | ${operations.length}: ${mdCell(operations.join(', '))} | ${c.breaks.join(', ') || '–'} |`);
+    out.push(`| ${c.level} | \`${c.id}\` | ${md(c.message)} | ${operations.length}: ${md(operations.join(', '))} | ${c.breaks.join(', ') || '–'} |`);
   }
   if (spread.length > 0) out.push('');
   for (const [operation, changes] of byOperation(rest)) {
-    out.push(`#### ${mdCell(operation)}`, '', '| level | rule | change | breaks |', '|---|---|---|---|');
-    for (const c of changes) out.push(`| ${c.level} | \`${c.id}\` | ${mdCell(c.message)} | ${c.breaks.join(', ') || '–'} |`);
+    out.push(`#### ${md(operation)}`, '', '| level | rule | change | breaks |', '|---|---|---|---|');
+    for (const c of changes) out.push(`| ${c.level} | \`${c.id}\` | ${md(c.message)} | ${c.breaks.join(', ') || '–'} |`);
     out.push('');
   }
   return out.join('\n');
@@ -138,9 +144,9 @@ export function renderAnnotations(changes: readonly Change[], locate: (c: Change
     const command = c.level === 'breaking' ? 'error' : c.level === 'warning' ? 'warning' : 'notice';
     const operations = [...new Set(group.map((x) => x.operation))];
     const title = group.length === 1 ? `${c.id} ${c.operation}`.trim() : `${c.id} in ${operations.length} operations`;
-    const props = [where ? `file=${escapeProperty(where.file)},line=${where.line}` : '', `title=${escapeProperty(title)}`].filter(Boolean).join(',');
+    const props = [where ? `file=${escapeProperty(plain(where.file))},line=${where.line}` : '', `title=${escapeProperty(plain(title))}`].filter(Boolean).join(',');
     const text = group.length === 1 ? `${c.message}${breaksText(c)}` : `${byMessage(group).join('; ')}${breaksText(c)}`;
-    out += `::${command} ${props}::${escapeData(text)}\n`;
+    out += `::${command} ${props}::${escapeData(plain(text))}\n`;
   }
   return out;
 }

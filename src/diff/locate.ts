@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { readInFolder } from '../spec/files.js';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 
 /** A place in the authored source: the file and the 1-based line. */
@@ -23,13 +23,17 @@ const segments = (pointer: string): string[] => (pointer.replace(/^#/, '') === '
  */
 export class SourceLocator {
   private readonly files = new Map<string, Parsed | undefined>();
-  constructor(private readonly rootFile: string) {}
+  /** Files are read only inside the root's folder (the loader refused any $ref leaving it). */
+  private readonly folder: string;
+  constructor(private readonly rootFile: string) {
+    this.folder = dirname(resolve(rootFile));
+  }
 
   private parsed(file: string): Parsed | undefined {
     if (!this.files.has(file)) {
       try {
         const lines = new LineCounter();
-        this.files.set(file, { doc: parseDocument(readFileSync(file, 'utf8'), { lineCounter: lines }), lines });
+        this.files.set(file, { doc: parseDocument(readInFolder(file, this.folder), { lineCounter: lines }), lines });
       } catch {
         this.files.set(file, undefined);
       }

@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { VapcError } from '../errors.js';
-import { loadDocument } from '../spec/load.js';
+import { printable } from '../results/printable.js';
+import { loadDocument, SPEC_LIMITS } from '../spec/load.js';
 import type { JsonObject } from './types.js';
 
 /** One side of a diff, loaded: the dereferenced document and where its authored source is. */
@@ -32,29 +33,64 @@ function git(args: string[], cwd: string): { status: number; stdout: string; std
   return { status: run.status ?? 1, stdout: run.stdout, stderr: run.stderr };
 }
 
-/** Materialises `spec/` of a git revision into a temporary directory (git archive | tar -x). */
+/** At most this many files, and this many bytes in all, are copied out of a git revision. */
+const MAX_REVISION_FILES = 1000;
+const MAX_REVISION_BYTES = 64 * 1024 * 1024;
+
+interface TreeEntry {
+  mode: string;
+  object: string;
+  size: number;
+  path: string;
+}
+
+/** The entries of `rev:specDir`, recursively (`git ls-tree -r -l -z`). */
+function treeEntries(rev: string, specDir: string, toplevel: string): TreeEntry[] {
+  const run = spawnSync('git', ['ls-tree', '-r', '-l', '-z', rev, '--', `${specDir}/`], { cwd: toplevel, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  if (run.error || run.status !== 0) return [];
+  const entries: TreeEntry[] = [];
+  for (const record of run.stdout.split('\0')) {
+    const m = /^(\d+) (\w+) ([0-9a-f]+)\s+(-|\d+)\t(.+)$/s.exec(record);
+    if (m) entries.push({ mode: m[1]!, object: m[3]!, size: m[4] === '-' ? 0 : Number(m[4]), path: m[5]! });
+  }
+  return entries;
+}
+
+/**
+ * Materialises `spec/` of a git revision into a temporary directory. Only regular files are
+ * copied (blob by blob, each within the caps): a symlink or submodule committed in the revision
+ * is left out, so it cannot point the loader at a file of this machine.
+ */
 function fromRevision(rev: string, repo: string): { dir: string; root: string } {
-  if (rev.startsWith('-')) throw new VapcError('E_USAGE', `${rev} is neither a file nor a git revision`);
+  if (rev.startsWith('-')) throw new VapcError('E_USAGE', `${printable(rev)} is neither a file nor a git revision`);
   const top = git(['rev-parse', '--show-toplevel'], repo);
-  if (top.status !== 0) throw new VapcError('E_USAGE', `${rev} is not a file, and ${repo} is not a git repository to read a revision from`);
+  if (top.status !== 0) throw new VapcError('E_USAGE', `${printable(rev)} is not a file, and ${repo} is not a git repository to read a revision from`);
   const toplevel = top.stdout.trim();
   if (git(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], toplevel).status !== 0) {
-    throw new VapcError('E_USAGE', `${rev} is neither a file, a directory nor a git revision of ${toplevel}`);
+    throw new VapcError('E_USAGE', `${printable(rev)} is neither a file, a directory nor a git revision of ${toplevel}`);
   }
-  const specDir = relative(toplevel, resolve(repo, 'spec')) || 'spec';
+  const specDir = (relative(toplevel, resolve(repo, 'spec')) || 'spec').split(sep).join('/');
+  const entries = treeEntries(rev, specDir, toplevel).filter((e) => e.mode === '100644' || e.mode === '100755');
+  if (entries.length === 0) throw new VapcError('E_USAGE', `revision ${printable(rev)} has no ${specDir}/`);
+  const total = entries.reduce((n, e) => n + e.size, 0);
+  if (entries.length > MAX_REVISION_FILES || total > MAX_REVISION_BYTES || entries.some((e) => e.size > SPEC_LIMITS.maxFileBytes)) {
+    throw new VapcError('E_SPEC_REFUSED', `${printable(rev)}:${specDir}/ is larger than a spec may be (${entries.length} files, ${total} bytes)`);
+  }
   const dir = mkdtempSync(join(tmpdir(), 'vapc-diff-'));
-  const tar = join(dir, 'spec.tar');
-  const archive = git(['archive', '--format=tar', `--output=${tar}`, rev, '--', specDir], toplevel);
-  if (archive.status !== 0) {
+  try {
+    for (const entry of entries) {
+      const target = resolve(dir, entry.path);
+      if (!target.startsWith(dir + sep)) continue;
+      const blob = spawnSync('git', ['cat-file', 'blob', entry.object], { cwd: toplevel, maxBuffer: SPEC_LIMITS.maxFileBytes + 1 });
+      if (blob.status !== 0) throw new VapcError('E_TOOL_FAILED', `cannot read ${printable(entry.path)} of ${printable(rev)}`);
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, blob.stdout);
+    }
+    return { dir, root: rootInDirectory(join(dir, specDir)) };
+  } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    throw new VapcError('E_USAGE', `revision ${rev} has no ${specDir}/: ${archive.stderr.trim().split('\n')[0] ?? ''}`);
+    throw error;
   }
-  const untar = spawnSync('tar', ['-xf', tar, '-C', dir], { encoding: 'utf8' });
-  if (untar.status !== 0) {
-    rmSync(dir, { recursive: true, force: true });
-    throw new VapcError('E_TOOL_FAILED', `cannot unpack ${rev}:${specDir}: ${untar.stderr}`);
-  }
-  return { dir, root: rootInDirectory(join(dir, specDir)) };
 }
 
 const isObj = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -84,7 +120,7 @@ function assertShape(doc: JsonObject, arg: string): void {
  * holding one, or a git revision of this repository's spec/. The document is validated and
  * dereferenced (src/spec/load.ts); any failure is a VapcError that the CLI maps to exit 2.
  */
-export async function loadSpecSource(arg: string, repo: string): Promise<SpecSource> {
+export async function loadSpecSource(arg: string, repo: string, options: { allowRefHosts?: readonly string[] } = {}): Promise<SpecSource> {
   const path = resolve(repo, arg);
   let rootFile: string;
   let temp: string | undefined;
@@ -99,13 +135,13 @@ export async function loadSpecSource(arg: string, repo: string): Promise<SpecSou
     if (temp) rmSync(temp, { recursive: true, force: true });
   };
   try {
-    const document = (await loadDocument({ path: rootFile, validateSchema: false })) as unknown as JsonObject;
+    const document = (await loadDocument({ path: rootFile, validateSchema: false, ...(options.allowRefHosts ? { allowRefHosts: options.allowRefHosts } : {}) })) as unknown as JsonObject;
     assertShape(document, arg);
     const displayPath = (file: string) => (temp ? relative(temp, file) : relative(repo, file) || file);
     return { label: arg, document, rootFile, displayPath, dispose };
   } catch (error) {
     dispose();
-    if (error instanceof VapcError) throw new VapcError('E_SPEC_INVALID', `${arg}: ${error.message}`, { cause: error });
+    if (error instanceof VapcError) throw new VapcError(error.code === 'E_SPEC_REFUSED' ? error.code : 'E_SPEC_INVALID', `${printable(arg)}: ${error.message}`, { cause: error });
     throw error;
   }
 }

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
+import { readInFolder } from './files.js';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { packageRoot, paths } from '../paths.js';
 
@@ -178,7 +179,8 @@ export class SpecSource {
     let loaded: LoadedFile | undefined;
     try {
       const lines = new LineCounter();
-      const doc = parseDocument(readFileSync(absolute, 'utf8'), { lineCounter: lines, keepSourceTokens: false });
+      // Only files of the spec's folder, within the cap: a $ref is followed here only to find a line.
+      const doc = parseDocument(readInFolder(absolute, dirname(resolve(this.root))), { lineCounter: lines, keepSourceTokens: false });
       loaded = { file: relative(this.base, absolute).split('\\').join('/'), contents: (doc.contents as Node | null) ?? null, lines };
     } catch {
       loaded = undefined;

@@ -6,6 +6,7 @@ import { renderAnnotations, renderJson, renderMarkdown, renderText, type DiffRep
 import { SourceLocator } from '../../diff/locate.js';
 import { loadSpecSource, type SpecSource } from '../../diff/source.js';
 import { checkVersion } from '../../diff/version.js';
+import { environmentSecrets, guardJson, guardText } from '../guard.js';
 import { ExitCode, type CommandContext } from '../io.js';
 
 const FORMATS = ['text', 'json', 'markdown'] as const;
@@ -14,7 +15,11 @@ type Format = (typeof FORMATS)[number];
 interface DiffFlags {
   format?: string;
   checkVersion?: boolean;
+  allowRefHost?: string[];
 }
+
+/** Collects a repeated option's values. */
+export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 const versionOf = (source: SpecSource): string => {
   const info = source.document['info'];
@@ -24,33 +29,40 @@ const versionOf = (source: SpecSource): string => {
 async function runDiff(baseArg: string, headArg: string, flags: DiffFlags, ctx: CommandContext): Promise<void> {
   const format = (flags.format ?? 'text') as Format;
   if (!FORMATS.includes(format)) throw new VapcError('E_USAGE', `--format must be one of ${FORMATS.join(', ')} (got ${flags.format})`);
-  const base = await loadSpecSource(baseArg, process.cwd());
+  const load = { allowRefHosts: flags.allowRefHost ?? [] };
+  // Spec text is untrusted: every line printed is made printable, cannot start a workflow
+  // command, and holds no credential or token of the environment (src/cli/guard.ts).
+  const secrets = environmentSecrets(ctx.io.env);
+  const say = (text: string) => ctx.io.stdout(guardText(text, secrets));
+  const base = await loadSpecSource(baseArg, process.cwd(), load);
   let head: SpecSource | undefined;
   try {
-    head = await loadSpecSource(headArg, process.cwd());
+    head = await loadSpecSource(headArg, process.cwd(), load);
     const changes = diffDocuments(base.document, head.document);
     const report: DiffReport = { base: baseArg, head: headArg, changes, summary: summarizeChanges(changes) };
     const bump = requiredBump(changes);
     const out = format === 'json' ? renderJson(report) : format === 'markdown' ? renderMarkdown(report, bump) : renderText(report, bump);
-    ctx.io.stdout(out);
+    if (format === 'json') ctx.io.stdout(guardJson(out, secrets));
+    else say(out);
     if (ctx.io.env['GITHUB_ACTIONS'] === 'true') {
       const heads = new SourceLocator(head.rootFile);
       const bases = new SourceLocator(base.rootFile);
       const h = head;
+      // vapc's own workflow commands: their spec text is made printable and escaped by renderAnnotations.
       ctx.io.stdout(
-        renderAnnotations(changes, (c) => {
+        secrets.text(renderAnnotations(changes, (c) => {
           const removed = /removed/.test(c.id);
           const where = removed ? bases.locate(c.pointer) : heads.locate(c.pointer);
           return where ? { file: (removed ? base : h).displayPath(where.file), line: where.line } : undefined;
-        }),
+        })),
       );
       const summaryFile = ctx.io.env['GITHUB_STEP_SUMMARY'];
-      if (summaryFile) appendFileSync(summaryFile, renderMarkdown(report, bump));
+      if (summaryFile) appendFileSync(summaryFile, guardText(renderMarkdown(report, bump), secrets));
     }
     let failed = report.summary.breaking > 0;
     if (flags.checkVersion) {
       const verdict = checkVersion(versionOf(base), versionOf(head), bump);
-      (format === 'json' ? ctx.io.stderr : ctx.io.stdout)(`version: ${verdict.message}\n`);
+      (format === 'json' ? ctx.io.stderr : ctx.io.stdout)(guardText(`version: ${verdict.message}\n`, secrets));
       if (!verdict.ok) failed = true;
     }
     ctx.exit(failed ? ExitCode.failed : ExitCode.ok);
@@ -68,5 +80,6 @@ export function registerDiffCommand(program: Command, ctx: CommandContext): void
     .argument('<head>', 'the newer spec: a file, a directory or a git revision (e.g. HEAD)')
     .option('--format <format>', 'text, json or markdown', 'text')
     .option('--check-version', 'also fail when info.version does not move as semantic versioning requires')
+    .option('--allow-ref-host <host>', 'resolve http(s) $refs to this host (repeatable; public addresses only, no redirects); none by default', collect)
     .action(async (baseArg: string, headArg: string, flags: DiffFlags) => runDiff(baseArg, headArg, flags, ctx));
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { buildDocs, bundleSpec, lintSpec } from '../../build/redocly.js';
 import { paths } from '../../paths.js';
+import { environmentSecrets, guardText } from '../guard.js';
 import { ExitCode, type CommandContext } from '../io.js';
 
 /** vapc lint, vapc build, vapc docs: thin handlers over src/build. */
@@ -10,9 +11,13 @@ export function registerSpecCommands(program: Command, { io, exit }: CommandCont
     .description('lint the spec with Redocly and the contract rules of redocly.yaml (exit 1 on any error or warning, 2 when the spec cannot be read)')
     .option('--spec <file>', 'OpenAPI document to lint', paths.specSource)
     .action(async (opts: { spec: string }) => {
+      // No --allow-ref-host here: Redocly would fetch an allowed $ref again itself, following
+      // redirects and resolving the host anew, so lint takes local $refs only.
       const result = await lintSpec(opts.spec);
-      if (result.output) io.stdout(`${result.output}\n`);
-      io.stdout(result.ok ? `lint: ${opts.spec} is clean\n` : `lint: ${result.errors} error(s), ${result.warnings} warning(s)\n`);
+      // Findings quote the spec (names, paths): untrusted text, guarded like vapc diff's output.
+      const say = (text: string) => io.stdout(guardText(text, environmentSecrets(io.env)));
+      if (result.output) say(`${result.output}\n`);
+      say(result.ok ? `lint: ${opts.spec} is clean\n` : `lint: ${result.errors} error(s), ${result.warnings} warning(s)\n`);
       exit(result.ok ? ExitCode.ok : ExitCode.failed);
     });
 

@@ -1,0 +1,239 @@
+/**
+ * The files of a spec, read as untrusted input (issue 20). A spec is confined to its own folder:
+ * the root file and every file a `$ref` names must be regular files inside the root's directory
+ * after realpath (symlinks resolved), each read with a size cap, parsed with caps on YAML alias
+ * expansion, nesting and node count. No `$ref` is fetched from the network unless its host is
+ * named in `allowRefHosts` (`--allow-ref-host`), and even then never from a loopback, private,
+ * link-local or unspecified address, and never through a redirect.
+ *
+ * A refusal is a `VapcError('E_SPEC_REFUSED')` whose message names the `$ref` as written (made
+ * printable and cut) and never quotes what the target holds: parse errors are reported by kind
+ * and position only.
+ */
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Lexer, parse as parseYaml } from 'yaml';
+import { VapcError } from '../errors.js';
+import { fetchRef, refused, shown } from './remote.js';
+
+/** The caps of one load; every one is a one-line refusal (exit 2) when passed. */
+export interface SpecLimits {
+  /** Bytes per spec file (4 MiB; the authored files are at most 32 KB, the bundle 84 KB). */
+  maxFileBytes: number;
+  /** YAML tokens per file, counted by the lexer before anything is built (200,000; the whole authored spec has 10,000). */
+  maxYamlTokens: number;
+  /** Files in one spec, root included (1000). */
+  maxFiles: number;
+  /** YAML alias expansion, as the `yaml` package counts it (`maxAliasCount`, 100). */
+  maxAliases: number;
+  /** Nesting of objects and arrays in one file (128). */
+  maxDepth: number;
+  /** Objects, arrays and scalars in all files together, and in the document once dereferenced (500,000). */
+  maxNodes: number;
+}
+
+export const SPEC_LIMITS: SpecLimits = {
+  maxFileBytes: 4 * 1024 * 1024,
+  maxYamlTokens: 200_000,
+  maxFiles: 1000,
+  maxAliases: 100,
+  maxDepth: 128,
+  maxNodes: 500_000,
+};
+
+export interface ReadSpecOptions {
+  /** Hosts whose http(s) `$ref`s may be fetched (`--allow-ref-host`); none by default. */
+  allowRefHosts?: readonly string[];
+  limits?: Partial<SpecLimits>;
+}
+
+/** Every file of a spec, parsed: keyed by absolute path (local) or URL (allowed remote). */
+export interface SpecFiles {
+  root: string;
+  /** The confining directory (the root's directory after realpath). */
+  folder: string;
+  files: Map<string, unknown>;
+}
+
+const inside = (folder: string, file: string): boolean => file === folder || file.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+
+/**
+ * Reads a regular file with at most `max` bytes, never past the cap: a FIFO, device or directory
+ * is refused before any read (so /dev/zero and /proc files are never read), and a file that grows
+ * past the cap while read is refused too. `what` names the file in messages.
+ */
+export function readBounded(file: string, max: number, what: string): string {
+  let fd: number;
+  try {
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; the fstat below refuses it.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new VapcError(code === 'ENOENT' ? 'E_SPEC_UNREADABLE' : 'E_SPEC_REFUSED', `${what}: cannot open (${code})`);
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new VapcError('E_SPEC_REFUSED', `${what}: not a regular file`);
+    if (info.size > max) throw new VapcError('E_SPEC_REFUSED', `${what}: ${info.size} bytes, more than the ${max} a spec file may have`);
+    const buffer = Buffer.alloc(max + 1);
+    let length = 0;
+    for (;;) {
+      const n = readSync(fd, buffer, length, buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+      if (length > max) throw new VapcError('E_SPEC_REFUSED', `${what}: more than the ${max} bytes a spec file may have`);
+    }
+    return buffer.subarray(0, length).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Counts nodes and checks nesting of a parsed value (iteratively: a deep file cannot overflow the stack). */
+function measure(value: unknown, what: string, limits: SpecLimits, counted: { nodes: number }): void {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (++counted.nodes > limits.maxNodes) throw new VapcError('E_SPEC_REFUSED', `${what}: more than ${limits.maxNodes} nodes in the spec`);
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > limits.maxDepth) throw new VapcError('E_SPEC_REFUSED', `${what}: nested deeper than ${limits.maxDepth} levels`);
+    const children: unknown[] = Array.isArray(node) ? node : Object.values(node);
+    // Refused before the children are queued: a million-item array must not cost a million entries here.
+    if (counted.nodes + stack.length + children.length > limits.maxNodes) throw new VapcError('E_SPEC_REFUSED', `${what}: more than ${limits.maxNodes} nodes in the spec`);
+    for (const child of children) stack.push([child, depth + 1]);
+  }
+}
+
+/**
+ * Parses a spec file: JSON with JSON.parse (fast and light), anything else as YAML after the lexer
+ * has counted its tokens (the YAML document model costs about 1 KB a node, so a file of tiny
+ * nodes is refused before it is built), with the alias cap. An error names its kind and line,
+ * never the text.
+ */
+export function parseSpecText(text: string, what: string, limits: SpecLimits): unknown {
+  if (/^\s*[[{]/.test(text)) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      // not JSON after all (YAML flow style): parsed as YAML below
+    }
+  }
+  let tokens = 0;
+  // Every token takes at least one character: a file shorter than the cap needs no count.
+  for (const token of text.length > limits.maxYamlTokens ? new Lexer().lex(text) : []) {
+    void token;
+    if (++tokens > limits.maxYamlTokens) throw new VapcError('E_SPEC_REFUSED', `${what}: more than ${limits.maxYamlTokens} YAML tokens in one file`);
+  }
+  try {
+    return parseYaml(text, { maxAliasCount: limits.maxAliases, prettyErrors: false, uniqueKeys: true, merge: false });
+  } catch (error) {
+    // The position only: the library's pretty message would quote the line.
+    const e = error as { code?: string; pos?: [number, number] };
+    const at = e.pos ? ` at line ${text.slice(0, e.pos[0]).split('\n').length}` : '';
+    const kind = /alias/i.test(`${e.code ?? ''} ${(error as Error).message}`) ? 'too many YAML alias expansions' : `not valid YAML (${shown(e.code ?? 'parse error')})`;
+    throw new VapcError('E_SPEC_REFUSED', `${what}: ${kind}${at}`);
+  }
+}
+
+/** The `$ref` strings of a parsed file that name another file (not `#/...` alone). */
+function externalRefs(value: unknown): string[] {
+  const found: string[] = [];
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    if (!Array.isArray(node)) {
+      const ref = (node as Record<string, unknown>)['$ref'];
+      if (typeof ref === 'string' && !ref.startsWith('#')) found.push(ref);
+    }
+    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push(child);
+  }
+  return found;
+}
+
+/** Where a local `$ref` (no scheme) from `from` points, or a refusal: absolute, escaping, special. */
+function localTarget(ref: string, target: string, from: string, folder: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(target) && !/^file:/i.test(target)) throw refused(ref, 'only relative file references inside the spec folder are resolved');
+  let path: string;
+  try {
+    path = /^file:/i.test(target) ? fileURLToPath(target) : decodeURIComponent(target);
+  } catch {
+    throw refused(ref, 'not a valid file reference');
+  }
+  if (isAbsolute(path) || /^file:/i.test(target)) {
+    const abs = resolve(path);
+    if (!inside(folder, safeRealpath(abs) ?? abs)) throw refused(ref, 'it points outside the spec folder');
+    throw refused(ref, 'absolute paths and file: URLs are not resolved; use a path relative to the file');
+  }
+  const abs = resolve(dirname(from), path);
+  const real = safeRealpath(abs);
+  if (real === undefined) {
+    if (!inside(folder, abs)) throw refused(ref, 'it points outside the spec folder');
+    throw new VapcError('E_SPEC_UNREADABLE', `$ref "${shown(ref)}": no such file in the spec folder`);
+  }
+  if (!inside(folder, real)) throw refused(ref, 'it points outside the spec folder (after following symlinks)');
+  return abs;
+}
+
+function safeRealpath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads one file of a spec already loaded, for the tools that follow its `$ref`s again to find
+ * lines (SARIF locations, diff annotations): only a regular file inside `folder` after realpath,
+ * within the size cap; anything else throws.
+ */
+export function readInFolder(file: string, folder: string): string {
+  const real = safeRealpath(file);
+  const root = safeRealpath(folder) ?? folder;
+  if (real === undefined || !inside(root, real)) throw new VapcError('E_SPEC_REFUSED', `${shown(file)}: outside the spec folder`);
+  return readBounded(real, SPEC_LIMITS.maxFileBytes, shown(file));
+}
+
+/** Reads the root file and every file its `$ref`s name, within the folder and the caps. */
+export async function readSpecFiles(root: string, options: ReadSpecOptions = {}): Promise<SpecFiles> {
+  const limits: SpecLimits = { ...SPEC_LIMITS, ...options.limits };
+  const rootAbs = resolve(root);
+  const rootReal = safeRealpath(rootAbs);
+  if (rootReal === undefined || statSync(rootReal).isDirectory()) {
+    throw new VapcError('E_SPEC_UNREADABLE', `cannot read the OpenAPI document ${shown(rootAbs)}: ${rootReal === undefined ? 'no such file' : 'a directory'}`);
+  }
+  const folder = safeRealpath(dirname(rootAbs)) ?? dirname(rootAbs);
+  if (!inside(folder, rootReal)) throw new VapcError('E_SPEC_REFUSED', `${shown(rootAbs)}: a symlink to a file outside its folder`);
+  const files = new Map<string, unknown>();
+  const counted = { nodes: 0 };
+  const queue: Array<{ key: string; ref: string; remote: boolean }> = [{ key: rootAbs, ref: rootAbs, remote: false }];
+  while (queue.length > 0) {
+    const { key, ref, remote } = queue.shift()!;
+    if (files.has(key)) continue;
+    if (files.size >= limits.maxFiles) throw new VapcError('E_SPEC_REFUSED', `the spec names more than ${limits.maxFiles} files`);
+    const what = key === rootAbs ? shown(rootAbs) : `$ref "${shown(ref)}"`;
+    const text = remote ? await fetchRef(ref, key, options.allowRefHosts ?? [], limits.maxFileBytes) : readBounded(key, limits.maxFileBytes, what);
+    const value = parseSpecText(text, what, limits);
+    measure(value, what, limits, counted);
+    files.set(key, value);
+    for (const next of externalRefs(value)) {
+      const target = next.split('#', 1)[0]!;
+      if (target === '') continue;
+      if (remote || /^https?:/i.test(target)) {
+        let url: URL;
+        try {
+          url = new URL(target, remote ? key : 'http://invalid./');
+        } catch {
+          throw refused(next, 'not a valid URL');
+        }
+        if (!/^https?:$/.test(url.protocol) || (!remote && !/^https?:/i.test(target))) throw refused(next, 'a remote document may only name other http(s) documents');
+        queue.push({ key: url.href, ref: next, remote: true });
+      } else {
+        queue.push({ key: localTarget(next, target, key, folder), ref: next, remote: false });
+      }
+    }
+  }
+  return { root: rootAbs, folder, files };
+}

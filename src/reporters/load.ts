@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { VapcError } from '../errors.js';
 import type { BaselineMark, BaselineSummary, CheckResult, Failure, Observation, RunReport, ShardField } from '../results/model.js';
 import { clip, printable } from '../results/printable.js';
-import { describeSchemaError, MAX_REPORT_BYTES, MAX_REPORT_DEPTH, reportValidator } from './report-schema.js';
+import { describeSchemaError, MAX_MERGE_BYTES, MAX_REPORT_BYTES, MAX_REPORT_DEPTH, MAX_REPORT_NODES, reportValidator } from './report-schema.js';
 
 /**
  * report.json read back as input. A report artefact may come from another job of the pull request
  * a gate judges, so it is treated like a server's answer: size capped before it is read, nesting
- * capped before it is parsed, `__proto__`-style keys refused, the shape and every bound checked by
+ * capped and its values counted before it is parsed, `__proto__`-style keys refused, the shape and every bound checked by
  * one schema (report-schema.ts), every text made printable (no control character, so nothing in
  * it can steer a terminal or start a workflow command) and clipped, and every count recomputed
  * from the results. Anything else is one line, E_CONFIG (exit 2).
@@ -23,10 +23,15 @@ const MAX_LONG = 200_000;
 /** `summary.requests` may exceed the results' own requests by discovery's few, at most this many. */
 const MAX_DISCOVERY_REQUESTS = 100;
 
-/** The deepest nesting of arrays and objects in JSON text, strings skipped; stops past `limit`. */
-export function jsonDepth(text: string, limit = MAX_REPORT_DEPTH): number {
+/**
+ * The deepest nesting of arrays and objects in JSON text and the number of values in it (a
+ * container, or a comma-separated member), strings skipped. Stops as soon as either passes its
+ * limit, so a crafted file is measured without being parsed.
+ */
+export function jsonShape(text: string, limits = { depth: MAX_REPORT_DEPTH, nodes: MAX_REPORT_NODES }): { depth: number; nodes: number } {
   let depth = 0;
   let deepest = 0;
+  let nodes = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -34,12 +39,15 @@ export function jsonDepth(text: string, limit = MAX_REPORT_DEPTH): number {
       if (c === 0x5c) i++;
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
+    else if (c === 0x2c) nodes++;
     else if (c === 0x5b || c === 0x7b) {
       depth++;
-      if (depth > deepest && (deepest = depth) > limit) return deepest;
+      nodes++;
+      if (depth > deepest) deepest = depth;
+      if (deepest > limits.depth || nodes > limits.nodes) break;
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
-  return deepest;
+  return { depth: deepest, nodes };
 }
 
 const one = (v: unknown, max = MAX_TEXT): string => clip(printable(String(v ?? '')), max);
@@ -142,8 +150,9 @@ function forbiddenKey(value: unknown, path: string, inInput = false): string | u
 
 /** Parses JSON with its nesting capped and `__proto__`-style keys refused. */
 function parseJson(text: string, source: string): unknown {
-  const depth = jsonDepth(text);
-  if (depth > MAX_REPORT_DEPTH) throw new VapcError('E_CONFIG', `${source} is not a vapc report: nested deeper than ${MAX_REPORT_DEPTH} levels`);
+  const shape = jsonShape(text);
+  if (shape.depth > MAX_REPORT_DEPTH) throw new VapcError('E_CONFIG', `${source} is not a vapc report: nested deeper than ${MAX_REPORT_DEPTH} levels`);
+  if (shape.nodes > MAX_REPORT_NODES) throw new VapcError('E_CONFIG', `${source} is not a vapc report: it holds more than ${MAX_REPORT_NODES} values`);
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -210,17 +219,17 @@ export function parseReport(text: string, source = 'report.json'): RunReport {
   return report;
 }
 
-/** Reads DIR/report.json (at most MAX_REPORT_BYTES); a missing, unreadable or oversized file is E_CONFIG with the path. */
-export async function loadReport(dir: string): Promise<RunReport> {
+/** The text of a report file of at most `max` bytes; a missing, unreadable or larger file is E_CONFIG naming it. */
+async function readCapped(dir: string, max: number): Promise<string> {
   const file = join(dir, 'report.json');
   const shown = one(file, 500);
   let text: string;
   try {
     const handle = await open(file, 'r');
     try {
-      const { size, isFile } = await handle.stat().then((s) => ({ size: s.size, isFile: s.isFile() }));
-      if (!isFile) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
-      if (size > MAX_REPORT_BYTES) throw new VapcError('E_CONFIG', `${shown} is ${size} bytes; a report may have at most ${MAX_REPORT_BYTES}`);
+      const stat = await handle.stat();
+      if (!stat.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+      if (stat.size > max) throw new VapcError('E_CONFIG', `${shown} is ${stat.size} bytes; ${max === MAX_REPORT_BYTES ? 'a report' : 'the reports together'} may have at most ${max}`);
       text = await handle.readFile('utf8');
     } finally {
       await handle.close();
@@ -232,6 +241,26 @@ export async function loadReport(dir: string): Promise<RunReport> {
     throw new VapcError('E_CONFIG', `${shown} ${why}; run \`vapc run --report-dir ${one(dir, 500)}\` first`);
   }
   // A file that grew between stat and read is still held to the cap.
-  if (text.length > MAX_REPORT_BYTES) throw new VapcError('E_CONFIG', `${shown} is larger than ${MAX_REPORT_BYTES} bytes`);
-  return parseReport(text, file);
+  if (Buffer.byteLength(text) > max) throw new VapcError('E_CONFIG', `${shown} is larger than ${max} bytes`);
+  return text;
+}
+
+/** Reads DIR/report.json (at most MAX_REPORT_BYTES); a missing, unreadable, oversized or invalid file is E_CONFIG with the path. */
+export async function loadReport(dir: string): Promise<RunReport> {
+  return parseReport(await readCapped(dir, MAX_REPORT_BYTES), join(dir, 'report.json'));
+}
+
+/**
+ * Reads the reports of several directories one after another (for `vapc report merge`), each at
+ * most MAX_REPORT_BYTES and all together at most MAX_MERGE_BYTES.
+ */
+export async function loadReports(dirs: readonly string[]): Promise<Array<{ source: string; report: RunReport }>> {
+  const out: Array<{ source: string; report: RunReport }> = [];
+  let left = MAX_MERGE_BYTES;
+  for (const dir of dirs) {
+    const text = await readCapped(dir, Math.min(MAX_REPORT_BYTES, left));
+    left -= Buffer.byteLength(text);
+    out.push({ source: dir, report: parseReport(text, join(dir, 'report.json')) });
+  }
+  return out;
 }

@@ -10,10 +10,14 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { SUITES } from '../results/model.js';
 
-/** Bytes read from one report.json at most (a full run with failures is well under 1 MiB). */
-export const MAX_REPORT_BYTES = 32 * 1024 * 1024;
+/** Bytes read from one report.json at most (a full run is under 100 KiB, a failing one a few MiB). */
+export const MAX_REPORT_BYTES = 16 * 1024 * 1024;
+/** Bytes read from all the shard reports of one merge together. */
+export const MAX_MERGE_BYTES = 64 * 1024 * 1024;
 /** Arrays and objects nested deeper than this are refused before anything walks them. */
 export const MAX_REPORT_DEPTH = 64;
+/** Values (containers and members) in one report at most, counted before parsing: bounds the parsed size. */
+export const MAX_REPORT_NODES = 1_000_000;
 /** `--shard I/N` takes N up to 999999 (src/cli/commands/run.ts); a report cannot claim more. */
 export const MAX_SHARD_COUNT = 999_999;
 /** Pairs in one plan, results in one report: far above any real run, small enough to hold in memory. */

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { VapcError } from '../../errors.js';
 import { createConsoleReporter, createGitHubSink, writeReports, type ReportFormat } from '../../reporters/index.js';
 import { composeEvents } from '../../results/events.js';
-import { loadReport } from '../../reporters/load.js';
+import { loadReport, loadReports } from '../../reporters/load.js';
 import { Secrets } from '../../secrets/index.js';
 import { learnFromReport } from '../../secrets/report.js';
 import { loadSpec } from '../../spec/load.js';
@@ -125,7 +125,7 @@ function registerMergeCommand(report: Command, { io, exit }: CommandContext): vo
       const out = resolve(opts.reportDir);
       const clash = dirs.find((d) => resolve(d) === out);
       if (clash !== undefined) throw new VapcError('E_USAGE', `--report-dir ${opts.reportDir} is one of the shard directories; merge into another directory`);
-      const shards = await Promise.all(dirs.map(async (dir) => ({ source: dir, report: await loadReport(dir) })));
+      const shards = await loadReports(dirs);
       const merged = await rebaseline(mergeShardReports(shards), opts.baseline, io.stderr);
       const secrets = await reportSecrets(io.env, merged);
       composeEvents(

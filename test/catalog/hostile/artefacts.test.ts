@@ -130,9 +130,9 @@ describe('hostile report artefacts: refused with exit 2 and one line', () => {
   });
 
   it('a report over the size cap is refused before it is read', async () => {
-    const dir = dirWith(`{"target":"${'a'.repeat(33 * 1024 * 1024)}","seed":1,"summary":{},"results":[]}`);
+    const dir = dirWith(`{"target":"${'a'.repeat(17 * 1024 * 1024)}","seed":1,"summary":{},"results":[]}`);
     const r = await vapcChild(['report', dir, '--format', 'console']);
-    expectRefused(r, /at most 33554432/);
+    expectRefused(r, /is 17825\d\d\d bytes; a report may have at most 16777216/);
     expect(r.ms).toBeLessThan(BIG.ms);
     expect(r.rssMb).toBeLessThan(BIG.rssMb);
   }, 60_000);
@@ -142,6 +142,16 @@ describe('hostile report artefacts: refused with exit 2 and one line', () => {
     const dir = dirWith({ ...r0, observations: Array.from({ length: 300_000 }, (_, i) => ({ id: 'o', message: `m${i}` })) });
     const r = await vapcChild(['report', dir]);
     expectRefused(r, /observations must NOT have more than 100000 items/);
+    expect(r.ms).toBeLessThan(BIG.ms);
+    expect(r.rssMb).toBeLessThan(BIG.rssMb);
+  }, 60_000);
+
+  it('a huge array just under the size cap (7.9 million shard positions) is refused before it is parsed', async () => {
+    const dirs = shardDirs((parts) => {
+      parts[0]!.shard!.positions = new Array<number>(7_900_000).fill(0);
+    });
+    const r = await vapcChild(['report', 'merge', ...dirs, '--report-dir', join(root, 'merged-positions')]);
+    expectRefused(r, /holds more than 1000000 values/);
     expect(r.ms).toBeLessThan(BIG.ms);
     expect(r.rssMb).toBeLessThan(BIG.rssMb);
   }, 60_000);

@@ -11,7 +11,7 @@ import { operationLabel, secretResponsePointers } from '../../spec/model.js';
 import { ExitCode, type CommandContext } from '../io.js';
 import { mergeShardReports } from '../../reporters/merge.js';
 import type { RunReport } from '../../results/model.js';
-import { printable } from '../../results/printable.js';
+import { neutralizeCommands, printable } from '../../results/printable.js';
 import { applyBaseline } from '../../baseline/index.js';
 import { checks as registry } from '../../../suites/index.js';
 import { loadBaselineFlags, todayUtc } from '../baseline.js';
@@ -60,9 +60,9 @@ export function registerReportCommand(program: Command, ctx: CommandContext): vo
       if (files.length > 0) {
         const written = await writeReports(loaded, dir, { formats: files, secrets, sarif: { rules: registry } });
         for (const f of files) {
-          if (!written.errors.some((e) => e.format === f)) io.stdout(`wrote ${written[f]}\n`);
+          if (!written.errors.some((e) => e.format === f)) io.stdout(guarded(secrets, `wrote ${written[f]}\n`));
         }
-        for (const e of written.errors) io.stderr(`vapc: could not write ${e.file}: ${e.message}\n`);
+        for (const e of written.errors) io.stderr(guarded(secrets, `vapc: could not write ${e.file}: ${e.message}\n`));
         if (written.errors.length > 0) return exit(ExitCode.usage);
       }
       exit(verdict(loaded));
@@ -83,6 +83,9 @@ async function reportSecrets(env: NodeJS.ProcessEnv, report: RunReport): Promise
   learnFromReport(report, secrets, (operation) => pointers.get(operation) ?? [], credentialHeaders);
   return secrets;
 }
+
+/** A line vapc prints besides the reporters: secrets scrubbed, control characters escaped, no workflow command. */
+const guarded = (secrets: Secrets, line: string): string => `${neutralizeCommands(secrets.text(printable(line.replace(/\n$/, ''))))}\n`;
 
 /**
  * A report's baseline marks are the artefact's claim: a forged `known: true` would hide a failure.
@@ -133,9 +136,9 @@ function registerMergeCommand(report: Command, { io, exit }: CommandContext): vo
         createGitHubSink({ write: io.stdout, env: io.env, secrets }),
       ).onEnd?.(merged);
       const written = await writeReports(merged, out, { secrets, sarif: { rules: registry } });
-      for (const e of written.errors) io.stderr(`vapc: could not write ${e.file}: ${printable(e.message)}\n`);
+      for (const e of written.errors) io.stderr(guarded(secrets, `vapc: could not write ${e.file}: ${e.message}\n`));
       if (written.errors.length > 0) return exit(ExitCode.usage);
-      io.stdout(`merged ${shards.length} shards: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`);
+      io.stdout(guarded(secrets, `merged ${shards.length} shards: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`));
       exit(verdict(merged));
     });
 }

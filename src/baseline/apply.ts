@@ -1,4 +1,5 @@
 import type { BaselineMark, CheckResult, NotObservedEntry, RunReport } from '../results/model.js';
+import { printable } from '../results/printable.js';
 import { signatureOf, TODO_REASON, type Baseline, type BaselineEntry } from './file.js';
 import { kindsOfResult } from './kind.js';
 
@@ -41,7 +42,8 @@ export function markResult(result: CheckResult, index: ReadonlyMap<string, Basel
   const expired = entries.some((e) => isExpired(e, today));
   const mark: BaselineMark = { known: kinds.length > 0 && newKinds.length === 0 && !expired, kinds };
   if (entries.length > 0) {
-    mark.reason = [...new Set(entries.map((e) => e.reason))].join('; ');
+    // The baseline file is the checkout's (a pull request can edit it): its text is shown as data.
+    mark.reason = printable([...new Set(entries.map((e) => e.reason))].join('; '));
     const dates = entries.map((e) => e.expires).filter((d): d is string => d !== undefined).sort();
     if (dates[0] !== undefined) mark.expires = dates[0];
   }
@@ -79,13 +81,20 @@ export function applyBaseline(report: RunReport, baseline: Baseline, options: Ap
   const statuses = pairStatuses(report);
   const notObserved: NotObservedEntry[] = baseline.findings
     .filter((e) => !observed.has(signatureOf(e)))
-    .map((e) => ({ ...e, this_run: statuses.get(pairKey(e.check, e.operation)) ?? 'not-run' }));
+    .map((e) => ({
+      check: printable(e.check),
+      operation: printable(e.operation),
+      kind: printable(e.kind),
+      reason: printable(e.reason),
+      ...(e.expires !== undefined ? { expires: e.expires } : {}),
+      this_run: statuses.get(pairKey(e.check, e.operation)) ?? 'not-run',
+    }));
   const failed = results.filter((r) => r.status === 'failed').length;
   return {
     ...report,
     summary: { ...report.summary, new_failures: failed - known, known },
     results,
-    baseline: { file: options.file, entries: baseline.findings.length, known, new_failures: failed - known, expired, not_observed: notObserved },
+    baseline: { file: printable(options.file), entries: baseline.findings.length, known, new_failures: failed - known, expired, not_observed: notObserved },
   };
 }
 

@@ -16,3 +16,4 @@ export {
   type BaselineEntry,
 } from './file.js';
 export { applyBaseline, entriesToWrite, findingsOf, isExpired, markResult, prunable, prunedEntries, type ApplyOptions } from './apply.js';
+export { MAX_EXPIRY_DAYS, addDays, baselineHygiene, hygieneLine, isPlaceholderReason, type HygieneProblem } from './hygiene.js';

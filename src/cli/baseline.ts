@@ -2,7 +2,10 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
   applyBaseline,
+  baselineHygiene,
   entriesToWrite,
+  hygieneLine,
+  MAX_EXPIRY_DAYS,
   markResult,
   signatureOf,
   parseBaseline,
@@ -14,29 +17,69 @@ import {
 import { VapcError } from '../errors.js';
 import type { RunEvents } from '../results/events.js';
 import type { RunReport } from '../results/model.js';
+import { printable } from '../results/printable.js';
 
 /** The baseline flags of `vapc run` (names fixed in shared/runner-interface.md). */
 export interface BaselineFlags {
   baseline?: string;
   writeBaseline?: string;
   pruneBaseline?: boolean;
+  /** With --baseline: an entry with a placeholder reason or no expires within MAX_EXPIRY_DAYS fails the run (exit 2). */
+  strictBaseline?: boolean;
 }
+
+/** How loadBaselineFlags reports entries that break the hygiene rules without --strict-baseline. */
+export interface BaselineCheckOptions {
+  /** Today, YYYY-MM-DD (default the UTC date). */
+  today?: string;
+  /** Receives each warning line (printable, ending in a newline); default: none printed. */
+  warn?: (line: string) => void;
+}
+
+/** Entries named in one refusal at most; the rest are counted. */
+const MAX_NAMED = 5;
 
 /** Today in UTC, YYYY-MM-DD (entries expire at the end of their `expires` day, UTC). */
 export const todayUtc = (now = new Date()): string => now.toISOString().slice(0, 10);
 
-/** Reads and checks --baseline FILE before any request is sent; a bad file is E_BASELINE (exit 2). */
-export async function loadBaselineFlags(flags: BaselineFlags): Promise<Baseline | undefined> {
+/**
+ * Reads and checks --baseline FILE before any request is sent; a bad file is E_BASELINE (exit 2).
+ * Entries without a real reason or a near enough expiry (hygiene.ts) are warned about through
+ * `options.warn`, or refused (E_BASELINE naming them) with --strict-baseline.
+ */
+export async function loadBaselineFlags(flags: BaselineFlags, options: BaselineCheckOptions = {}): Promise<Baseline | undefined> {
   if (flags.pruneBaseline && flags.baseline === undefined) throw new VapcError('E_USAGE', '--prune-baseline needs --baseline FILE (the baseline to prune)');
+  if (flags.strictBaseline && flags.baseline === undefined) throw new VapcError('E_USAGE', '--strict-baseline needs --baseline FILE (the baseline to hold to its rules)');
   if (flags.baseline === undefined) return undefined;
+  const baseline = await readBaseline(flags.baseline);
+  checkHygiene(baseline, flags, options);
+  return baseline;
+}
+
+function checkHygiene(baseline: Baseline, flags: BaselineFlags, options: BaselineCheckOptions): void {
+  const problems = baselineHygiene(baseline, options.today ?? todayUtc());
+  if (problems.length === 0) return;
+  const file = printable(flags.baseline ?? '');
+  const rule = `each entry needs a reason that is not a placeholder and an expires within ${MAX_EXPIRY_DAYS} days`;
+  if (flags.strictBaseline) {
+    const named = problems.slice(0, MAX_NAMED).map(hygieneLine).join(' | ');
+    const more = problems.length > MAX_NAMED ? ` | and ${problems.length - MAX_NAMED} more` : '';
+    throw new VapcError('E_BASELINE', `baseline ${file}: ${problems.length} entr${problems.length === 1 ? 'y breaks' : 'ies break'} the rules (--strict-baseline: ${rule}): ${named}${more}`);
+  }
+  options.warn?.(`vapc: warning: baseline ${file}: ${problems.length} entr${problems.length === 1 ? 'y' : 'ies'} without a real reason or a near enough expiry (${rule}; --strict-baseline fails on this):\n`);
+  for (const p of problems.slice(0, 20)) options.warn?.(`  - ${hygieneLine(p)}\n`);
+  if (problems.length > 20) options.warn?.(`  - and ${problems.length - 20} more\n`);
+}
+
+async function readBaseline(file: string): Promise<Baseline> {
   let text: string;
   try {
-    text = await readFile(flags.baseline, 'utf8');
+    text = await readFile(file, 'utf8');
   } catch (e) {
     const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : e instanceof Error ? e.message : String(e);
-    throw new VapcError('E_BASELINE', `cannot read baseline file ${flags.baseline}: ${reason} (write one with --write-baseline ${flags.baseline})`);
+    throw new VapcError('E_BASELINE', `cannot read baseline file ${file}: ${reason} (write one with --write-baseline ${file})`);
   }
-  return parseBaseline(text, flags.baseline);
+  return parseBaseline(text, file);
 }
 
 /**

@@ -1,4 +1,5 @@
-import { escapeData, escapeProperty, mdCell } from '../reporters/github.js';
+import { escapeData, escapeProperty } from '../reporters/github.js';
+import { mdCell } from '../results/printable.js';
 import { printable } from '../results/printable.js';
 import type { Bump } from './rules.js';
 import type { Change, DiffSummary } from './types.js';
@@ -15,7 +16,7 @@ export interface DiffReport {
 /**
  * Text from a spec (names, paths, values quoted in messages) is untrusted: in text and
  * annotations its control characters become visible escapes (`printable`), and in Markdown it
- * also goes through the project's one Markdown escaper (`mdCell` of src/reporters/github.ts), so
+ * also goes through the project's one Markdown escaper (`mdCell` of src/results/printable.ts), so
  * no link, image, HTML or emphasis of the spec's making renders in a step summary.
  */
 const md = (s: string): string => mdCell(printable(s));

@@ -1,4 +1,5 @@
 import type { CheckResult, RunReport } from '../results/model.js';
+import { mdCell, mdCode, mdFence as fence } from '../results/printable.js';
 import { countsBySuite, failuresOf, formatDuration, replayCommand, reproOf, ruleWithRef } from './text.js';
 
 /**
@@ -53,31 +54,8 @@ export function githubAnnotations(report: RunReport): string {
   return out;
 }
 
-/**
- * Escapes text for a Markdown table cell or list item: no HTML, no pipes, one line, and every
- * Markdown punctuation character backslash-escaped, so a server's text renders as the text it is
- * (no link, image, emphasis or heading of its making).
- */
-export function mdCell(s: string): string {
-  return s
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/[\\`*_{}[\]()#+!|~]/g, '\\$&')
-    .replace(/\r?\n/g, ' ');
-}
-
-/** Text inside a code span (nothing renders there): no backtick to close it, one line, no table pipe. */
-function mdCode(s: string): string {
-  return s.replace(/`/g, "'").replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
-}
-
-/** A code fence longer than any backtick run inside `s`, so content cannot close it. */
-function fence(s: string, lang = ''): string {
-  const longest = Math.max(2, ...[...s.matchAll(/`+/g)].map((m) => m[0].length));
-  const f = '`'.repeat(longest + 1);
-  return `${f}${lang}\n${s}\n${f}`;
-}
+/** The shared Markdown escapers live in src/results/printable.ts; mdCell is re-exported for the diff layer. */
+export { mdCell };
 
 export function githubStepSummary(report: RunReport): string {
   const s = report.summary;
@@ -92,7 +70,7 @@ export function githubStepSummary(report: RunReport): string {
     '',
     '| suite | passed | failed | skipped | error |',
     '|---|---:|---:|---:|---:|',
-    ...countsBySuite(report).map((c) => `| ${c.suite} | ${c.passed} | ${c.failed} | ${c.skipped} | ${c.error} |`),
+    ...countsBySuite(report).map((c) => `| ${mdCell(c.suite)} | ${c.passed} | ${c.failed} | ${c.skipped} | ${c.error} |`),
     `| **total** | **${s.passed}** | **${s.failed}** | **${s.skipped}** | **${s.errors ?? 0}** |`,
   ];
   if (failed.length > 0) {
@@ -131,12 +109,12 @@ function baselineSummaryLines(report: RunReport): string[] {
   const lines: string[] = [];
   const known = report.results.filter((r) => r.status === 'failed' && r.baseline?.known === true);
   if (known.length > 0) {
-    lines.push('', `### Known findings (${known.length}, baseline \`${mdCell(b.file)}\`)`, '', '| check | operation | reason | expires |', '|---|---|---|---|');
-    for (const r of known) lines.push(`| \`${mdCell(r.id)}\` | ${mdCell(r.operation)} | ${mdCell(r.baseline?.reason ?? '')} | ${mdCell(r.baseline?.expires ?? '')} |`);
+    lines.push('', `### Known findings (${known.length}, baseline \`${mdCode(b.file)}\`)`, '', '| check | operation | reason | expires |', '|---|---|---|---|');
+    for (const r of known) lines.push(`| \`${mdCode(r.id)}\` | ${mdCell(r.operation)} | ${mdCell(r.baseline?.reason ?? '')} | ${mdCell(r.baseline?.expires ?? '')} |`);
   }
   if (b.not_observed.length > 0) {
     lines.push('', `### Not observed this run (${b.not_observed.length}; not seen is not fixed)`, '');
-    for (const e of b.not_observed) lines.push(`- \`${mdCell(e.check)}\` ${mdCell(e.operation)} ${mdCell(e.kind)} (this run: ${e.this_run})`);
+    for (const e of b.not_observed) lines.push(`- \`${mdCode(e.check)}\` ${mdCell(e.operation)} ${mdCell(e.kind)} (this run: ${mdCell(e.this_run)})`);
   }
   return lines;
 }

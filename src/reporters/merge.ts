@@ -1,5 +1,6 @@
 import { VapcError } from '../errors.js';
 import { summarize, type Observation, type RunReport } from '../results/model.js';
+import { clip } from '../results/printable.js';
 import { mergeShardResults } from '../results/shard.js';
 
 /** A shard's report and where it was read from (named in refusals). */
@@ -16,7 +17,7 @@ const refuse = (message: string): never => {
 };
 
 function same<T>(shards: readonly ShardReport[], what: string, get: (r: RunReport) => T): void {
-  const values = shards.map((s) => JSON.stringify(get(s.report)) ?? 'undefined');
+  const values = shards.map((s) => clip(JSON.stringify(get(s.report)) ?? 'undefined', 200));
   if (new Set(values).size > 1) refuse(`the shards differ in ${what}: ${shards.map((s, i) => `${s.source} ${values[i]}`).join(', ')}`);
 }
 
@@ -33,8 +34,15 @@ function inShardOrder(shards: readonly ShardReport[]): ShardReport[] {
     if (seen) refuse(`shard ${s.report.shard!.index}/${count} is given twice (${seen.source}, ${s.source})`);
     byIndex.set(s.report.shard!.index, s);
   }
-  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
-  if (missing.length > 0) refuse(`shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')} missing`);
+  // Every index is in 1..count (load.ts) and none twice, so count >= shards given; name at most
+  // 10 missing ones, in a loop bounded by the shards given, not by the count a report claims.
+  const absent = count - byIndex.size;
+  const missing: number[] = [];
+  for (let i = 1; i <= count && missing.length < Math.min(absent, 10); i++) if (!byIndex.has(i)) missing.push(i);
+  if (absent > 0) {
+    const more = absent > missing.length ? ` and ${absent - missing.length} more` : '';
+    refuse(`shard${absent > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')}${more} missing`);
+  }
   return Array.from({ length: count }, (_, i) => byIndex.get(i + 1)!);
 }
 

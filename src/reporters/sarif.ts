@@ -60,23 +60,27 @@ function shortText(text: string): string {
   return first.length <= 160 ? first : `${first.slice(0, 157)}...`;
 }
 
-function ruleOf(source: SarifRuleSource): Sarif.ReportingDescriptor {
+/**
+ * A rule as SARIF shows it. A rule of the registry is vapc's own text and gets Markdown help; a
+ * rule made from a report's result (a check id the registry lacks, so from an artefact that could
+ * be forged) gets plain-text help only, so nothing it holds renders as a link, image or HTML.
+ */
+function ruleOf(source: SarifRuleSource, trusted: boolean): Sarif.ReportingDescriptor {
   const section = source.contractRef.includes(',') ? 'sections' : 'section';
+  const text =
+    `${source.rule}\n\nContract: Voice-Agent Platform API, ${section} ${source.contractRef}. ` +
+    `Each result names the request that broke the rule and a curl line that reproduces it; ` +
+    `rerun the check alone with \`vapc run --suite ${source.suite} --seed <the run's seed>\`.`;
+  const markdown =
+    `${source.rule}\n\n**Contract:** Voice-Agent Platform API, ${section} ${source.contractRef}.\n\n` +
+    `Each result names the request that broke the rule and a \`curl\` line that reproduces it; ` +
+    `rerun the check alone with \`vapc run --suite ${source.suite} --seed <the run's seed>\`.`;
   return {
     id: source.id,
     name: source.id,
     shortDescription: { text: shortText(source.rule) },
     fullDescription: { text: `${source.rule} (contract ${section} ${source.contractRef})` },
-    help: {
-      text:
-        `${source.rule}\n\nContract: Voice-Agent Platform API, ${section} ${source.contractRef}. ` +
-        `Each result names the request that broke the rule and a curl line that reproduces it; ` +
-        `rerun the check alone with \`vapc run --suite ${source.suite} --seed <the run's seed>\`.`,
-      markdown:
-        `${source.rule}\n\n**Contract:** Voice-Agent Platform API, ${section} ${source.contractRef}.\n\n` +
-        `Each result names the request that broke the rule and a \`curl\` line that reproduces it; ` +
-        `rerun the check alone with \`vapc run --suite ${source.suite} --seed <the run's seed>\`.`,
-    },
+    help: trusted ? { text, markdown } : { text },
     defaultConfiguration: { level: LEVEL[source.severity] },
     properties: { tags: ['contract', source.suite], suite: source.suite, contract_ref: source.contractRef, severity: source.severity, precision: 'very-high' },
   };
@@ -84,12 +88,12 @@ function ruleOf(source: SarifRuleSource): Sarif.ReportingDescriptor {
 
 /** Rules of the registry first (in its order), then any check the report has that the registry lacks. */
 function rulesFor(report: RunReport, options: SarifOptions): Sarif.ReportingDescriptor[] {
-  const byId = new Map<string, SarifRuleSource>();
-  for (const r of options.rules ?? []) byId.set(r.id, r);
+  const byId = new Map<string, { source: SarifRuleSource; trusted: boolean }>();
+  for (const r of options.rules ?? []) byId.set(r.id, { source: r, trusted: true });
   for (const r of report.results) {
-    if (!byId.has(r.id)) byId.set(r.id, { id: r.id, suite: r.suite, rule: r.rule || r.id, contractRef: r.contract_ref || '?', severity: r.severity });
+    if (!byId.has(r.id)) byId.set(r.id, { source: { id: r.id, suite: r.suite, rule: r.rule || r.id, contractRef: r.contract_ref || '?', severity: r.severity }, trusted: false });
   }
-  return [...byId.values()].map(ruleOf);
+  return [...byId.values()].map(({ source, trusted }) => ruleOf(source, trusted));
 }
 
 // A response-schema issue as the validators word it: `body /0/duration_seconds must be ...`,

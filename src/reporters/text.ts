@@ -108,7 +108,9 @@ export function replayCommand(report: RunReport): string {
   parts.push(`--seed ${report.seed}`);
   if (typeof c.runs === 'number') parts.push(`--runs ${c.runs}`);
   const suites = c.suites ?? c.suite;
-  const list = Array.isArray(suites) ? suites.map(String) : typeof suites === 'string' && suites ? suites.split(',') : [];
+  // Only suite names vapc knows: a report read back may carry anything in its config, and this
+  // line is made to be copied into a shell.
+  const list = (Array.isArray(suites) ? suites.map(String) : typeof suites === 'string' && suites ? suites.split(',') : []).filter((s): s is Suite => SUITES.includes(s as Suite));
   if (list.length > 0 && !SUITES.every((s) => list.includes(s))) parts.push(`--suite ${list.join(',')}`);
   for (const [key, flag] of [['rpm', '--rpm'], ['timeout_ms', '--timeout-ms'], ['deadline_ms', '--deadline-ms']] as const) {
     if (typeof c[key] === 'number') parts.push(`${flag} ${c[key]}`);

@@ -50,3 +50,29 @@ export function clip(text: string, max: number): string {
 export function neutralizeCommands(text: string): string {
   return text.replace(/^([ \t]*)::/gm, '$1[::]').replace(/##\[/g, '#\\x23[');
 }
+
+/**
+ * The project's one Markdown escaper, for a table cell or a list item of text vapc did not author
+ * (server text, spec names, report artefacts): control characters made visible (`printable`), no
+ * HTML, no pipes, one line, and every Markdown punctuation character backslash-escaped, so the text
+ * renders as the text it is (no link, image, emphasis, heading or HTML of its making).
+ */
+export function mdCell(s: string): string {
+  return printable(s)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/[\\`*_{}[\]()#+!|~]/g, '\\$&');
+}
+
+/** Text inside a Markdown code span (nothing renders there): no backtick to close it, one line, no table pipe. */
+export function mdCode(s: string): string {
+  return printable(s).replace(/`/g, "'").replace(/\|/g, '\\|');
+}
+
+/** A Markdown code fence longer than any backtick run inside `s`, so the content cannot close it. */
+export function mdFence(s: string, lang = ''): string {
+  const longest = Math.max(2, ...[...s.matchAll(/`+/g)].map((m) => m[0].length));
+  const f = '`'.repeat(longest + 1);
+  return `${f}${lang}\n${printable(s, { multiline: true })}\n${f}`;
+}

@@ -15,6 +15,7 @@ import { main, type CliIo } from '../../src/cli/main.js';
 import type { ReferenceServer } from '../../src/server/index.js';
 import { SUITES, type RunReport, type Suite } from '../../src/results/model.js';
 import { mergeShardResults, shardAssignments, shardPositions, type PlanCost } from '../../src/results/shard.js';
+import { entriesToWrite, serializeBaseline } from '../../src/baseline/index.js';
 import { startFaultyServer } from '../catalog/faults/index.js';
 import { acceptExtraKeys } from '../helpers/multi-key.js';
 
@@ -137,6 +138,25 @@ describe('vapc run --shard I/N and vapc report merge', () => {
       expect(out.text()).not.toMatch(/\n\s+at /);
     });
   }
+
+  it('merge --baseline FILE recomputes known findings from the file, never from a shard', async () => {
+    // The baseline of this run's own findings, with real reasons and near expiries.
+    const today = new Date().toISOString().slice(0, 10);
+    const entries = entriesToWrite(read(single)).map((e) => ({ ...e, reason: 'Accepted while API-9 is open', expires: today }));
+    const file = join(root, 'baseline.yaml');
+    writeFileSync(file, serializeBaseline(entries));
+    const out = capture();
+    const dir = join(root, 'merged-baseline');
+    expect(await main(['report', 'merge', ...shardDirs, '--report-dir', dir, '--quiet', '--baseline', file], out.io), out.text()).toBe(0);
+    const all = read(dir);
+    const failed = all.results.filter((r) => r.status === 'failed');
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.every((r) => r.baseline?.known === true)).toBe(true);
+    expect(all.baseline).toMatchObject({ known: failed.length, new_failures: 0 });
+    // The same shards without the file: every failure is new again, whatever a shard claimed.
+    const bare = capture();
+    expect(await main(['report', 'merge', ...tampered(0, (r) => r.results.forEach((x) => (x.baseline = { known: true, kinds: [] }))), '--report-dir', join(root, 'merged-bare'), '--quiet'], bare.io)).toBe(1);
+  });
 
   it('rejects a malformed --shard before it starts anything (exit 2)', async () => {
     for (const bad of ['0/3', '4/3', '3', 'a/b', '1/0']) {

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { VapcError } from '../../errors.js';
 import { createConsoleReporter, createGitHubSink, writeReports, type ReportFormat } from '../../reporters/index.js';
 import { composeEvents } from '../../results/events.js';
-import { loadReport } from '../../reporters/load.js';
+import { loadReport, loadReports } from '../../reporters/load.js';
 import { Secrets } from '../../secrets/index.js';
 import { learnFromReport } from '../../secrets/report.js';
 import { loadSpec } from '../../spec/load.js';
@@ -11,7 +11,10 @@ import { operationLabel, secretResponsePointers } from '../../spec/model.js';
 import { ExitCode, type CommandContext } from '../io.js';
 import { mergeShardReports } from '../../reporters/merge.js';
 import type { RunReport } from '../../results/model.js';
-import { printable } from '../../results/printable.js';
+import { neutralizeCommands, printable } from '../../results/printable.js';
+import { applyBaseline } from '../../baseline/index.js';
+import { checks as registry } from '../../../suites/index.js';
+import { loadBaselineFlags, todayUtc } from '../baseline.js';
 
 const FORMATS = ['console', 'junit', 'html', 'sarif'] as const;
 type Format = (typeof FORMATS)[number];
@@ -41,9 +44,10 @@ export function registerReportCommand(program: Command, ctx: CommandContext): vo
     .argument('[dir]', 'report directory holding report.json', 'reports/latest')
     .option('--format <list>', `what to render: ${FORMATS.join(',')}`, FORMATS.join(','))
     .option('--quiet', 'print only a brief summary')
-    .action(async (dir: string, opts: { format: string; quiet?: boolean }) => {
+    .option('--baseline <file>', 'the baseline the run used: known findings are recomputed from it (without it, every failure counts as new)')
+    .action(async (dir: string, opts: { format: string; quiet?: boolean; baseline?: string }) => {
       const formats = parseFormats(opts.format);
-      const loaded = await loadReport(dir);
+      const loaded = await rebaseline(await loadReport(dir), opts.baseline, io.stderr);
       const files = formats.filter((f): f is Exclude<Format, 'console'> => f !== 'console') as ReportFormat[];
       const secrets = await reportSecrets(io.env, loaded);
       if (formats.includes('console')) {
@@ -54,11 +58,11 @@ export function registerReportCommand(program: Command, ctx: CommandContext): vo
         reporter.onEnd?.(loaded);
       }
       if (files.length > 0) {
-        const written = await writeReports(loaded, dir, { formats: files, secrets });
+        const written = await writeReports(loaded, dir, { formats: files, secrets, sarif: { rules: registry } });
         for (const f of files) {
-          if (!written.errors.some((e) => e.format === f)) io.stdout(`wrote ${written[f]}\n`);
+          if (!written.errors.some((e) => e.format === f)) io.stdout(guarded(secrets, `wrote ${written[f]}\n`));
         }
-        for (const e of written.errors) io.stderr(`vapc: could not write ${e.file}: ${e.message}\n`);
+        for (const e of written.errors) io.stderr(guarded(secrets, `vapc: could not write ${e.file}: ${e.message}\n`));
         if (written.errors.length > 0) return exit(ExitCode.usage);
       }
       exit(verdict(loaded));
@@ -80,6 +84,26 @@ async function reportSecrets(env: NodeJS.ProcessEnv, report: RunReport): Promise
   return secrets;
 }
 
+/** A line vapc prints besides the reporters: secrets scrubbed, control characters escaped, no workflow command. */
+const guarded = (secrets: Secrets, line: string): string => `${neutralizeCommands(secrets.text(printable(line.replace(/\n$/, ''))))}\n`;
+
+/**
+ * A report's baseline marks are the artefact's claim: a forged `known: true` would hide a failure.
+ * So they are dropped and, given the baseline file, recomputed from it and the results (today's
+ * date deciding expiry); without it every failure counts as new, and a report that had marks says
+ * so on stderr.
+ */
+async function rebaseline(report: RunReport, file: string | undefined, warn: (text: string) => void): Promise<RunReport> {
+  const hadMarks = report.baseline !== undefined || report.results.some((r) => r.baseline !== undefined);
+  const { baseline: _drop, ...rest } = report;
+  const { new_failures: _n, known: _k, ...summary } = report.summary;
+  const plain: RunReport = { ...rest, summary, results: report.results.map(({ baseline: _b, ...r }) => r) };
+  const baseline = await loadBaselineFlags({ baseline: file });
+  if (baseline && file !== undefined) return applyBaseline(plain, baseline, { file, today: todayUtc() });
+  if (hadMarks) warn(`vapc: the report was written with --baseline; its known findings are not taken from the artefact: pass --baseline FILE to recompute them (until then every failure counts as new)\n`);
+  return plain;
+}
+
 /**
  * As for `vapc run`: a failed check, or a check that could not run, is not a pass; known findings
  * of a --baseline run (marked in report.json) do not fail it again.
@@ -98,22 +122,23 @@ function registerMergeCommand(report: Command, { io, exit }: CommandContext): vo
     .argument('<dirs...>', 'the shard report directories, each holding report.json')
     .option('--report-dir <dir>', 'where the merged report.json, junit.xml, report.html and report.sarif go', 'reports/latest')
     .option('--quiet', 'print only a brief summary')
+    .option('--baseline <file>', 'the baseline the shards used: known findings are recomputed from it (without it, every failure counts as new)')
     .action(async (dirs: string[], _opts: unknown, command: Command) => {
-      const opts = command.optsWithGlobals<{ reportDir: string; quiet?: boolean }>();
+      const opts = command.optsWithGlobals<{ reportDir: string; quiet?: boolean; baseline?: string }>();
       const out = resolve(opts.reportDir);
       const clash = dirs.find((d) => resolve(d) === out);
       if (clash !== undefined) throw new VapcError('E_USAGE', `--report-dir ${opts.reportDir} is one of the shard directories; merge into another directory`);
-      const shards = await Promise.all(dirs.map(async (dir) => ({ source: dir, report: await loadReport(dir) })));
-      const merged = mergeShardReports(shards);
+      const shards = await loadReports(dirs);
+      const merged = await rebaseline(mergeShardReports(shards), opts.baseline, io.stderr);
       const secrets = await reportSecrets(io.env, merged);
       composeEvents(
         createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: Boolean(opts.quiet), secrets }),
         createGitHubSink({ write: io.stdout, env: io.env, secrets }),
       ).onEnd?.(merged);
-      const written = await writeReports(merged, out, { secrets });
-      for (const e of written.errors) io.stderr(`vapc: could not write ${e.file}: ${printable(e.message)}\n`);
+      const written = await writeReports(merged, out, { secrets, sarif: { rules: registry } });
+      for (const e of written.errors) io.stderr(guarded(secrets, `vapc: could not write ${e.file}: ${e.message}\n`));
       if (written.errors.length > 0) return exit(ExitCode.usage);
-      io.stdout(`merged ${shards.length} shards: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`);
+      io.stdout(guarded(secrets, `merged ${shards.length} shards: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`));
       exit(verdict(merged));
     });
 }

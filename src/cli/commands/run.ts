@@ -237,7 +237,7 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
   }
   const seed = settings.seed ?? randomSeed();
   // A bad baseline file stops the run before any request (exit 2, file and line named).
-  const baseline = await loadBaselineFlags(flags);
+  const baseline = await loadBaselineFlags(flags, { today: deps.today ?? todayUtc(), warn: (line) => io.stderr(neutralizeCommands(line)) });
   let server: ReferenceServer | undefined;
   try {
     const spec = await loadSpec();
@@ -346,6 +346,7 @@ export function registerRunCommand(program: Command, ctx: CommandContext): void 
     .option('--baseline <file>', 'known findings (YAML): fail only on findings not in it; expired entries fail again')
     .option('--write-baseline <file>', "record this run's failures as known findings (YAML, sorted; reasons kept from --baseline)")
     .option('--prune-baseline', 'with --baseline: drop entries whose check and operation ran and passed')
+    .option('--strict-baseline', 'with --baseline: exit 2 when an entry has a placeholder reason or no expires within 90 days (otherwise a warning)')
     .option('--changed-since <base>', 'only the checks of operations that changed since BASE (a spec file, directory or git revision), plus a smoke set')
     .option('--shard <i/n>', 'run only the I-th of N deterministic parts of the plan (merge them with `vapc report merge`)')
     .action(async (flags: RunFlags) => {

@@ -245,10 +245,14 @@ describe('vapc run --write-baseline / --baseline against servers with known devi
     const html = r.file('report.html');
     expect(html).toContain('<span class="badge known">known</span>');
     expect(html).toMatch(/<h2 id="baseline">Baseline<\/h2>/);
-    // `vapc report` re-renders the run and, like the run, does not fail on known findings.
+    // `vapc report --baseline FILE` re-renders the run and, like the run, does not fail on known
+    // findings; without the file it does not take the artefact's word for them.
     const io = capture();
-    expect(await main(['report', r.reportDir, '--format', 'console'], io)).toBe(0);
+    expect(await main(['report', r.reportDir, '--format', 'console', '--baseline', file], io)).toBe(0);
     expect(io.out()).toMatch(/Known findings/);
+    const bare = capture();
+    expect(await main(['report', r.reportDir, '--format', 'console'], bare)).toBe(1);
+    expect(bare.err()).toMatch(/pass --baseline FILE to recompute them/);
   });
 
   it('a server with one more fault exits 1 naming only the new finding', async () => {

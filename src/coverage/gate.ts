@@ -4,6 +4,7 @@
  * verdict of `--min-coverage N`, `--fail-on-unseen-status` and `--fail-on-undocumented-status`.
  * Returns text and a verdict; the CLI prints and sets the exit status.
  */
+import { VapcError } from '../errors.js';
 import { COVERAGE_DIMENSIONS, type Coverage, type CoverageCell, type CoverageDimension } from '../results/coverage.js';
 
 export interface CoverageGateOptions {
@@ -74,4 +75,17 @@ export function coverageGate(coverage: Coverage | undefined, options: CoverageGa
     }
   }
   return { failed, lines };
+}
+
+/** The gate's flags as `vapc run` and `vapc report merge` take them; a bad --min-coverage is a usage error. */
+export function coverageGateFlags(flags: { minCoverage?: string; failOnUnseenStatus?: boolean; failOnUndocumentedStatus?: boolean }): CoverageGateOptions {
+  const out: CoverageGateOptions = {};
+  if (flags.minCoverage !== undefined) {
+    const n = Number(flags.minCoverage);
+    if (!/^\s*\d+(\.\d+)?\s*$/.test(flags.minCoverage) || n > 100) throw new VapcError('E_USAGE', `--min-coverage takes a percentage from 0 to 100, not "${flags.minCoverage}"`);
+    out.minCoverage = n;
+  }
+  if (flags.failOnUnseenStatus) out.failOnUnseenStatus = true;
+  if (flags.failOnUndocumentedStatus) out.failOnUndocumentedStatus = true;
+  return out;
 }

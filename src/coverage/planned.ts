@@ -21,12 +21,12 @@ const SUCCESS = /^(2|default)/i;
 /** Which cells a suite's checks judge on an operation they run on. */
 const SUITE_JUDGES: Record<string, (def: CellDef) => boolean> = {
   auth: (d) => d.dimension === 'security' || status(d, /^(401|403|4XX)$/i),
-  validation: (d) => d.dimension === 'parameter' || d.dimension === 'enum' || (d.dimension === 'keyword' && !/imum$/.test(d.keyword ?? '')) || (d.dimension === 'status' && /^(4\d\d|4XX)$/i.test(d.status ?? '') && !/^(401|403|429)$/.test(d.status ?? '')) || status(d, SUCCESS),
-  ranges: (d) => d.dimension === 'parameter' || (d.dimension === 'keyword' && /imum$/.test(d.keyword ?? '')) || (d.dimension === 'status' && /^(400|422|4XX)$/i.test(d.status ?? '')) || status(d, SUCCESS),
+  validation: (d) => d.dimension === 'parameter' || d.dimension === 'enum' || (d.dimension === 'keyword' && !/imum$/.test(d.keyword ?? '')) || status(d, /^(400|404|413|415|422|4XX)$/i) || status(d, SUCCESS),
+  ranges: (d) => d.dimension === 'parameter' || (d.dimension === 'keyword' && /imum$/.test(d.keyword ?? '')) || status(d, /^(400|422|4XX)$/i) || status(d, SUCCESS),
   schema: (d) => d.dimension === 'parameter' || d.dimension === 'enum' || status(d, SUCCESS),
   stateful: (d) => d.dimension === 'parameter' || d.dimension === 'enum' || status(d, SUCCESS),
   cors: (d) => status(d, SUCCESS),
-  robustness: (d) => (d.dimension === 'status' && /^(400|413|415|422|4XX)$/i.test(d.status ?? '')) || (d.dimension === 'keyword' && d.keyword === 'type'),
+  robustness: (d) => status(d, /^(400|413|415|422|4XX)$/i) || (d.dimension === 'keyword' && d.keyword === 'type'),
   ratelimit: (d) => status(d, /^429$/) || (d.dimension === 'header' && /x-ratelimit/i.test(d.item)),
 };
 

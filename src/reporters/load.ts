@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { VapcError } from '../errors.js';
 import type { CheckResult, Observation, RunReport, Severity, Suite, Verdict } from '../results/model.js';
 import type { ShardField } from '../results/shard.js';
+import { parseCoverage } from '../coverage/parse.js';
 
 const VERDICTS: readonly Verdict[] = ['passed', 'failed', 'skipped', 'error'];
 const SEVERITIES: readonly Severity[] = ['critical', 'major', 'minor'];
@@ -81,6 +82,7 @@ export function parseReport(text: string, source = 'report.json'): RunReport {
     config: isObject(d.config) ? d.config : {},
     ...(isObject(d.baseline) && Array.isArray(d.baseline.not_observed) ? { baseline: d.baseline as unknown as RunReport['baseline'] } : {}),
     ...(shard ? { shard } : {}),
+    ...(d.coverage !== undefined ? { coverage: parseCoverage(d.coverage, bad) } : {}),
   };
 }
 

@@ -8,6 +8,13 @@
 import type { Universe } from './universe.js';
 import { operationMatcher, touchedCells, type CoverageCredentials, type ExchangeFacts } from './touch.js';
 
+/**
+ * Tags of exchanges no check judges: src/runner/discovery.ts's read-only requests, and the record
+ * the suites create once per run for whichever check needs it first (suites/lib/requests.ts).
+ * Both happen once per shard, so they are left out of coverage.
+ */
+export const SETUP_TAGS: ReadonlySet<string> = new Set(['discovery', 'setup']);
+
 export interface ExchangeRecord {
   /** Index of the result (check × operation) the exchange was sent in, in the run's result order. */
   pair: number;
@@ -34,7 +41,7 @@ export class ExchangeLog {
 
   /** The runner's onExchange: one exchange as sent, with the id of the check that sent it. */
   exchange(exchange: ExchangeFacts, checkId: string | undefined): void {
-    if (checkId === undefined) return;
+    if (checkId === undefined || SETUP_TAGS.has(checkId)) return;
     const touch = touchedCells(this.universe, exchange, this.credentials?.(), this.match);
     if (!touch) return;
     const record: ExchangeRecord = { pair: this.pair, check: checkId, operation: touch.operation, cells: touch.cells };

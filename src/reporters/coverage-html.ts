@@ -8,6 +8,7 @@ import type { Coverage, CoverageCell } from '../results/coverage.js';
 import { coverageByDimension, coverageLine, unseenStatuses } from '../coverage/gate.js';
 
 export const COVERAGE_CSS = `
+#coverage h2{scroll-margin-top:64px}
 #coverage .covbar{display:flex;height:14px;border-radius:7px;overflow:hidden;border:1px solid var(--line);max-width:720px;margin:6px 0 10px}
 #coverage .covbar span{display:block;height:100%}
 .cov-judged-pass{background:#d6f5dd}.cov-judged-fail{background:#fbd9d7}.cov-sent{background:#fdecc8}.cov-not-sent{background:#eceef2}
@@ -35,11 +36,33 @@ function cellRow(esc: Escape, c: CoverageCell): string {
   );
 }
 
+/** Green: every cell judged and passed; red: a judged cell failed; amber: some judged; grey: none. */
+function tone(cells: readonly CoverageCell[]): CoverageCell['state'] {
+  const judged = cells.filter((c) => c.state === 'judged-pass' || c.state === 'judged-fail').length;
+  if (cells.some((c) => c.state === 'judged-fail')) return 'judged-fail';
+  return judged === cells.length ? 'judged-pass' : judged === 0 ? 'not-sent' : 'sent';
+}
+
+/** The heat map: an operation per row, a dimension per column, judged/total in each cell, coloured by tone. */
+function heatMap(esc: Escape, coverage: Coverage, operations: readonly string[]): string {
+  const dims = coverageByDimension(coverage).map((d) => d.dimension);
+  const rows = operations.map((op) => {
+    const mine = coverage.cells.filter((c) => c.operation === op);
+    const tds = dims.map((d) => {
+      const cells = mine.filter((c) => c.dimension === d);
+      if (cells.length === 0) return '<td class="num"></td>';
+      const judged = cells.filter((c) => c.state === 'judged-pass' || c.state === 'judged-fail').length;
+      return `<td class="num cov-${tone(cells)}" data-dimension="${esc(d)}">${judged}/${cells.length}</td>`;
+    });
+    return `<tr data-operation="${esc(op)}"><td><code>${esc(op)}</code></td>${tds.join('')}</tr>`;
+  });
+  return `<table class="cov" id="coverage-map"><thead><tr><th>operation</th>${dims.map((d) => `<th>${esc(d)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
 function operationBlock(esc: Escape, operation: string, cells: readonly CoverageCell[]): string {
   const judged = cells.filter((c) => c.state === 'judged-pass' || c.state === 'judged-fail').length;
-  const tone = cells.some((c) => c.state === 'judged-fail') ? 'judged-fail' : judged === cells.length ? 'judged-pass' : judged === 0 ? 'not-sent' : 'sent';
   return (
-    `<details class="cov-op" data-operation="${esc(operation)}"${judged < cells.length ? ' open' : ''}><summary><span class="badge cov-${tone}" style="color:var(--fg)">${judged}/${cells.length}</span> <code>${esc(operation)}</code></summary>` +
+    `<details class="cov-op" data-operation="${esc(operation)}"><summary><span class="badge cov-${tone(cells)}" style="color:var(--fg)">${judged}/${cells.length}</span> <code>${esc(operation)}</code></summary>` +
     `<table class="cov"><thead><tr><th>dimension</th><th>cell</th><th>state</th><th>requests</th><th>judged by / why not</th><th>spec line</th></tr></thead><tbody>` +
     cells.map((c) => cellRow(esc, c)).join('') +
     `</tbody></table></details>`
@@ -68,6 +91,8 @@ ${coverageByDimension(coverage)
 </tbody></table>
 ${unseen.length > 0 ? `<p id="coverage-unseen">Documented statuses never observed: ${unseen.map((c) => `<code>${esc(c.operation)} ${esc(c.item)}</code>`).join(', ')}.</p>` : ''}
 ${undocumented.length > 0 ? `<p id="coverage-undocumented">Undocumented statuses observed: ${undocumented.map((u) => `<code>${esc(u.operation)} ${esc(u.status)}</code> (${esc(u.requests)})`).join(', ')}.</p>` : ''}
+<p>Per operation (judged/cells; green: all judged, red: a judged cell failed, amber: partly judged, grey: none); open an operation for its cells, the spec line and why each is not judged.</p>
+${heatMap(esc, coverage, operations)}
 ${operations.map((op) => operationBlock(esc, op, coverage.cells.filter((c) => c.operation === op))).join('\n')}
 </section>
 `;

@@ -37,7 +37,7 @@ import { loadSpecSource } from '../../diff/source.js';
 import { paths } from '../../paths.js';
 import { operationLabel } from '../../runner/run.js';
 import type { SpecModel } from '../../spec/model.js';
-import { buildUniverse, coverageGate, coverageGateFlags, coverageLine, renderPlannedCoverage } from '../../coverage/index.js';
+import { buildUniverse, coverageGate, coverageGateFlags, coverageLine, renderPlannedCoverage, type CoverageGateOptions } from '../../coverage/index.js';
 
 /** --changed-since BASE: diff BASE against the spec this run uses and select the touched operations plus the smoke set. */
 async function focusSince(baseArg: string, spec: SpecModel): Promise<RunFocus> {
@@ -232,6 +232,14 @@ async function exitStatus(
   return ExitCode.ok;
 }
 
+/** The coverage line, and the gate's lines when it fails (--min-coverage, --fail-on-*-status); true when it fails. */
+function coverageSays(report: RunReport, options: CoverageGateOptions, say: (text: string) => void, shout: (text: string) => void): boolean {
+  if (report.coverage) say(`${coverageLine(report.coverage)}\n`);
+  const gate = coverageGate(report.coverage, options);
+  for (const line of gate.lines) shout(`${line}\n`);
+  return gate.failed;
+}
+
 /** The whole `vapc run`: returns the exit status; bad input and unreachable targets are VapcErrors (exit 2). */
 export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {}): Promise<number> {
   const settings = await resolveRunSettings(flags, io.env, deps.cwd);
@@ -296,8 +304,7 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     });
 
     if (result.dryRun) {
-      say(dryRunText({ ...result, dryRun: result.dryRun }, secrets));
-      say(renderPlannedCoverage(buildUniverse(spec), result.dryRun.lines));
+      say(dryRunText({ ...result, dryRun: result.dryRun }, secrets) + renderPlannedCoverage(buildUniverse(spec), result.dryRun.lines));
       return ExitCode.ok;
     }
 
@@ -307,11 +314,9 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     for (const e of written.errors) shout(`vapc: could not write ${e.file}: ${printable(e.message)}\n`);
     if (!settings.quiet || written.errors.length > 0) say(`reports: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`);
 
-    if (report.coverage) say(`${coverageLine(report.coverage)}\n`);
-    const gate = coverageGate(report.coverage, gateOptions);
-    for (const line of gate.lines) shout(`${line}\n`);
+    const gateFailed = coverageSays(report, gateOptions, say, shout);
     const status = await exitStatus(report, result, flags, baseline, { say, shout, secrets });
-    return gate.failed && status === ExitCode.ok ? ExitCode.failed : status;
+    return gateFailed && status === ExitCode.ok ? ExitCode.failed : status;
   } finally {
     await server?.close().catch(() => undefined);
   }

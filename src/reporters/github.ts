@@ -1,6 +1,7 @@
 import type { CheckResult, RunReport } from '../results/model.js';
 import { mdCell, mdCode, mdFence as fence } from '../results/printable.js';
 import { countsBySuite, failuresOf, formatDuration, replayCommand, reproOf, ruleWithRef } from './text.js';
+import { coverageMarkdown } from './coverage-markdown.js';
 
 /**
  * GitHub Actions output: `::error` workflow commands (one per failure, shown as annotations on
@@ -98,6 +99,7 @@ export function githubStepSummary(report: RunReport): string {
     lines.push('', `### Observations (${report.observations.length}, never failures)`, '');
     for (const o of report.observations) lines.push(`- \`${mdCode(o.id)}\`${o.operation ? ` ${mdCell(o.operation)}` : ''}: ${mdCell(o.message)}`);
   }
+  lines.push(...coverageMarkdown(report.coverage, mdCell));
   lines.push('', 'Full details: `report.html`, `junit.xml`, `report.json` in the report directory.', '');
   return lines.join('\n');
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CheckResult, Failure, RecordedRequest, RecordedResponse, RunReport, Verdict } from '../results/model.js';
 import { compactJson, countsBySuite, failuresOf, formatDuration, prettyBody, replayCommand, reproOf, ruleWithRef, VERDICTS } from './text.js';
+import { COVERAGE_CSS, coverageHtml } from './coverage-html.js';
 
 /**
  * report.html: one self-contained page (inline CSS and JS, no network: a Content-Security-Policy
@@ -241,7 +242,7 @@ export function renderHtml(report: RunReport): string {
 <meta http-equiv="Content-Security-Policy" content="${esc(CSP)}">
 <meta name="referrer" content="no-referrer">
 <title>vapc report · ${esc(verdictText)} · ${esc(report.target)}</title>
-<style>${CSS}</style>
+<style>${CSS}${COVERAGE_CSS}</style>
 </head>
 <body>
 <main>
@@ -275,7 +276,7 @@ ${suiteTableHtml(report)}
 ${results.map((r) => resultHtml(ids, r)).join('\n')}
 <p class="empty" id="no-match" hidden>No result matches the filters.</p>
 </div>
-${baselineSectionHtml(report)}<h2>Observations</h2>
+${baselineSectionHtml(report)}${coverageHtml(report.coverage, esc)}<h2>Observations</h2>
 ${observationsHtml(obs)}
 <h2>Configuration</h2>
 <pre id="config">${esc(JSON.stringify(report.config ?? {}, null, 2))}</pre>

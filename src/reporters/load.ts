@@ -4,6 +4,7 @@ import { VapcError } from '../errors.js';
 import type { BaselineMark, BaselineSummary, CheckResult, Failure, Observation, RunReport, ShardField } from '../results/model.js';
 import { clip, printable } from '../results/printable.js';
 import { describeSchemaError, MAX_MERGE_BYTES, MAX_REPORT_BYTES, MAX_REPORT_DEPTH, MAX_REPORT_NODES, reportValidator } from './report-schema.js';
+import { parseCoverage } from '../coverage/parse.js';
 
 /**
  * report.json read back as input. A report artefact may come from another job of the pull request
@@ -179,6 +180,9 @@ export function parseReport(text: string, source = 'report.json'): RunReport {
   const validate = reportValidator();
   if (!validate(data)) throw new VapcError('E_CONFIG', `${name} is not a vapc report: ${one(describeSchemaError(validate.errors![0]!), 300)}`);
   const d = data as Json;
+  const bad = (what: string): never => {
+    throw new VapcError('E_CONFIG', `${name} is not a vapc report: ${one(what, 300)}`);
+  };
   const results = (d.results as Json[]).map(resultOf);
   const observations: Observation[] = ((d.observations as Json[] | undefined) ?? []).map((o) => ({
     id: one(o.id),
@@ -208,6 +212,7 @@ export function parseReport(text: string, source = 'report.json'): RunReport {
     results,
     observations,
     config: isObject(d.config) ? (printableValue(d.config) as Json) : {},
+    ...(d.coverage !== undefined ? { coverage: printableValue(parseCoverage(d.coverage, bad)) as RunReport['coverage'] } : {}),
   };
   if (isObject(d.baseline)) report.baseline = baselineOf(d.baseline);
   if (isObject(d.focus)) report.focus = printableValue(d.focus) as RunReport['focus'];

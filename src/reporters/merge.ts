@@ -2,6 +2,7 @@ import { VapcError } from '../errors.js';
 import { summarize, type Observation, type RunReport } from '../results/model.js';
 import { clip } from '../results/printable.js';
 import { mergeShardResults } from '../results/shard.js';
+import { mergeCoverage } from '../coverage/merge.js';
 
 /** A shard's report and where it was read from (named in refusals). */
 export interface ShardReport {
@@ -91,5 +92,7 @@ export function mergeShardReports(shards: readonly ShardReport[]): RunReport {
     observations,
     config,
   };
+  const coverage = mergeCoverage(ordered.map((s) => s.report.coverage));
+  if (coverage) merged.coverage = coverage;
   return merged;
 }

@@ -137,6 +137,23 @@ const focus = {
   },
 } as const;
 
+/** The coverage block (src/results/coverage.ts); src/coverage/parse.ts checks the rest of its shape. */
+const coverage = {
+  type: 'object',
+  properties: {
+    summary: { type: 'object', maxProperties: 50 },
+    cells: {
+      type: 'array',
+      maxItems: 100_000,
+      items: {
+        type: 'object',
+        properties: { operation: SHORT, dimension: SHORT, item: SHORT, state: SHORT, checks: { type: 'array', maxItems: 1000, items: SHORT }, requests: COUNT, spec_file: SHORT, reason: LINE },
+      },
+    },
+    undocumented_statuses: { type: 'array', maxItems: 10_000 },
+  },
+} as const;
+
 /** report.json as `vapc report` reads it (see the module comment). */
 export const REPORT_SCHEMA = {
   type: 'object',
@@ -161,6 +178,7 @@ export const REPORT_SCHEMA = {
     baseline: baselineSummary,
     focus,
     shard,
+    coverage,
   },
 } as const;
 

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import type * as Sarif from 'sarif';
 import type { CheckResult, Failure, RunReport, Severity } from '../results/model.js';
+import { coverageRule, coverageSarifResults } from './coverage-sarif.js';
 
 /** A position in the authored spec: `file` relative to the repository root, 1-based line and column. */
 export interface SarifPosition {
@@ -47,6 +48,8 @@ export interface SarifOptions {
   /** Every check of the registry (so rules list all checks); the report's own results fill in the rest. */
   rules?: readonly SarifRuleSource[];
   locator?: SarifLocator;
+  /** Also one `note` result on the spec line of each coverage cell not judged (--sarif-coverage). */
+  coverage?: boolean;
 }
 
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -182,6 +185,8 @@ function resultOf(result: CheckResult, ruleIndex: number, report: RunReport, loc
 /** The SARIF log of a report (already redacted by the caller, as writeReports does). */
 export function buildSarif(report: RunReport, options: SarifOptions = {}): Sarif.Log {
   const rules = rulesFor(report, options);
+  const withCoverage = options.coverage === true && report.coverage !== undefined;
+  if (withCoverage) rules.push(coverageRule);
   const index = new Map(rules.map((r, i) => [r.id, i]));
   const errors = report.results.filter((r) => r.status === 'error');
   const invocation: Sarif.Invocation = {
@@ -196,7 +201,10 @@ export function buildSarif(report: RunReport, options: SarifOptions = {}): Sarif
       {
         tool: { driver: { name: report.tool.name, semanticVersion: report.tool.version, version: report.tool.version, rules } },
         invocations: [invocation],
-        results: report.results.filter((r) => r.status === 'failed').map((r) => resultOf(r, index.get(r.id)!, report, options.locator)),
+        results: [
+          ...report.results.filter((r) => r.status === 'failed').map((r) => resultOf(r, index.get(r.id)!, report, options.locator)),
+          ...(withCoverage ? coverageSarifResults(report.coverage, rules.length - 1) : []),
+        ],
         columnKind: 'utf16CodeUnits',
         properties: { target: report.target, seed: report.seed, spec_version: report.spec_version, summary: report.summary },
       },

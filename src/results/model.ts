@@ -6,6 +6,7 @@
  * status, message, repro}. Everything else here is an addition.
  */
 
+import type { Coverage } from './coverage.js';
 
 export type Suite = 'auth' | 'validation' | 'ranges' | 'schema' | 'stateful' | 'ratelimit' | 'cors' | 'robustness';
 export const SUITES: readonly Suite[] = ['auth', 'validation', 'ranges', 'schema', 'stateful', 'cors', 'robustness', 'ratelimit'];
@@ -158,6 +159,8 @@ export interface RunReport {
   };
   /** Set by `vapc run --shard I/N`: this report holds shard `index` of `count` (see shard.ts). */
   shard?: ShardField;
+  /** Which cells of the contract the run sent and judged (src/coverage/, docs/coverage.md). */
+  coverage?: Coverage;
 }
 
 export function summarize(results: CheckResult[], requests: number, durationMs: number, observations: number): RunSummary {

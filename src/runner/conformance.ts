@@ -15,6 +15,8 @@ import { diagnoseSetup, discoverFixtures, type DiscoveryResult } from './discove
 import { planChecks, runPlan, type PlannedCheck } from './run.js';
 import { validateWireRequest } from '../checks/wire.js';
 import { shardPositions, type ShardField, type ShardInfo } from '../results/shard.js';
+import { composeEvents } from '../results/events.js';
+import { coverageTap } from '../coverage/index.js';
 
 /** A run with no --seed uses a random seed; it is printed up front and written to report.json. */
 export const randomSeed = (): number => Math.floor(Math.random() * 2 ** 31);
@@ -157,7 +159,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     });
   try {
-    const ctx = createCheckContext(contextOptions(options, spec, transport, started));
+    // Coverage (src/coverage/): every exchange a check sends, and which result it belongs to.
+    const coverage = coverageTap(spec, () => ctx.credentials, options.onExchange);
+    const ctx = createCheckContext(contextOptions({ ...options, onExchange: coverage.onExchange }, spec, transport, started));
     const discovery = await discoverSetup(ctx, options, transport.baseUrl);
 
     const suites = options.suites ?? SUITES;
@@ -203,6 +207,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       config: ctx.redact(config),
       ...(options.focus ? { focus: options.focus } : {}),
       ...(shard ? { shard } : {}),
+      ...(results.length > 0 ? { coverage: coverage.compute(results, wholePlan) } : {}),
     });
 
     if (options.dryRun) {
@@ -210,7 +215,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     }
 
     options.events?.onStart?.(planEvent);
-    const outcome = await runPlan(plan, ctx, options.events);
+    const outcome = await runPlan(plan, ctx, composeEvents(coverage.events, options.events ?? {}));
     const report = sanitizeReport(makeReport(outcome.results), ctx.secrets);
     if (outcome.aborted) report.config['aborted'] = outcome.aborted.message;
     options.events?.onEnd?.(report);

@@ -53,6 +53,13 @@ export class SpecSource {
     return item ? this.keyPosition(item, method.toLowerCase()) : undefined;
   }
 
+  /** The line of a documented status key (`'422':`, `2XX:`) of an operation's responses, or undefined. */
+  responseStatus(path: string, method: string, status: string): SourcePosition | undefined {
+    const item = this.pathItem(path);
+    const responses = item && this.walk(item, [method.toLowerCase(), 'responses']);
+    return responses ? this.keyPosition(responses, status) : undefined;
+  }
+
   /** The line of a parameter's `name:` (operation-level first, then path-level), or undefined. */
   parameter(path: string, method: string, name: string, location?: FieldLocation): SourcePosition | undefined {
     const item = this.pathItem(path);

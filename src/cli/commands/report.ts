@@ -10,6 +10,7 @@ import { loadSpec } from '../../spec/load.js';
 import { operationLabel, secretResponsePointers } from '../../spec/model.js';
 import { ExitCode, type CommandContext } from '../io.js';
 import { mergeShardReports } from '../../reporters/merge.js';
+import { coverageGate, coverageGateFlags, coverageLine } from '../../coverage/index.js';
 import type { RunReport } from '../../results/model.js';
 import { neutralizeCommands, printable } from '../../results/printable.js';
 import { applyBaseline } from '../../baseline/index.js';
@@ -123,8 +124,12 @@ function registerMergeCommand(report: Command, { io, exit }: CommandContext): vo
     .option('--report-dir <dir>', 'where the merged report.json, junit.xml, report.html and report.sarif go', 'reports/latest')
     .option('--quiet', 'print only a brief summary')
     .option('--baseline <file>', 'the baseline the shards used: known findings are recomputed from it (without it, every failure counts as new)')
+    .option('--min-coverage <n>', 'exit 1 when fewer than N percent of the merged coverage cells are judged, listing the cells missing')
+    .option('--fail-on-unseen-status', 'exit 1 when a documented status was never observed in any shard')
+    .option('--fail-on-undocumented-status', 'exit 1 when a shard observed a status the operation does not document')
     .action(async (dirs: string[], _opts: unknown, command: Command) => {
-      const opts = command.optsWithGlobals<{ reportDir: string; quiet?: boolean; baseline?: string }>();
+      const opts = command.optsWithGlobals<{ reportDir: string; quiet?: boolean; baseline?: string; minCoverage?: string; failOnUnseenStatus?: boolean; failOnUndocumentedStatus?: boolean }>();
+      const gateOptions = coverageGateFlags(opts);
       const out = resolve(opts.reportDir);
       const clash = dirs.find((d) => resolve(d) === out);
       if (clash !== undefined) throw new VapcError('E_USAGE', `--report-dir ${opts.reportDir} is one of the shard directories; merge into another directory`);
@@ -139,6 +144,9 @@ function registerMergeCommand(report: Command, { io, exit }: CommandContext): vo
       for (const e of written.errors) io.stderr(guarded(secrets, `vapc: could not write ${e.file}: ${e.message}\n`));
       if (written.errors.length > 0) return exit(ExitCode.usage);
       io.stdout(guarded(secrets, `merged ${shards.length} shards: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`));
-      exit(verdict(merged));
+      if (merged.coverage) io.stdout(guarded(secrets, `${coverageLine(merged.coverage)}\n`));
+      const gate = coverageGate(merged.coverage, gateOptions);
+      for (const line of gate.lines) io.stderr(guarded(secrets, `${line}\n`));
+      exit(gate.failed && verdict(merged) === ExitCode.ok ? ExitCode.failed : verdict(merged));
     });
 }

@@ -37,6 +37,7 @@ import { loadSpecSource } from '../../diff/source.js';
 import { paths } from '../../paths.js';
 import { operationLabel } from '../../runner/run.js';
 import type { SpecModel } from '../../spec/model.js';
+import { buildUniverse, coverageGate, coverageGateFlags, coverageLine, renderPlannedCoverage, type CoverageGateOptions } from '../../coverage/index.js';
 
 /** --changed-since BASE: diff BASE against the spec this run uses and select the touched operations plus the smoke set. */
 async function focusSince(baseArg: string, spec: SpecModel): Promise<RunFocus> {
@@ -82,6 +83,10 @@ export interface RunFlags extends BaselineFlags {
   quiet?: boolean;
   changedSince?: string;
   shard?: string;
+  minCoverage?: string;
+  failOnUnseenStatus?: boolean;
+  failOnUndocumentedStatus?: boolean;
+  sarifCoverage?: boolean;
 }
 
 /** `--shard I/N`: 1 ≤ I ≤ N; anything else is a usage error. */
@@ -227,6 +232,14 @@ async function exitStatus(
   return ExitCode.ok;
 }
 
+/** The coverage line, and the gate's lines when it fails (--min-coverage, --fail-on-*-status); true when it fails. */
+function coverageSays(report: RunReport, options: CoverageGateOptions, say: (text: string) => void, shout: (text: string) => void): boolean {
+  if (report.coverage) say(`${coverageLine(report.coverage)}\n`);
+  const gate = coverageGate(report.coverage, options);
+  for (const line of gate.lines) shout(`${line}\n`);
+  return gate.failed;
+}
+
 /** The whole `vapc run`: returns the exit status; bad input and unreachable targets are VapcErrors (exit 2). */
 export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {}): Promise<number> {
   const settings = await resolveRunSettings(flags, io.env, deps.cwd);
@@ -236,6 +249,7 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     throw new VapcError('E_USAGE', '--shard needs a fixed --seed N, the same for every shard, so that the shards split one run and can be merged');
   }
   const seed = settings.seed ?? randomSeed();
+  const gateOptions = coverageGateFlags(flags);
   // A bad baseline file stops the run before any request (exit 2, file and line named).
   const baseline = await loadBaselineFlags(flags, { today: deps.today ?? todayUtc(), warn: (line) => io.stderr(neutralizeCommands(line)) });
   let server: ReferenceServer | undefined;
@@ -290,17 +304,19 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     });
 
     if (result.dryRun) {
-      say(dryRunText({ ...result, dryRun: result.dryRun }, secrets));
+      say(dryRunText({ ...result, dryRun: result.dryRun }, secrets) + renderPlannedCoverage(buildUniverse(spec), result.dryRun.lines));
       return ExitCode.ok;
     }
 
     const report = baselined?.applied() ?? result.report;
     if (report.baseline && flags.pruneBaseline && baseline) report.baseline.pruned = prunedEntries(baseline, report).dropped.length;
-    const written = await writeReports(report, settings.reportDir, { secrets, sarif: { rules: checks } });
+    const written = await writeReports(report, settings.reportDir, { secrets, sarif: { rules: checks, coverage: flags.sarifCoverage === true } });
     for (const e of written.errors) shout(`vapc: could not write ${e.file}: ${printable(e.message)}\n`);
     if (!settings.quiet || written.errors.length > 0) say(`reports: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`);
 
-    return await exitStatus(report, result, flags, baseline, { say, shout, secrets });
+    const gateFailed = coverageSays(report, gateOptions, say, shout);
+    const status = await exitStatus(report, result, flags, baseline, { say, shout, secrets });
+    return gateFailed && status === ExitCode.ok ? ExitCode.failed : status;
   } finally {
     await server?.close().catch(() => undefined);
   }
@@ -348,6 +364,10 @@ export function registerRunCommand(program: Command, ctx: CommandContext): void 
     .option('--prune-baseline', 'with --baseline: drop entries whose check and operation ran and passed')
     .option('--strict-baseline', 'with --baseline: exit 2 when an entry has a placeholder reason or no expires within 90 days (otherwise a warning)')
     .option('--changed-since <base>', 'only the checks of operations that changed since BASE (a spec file, directory or git revision), plus a smoke set')
+    .option('--min-coverage <n>', 'exit 1 when fewer than N percent of the coverage cells are judged, listing the cells missing')
+    .option('--fail-on-unseen-status', 'fail the run when a documented status was never observed (an observation otherwise)')
+    .option('--fail-on-undocumented-status', 'fail the run when a status the operation does not document was observed (an observation otherwise)')
+    .option('--sarif-coverage', 'also write a note on the spec line of each coverage cell not judged into report.sarif')
     .option('--shard <i/n>', 'run only the I-th of N deterministic parts of the plan (merge them with `vapc report merge`)')
     .action(async (flags: RunFlags) => {
       ctx.exit((await runCommand(flags, ctx.io)) as 0 | 1 | 2);

@@ -1,0 +1,91 @@
+/**
+ * What a run's coverage says on the console and at the gate: the one-line summary, the two
+ * status findings ("documented status never observed", "undocumented status observed"), and the
+ * verdict of `--min-coverage N`, `--fail-on-unseen-status` and `--fail-on-undocumented-status`.
+ * Returns text and a verdict; the CLI prints and sets the exit status.
+ */
+import { VapcError } from '../errors.js';
+import { COVERAGE_DIMENSIONS, type Coverage, type CoverageCell, type CoverageDimension } from '../results/coverage.js';
+
+export interface CoverageGateOptions {
+  /** Percent of cells that must be judged (0..100). */
+  minCoverage?: number;
+  failOnUnseenStatus?: boolean;
+  failOnUndocumentedStatus?: boolean;
+}
+
+export interface CoverageGate {
+  failed: boolean;
+  /** Lines to print (no trailing newline): why the gate failed, with what is missing. */
+  lines: string[];
+}
+
+const isJudged = (c: CoverageCell): boolean => c.state === 'judged-pass' || c.state === 'judged-fail';
+
+/** Documented statuses no check's exchange was answered with. */
+export const unseenStatuses = (coverage: Coverage): CoverageCell[] => coverage.cells.filter((c) => c.dimension === 'status' && c.requests === 0);
+
+const where = (c: CoverageCell): string => (c.spec_line === null ? '' : ` (${c.spec_file ?? 'spec'}:${c.spec_line})`);
+
+/** `coverage: 212/240 cells judged (88%), 4 documented statuses never seen[, 2 undocumented statuses observed]`. */
+export function coverageLine(coverage: Coverage): string {
+  const s = coverage.summary;
+  const unseen = unseenStatuses(coverage).length;
+  const undocumented = coverage.undocumented_statuses?.length ?? 0;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 'es'}`;
+  return (
+    `coverage: ${s.judged}/${s.cells} cells judged (${Math.floor(s.percent)}%), ${plural(unseen, 'documented status')} never seen` +
+    (undocumented > 0 ? `, ${plural(undocumented, 'undocumented status')} observed` : '')
+  );
+}
+
+/** Judged/total per dimension, in the fixed dimension order. */
+export function coverageByDimension(coverage: Coverage): Array<{ dimension: CoverageDimension; judged: number; sent: number; cells: number }> {
+  return COVERAGE_DIMENSIONS.map((dimension) => {
+    const cells = coverage.cells.filter((c) => c.dimension === dimension);
+    return { dimension, judged: cells.filter(isJudged).length, sent: cells.filter((c) => c.state === 'sent').length, cells: cells.length };
+  }).filter((d) => d.cells > 0);
+}
+
+export function coverageGate(coverage: Coverage | undefined, options: CoverageGateOptions): CoverageGate {
+  const lines: string[] = [];
+  let failed = false;
+  if (!coverage) return { failed: options.minCoverage !== undefined && options.minCoverage > 0, lines: options.minCoverage ? ['coverage: the report has no coverage block; --min-coverage cannot be met'] : [] };
+  const s = coverage.summary;
+  if (options.minCoverage !== undefined && s.judged * 100 < options.minCoverage * s.cells) {
+    failed = true;
+    const missing = coverage.cells.filter((c) => !isJudged(c));
+    lines.push(`coverage: ${s.percent}% of cells judged, below --min-coverage ${options.minCoverage}; ${missing.length} cell(s) not judged:`);
+    for (const c of missing) lines.push(`  ${c.operation} · ${c.dimension} · ${c.item} · ${c.state}${where(c)}${c.reason ? `: ${c.reason}` : ''}`);
+  }
+  if (options.failOnUnseenStatus) {
+    const unseen = unseenStatuses(coverage);
+    if (unseen.length > 0) {
+      failed = true;
+      lines.push(`coverage: ${unseen.length} documented status(es) never observed (--fail-on-unseen-status):`);
+      for (const c of unseen) lines.push(`  ${c.operation} ${c.item}${where(c)}`);
+    }
+  }
+  if (options.failOnUndocumentedStatus) {
+    const undocumented = coverage.undocumented_statuses ?? [];
+    if (undocumented.length > 0) {
+      failed = true;
+      lines.push(`coverage: ${undocumented.length} undocumented status(es) observed (--fail-on-undocumented-status):`);
+      for (const u of undocumented) lines.push(`  ${u.operation} answered ${u.status} (${u.requests} request(s); ${u.checks.join(', ')})`);
+    }
+  }
+  return { failed, lines };
+}
+
+/** The gate's flags as `vapc run` and `vapc report merge` take them; a bad --min-coverage is a usage error. */
+export function coverageGateFlags(flags: { minCoverage?: string; failOnUnseenStatus?: boolean; failOnUndocumentedStatus?: boolean }): CoverageGateOptions {
+  const out: CoverageGateOptions = {};
+  if (flags.minCoverage !== undefined) {
+    const n = Number(flags.minCoverage);
+    if (!/^\s*\d+(\.\d+)?\s*$/.test(flags.minCoverage) || n > 100) throw new VapcError('E_USAGE', `--min-coverage takes a percentage from 0 to 100, not "${flags.minCoverage}"`);
+    out.minCoverage = n;
+  }
+  if (flags.failOnUnseenStatus) out.failOnUnseenStatus = true;
+  if (flags.failOnUndocumentedStatus) out.failOnUndocumentedStatus = true;
+  return out;
+}

@@ -1,0 +1,60 @@
+/**
+ * Coverage of the contract by a run (docs/coverage.md): the universe of cells read from the spec,
+ * the exchange log the runner feeds, the pure computation, the shard merge, the planned coverage
+ * of a dry run, and the gate. Imports only the model and the spec.
+ */
+import type { CheckResult } from '../results/model.js';
+import type { Coverage } from '../results/coverage.js';
+import { operationLabel, type Operation, type SpecModel } from '../spec/model.js';
+import { computeCoverage, type PlanPair } from './compute.js';
+import { ExchangeLog } from './log.js';
+import type { CoverageCredentials, ExchangeFacts } from './touch.js';
+import { buildUniverse, type Universe } from './universe.js';
+
+export { buildUniverse, specCellLocator, cellKey, type Universe, type CellDef, type InputSlot, type CellLocator } from './universe.js';
+export { touchedCells, documentedStatus, type ExchangeFacts, type CoverageCredentials } from './touch.js';
+export { ExchangeLog, type ExchangeRecord } from './log.js';
+export { computeCoverage, summarizeCoverage, REASONS, STATE_RANK, type PlanPair, type CoverageInput } from './compute.js';
+export { mergeCoverage } from './merge.js';
+export { coverageGate, coverageGateFlags, coverageLine, coverageByDimension, unseenStatuses, type CoverageGate, type CoverageGateOptions } from './gate.js';
+export { plannedCoverage, renderPlannedCoverage, type PlannedLine } from './planned.js';
+
+/** A plan pair as the runner holds it (src/runner's PlannedCheck fits). */
+export interface PlannedPairLike {
+  check: { suite: string; destructive?: boolean };
+  operation: Operation;
+  skip?: string;
+}
+
+export const planPairs = (plan: readonly PlannedPairLike[]): PlanPair[] =>
+  plan.map((p) => {
+    const pair: PlanPair = { suite: p.check.suite, operation: operationLabel(p.operation) };
+    if (p.skip !== undefined) pair.skip = p.skip;
+    if (p.check.destructive || p.operation.sideEffects) pair.destructive = true;
+    return pair;
+  });
+
+/**
+ * The runner's hook: `onExchange` (chains to `next`) and `events.onCheckDone` feed the log;
+ * `compute` turns it into report.json's coverage block once the results are in.
+ */
+export function coverageTap<E extends ExchangeFacts>(
+  spec: Pick<SpecModel, 'operations'>,
+  credentials: () => CoverageCredentials | undefined,
+  next?: (exchange: E, checkId: string | undefined) => void,
+  universe: Universe = buildUniverse(spec),
+) {
+  const log = new ExchangeLog(universe, credentials);
+  return {
+    log,
+    onExchange(exchange: E, checkId: string | undefined): void {
+      log.exchange(exchange, checkId);
+      next?.(exchange, checkId);
+    },
+    events: log.events,
+    compute(results: ReadonlyArray<Pick<CheckResult, 'id' | 'status' | 'suite'>>, wholePlan: readonly PlannedPairLike[]): Coverage {
+      return computeCoverage({ universe, records: log.records, results, plan: planPairs(wholePlan) });
+    },
+  };
+}
+export { parseCoverage } from './parse.js';

@@ -1,0 +1,92 @@
+/**
+ * Coverage of real runs against the reference server on loopback:
+ * - a fault planted where the default plan does not look (invites answer 500; the operation is
+ *   destructive, so not exercised by default) leaves the run green, and the coverage block names
+ *   the cells it lives in as not judged, with the reason and the spec line;
+ * - every fault of the catalogue lives in a cell the default run judges: each check its `catches`
+ *   names judged at least one cell (one run of every suite but the burst, the burst alone, and the
+ *   stateful suite with destructive checks enabled, as the faults only those catch need);
+ * - three shards merged give the same coverage block as one unsharded run.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runConformance } from '../../src/runner/conformance.js';
+import { loadSpec } from '../../src/spec/load.js';
+import type { SpecModel } from '../../src/spec/model.js';
+import { operationIdOf, startReferenceServer } from '../../src/server/index.js';
+import { mergeShardReports } from '../../src/reporters/merge.js';
+import { mergeCoverage, coverageGate } from '../../src/coverage/index.js';
+import { REASONS } from '../../src/coverage/compute.js';
+import type { Coverage } from '../../src/results/coverage.js';
+import type { RunReport } from '../../src/results/model.js';
+import { faults } from '../catalog/faults/index.js';
+import { runnerOptions, SMALL_LIMIT, withLoopbackServer, failedOf } from '../helpers/loopback-runs.js';
+
+let spec: SpecModel;
+let planted: RunReport;
+let burst: RunReport;
+let destructive: RunReport;
+
+/** The reference server with invites answering 500: a fault in a cell the default plan does not judge. */
+const startPlanted = (options: { rateLimit?: number; rateWindowMs?: number }) =>
+  startReferenceServer({
+    host: '127.0.0.1',
+    port: 0,
+    ...options,
+    configure(app) {
+      app.addHook('preHandler', async (request, reply) => {
+        if (operationIdOf(request) === 'createInvite') await reply.code(500).send({ detail: 'planted fault' });
+      });
+    },
+  });
+
+beforeAll(async () => {
+  spec = await loadSpec();
+  planted = (await withLoopbackServer(startPlanted, {}, (server) => runConformance(runnerOptions(server, spec)))).report;
+  // The faults only destructive checks catch (key regeneration, invites) are judged when they are enabled.
+  destructive = (await withLoopbackServer(startReferenceServer, {}, (server) => runConformance(runnerOptions(server, spec, { suites: ['stateful'], includeDestructive: true })))).report;
+  burst = (await withLoopbackServer(startReferenceServer, SMALL_LIMIT, (server) => runConformance(runnerOptions(server, spec, { suites: ['ratelimit'] })))).report;
+}, 120_000);
+
+const cellsOf = (coverage: Coverage | undefined, operation: string) => (coverage?.cells ?? []).filter((c) => c.operation === operation);
+
+describe('coverage of a default run', () => {
+  it('names the cell of a fault the default plan does not judge, with its reason and spec line, while the run stays green', () => {
+    expect(failedOf(planted.results)).toEqual([]);
+    const invites = cellsOf(planted.coverage, 'POST /orgs/{org_id}/invites');
+    const success = invites.find((c) => c.dimension === 'status' && c.item === '2XX');
+    expect(success).toMatchObject({ state: 'not-sent', requests: 0, reason: REASONS.destructive, spec_file: 'spec/openapi.yaml' });
+    expect(success!.spec_line).toBeGreaterThan(0);
+    expect(invites.every((c) => c.state === 'not-sent')).toBe(true);
+    const gate = coverageGate(planted.coverage, { minCoverage: 100 });
+    expect(gate.failed).toBe(true);
+    expect(gate.lines.join('\n')).toContain('POST /orgs/{org_id}/invites · status · 2XX · not-sent (spec/openapi.yaml:');
+  });
+
+  it('judges, for every fault of the catalogue, a cell with each check that catches it', () => {
+    const coverage = mergeCoverage([planted.coverage, burst.coverage, destructive.coverage])!;
+    const judgedBy = new Set(coverage.cells.filter((c) => c.state === 'judged-pass' || c.state === 'judged-fail').flatMap((c) => c.checks));
+    const unjudged = faults.flatMap((f) => f.catches.filter((id) => !judgedBy.has(id)).map((id) => `${f.name}: ${id}`));
+    expect(unjudged).toEqual([]);
+    expect(faults.filter((f) => f.catches.length > 0).length).toBeGreaterThan(20);
+  });
+
+  it('counts every cell once in the summary, and no check sent a status the spec leaves undocumented', () => {
+    const s = planted.coverage!.summary;
+    expect(s.judged + s.sent + s.not_sent).toBe(s.cells);
+    expect(s.judged).toBeGreaterThan(s.cells / 2);
+    expect(burst.coverage!.cells.some((c) => c.item === '429' && c.state === 'judged-pass')).toBe(true);
+  });
+});
+
+describe('coverage across shards', () => {
+  it('merges three shards into the coverage block of one unsharded run', async () => {
+    const run = (shard?: { index: number; count: number }) =>
+      withLoopbackServer(startReferenceServer, {}, async (server) => (await runConformance(runnerOptions(server, spec, { suites: ['validation', 'ranges'], runs: 2, ...(shard ? { shard } : {}) }))).report);
+    const whole = await run();
+    const shards = [];
+    for (const index of [1, 2, 3]) shards.push({ source: `shard ${index}`, report: await run({ index, count: 3 }) });
+    const merged = mergeShardReports(shards);
+    expect(merged.coverage).toEqual(whole.coverage);
+    expect(shards.every((s) => s.report.coverage!.summary.judged < whole.coverage!.summary.judged)).toBe(true);
+  }, 120_000);
+});

@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { buildModel, type OpenAPIDocument } from '../../../src/spec/model.js';
+import {
+  buildUniverse,
+  computeCoverage,
+  coverageGate,
+  coverageGateFlags,
+  coverageLine,
+  ExchangeLog,
+  mergeCoverage,
+  parseCoverage,
+  plannedCoverage,
+  REASONS,
+  touchedCells,
+  type ExchangeFacts,
+} from '../../../src/coverage/index.js';
+import type { CheckResult } from '../../../src/results/model.js';
+
+/** A small contract: one list operation with a bounded query, one create with an enum and a required field, one destructive. */
+const document: OpenAPIDocument = {
+  openapi: '3.1.0',
+  info: { title: 'small', version: '1.0.0' },
+  components: { securitySchemes: { BearerAuth: { type: 'http', scheme: 'bearer' } } },
+  security: [{ BearerAuth: [] }],
+  paths: {
+    '/things': {
+      get: {
+        operationId: 'listThings',
+        parameters: [{ name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, maximum: 100 } }],
+        responses: {
+          '200': { description: 'ok', headers: { 'X-RateLimit-Limit': { schema: { type: 'integer' } } }, content: { 'application/json': { schema: { type: 'array' } } } },
+          '422': { description: 'bad' },
+          '5XX': { description: 'server error' },
+        },
+      },
+      post: {
+        operationId: 'createThing',
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 5 }, kind: { type: 'string', enum: ['a', 'b'] } } },
+            },
+          },
+        },
+        responses: { '201': { description: 'created' }, '422': { description: 'bad' } },
+      },
+    },
+    '/things/{id}/burn': {
+      post: { operationId: 'burnThing', 'x-side-effects': 'burns it', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { '204': { description: 'burnt' } } },
+    },
+  },
+};
+
+const spec = buildModel(document);
+const universe = buildUniverse(spec, null);
+const items = (op: string) => universe.cells.filter((c) => c.operation === op).map((c) => `${c.dimension} ${c.item}`);
+
+const ex = (method: string, url: string, status: number, body?: unknown, headers: Record<string, string> = { authorization: 'Bearer k' }): ExchangeFacts => ({
+  request: { method, url: `http://127.0.0.1:9${url}`, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) },
+  response: { status },
+});
+
+const result = (id: string, status: CheckResult['status'], suite: CheckResult['suite'] = 'ranges') => ({ id, status, suite });
+
+describe('coverage universe', () => {
+  it('reads statuses, inputs, keywords, enum values, responses, headers and security from the spec', () => {
+    expect(items('GET /things')).toEqual([
+      'status 200',
+      'response 200 body',
+      'header 200 X-RateLimit-Limit',
+      'status 422',
+      'status 5XX',
+      'parameter query offset',
+      'keyword query offset minimum',
+      'keyword query offset maximum',
+      'keyword query offset type',
+      'security BearerAuth (Authorization)',
+    ]);
+    expect(items('POST /things')).toEqual(
+      expect.arrayContaining(['keyword body name maxLength', 'keyword body name required', 'enum body kind = "a"', 'enum body kind = "b"', 'keyword body kind enum']),
+    );
+  });
+
+  it('leaves out what no request can probe: a string path parameter has no type or required cell', () => {
+    expect(items('POST /things/{id}/burn')).toEqual(['status 204', 'parameter path id', 'security BearerAuth (Authorization)']);
+  });
+});
+
+describe('coverage touch', () => {
+  it('counts a boundary or beyond-bound value as probing the range keyword, a value inside it as not', () => {
+    const at = (offset: string) => touchedCells(universe, ex('GET', `/things?offset=${offset}`, 200), { apiKey: 'k' })!.cells.map((k) => k.split('\u0000').slice(1).join(' '));
+    expect(at('-1')).toContain('keyword query offset minimum');
+    expect(at('0')).toContain('keyword query offset minimum');
+    expect(at('50')).not.toContain('keyword query offset minimum');
+    expect(at('101')).toContain('keyword query offset maximum');
+    expect(at('abc')).toContain('keyword query offset type');
+  });
+
+  it('sees a left-out required field, an enum value, a missing credential and the documented status range', () => {
+    const t = touchedCells(universe, ex('POST', '/things', 422, { kind: 'b' }, {}), { apiKey: 'k' })!;
+    const names = t.cells.map((k) => k.split('\u0000').slice(1).join(' '));
+    expect(names).toEqual(expect.arrayContaining(['keyword body name required', 'enum body kind = "b"', 'security BearerAuth (Authorization)', 'status 422']));
+    expect(touchedCells(universe, ex('GET', '/things', 503), {})!.documented).toBe('5XX');
+    expect(touchedCells(universe, ex('GET', '/things', 404), {})!.documented).toBeUndefined();
+  });
+});
+
+describe('coverage computation', () => {
+  it('judges a cell only through a check that passed or failed, and keeps why the others were not judged', () => {
+    const log = new ExchangeLog(universe, () => ({ apiKey: 'k' }));
+    log.exchange(ex('GET', '/things?offset=-1', 422), 'ranges.offset');
+    log.checkDone();
+    log.exchange(ex('GET', '/things?offset=101', 422), 'ranges.skipped');
+    log.checkDone();
+    log.exchange(ex('GET', '/things', 404), undefined); // discovery: not a check's
+    const plan = [
+      { suite: 'ranges', operation: 'GET /things' },
+      { suite: 'ranges', operation: 'POST /things/{id}/burn', skip: 'destructive', destructive: true },
+    ];
+    const coverage = computeCoverage({ universe, records: log.records, results: [result('ranges.offset', 'passed'), result('ranges.skipped', 'skipped')], plan });
+    const cell = (item: string) => coverage.cells.find((c) => c.item === item)!;
+    expect(cell('query offset minimum')).toMatchObject({ state: 'judged-pass', checks: ['ranges.offset'], requests: 1 });
+    expect(cell('query offset maximum')).toMatchObject({ state: 'sent', reason: REASONS.sentOnly });
+    expect(cell('204')).toMatchObject({ state: 'not-sent', reason: REASONS.destructive });
+    expect(cell('5XX')).toMatchObject({ state: 'not-sent', reason: REASONS.serverError });
+    expect(cell('name maxLength'.replace(/^/, 'body '))).toMatchObject({ state: 'not-sent', reason: REASONS.notPlanned });
+    expect(coverage.undocumented_statuses).toBeUndefined();
+    expect(coverage.summary.cells).toBe(universe.cells.length);
+    expect(coverage.summary.judged + coverage.summary.sent + coverage.summary.not_sent).toBe(coverage.summary.cells);
+  });
+
+  it('marks a cell judged-fail when a failing check judged it, and lists an undocumented status', () => {
+    const log = new ExchangeLog(universe);
+    log.exchange(ex('POST', '/things', 404, { name: 'abcdef' }), 'validation.x');
+    const coverage = computeCoverage({ universe, records: log.records, results: [result('validation.x', 'failed', 'validation')], plan: [] });
+    expect(coverage.cells.find((c) => c.item === 'body name maxLength')!.state).toBe('judged-fail');
+    expect(coverage.undocumented_statuses).toEqual([{ operation: 'POST /things', status: 404, requests: 1, checks: ['validation.x'] }]);
+  });
+
+  it('does not count a 429 retried outside the ratelimit suite as judged', () => {
+    const log = new ExchangeLog(universe);
+    log.exchange(ex('GET', '/things?offset=0', 429), 'ranges.offset');
+    const coverage = computeCoverage({ universe, records: log.records, results: [result('ranges.offset', 'passed')], plan: [] });
+    expect(coverage.cells.find((c) => c.item === 'query offset minimum')!.state).toBe('sent');
+  });
+});
+
+describe('coverage merge, gate and plan', () => {
+  const run = (exchanges: Array<[ExchangeFacts, string, CheckResult['status']]>) => {
+    const log = new ExchangeLog(universe);
+    for (const [e, id] of exchanges) {
+      log.exchange(e, id);
+      log.checkDone();
+    }
+    return computeCoverage({ universe, records: log.records, results: exchanges.map(([, id, status]) => result(id, status)), plan: [{ suite: 'ranges', operation: 'GET /things' }] });
+  };
+  const a: [ExchangeFacts, string, CheckResult['status']] = [ex('GET', '/things?offset=0', 200), 'ranges.a', 'passed'];
+  const b: [ExchangeFacts, string, CheckResult['status']] = [ex('GET', '/things?offset=100', 422), 'ranges.b', 'skipped'];
+  const c: [ExchangeFacts, string, CheckResult['status']] = [ex('GET', '/things?offset=100', 422), 'ranges.c', 'passed'];
+
+  it('merges shards exactly: judged in any shard is judged, requests summed', () => {
+    expect(mergeCoverage([run([a]), run([b]), run([c])])).toEqual(run([a, b, c]));
+    expect(mergeCoverage([undefined])).toBeUndefined();
+  });
+
+  it('reads a coverage block back and refuses a bad one', () => {
+    const block = run([a, b]);
+    expect(parseCoverage(JSON.parse(JSON.stringify(block)), (w) => { throw new Error(w); })).toEqual(block);
+    expect(() => parseCoverage({ cells: [{ ...block.cells[0], state: 'maybe' }] }, (w) => { throw new Error(w); })).toThrow(/state must be one of/);
+  });
+
+  it('gates on --min-coverage with the missing cells, and on unseen and undocumented statuses when asked', () => {
+    const coverage = run([a]);
+    expect(coverageLine(coverage)).toMatch(/^coverage: \d+\/\d+ cells judged \(\d+%\), \d+ documented status(es)? never seen$/);
+    const gate = coverageGate(coverage, { minCoverage: 90 });
+    expect(gate.failed).toBe(true);
+    expect(gate.lines.join('\n')).toContain('POST /things · keyword · body name maxLength · not-sent');
+    expect(coverageGate(coverage, { minCoverage: 1 }).failed).toBe(false);
+    expect(coverageGate(coverage, {}).failed).toBe(false);
+    expect(coverageGate(coverage, { failOnUnseenStatus: true }).lines.join('\n')).toContain('POST /things 201');
+    expect(() => coverageGateFlags({ minCoverage: 'lots' })).toThrow(/--min-coverage takes a percentage/);
+  });
+
+  it('plans the cells of the suites that will run on an operation, none of a skipped one', () => {
+    const { planned } = plannedCoverage(universe, [
+      { suite: 'ranges', operation: 'GET /things', checks: 1, skipped: 0 },
+      { suite: 'auth', operation: 'POST /things/{id}/burn', checks: 1, skipped: 1 },
+    ]);
+    const names = planned.map((p) => `${p.operation} ${p.item}`);
+    expect(names).toContain('GET /things query offset minimum');
+    expect(names.some((n) => n.startsWith('POST /things/{id}/burn'))).toBe(false);
+  });
+});

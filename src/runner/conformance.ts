@@ -118,6 +118,7 @@ async function discoverSetup(ctx: RunContext, options: ConformanceOptions, baseU
   try {
     discovery = await discoverFixtures(ctx, options.fixtures ?? {});
   } catch (error) {
+    if (error instanceof RunAbortedError && error.reason === 'deadline') throw new VapcError('E_RUN_ABORTED', `the run stopped during discovery: ${error.message}`);
     if (error instanceof RunAbortedError) throw new VapcError('E_UNREACHABLE', `${options.baseUrl}: ${error.message}`);
     throw error;
   }
@@ -212,7 +213,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     options.events?.onStart?.(planEvent);
     const outcome = await runPlan(plan, ctx, options.events);
     const report = sanitizeReport(makeReport(outcome.results), ctx.secrets);
-    if (outcome.aborted) report.config['aborted'] = outcome.aborted.message;
+    report.run = outcome.aborted ? { status: 'aborted', reason: outcome.aborted.message } : { status: 'complete' };
     options.events?.onEnd?.(report);
     const result: ConformanceResult = { report, discovery, secrets: ctx.secrets.known() };
     if (outcome.aborted) result.aborted = outcome.aborted;

@@ -132,28 +132,40 @@ export function coerce(kind: Kind, value: unknown, where: string, fromText: bool
   }
 }
 
-function parseFixtures(value: unknown, where: string, at: (key: string) => string = () => ''): Fixtures {
+function parseFixtures(value: unknown, where: string, lines: KeyLines): Fixtures {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new VapcError('E_CONFIG', `${where}: expected a mapping of fixture ids (${FIXTURE_KEYS.join(', ')}), got ${describeValue(value)}`);
   }
   const out: Fixtures = {};
-  for (const [rawKey, v] of Object.entries(value as Record<string, unknown>)) {
-    const key = snakeOf(rawKey) as (typeof FIXTURE_KEYS)[number];
-    if (!FIXTURE_KEYS.includes(key)) {
-      throw new VapcError('E_CONFIG', `${where}.${rawKey}${at(rawKey)}: unknown fixture; known fixtures: ${FIXTURE_KEYS.join(', ')}`);
-    }
-    if (key === 'channels') {
-      if (!Array.isArray(v) || v.length === 0 || v.some((c) => typeof c !== 'string' || c === '')) {
-        throw new VapcError('E_CONFIG', `${where}.channels${at(rawKey)}: expected a list of the provider identifiers (strings), got ${describeValue(v)}`);
-      }
-      out.channels = v as string[];
-    } else {
-      if (typeof v === 'number' && Number.isFinite(v)) out[key] = String(v);
-      else if (typeof v === 'string' && v !== '') out[key] = v;
-      else throw new VapcError('E_CONFIG', `${where}.${rawKey}${at(rawKey)}: expected an id (a non-empty string), got ${describeValue(v)}`);
-    }
-  }
+  for (const [rawKey, v] of Object.entries(value as Record<string, unknown>)) atLine(lines.get(`fixtures.${rawKey}`), () => parseFixture(out, rawKey, v, where));
   return out;
+}
+
+/** Runs `read`; a config error it throws gets the key's line appended. */
+function atLine<T>(line: number | undefined, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (line === undefined || !(error instanceof VapcError) || / \(line \d+\)$/.test(error.message)) throw error;
+    throw new VapcError(error.code, `${error.message} (line ${line})`);
+  }
+}
+
+function parseFixture(out: Fixtures, rawKey: string, v: unknown, where: string): void {
+  const key = snakeOf(rawKey) as (typeof FIXTURE_KEYS)[number];
+  if (!FIXTURE_KEYS.includes(key)) {
+    throw new VapcError('E_CONFIG', `${where}.${rawKey}: unknown fixture; known fixtures: ${FIXTURE_KEYS.join(', ')}`);
+  }
+  if (key === 'channels') {
+    if (!Array.isArray(v) || v.length === 0 || v.some((c) => typeof c !== 'string' || c === '')) {
+      throw new VapcError('E_CONFIG', `${where}.channels: expected a list of the provider identifiers (strings), got ${describeValue(v)}`);
+    }
+    out.channels = v as string[];
+  } else {
+    if (typeof v === 'number' && Number.isFinite(v)) out[key] = String(v);
+    else if (typeof v === 'string' && v !== '') out[key] = v;
+    else throw new VapcError('E_CONFIG', `${where}.${rawKey}: expected an id (a non-empty string), got ${describeValue(v)}`);
+  }
 }
 
 /** Line numbers of a config file's keys: `key` for top-level keys, `fixtures.key` for fixtures. */
@@ -161,28 +173,29 @@ export type KeyLines = ReadonlyMap<string, number>;
 
 /** Reads settings from a parsed config object (the YAML file's top-level mapping); `lines` puts the line of each key in errors. */
 export function settingsFromObject(data: unknown, source: string, lines: KeyLines = new Map()): PartialSettings {
-  const at = (path: string): string => (lines.has(path) ? ` (line ${lines.get(path)})` : '');
   if (data === null || data === undefined) return {};
   if (typeof data !== 'object' || Array.isArray(data)) {
     throw new VapcError('E_CONFIG', `${source}: expected a mapping of options at the top level, got ${describeValue(data)}`);
   }
   const out: PartialSettings = {};
-  for (const [rawKey, value] of Object.entries(data as Record<string, unknown>)) {
-    const key = snakeOf(rawKey);
-    if (key === 'fixtures') {
-      out.fixtures = parseFixtures(value, `${source}: fixtures`, (k) => at(`fixtures.${k}`));
-      continue;
-    }
-    const spec = KEYS[key];
-    if (!spec) {
-      const known = [...Object.keys(KEYS), 'fixtures'].join(', ');
-      const instead = FLAG_ONLY_KEYS[key];
-      if (instead) throw new VapcError('E_CONFIG', `${source}${at(rawKey)}: "${rawKey}" is not read from a config file; give ${instead}`);
-      throw new VapcError('E_CONFIG', `${source}${at(rawKey)}: unknown key "${rawKey}"; known keys: ${known} (snake_case or camelCase)`);
-    }
-    (out as Record<string, unknown>)[spec.setting] = coerce(spec.kind, value, `${source}${at(rawKey)}: ${rawKey}`, false);
-  }
+  for (const [rawKey, value] of Object.entries(data as Record<string, unknown>)) atLine(lines.get(rawKey), () => readKey(out, rawKey, value, source, lines));
   return out;
+}
+
+function readKey(out: PartialSettings, rawKey: string, value: unknown, source: string, lines: KeyLines): void {
+  const key = snakeOf(rawKey);
+  if (key === 'fixtures') {
+    out.fixtures = parseFixtures(value, `${source}: fixtures`, lines);
+    return;
+  }
+  const spec = KEYS[key];
+  if (!spec) {
+    const known = [...Object.keys(KEYS), 'fixtures'].join(', ');
+    const instead = FLAG_ONLY_KEYS[key];
+    if (instead) throw new VapcError('E_CONFIG', `${source}: "${rawKey}" is not read from a config file; give ${instead}`);
+    throw new VapcError('E_CONFIG', `${source}: unknown key "${rawKey}"; known keys: ${known} (snake_case or camelCase)`);
+  }
+  (out as Record<string, unknown>)[spec.setting] = coerce(spec.kind, value, `${source}: ${rawKey}`, false);
 }
 
 /** A config file as read: its settings, and for each setting the key it came from and that key's line. */

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import {
   coerce,
   DEFAULT_CONFIG_FILES,
+  DEFAULT_REPORT_DIR,
   findConfigFile,
   gateSettingsIn,
   mergeSettings,
@@ -31,6 +32,7 @@ import { parseBaseUrl } from '../../transport/undici.js';
 import { loadSpec } from '../../spec/load.js';
 import { Secrets } from '../../secrets/index.js';
 import { neutralizeCommands, printable } from '../../results/printable.js';
+import { markAborted, type AbortedRun } from '../aborted.js';
 import { ExitCode, fromAction, type CliIo, type CommandContext } from '../io.js';
 import { loadBaselineFlags, saveBaseline, todayUtc, withBaseline, type BaselineFlags } from '../baseline.js';
 import { prunedEntries } from '../../baseline/index.js';
@@ -203,7 +205,8 @@ export async function resolveRunSettings(flags: RunFlags, env: Record<string, st
  * one `::error` annotation with the same sentence the console prints, so the job page says why.
  */
 function announceSetupError(error: unknown, io: CliIo, secrets: Secrets): void {
-  if (io.env['GITHUB_ACTIONS'] !== 'true' || !isVapcError(error)) return;
+  // The Action writes the one `::error` of an exit 2 itself, naming its inputs.
+  if (io.env['GITHUB_ACTIONS'] !== 'true' || fromAction(io.env) || !isVapcError(error)) return;
   if (!SETUP_ERROR_CODES.includes(error.code) && error.code !== 'E_UNREACHABLE') return;
   // The trusted path: vapc's own annotation, its message (which may quote the server) escaped.
   io.stdout(`::error title=${escapeProperty('vapc run could not start')}::${escapeData(`${printable(secrets.evidence(error.message))} [${error.code}]`)}\n`);
@@ -278,9 +281,30 @@ async function exitStatus(
   return ExitCode.ok;
 }
 
-/** The whole `vapc run`: returns the exit status; bad input and unreachable targets are VapcErrors (exit 2). */
+/**
+ * The whole `vapc run`: returns the exit status; bad input and unreachable targets are VapcErrors
+ * (exit 2). A run that stops before judging marks the report directory as aborted, so it never
+ * shows the previous run's verdict.
+ */
 export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {}): Promise<number> {
-  const settings = await resolveRunSettings(flags, io.env, deps.cwd);
+  const startedAt = new Date().toISOString();
+  let settings: RunSettings | undefined;
+  try {
+    settings = await resolveRunSettings(flags, io.env, deps.cwd);
+    return await runWithSettings(settings, flags, io, deps);
+  } catch (error) {
+    if (isVapcError(error) && !settings?.dryRun) {
+      const secrets = new Secrets({ apiKeys: settings?.apiKey ? [settings.apiKey] : [], userIds: settings?.userId ? [settings.userId] : [] });
+      const run: AbortedRun = { reason: printable(secrets.evidence(error.message)), code: error.code, startedAt };
+      if (settings?.baseUrl !== undefined) run.target = printable(secrets.text(settings.baseUrl));
+      if (settings?.seed !== undefined) run.seed = settings.seed;
+      await markAborted(settings?.reportDir ?? flags.reportDir ?? DEFAULT_REPORT_DIR, run);
+    }
+    throw error;
+  }
+}
+
+async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo, deps: RunDeps): Promise<number> {
   const shard = flags.shard !== undefined ? parseShard(flags.shard) : undefined;
   if (shard && settings.seed === undefined) {
     // A random seed per shard would make N different runs that `vapc report merge` refuses.

@@ -135,6 +135,7 @@ const FLAG_INPUTS = [
 const CODE_INPUTS = {
   E_UNREACHABLE: 'base-url',
   E_CONTRACT_NOT_FOUND: 'base-url',
+  E_FIXTURE_NOT_FOUND: 'config',
   E_NO_CREDENTIALS: 'api-key',
   E_CREDENTIALS_REFUSED: 'api-key',
   E_BASELINE: 'baseline',

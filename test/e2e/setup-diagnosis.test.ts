@@ -110,6 +110,11 @@ describe('vapc run: a wrong setup ends in exit 2 with one sentence, and no check
     expect(readFileSync(join(reportDir, 'report.html'), 'utf8')).not.toMatch(/auth\./);
     expect(readFileSync(join(reportDir, 'junit.xml'), 'utf8')).toMatch(/errors="1"[\s\S]*E_CREDENTIALS_REFUSED/);
     expect(existsSync(join(reportDir, 'report.sarif'))).toBe(false);
+    // `vapc report` has no verdict to re-render from it: it does not draw a green page.
+    let err = '';
+    expect(await main(['report', reportDir], { ...io(), stderr: (t) => void (err += t) })).toBe(2);
+    expect(err).toMatch(/is from a run that judged nothing \(aborted: the credentials were refused/);
+    expect(readFileSync(join(reportDir, 'report.html'), 'utf8')).toMatch(/aborted, nothing judged/);
   });
 
   it('--dry-run reports the same setup problem', async () => {

@@ -246,6 +246,10 @@ describe('vapc run: time is bounded by --deadline-ms, rate-limit waits included'
       expect(report.config.aborted).toBeUndefined();
       expect(report.summary.passed).toBeGreaterThan(0);
       expect(report.results.some((r: { message: string }) => /^not run: /.test(r.message))).toBe(true);
+      // Neither the console nor the page calls a stopped run a pass.
+      expect(io.out()).toMatch(/^ABORTED: the run stopped early/m);
+      expect(io.out()).not.toMatch(/^PASSED/m);
+      expect(readFileSync(join(reportDir, 'report.html'), 'utf8')).toMatch(/id="verdict">aborted: the run stopped early</);
     } finally {
       await limited.close();
     }

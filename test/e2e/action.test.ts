@@ -235,9 +235,9 @@ describe('the action: settings come from the workflow, and every exit 2 speaks o
     const workspace = mkdtempSync(join(tmpdir(), 'vapc-action-'));
     writeFileSync(join(workspace, 'vapc.yaml'), HOSTILE_CONFIG);
     writeFileSync(join(workspace, '.vapc.yaml'), HOSTILE_CONFIG);
-    const r = await runAction({ ...credentials(), ...BASE }, workspace);
+    const r = await runAction({ ...credentials(), ...BASE, INPUT_SUITES: 'validation', INPUT_RUNS: '1' }, workspace);
     expect(r.code, r.stderr).toBe(1);
-    expect(Number(r.outputs['failed'])).toBeGreaterThan(10);
+    expect(Number(r.outputs['failed'])).toBeGreaterThan(0);
     expect(r.stdout).not.toMatch(/dry run|^config:/m);
   });
 

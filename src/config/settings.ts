@@ -207,9 +207,10 @@ export interface LoadedConfig {
 /**
  * The settings that decide what the gate judges: a config file committed in the checkout is
  * written by the pull request the gate judges, so under CI these come from flags or Action inputs
- * (the baseline path cannot be set in a config file at all).
+ * (the baseline path cannot be set in a config file at all). `embedded` is one: it would swap the
+ * target for the bundled reference server, which passes.
  */
-export const GATE_SETTINGS = ['dryRun', 'suites', 'includeDestructive'] as const;
+export const GATE_SETTINGS = ['dryRun', 'suites', 'includeDestructive', 'embedded'] as const;
 export type GateSetting = (typeof GATE_SETTINGS)[number];
 
 /** The gate settings a loaded config file sets, with their key and line. */

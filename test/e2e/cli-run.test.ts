@@ -308,6 +308,10 @@ describe('vapc run: a config file serves the run it was written for', () => {
     expect(trusted.out).toMatch(/cors\s+/);
     const local = await run(['--config', path, '--dry-run', '--seed', '1'], { VAPC_API_KEY: server.fixtures.api_key, VAPC_USER_ID: server.fixtures.user_id });
     expect(local.code, local.err).toBe(0);
+    // `embedded: true` would swap the target for the bundled server, which passes.
+    const swap = await run(['--config', file('swap.yaml', 'embedded: true\n'), '--seed', '1', '--report-dir', join(dir, 'ci-swap')], { GITHUB_ACTIONS: 'true', VAPC_BASE_URL: server.url });
+    expect(swap.code).toBe(2);
+    expect(swap.err).toMatch(/swap\.yaml line 1: "embedded" is not read from a config file under CI/);
   });
 
   it('--no-config reads no vapc.yaml from the working directory', async () => {

@@ -75,7 +75,7 @@ export interface RunFlags extends BaselineFlags {
   userId?: string;
   /** A file (--config FILE), or false (--no-config: read none, not even one found on disk). */
   config?: string | false;
-  /** --trust-config: under CI, read the gate settings (dry_run, suite, include_destructive) from the config file too. */
+  /** --trust-config: under CI, read the gate settings (dry_run, suite, include_destructive, embedded) from the config file too. */
   trustConfig?: boolean;
   suite?: string;
   seed?: string;
@@ -142,6 +142,7 @@ const GATE_INSTEAD: Record<GateSetting, { flag: string; input: string }> = {
   dryRun: { flag: '--dry-run', input: 'add --dry-run to the input `args`' },
   suites: { flag: '--suite LIST', input: 'set the input `suites`' },
   includeDestructive: { flag: '--include-destructive', input: 'add --include-destructive to the input `args`' },
+  embedded: { flag: '--embedded', input: 'add --embedded to the input `args`' },
 };
 
 /**
@@ -409,7 +410,7 @@ export function registerRunCommand(program: Command, ctx: CommandContext): void 
     .option('--user-id <id>', 'X-User-ID value (env VAPC_USER_ID)')
     .option('--config <file>', 'YAML file: any option here (snake_case or camelCase) plus fixtures: (default: vapc.yaml or .vapc.yaml in the working directory, except with --embedded)')
     .option('--no-config', 'read no config file, not even one in the working directory (the GitHub Action passes this unless its `config` input names a file)')
-    .option('--trust-config', 'under CI, also read dry_run, suite and include_destructive from the config file (refused there by default: the pull request under test wrote it)')
+    .option('--trust-config', 'under CI, also read dry_run, suite, include_destructive and embedded from the config file (refused there by default: the pull request under test wrote it)')
     .option('--suite <list>', `only these suites: ${SUITES.join(',')}`)
     .option('--seed <n>', 'fast-check seed (default: random, printed and written to report.json)')
     .option('--runs <n>', 'generated cases per property (default: the most that fit the request budget)')

@@ -213,6 +213,8 @@ export function parseReport(text: string, source = 'report.json'): RunReport {
     observations,
     config: isObject(d.config) ? (printableValue(d.config) as Json) : {},
     ...(d.coverage !== undefined ? { coverage: printableValue(parseCoverage(d.coverage, bad)) as RunReport['coverage'] } : {}),
+    // report.json's `run` block (complete / aborted with its reason), kept when well formed.
+    ...(isObject(d.run) && (d.run.status === 'complete' || d.run.status === 'aborted') ? { run: { status: d.run.status, ...(typeof d.run.reason === 'string' ? { reason: one(d.run.reason) } : {}) } } : {}),
   };
   if (isObject(d.baseline)) report.baseline = baselineOf(d.baseline);
   if (isObject(d.focus)) report.focus = printableValue(d.focus) as RunReport['focus'];

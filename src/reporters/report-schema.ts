@@ -179,6 +179,8 @@ export const REPORT_SCHEMA = {
     focus,
     shard,
     coverage,
+    run: { type: 'object', required: ['status'], properties: { status: { enum: ['complete', 'aborted'] }, reason: LINE } },
+    error_code: SHORT,
   },
 } as const;
 

@@ -2,7 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { isVapcError } from '../errors.js';
 import { packageVersion } from '../paths.js';
 import { ExitCode, processIo, type CliIo, type CommandContext } from './io.js';
-import { neutralizeCommands, printable } from '../results/printable.js';
+import { environmentSecrets, guardText } from './guard.js';
 
 export { ExitCode, processIo, type CliIo, type CommandContext } from './io.js';
 
@@ -54,11 +54,12 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
     if (isVapcError(error)) {
-      // A message may quote a server (an unreachable target's error) or a file: data, never control.
-      io.stderr(neutralizeCommands(`vapc: ${printable(error.message)} [${error.code}]\n`));
+      // A message may quote a server (an unreachable target's error) or a file: data, never control,
+      // and never a credential of the environment.
+      io.stderr(guardText(`vapc: ${error.message} [${error.code}]\n`, environmentSecrets(io.env)));
       return error.code === 'E_TOOL_FAILED' ? ExitCode.failed : ExitCode.usage;
     }
-    io.stderr(neutralizeCommands(`vapc: internal error: ${printable(error instanceof Error ? error.message : String(error))}\n`));
+    io.stderr(guardText(`vapc: internal error: ${error instanceof Error ? error.message : String(error)}\n`, environmentSecrets(io.env)));
     return ExitCode.usage;
   }
   return code;

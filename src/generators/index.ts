@@ -72,3 +72,21 @@ export {
   type NumericEdge,
   type NumericTarget,
 } from './edges.js';
+export {
+  LONG_STRING_LENGTH,
+  MIXED_EDGE,
+  MIXED_WITHOUT_NUL,
+  TEXT_CLASSES,
+  TEXT_EDGES,
+  containerTargets,
+  deeper,
+  describeStringEdge,
+  groupEdges,
+  lengthEdges,
+  stringAllowed,
+  stringTargets,
+  type ContainerTarget,
+  type StringEdge,
+  type StringEdgeLabel,
+  type StringTarget,
+} from './strings.js';

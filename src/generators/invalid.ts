@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import type { JsonSchema, NumericBound, Operation } from '../spec/model.js';
 import { enumOf, fieldsOf, nonNull, setPointer, typesOf, type FieldInfo, type JsonType } from './schema.js';
 
-export type InvalidKind = 'wrong-type' | 'enum' | 'below-minimum' | 'above-maximum' | 'malformed-json' | 'non-integer-query' | 'numeric-edge';
+export type InvalidKind = 'wrong-type' | 'enum' | 'below-minimum' | 'above-maximum' | 'malformed-json' | 'non-integer-query' | 'numeric-edge' | 'string-edge';
 
 export interface InvalidCase {
   kind: InvalidKind;

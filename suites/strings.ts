@@ -81,10 +81,12 @@ export function refusedProbes(op: Operation): Array<{ target: StringTarget; edge
   return out;
 }
 
-/** The container probes of a body: every top-most array and object empty (one request), open objects one level deeper (another). */
+/** The container probes of a body: every top-most array and open object empty (one request), open objects one level deeper (another). */
 export function containerProbes(op: Operation): Array<{ label: 'empty containers' | 'deeper objects'; targets: ContainerTarget[] }> {
   const all = containerTargets(op);
-  const empty = all.filter((t) => t.emptyAllowed);
+  // An object with documented members stays whole: whether they may be left out is not shown, and a
+  // server echoing them as null would then break the record's shape for what the client chose.
+  const empty = all.filter((t) => t.emptyAllowed && (t.kind === 'array' || t.open));
   // The top-most only: emptying a parent already empties what it holds.
   const topMost = empty.filter((t) => !empty.some((o) => o !== t && t.pointer.startsWith(`${o.pointer}/`)));
   const probes = [

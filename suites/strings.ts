@@ -49,11 +49,13 @@ interface Group {
 
 const placeOf = (t: StringTarget): Where => (t.location === 'body' ? 'body' : 'where');
 
-/** The value a target gets for an edge: the longest allowed in place of the long one; a name keeps the test-data prefix on text edges. */
+/** The value a target gets for an edge: the longest allowed in place of the long one, cut to a stated maxLength; a name keeps the test-data prefix on text edges. */
 function valueFor(target: StringTarget, edge: StringEdge): string {
   if (edge.label === 'long' && target.maxLength !== undefined) return lengthEdges(target)[0]!.value;
-  if (target.location === 'body' && target.name === 'name' && edge.value.trim() !== '' && edge.label !== 'long' && edge.label !== 'longest') return `${TEST_DATA_PREFIX} ${edge.value}`;
-  return edge.value;
+  let value = edge.value;
+  if (target.location === 'body' && target.name === 'name' && value.trim() !== '' && edge.label !== 'long' && edge.label !== 'longest') value = `${TEST_DATA_PREFIX} ${value}`;
+  // Within a stated maxLength: as much of the value as it allows.
+  return target.maxLength !== undefined && edge.label !== 'past-longest' ? [...value].slice(0, target.maxLength).join('') : value;
 }
 
 /** The grouped probes of an operation: per place (body; path and query), per edge, the targets that allow it. */
@@ -250,7 +252,7 @@ export const stringEdgesCheck = defineCheck({
 const everyPathParam = (op: Operation, targets: StringTarget[]): boolean => op.parameters.filter((p) => p.in === 'path').every((p) => targets.some((t) => t.location === 'path' && t.name === p.name));
 
 function finish(run: Run, note: string) {
-  if (run.noted.length) run.ctx.observe({ operation: label(run.op), message: `answered values the contract allows with a refusal it leaves open (stricter where it is silent): ${run.noted.join('; ')}` });
+  if (run.noted.length) run.ctx.observe({ operation: label(run.op), message: `refused values the contract allows, with an answer it leaves open (stricter where it is silent, or an id that does not exist): ${run.noted.join('; ')}` });
   return run.findings.outcome(`${run.findings.probes} string and container edges answered as the contract allows${note}`);
 }
 

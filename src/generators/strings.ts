@@ -164,6 +164,7 @@ export function deeper(value: unknown): Record<string, unknown> {
 /** One line for people: `name, campaign_context="" (empty)`. */
 export function describeStringEdge(targets: ReadonlyArray<Pick<StringTarget, 'loc'>>, edge: StringEdge): string {
   const where = targets.map((t) => t.loc.join('.')).join(', ');
-  const shown = edge.value.length > 40 ? `${edge.value.length} × "${edge.value[0]}"` : JSON.stringify(edge.value);
+  const repeated = edge.value.length > 40 && edge.value === edge.value[0]!.repeat(edge.value.length);
+  const shown = repeated ? `${edge.value.length} × "${edge.value[0]}"` : edge.value.length > 40 ? `${JSON.stringify(edge.value.slice(0, 24)).slice(0, -1)}..."` : JSON.stringify(edge.value);
   return `${where}=${shown} (${edge.label})`;
 }

@@ -45,6 +45,7 @@ export {
   inRange,
   integerQueryParams,
   malformedJson,
+  malformedJsonExamples,
   nonIntegerQuery,
   nonIntegerQueryExamples,
   nonsenseWord,

@@ -331,6 +331,7 @@ export const resetHonoured = defineCheck({
     if (wait > RESET_WAIT_CAP_MS) return skipped(`the advertised reset (${names.reset}: ${given.reset}) is ${Math.round(wait / 1000)} s away, past the ${RESET_WAIT_CAP_MS / 1000} s this check waits`);
     const started = Date.now();
     await ctx.waitForWindow();
+    if (Date.now() < resetAt) return skipped(`the run's deadline (--deadline-ms) comes before the advertised reset (${names.reset}: ${given.reset})`);
     let after = await ctx.send({ ...request(op, ctx), pace: false, retryOn429: false });
     if (after.response?.status === 429 && given.reset < 1e12) {
       // Whole seconds may be rounded down (Reset 0 in the last second of a window): one more second.

@@ -8,6 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { describeResults, expectPassed, runCheck, startTarget } from '../helpers/checks.js';
 import { RATE } from '../helpers/fails-on-fault.js';
 import { promiseFaults } from '../catalog/faults/promise-faults.js';
+import { checkById } from '../../suites/index.js';
+import { runConformance } from '../../src/runner/conformance.js';
+import { validateWireRequest } from '../../src/checks/wire.js';
+import { referenceSpec } from '../../src/server/index.js';
 
 /** Seed 7 runs every pair in test/checks/<suite>.test.ts (describeFailsOnFault); a second seed here. */
 const SEEDS = [1234];
@@ -75,6 +79,36 @@ describe('what a failure names', () => {
       const run = await runCheck(target, 'stateful.update-keeps-unsent');
       const failed = run.results.filter((r) => r.status === 'failed');
       expect(failed[0]?.message, describeResults(run.results)).toMatch(/changed .*max_concurrency/);
+    } finally {
+      await target.close();
+    }
+  });
+});
+
+describe('ratelimit.reset-honoured waits within the run deadline', () => {
+  it('a reset further away than the run deadline is skipped, naming the deadline, never failed or aborted', async () => {
+    const target = await startTarget({ rateLimit: 20, rateWindowMs: 60_000 });
+    try {
+      const f = target.server.fixtures;
+      const started = Date.now();
+      const { report } = await runConformance({
+        baseUrl: target.server.url,
+        checks: [checkById('ratelimit.reset-honoured')],
+        suites: ['ratelimit'],
+        spec: await referenceSpec(),
+        seed: 7,
+        deadlineMs: 2_000,
+        credentials: { apiKey: f.api_key, userId: f.user_id },
+        fixtures: {},
+        strictTypes: false,
+        includeDestructive: false,
+        validateRequest: validateWireRequest,
+      });
+      const result = report.results.find((r) => r.id === 'ratelimit.reset-honoured')!;
+      expect(result.status, result.message).toBe('skipped');
+      expect(result.message).toMatch(/deadline .* before the advertised reset \(X-RateLimit-Reset: \d+\)/);
+      expect(report.aborted).toBeUndefined();
+      expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
       await target.close();
     }

@@ -1,0 +1,89 @@
+/**
+ * The kill matrix: every fault of the catalogue (test/catalog/faults/) under several seeds. For each
+ * fault and seed, the reference server with that one fault on is started on loopback and the checks
+ * the fault names (`catches`) are run through the real runner, with the run's default size (--runs
+ * sized by the budget, as `vapc run` does). A fault is caught on a seed when one of them fails.
+ * Lenient variants (correct servers) are left out: test/checks/checks.test.ts runs them.
+ *
+ *   npx tsx scripts/kill-matrix.ts                    # 5 seeds (1..5), 2 at a time
+ *   npx tsx scripts/kill-matrix.ts --seeds 7,42 --jobs 1 --fault string-empty-500
+ *
+ * Prints one line per fault (x = caught, . = missed) and the misses; exits 1 when a fault is missed
+ * on some seed. Too slow for `npm test` (130 pairs x 5 seeds); the tests run every pair on seed 7
+ * (test/checks/<suite>.test.ts) and issue 23's faults on a second seed (test/checks/promises.test.ts).
+ */
+import { checkById } from '../suites/index.js';
+import { runConformance } from '../src/runner/conformance.js';
+import { validateWireRequest } from '../src/checks/wire.js';
+import { referenceSpec, startReferenceServer, type ReferenceServerOptions } from '../src/server/index.js';
+import { faults, type ServerFault } from '../test/catalog/faults/index.js';
+
+/** Checks with outside effects (run only when asked), and the small window of the rate-limit checks. */
+const DESTRUCTIVE = new Set(['stateful.create-invite', 'stateful.regenerate-key']);
+const RATE = { rateLimit: 20, rateWindowMs: 1500 };
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+/** Is the fault caught on this seed: does one of its checks fail? Returns the failing ids. */
+async function caught(fault: ServerFault, seed: number): Promise<string[]> {
+  const spec = await referenceSpec();
+  const rate = fault.catches.some((id) => id.startsWith('ratelimit.'));
+  const options: ReferenceServerOptions = { port: 0, host: '127.0.0.1', rateLimit: 100_000, spec, ...fault.options, ...(rate ? RATE : {}), configure: fault.configure };
+  const server = await startReferenceServer(options);
+  try {
+    const checks = fault.catches.map(checkById);
+    const f = server.fixtures;
+    const { report } = await runConformance({
+      baseUrl: server.url,
+      checks,
+      suites: [...new Set(checks.map((c) => c.suite))],
+      spec,
+      seed,
+      credentials: { apiKey: f.api_key, userId: f.user_id },
+      fixtures: { org_id: f.org_id, recipient_list_id: f.recipient_list_id, api_key_id: f.api_key_id, channels: [...f.channels] },
+      strictTypes: false,
+      includeDestructive: fault.catches.some((id) => DESTRUCTIVE.has(id)),
+      validateRequest: validateWireRequest,
+    });
+    return [...new Set(report.results.filter((r) => r.status === 'failed').map((r) => r.id))];
+  } finally {
+    await server.close();
+  }
+}
+
+async function main(): Promise<number> {
+  const seeds = (arg('seeds') ?? '1,2,3,4,5').split(',').map(Number);
+  const jobs = Math.max(1, Number(arg('jobs') ?? 2));
+  const only = arg('fault');
+  const list = faults.filter((f) => f.catches.length > 0 && !(f as { lenient?: boolean }).lenient && (!only || f.name === only));
+  const pairs = list.flatMap((fault) => seeds.map((seed) => ({ fault, seed })));
+  const result = new Map<string, boolean>();
+  const started = Date.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: jobs }, async () => {
+      while (next < pairs.length) {
+        const { fault, seed } = pairs[next++]!;
+        result.set(`${fault.name}|${seed}`, (await caught(fault, seed)).length > 0);
+      }
+    }),
+  );
+  const width = Math.max(...list.map((f) => f.name.length));
+  process.stdout.write(`${'fault'.padEnd(width)}  ${seeds.map((s) => String(s).padStart(3)).join('')}   (x caught, . missed)\n`);
+  const missed: string[] = [];
+  for (const fault of list) {
+    const cells = seeds.map((seed) => (result.get(`${fault.name}|${seed}`) ? 'x' : '.'));
+    if (cells.includes('.')) missed.push(`${fault.name} (seeds ${seeds.filter((_s, i) => cells[i] === '.').join(', ')}; checks ${fault.catches.join(', ')})`);
+    process.stdout.write(`${fault.name.padEnd(width)}  ${cells.map((c) => c.padStart(3)).join('')}\n`);
+  }
+  const total = pairs.length;
+  const kills = [...result.values()].filter(Boolean).length;
+  process.stdout.write(`\n${list.length} faults x ${seeds.length} seeds: ${kills}/${total} caught, in ${Math.round((Date.now() - started) / 1000)} s\n`);
+  for (const m of missed) process.stdout.write(`MISSED ${m}\n`);
+  return missed.length ? 1 : 0;
+}
+
+process.exitCode = await main();

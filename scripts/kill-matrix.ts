@@ -7,12 +7,13 @@
  *
  *   npx tsx scripts/kill-matrix.ts                    # 5 seeds (1..5), 2 at a time
  *   npx tsx scripts/kill-matrix.ts --seeds 7,42 --jobs 1 --fault string-empty-500
+ *   npx tsx scripts/kill-matrix.ts --correct         # the reference and the independent correct servers: 0 failures per seed
  *
  * Prints one line per fault (x = caught, . = missed) and the misses; exits 1 when a fault is missed
  * on some seed. Too slow for `npm test` (130 pairs x 5 seeds); the tests run every pair on seed 7
  * (test/checks/<suite>.test.ts) and issue 23's faults on a second seed (test/checks/promises.test.ts).
  */
-import { checkById } from '../suites/index.js';
+import { checkById, checksOf } from '../suites/index.js';
 import { runConformance } from '../src/runner/conformance.js';
 import { validateWireRequest } from '../src/checks/wire.js';
 import { referenceSpec, startReferenceServer, type ReferenceServerOptions } from '../src/server/index.js';
@@ -54,8 +55,71 @@ async function caught(fault: ServerFault, seed: number): Promise<string[]> {
   }
 }
 
+interface Loopback {
+  url: string;
+  fixtures: { api_key: string; user_id: string; org_id: string; recipient_list_id: string; api_key_id: string; channels: readonly string[] };
+  close(): Promise<void>;
+}
+
+/** The correct servers that must show no failure on any seed: the reference and the independent ones. */
+const CORRECT = ['strict', 'lenient', 'fastapi-like', 'express-like'];
+
+async function startCorrect(name: string, rate: { rateLimit: number; rateWindowMs: number }): Promise<Loopback> {
+  if (name === 'reference') {
+    const server = await startReferenceServer({ port: 0, host: '127.0.0.1', spec: await referenceSpec(), ...rate });
+    return { url: server.url, fixtures: server.fixtures, close: () => server.close() };
+  }
+  const mod = (await import(`../test/catalog/independent/${name}/server.mjs`)) as { start(o: object): Promise<Loopback> };
+  return mod.start(rate);
+}
+
+/** Failed or errored results of a whole run (every suite, destructive ones included) against a correct server. */
+async function correctRun(name: string, seed: number): Promise<string[]> {
+  const bad: string[] = [];
+  const spec = await referenceSpec();
+  for (const [suites, rate] of [[['auth', 'validation', 'ranges', 'schema', 'stateful', 'cors', 'robustness'], { rateLimit: 1_000_000, rateWindowMs: 60_000 }], [['ratelimit'], RATE]] as const) {
+    const server = await startCorrect(name, rate);
+    try {
+      const f = server.fixtures;
+      const { report } = await runConformance({
+        baseUrl: server.url,
+        checks: checksOf([...suites]),
+        suites: [...suites],
+        spec,
+        seed,
+        credentials: { apiKey: f.api_key, userId: f.user_id },
+        fixtures: { org_id: f.org_id, recipient_list_id: f.recipient_list_id, api_key_id: f.api_key_id, channels: [...f.channels] },
+        strictTypes: false,
+        includeDestructive: true,
+        validateRequest: validateWireRequest,
+      });
+      bad.push(...report.results.filter((r) => r.status === 'failed' || r.status === 'error').map((r) => `${r.id} ${r.operation}: ${r.message}`));
+    } finally {
+      await server.close();
+    }
+  }
+  return bad;
+}
+
+/** --correct: the reference and the independent correct servers under every seed; any failure is a false alarm. */
+async function correctMatrix(seeds: number[]): Promise<number> {
+  let alarms = 0;
+  for (const name of ['reference', ...CORRECT]) {
+    const cells: string[] = [];
+    for (const seed of seeds) {
+      const bad = await correctRun(name, seed);
+      alarms += bad.length;
+      cells.push(bad.length ? String(bad.length) : '0');
+      for (const b of bad) process.stdout.write(`FALSE ALARM ${name} seed ${seed}: ${b}\n`);
+    }
+    process.stdout.write(`${name.padEnd(14)} ${cells.map((c) => c.padStart(3)).join('')}   (failures per seed)\n`);
+  }
+  return alarms ? 1 : 0;
+}
+
 async function main(): Promise<number> {
   const seeds = (arg('seeds') ?? '1,2,3,4,5').split(',').map(Number);
+  if (process.argv.includes('--correct')) return correctMatrix(seeds);
   const jobs = Math.max(1, Number(arg('jobs') ?? 2));
   const only = arg('fault');
   const list = faults.filter((f) => f.catches.length > 0 && !(f as { lenient?: boolean }).lenient && (!only || f.name === only));

@@ -15,6 +15,7 @@ import type { CheckDefinition } from '../src/checks/check.js';
 import { loadSpec } from '../src/spec/load.js';
 import type { SpecModel } from '../src/spec/model.js';
 import { packageRoot } from '../src/paths.js';
+import { PROMISES_SECTION } from './checks-doc-promises.js';
 
 export const checksDocPath = resolve(packageRoot, 'docs', 'checks.md');
 
@@ -33,7 +34,8 @@ operations it applies to are read from the spec model (bounds, enums, security, 
 never typed by hand. Inputs come from the fast-check arbitraries of \`src/generators/\` (valid,
 fully populated bodies with discovered fixture ids; invalid ones breaking one stated constraint at
 a time; min-1/min/max/max+1 of every bound), fixed by \`--seed\`. Every number, bounded or not, is
-also tried at its edges: see [numeric-edges.md](numeric-edges.md).
+also tried at its edges: see [numeric-edges.md](numeric-edges.md); every string, array and
+object too: see [string-edges.md](string-edges.md).
 
 ## How the checks judge
 
@@ -52,8 +54,8 @@ also tried at its edges: see [numeric-edges.md](numeric-edges.md).
   exactly as it went over the wire, is re-validated with the project's validators and is still
   invalid.
 - **A 429 outside the ratelimit suite is a budget event** (the runner waits and resends), never a
-  failure. The ratelimit suite runs last; its burst waits for a fresh window, then sends until
-  the 429.
+  failure. The ratelimit suite runs last; its burst sends until the 429, then
+  \`ratelimit.reset-honoured\` waits for the reset the 429 advertises.
 - **Every failure carries evidence:** expected vs actual, the shrunk input, the seed and fast-check
   path, and a \`curl\` line with \`$VAPC_API_KEY\`/\`$VAPC_USER_ID\` placeholders.
 - **Destructive checks** (invites, key regeneration) run only with \`--include-destructive\`; the
@@ -91,7 +93,7 @@ function needsCell(check: CheckDefinition): string {
 /** The page, from the registry and the spec model. Pure: the same inputs give the same bytes. */
 export function renderChecksDoc(registry: readonly CheckDefinition[], spec: SpecModel): string {
   const suites = [...new Set(registry.map((c) => c.suite))];
-  const out = [INTRO, '## The checks, suite by suite', ''];
+  const out = [INTRO, PROMISES_SECTION, '## The checks, suite by suite', ''];
   out.push(`${registry.length} checks in ${suites.length} suites, in run order (\`--suite\` picks suites).`, '');
   for (const suite of suites) {
     out.push(`### ${suite}`, '');

@@ -11,8 +11,10 @@ import { VapcError } from '../src/errors.js';
 import { authChecks } from './auth.js';
 import { validationChecks } from './validation.js';
 import { rangesChecks } from './ranges.js';
+import { stringsChecks } from './strings.js';
 import { schemaChecks } from './schema.js';
 import { statefulChecks } from './stateful.js';
+import { promisesChecks } from './promises.js';
 import { corsChecks } from './cors.js';
 import { robustnessChecks } from './robustness.js';
 import { ratelimitChecks } from './ratelimit.js';
@@ -22,8 +24,10 @@ export const checks: readonly CheckDefinition[] = buildRegistry([
   ...authChecks,
   ...validationChecks,
   ...rangesChecks,
+  ...stringsChecks,
   ...schemaChecks,
   ...statefulChecks,
+  ...promisesChecks,
   ...corsChecks,
   ...robustnessChecks,
   ...ratelimitChecks,
@@ -42,4 +46,4 @@ export function checkById(id: string): CheckDefinition {
   return found;
 }
 
-export { authChecks, validationChecks, rangesChecks, schemaChecks, statefulChecks, corsChecks, robustnessChecks, ratelimitChecks };
+export { authChecks, validationChecks, rangesChecks, stringsChecks, promisesChecks, schemaChecks, statefulChecks, corsChecks, robustnessChecks, ratelimitChecks };

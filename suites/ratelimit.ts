@@ -185,13 +185,41 @@ export const resetPlausible = defineCheck({
   },
 });
 
+/**
+ * Watches the Remaining of a series of answers: it never goes up within one window (a window ends
+ * when Reset moves up: seconds until a later reset, or a later epoch). The first rise is a failure.
+ */
+class RisingRemaining {
+  failure?: Judgement;
+  private last: Reading;
+  constructor(
+    private readonly ctx: CheckContext,
+    private readonly names: RateHeaders,
+    first: Exchange,
+  ) {
+    this.last = read(first, names);
+  }
+  see(exchange: Exchange): void {
+    const now = read(exchange, this.names);
+    const a = this.last;
+    if (now.remaining === undefined || now.reset === undefined || now.limit === undefined) return;
+    this.last = now;
+    if (this.failure || a.remaining === undefined || a.reset === undefined) return;
+    const sameWindow = now.reset <= a.reset && now.limit === a.limit;
+    if (sameWindow && now.remaining > a.remaining) {
+      const { remaining, reset } = this.names;
+      this.failure = fail(this.ctx, exchange, `${remaining} never going up within a window without a reset (section 8)`, `${remaining} ${a.remaining} then ${now.remaining}, ${reset} ${a.reset} then ${now.reset}`, `${remaining} rose from ${a.remaining} to ${now.remaining} within one window (${reset} did not move on)`);
+    }
+  }
+}
+
 /** The largest advertised limit the burst will exceed; above it the burst would cost too much. */
 export const MAX_BURST = 2000;
 
 export const burst429 = defineCheck({
   id: 'ratelimit.burst-429',
   suite: 'ratelimit',
-  rule: 'A burst past the advertised limit is answered 429 with {detail: string} and the rate-limit headers (Remaining 0), and no 429 comes before the advertised Remaining is used up',
+  rule: 'A burst past the advertised limit is answered 429 with {detail: string} and the rate-limit headers (Remaining 0), no 429 comes before the advertised Remaining is used up, and Remaining never goes up within the window',
   contractRef: '7, 8',
   severity: 'critical',
   appliesTo: isProbe,
@@ -201,7 +229,8 @@ export const burst429 = defineCheck({
     // A limit already advertised above the budget: skip now rather than after waiting for a window.
     const known = ctx.rateLimit().limit;
     if (known !== undefined && known > MAX_BURST) return skipped(`the advertised limit ${known} exceeds the burst budget of ${MAX_BURST} requests`);
-    await ctx.waitForWindow();
+    // No wait for a fresh window: the burst spends what is left of this one (Remaining + 1
+    // requests), and ratelimit.reset-honoured then waits for the advertised reset.
     let sent = 0;
     const send = () => {
       sent++;
@@ -220,18 +249,21 @@ export const burst429 = defineCheck({
     // The last answer served before the 429: its Remaining says whether the limit was used up.
     let lastServed: Exchange | undefined = limited ? undefined : first;
     const cap = start.remaining + start.limit + 2;
+    const rising = new RisingRemaining(ctx, names, first);
     for (let i = 0; !limited && i < cap; i++) {
       const exchange = await send();
       if (!exchange.response) {
         findings.add(fail(ctx, exchange, 'an answer during the burst', statusText(exchange), `${label(op)}: no response during the burst`));
         return outcome('');
       }
+      rising.see(exchange);
       if (exchange.response.status === 429) limited = exchange;
       else {
         okCount++;
         lastServed = exchange;
       }
     }
+    if (rising.failure) findings.add(rising.failure);
     if (!limited) {
       findings.add(fail(ctx, first, `a 429 once ${start.limit} requests per window are used (section 8)`, `${okCount} requests served, none limited`, `no 429 after ${okCount} requests; the advertised limit is ${start.limit}`));
       return outcome('');
@@ -257,5 +289,69 @@ export const burst429 = defineCheck({
   },
 });
 
-/** Registry order: the burst last, since it spends the window. */
-export const ratelimitChecks: CheckDefinition[] = [headersPresent, remainingDecreases, resetPlausible, burst429];
+/** The longest advertised reset ratelimit.reset-honoured waits for (a minute's window and a margin). */
+export const RESET_WAIT_CAP_MS = 65_000;
+
+/** How far below the limit Remaining may be on the first answer of a new window: a tenth of the limit, at least 2. */
+export const nearLimit = (limit: number): number => limit - Math.max(2, Math.ceil(limit / 10));
+
+/** Sends until a 429 (at most the advertised Remaining + 1, or the burst cap): right after ratelimit.burst-429, one request. */
+async function until429(ctx: CheckContext, op: Operation, names: RateHeaders): Promise<Exchange | string> {
+  let cap = 2;
+  for (let i = 0; i < cap && i <= MAX_BURST + 1; i++) {
+    const exchange = await ctx.send({ ...request(op, ctx), pace: false, retryOn429: false });
+    if (!exchange.response) return `${label(op)}: ${statusText(exchange)}`;
+    if (exchange.response.status === 429) return exchange;
+    const r = read(exchange, names);
+    if (i === 0 && r.remaining !== undefined) cap = r.remaining + 2;
+    if (r.limit !== undefined && r.limit > MAX_BURST) return `the advertised limit ${r.limit} exceeds the burst budget of ${MAX_BURST} requests`;
+  }
+  return 'no 429 to wait out (judged by ratelimit.burst-429)';
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const resetHonoured = defineCheck({
+  id: 'ratelimit.reset-honoured',
+  suite: 'ratelimit',
+  rule: `After a 429, once the advertised X-RateLimit-Reset has passed (waited for up to ${RESET_WAIT_CAP_MS / 1000} s; a second more when Reset is whole seconds, which may be rounded down), the next request is served, with X-RateLimit-Remaining back near X-RateLimit-Limit`,
+  contractRef: '7, 8',
+  severity: 'critical',
+  appliesTo: isProbe,
+  plannedRequests: () => 2,
+  async run(ctx, op) {
+    const names = rateHeaders(op)!;
+    const limited = await until429(ctx, op, names);
+    if (typeof limited === 'string') return skipped(limited);
+    const given = read(limited, names);
+    if (given.reset === undefined) return skipped(`the 429 carries no integer ${names.reset} (judged by ratelimit.burst-429)`);
+    const resetAt = ctx.rateLimit().resetAt;
+    if (resetAt === undefined) return skipped(`the 429's ${names.reset} ${given.reset} gives no time to wait for`);
+    const wait = resetAt - Date.now();
+    if (wait > RESET_WAIT_CAP_MS) return skipped(`the advertised reset (${names.reset}: ${given.reset}) is ${Math.round(wait / 1000)} s away, past the ${RESET_WAIT_CAP_MS / 1000} s this check waits`);
+    const started = Date.now();
+    await ctx.waitForWindow();
+    if (Date.now() < resetAt) return skipped(`the run's deadline (--deadline-ms) comes before the advertised reset (${names.reset}: ${given.reset})`);
+    let after = await ctx.send({ ...request(op, ctx), pace: false, retryOn429: false });
+    if (after.response?.status === 429 && given.reset < 1e12) {
+      // Whole seconds may be rounded down (Reset 0 in the last second of a window): one more second.
+      await sleep(1_000);
+      after = await ctx.send({ ...request(op, ctx), pace: false, retryOn429: false });
+    }
+    const findings = new Findings();
+    const waited = `waited ${Date.now() - started} ms after a 429 with ${names.reset}: ${given.reset}`;
+    if (!after.response) findings.add(fail(ctx, after, 'an answer after the advertised reset', statusText(after), `${label(op)}: no answer after the advertised reset`));
+    else if (after.response.status === 429) {
+      findings.add(fail(ctx, after, `a served request once the advertised reset has passed (${names.reset}: ${given.reset} on the 429, section 8)`, `429 again (${waited})`, `still 429 after the advertised reset passed: the 429 said ${names.reset}: ${given.reset} (${waited})`));
+    } else {
+      const r = read(after, names);
+      if (r.remaining !== undefined && r.limit !== undefined && r.remaining < nearLimit(r.limit)) {
+        findings.add(fail(ctx, after, `${names.remaining} back near ${names.limit} (at least ${nearLimit(r.limit)} of ${r.limit}) in the new window`, `${names.remaining}: ${r.remaining}`, `after the advertised reset ${names.remaining} is ${r.remaining} of ${r.limit} (${waited})`));
+      } else findings.add(OK);
+    }
+    return withRepro(findings, `${loopRepro(ctx, limited, 1, [names.remaining, names.reset])}; sleep ${Math.max(1, Math.ceil(wait / 1000))}; ${ctx.curl(after)}`).outcome(`served again after the advertised reset (${names.reset}: ${given.reset}; ${waited})`);
+  },
+});
+
+/** Registry order: the burst after the header checks, since it spends the window; then the wait for its reset. */
+export const ratelimitChecks: CheckDefinition[] = [headersPresent, remainingDecreases, resetPlausible, burst429, resetHonoured];

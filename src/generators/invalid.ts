@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import type { JsonSchema, NumericBound, Operation } from '../spec/model.js';
 import { enumOf, fieldsOf, nonNull, setPointer, typesOf, type FieldInfo, type JsonType } from './schema.js';
 
-export type InvalidKind = 'wrong-type' | 'enum' | 'below-minimum' | 'above-maximum' | 'malformed-json' | 'non-integer-query' | 'numeric-edge';
+export type InvalidKind = 'wrong-type' | 'enum' | 'below-minimum' | 'above-maximum' | 'malformed-json' | 'non-integer-query' | 'numeric-edge' | 'string-edge';
 
 export interface InvalidCase {
   kind: InvalidKind;
@@ -232,17 +232,28 @@ const MALFORMERS: Array<[string, (text: string) => string]> = [
   ['not JSON', () => 'name=vapc&x=1'],
 ];
 
+const malformedCase = (text: string, [name, breakIt]: (typeof MALFORMERS)[number]): InvalidCase => ({
+  kind: 'malformed-json',
+  location: 'body',
+  loc: [],
+  field: '',
+  rawBody: breakIt(text),
+  description: `malformed JSON (${name})`,
+});
+
 /** Malformed JSON text derived from a valid body, one way of breaking the syntax at a time. */
 export function malformedJson(base: unknown): fc.Arbitrary<InvalidCase> {
   const text = JSON.stringify(base ?? {});
-  return fc.constantFrom(...MALFORMERS).map(([name, breakIt]) => ({
-    kind: 'malformed-json' as const,
-    location: 'body' as const,
-    loc: [],
-    field: '',
-    rawBody: breakIt(text),
-    description: `malformed JSON (${name})`,
-  }));
+  return fc.constantFrom(...MALFORMERS).map((m) => malformedCase(text, m));
+}
+
+/**
+ * Every way of breaking the syntax, in a fixed order: the examples tried before any random draw,
+ * so whether a server is sent a truncated body never depends on the seed.
+ */
+export function malformedJsonExamples(base: unknown): InvalidCase[] {
+  const text = JSON.stringify(base ?? {});
+  return MALFORMERS.map((m) => malformedCase(text, m));
 }
 
 /** Query parameters of integer type. */

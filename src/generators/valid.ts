@@ -22,8 +22,8 @@ export interface GenOptions {
 /** Names of test data created by conformance runs start with this. */
 export const TEST_DATA_PREFIX = 'vapc-test';
 
-/** Body field names that carry a fixture id (Fixtures keys of the same name). */
-const FIXTURE_FIELDS = ['assistant_id', 'phone_number_id', 'recipient_list_id', 'org_id', 'api_key_id'] as const;
+/** Body field names that carry a fixture id (Fixtures keys of the same name): references to test data, not free text. */
+export const FIXTURE_FIELDS = ['assistant_id', 'phone_number_id', 'recipient_list_id', 'org_id', 'api_key_id'] as const;
 
 function isTimestamp(schema: JsonSchema): boolean {
   return unspecifiedOf(schema).some((u) => /timestamp/i.test(u));

@@ -47,9 +47,9 @@ describe('the check registry', () => {
     expect(checks.filter((c) => !caught.has(c.id)).map((c) => c.id)).toEqual([]);
   });
 
-  it('all eight suites have checks, ratelimit last with the burst at the very end', () => {
+  it('all eight suites have checks, ratelimit last with the burst at the end, then the wait for its reset', () => {
     expect(new Set(checks.map((c) => c.suite))).toEqual(new Set(['auth', 'validation', 'ranges', 'schema', 'stateful', 'ratelimit', 'cors', 'robustness']));
-    expect(checks[checks.length - 1]!.id).toBe('ratelimit.burst-429');
+    expect(checks.slice(-2).map((c) => c.id)).toEqual(['ratelimit.burst-429', 'ratelimit.reset-honoured']);
   });
 
   it('refuses duplicate ids, malformed ids, a suite that does not match and a missing contract reference', () => {
@@ -96,7 +96,7 @@ describe('the check registry', () => {
     const dry = dryRunPlan(planChecks(checks, { spec, fixtures }), MAX_DEFAULT_RUNS, spec, 100);
     const calls = spec.operation('listCalls');
     const line = dry.lines.find((l) => l.suite === 'ranges' && l.operation === 'GET /calls')!;
-    expect(line.requests).toBe(edgeProbes(calls).length);
+    expect(line.requests).toBe(edgeProbes(calls).length + checkById('ranges.string-edges').plannedRequests!(calls, MAX_DEFAULT_RUNS, spec));
     expect(line.cases).toContain('ranges.numeric-edges: query offset: -1 0 2147483648 9007199254740992 9007199254740993 -9007199254740992 1e1');
     const text = renderDryRun(dry);
     for (const op of spec.operations) {

@@ -13,7 +13,7 @@ export { describeResults } from './checks.js';
 
 /** Checks with outside effects: they run only with includeDestructive. */
 export const DESTRUCTIVE = new Set(['stateful.create-invite', 'stateful.regenerate-key']);
-/** A small window so the burst's wait for a fresh window stays short. */
+/** A small window so the wait for the burst's reset stays short. */
 export const RATE = { rateLimit: 20, rateWindowMs: 1500 };
 
 

@@ -28,7 +28,7 @@ export interface LoopbackServer {
 /** Every suite but the rate-limit burst, which spends a window and runs against a small limit. */
 export const NOT_RATELIMIT: Suite[] = ['auth', 'validation', 'ranges', 'schema', 'stateful', 'cors', 'robustness'];
 
-/** The burst's small limit and window, so its wait for a fresh window stays short. */
+/** The burst's small limit and window, so the wait for its reset stays short. */
 export const SMALL_LIMIT = { rateLimit: 20, rateWindowMs: 1500 };
 
 /**

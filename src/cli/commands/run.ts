@@ -63,7 +63,7 @@ async function focusSince(baseArg: string, spec: SpecModel): Promise<RunFocus> {
 
 /**
  * The embedded reference server allows 1000 requests (the production plan's figure) per 10 s
- * window, so `npm start` is quick and the burst waits at most 10 s for a fresh window; the runner
+ * window, so `npm start` is quick and the wait for the burst's reset is at most 10 s; the runner
  * paces and sizes its budget from the advertised headers either way.
  */
 export const EMBEDDED_RATE_LIMIT = 1000;

@@ -61,11 +61,12 @@ export class SendingPolicy {
     return exchange;
   }
 
-  /** Waits until the advertised rate-limit window resets (at most 65 s). */
+  /** Waits until the advertised rate-limit window resets (at most 65 s, and never past the run's deadline). */
   async waitForWindow(): Promise<void> {
-    const resetAt = this.o.pacer.state.resetAt;
+    const { resetAt } = this.o.pacer.state;
+    const { deadlineAt } = this.o;
     if (resetAt === undefined) return;
-    const wait = Math.min(resetAt - Date.now() + 100, 65_000);
+    const wait = Math.min(resetAt - Date.now() + 100, 65_000, deadlineAt === undefined ? Infinity : deadlineAt - Date.now());
     if (wait <= 0) return;
     await this.pause(wait);
   }

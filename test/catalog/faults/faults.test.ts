@@ -9,6 +9,7 @@ import { referenceSpec, startReferenceServer, type ReferenceServer } from '../..
 import { authed, send } from '../../helpers/client.js';
 import { faultByName, faults, serverFaults, startFaultyServer } from './index.js';
 import { runnerFaults } from './runner-faults.js';
+import { promiseFaults } from './promise-faults.js';
 
 type Probe = (server: ReferenceServer) => Promise<unknown>;
 interface Case {
@@ -117,7 +118,7 @@ beforeAll(async () => {
 describe('faulty catalogue', () => {
   it('names every fault once, merges the runner faults, and describes each in one line', () => {
     expect(new Set(faults.map((f) => f.name)).size).toBe(faults.length);
-    expect(faults.length).toBe(serverFaults.length + runnerFaults.length);
+    expect(faults.length).toBe(serverFaults.length + runnerFaults.length + promiseFaults.length);
     for (const fault of faults) {
       expect(fault.name).toMatch(/^[a-z0-9_-]+$/);
       expect(fault.description.length).toBeGreaterThan(10);

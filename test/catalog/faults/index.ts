@@ -6,13 +6,14 @@
 import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../../src/server/index.js';
 import { serverFaults, type ServerFault } from './server-faults.js';
 import { runnerFaults } from './runner-faults.js';
+import { promiseFaults } from './promise-faults.js';
 
 export type { ServerFault } from './server-faults.js';
 export { serverFaults } from './server-faults.js';
 
 /** Every fault of the catalogue; construction refuses a duplicate name. */
 export const faults: readonly ServerFault[] = (() => {
-  const all: ServerFault[] = [...serverFaults, ...runnerFaults];
+  const all: ServerFault[] = [...serverFaults, ...runnerFaults, ...promiseFaults];
   const seen = new Set<string>();
   for (const fault of all) {
     if (seen.has(fault.name)) throw new Error(`faulty catalogue: the fault name ${fault.name} is used twice`);

@@ -254,7 +254,7 @@ describe('runChecks', () => {
 });
 
 describe('request budget', () => {
-  it('sizes the default runs so the pre-burst plan fits 100 requests/minute for ~4.4 minutes', () => {
+  it('sizes the default runs so the pre-burst plan fits 100 requests/minute for ~4.9 minutes', () => {
     const ctx = createCheckContext({ spec, transport: fakeTransport(() => ({ status: 200 })) });
     const run = async () => ({ status: 'passed' as const, message: '' });
     const checks = [
@@ -263,11 +263,11 @@ describe('request budget', () => {
     ];
     const plan = planChecks(checks, ctx);
     const budget = requestBudget(100);
-    expect(budget).toBe(440);
+    expect(budget).toBe(490);
     const runs = fitRuns(plan, budget, spec);
     const perRun = plan.filter((p) => p.check.suite !== 'ratelimit' && !p.skip).length;
-    expect(runs * perRun).toBeLessThanOrEqual(440);
-    expect((runs + 1) * perRun).toBeGreaterThan(440);
+    expect(runs * perRun).toBeLessThanOrEqual(490);
+    expect((runs + 1) * perRun).toBeGreaterThan(490);
     const dry = dryRunPlan(plan, runs, spec, 100);
     expect(dry.projectedMinutes!).toBeLessThan(6);
   });

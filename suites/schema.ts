@@ -19,10 +19,13 @@ import {
   judgeResponse,
   label,
   missingPathParams,
+  openRule,
+  ownPathForRecord,
   pathValues,
+  RATE_LIMITED,
   recordCost,
   request,
-  sharedPathForRecord,
+  validCreateRefused,
   skipped,
   statusText,
   type Judgement,
@@ -32,17 +35,15 @@ import {
 const BODY_CASES = 2;
 
 /** Judges a response to a valid request: refused valid requests first, then the documented shape. */
-function judgeValid(ctx: CheckContext, op: Operation, exchange: Exchange, placeholders: boolean): Judgement {
+function judgeValid(ctx: CheckContext, op: Operation, exchange: Exchange): Judgement {
   const res = exchange.response;
   if (!res) return fail(ctx, exchange, `an answer to a valid request`, statusText(exchange), `${label(op)}: no response to a valid request`);
-  if (res.status === 429) return OK;
+  if (res.status === 429) return RATE_LIMITED;
   if (!isSuccess(res.status)) {
     if (res.status >= 500) return fail(ctx, exchange, 'a documented answer to a valid request', `status ${res.status}`, `${label(op)} failed with ${res.status} on a valid request`);
     if (res.status === 401) return fail(ctx, exchange, 'valid credentials served (section 5)', 'status 401', `${label(op)} refused valid credentials (401)`);
-    if (placeholders || (op.requestBody && res.status === 422)) {
-      ctx.observe({ operation: label(op), message: `a valid request was answered ${res.status} (${res.text.slice(0, 160)}); the contract is silent on what made it refuse, so not judged` });
-      return OK;
-    }
+    const open = op.requestBody || res.status !== 422 ? openRule(ctx, op, exchange, { valid: true }) : undefined;
+    if (open) return open;
     return fail(ctx, exchange, 'a success answer to a valid request', `status ${res.status}: ${res.text.slice(0, 160)}`, `${label(op)} refused a valid request (${res.status})`);
   }
   return judgeResponse(ctx, op, exchange);
@@ -59,15 +60,14 @@ export const responseConforms = defineCheck({
   plannedRequests: (op, runs, spec) => (op.requestBody ? Math.min(runs, BODY_CASES) : 1) + recordCost(op, spec),
   async run(ctx, op) {
     let values: Record<string, string> = pathValues(ctx, op);
-    let placeholders = false;
     if (missingPathParams(ctx, op).length) {
-      const shared = await sharedPathForRecord(ctx, op);
-      if (shared.values) values = shared.values;
-      else {
-        placeholders = true;
-        values = Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, values[p.name] ?? 'vapc-probe']));
-      }
+      // A record of its own, never an invented id: with none, nothing can be judged.
+      const own = await ownPathForRecord(ctx, op, 89);
+      if (!own.values) return skipped(own.reason ?? `no record to send ${label(op)} to`);
+      values = own.values;
     }
+    // A create learns first what the server requires of a valid body (the pairing), once per run.
+    await validCreateRefused(ctx, op);
     const headers = op.method === 'OPTIONS' ? preflightHeaders(ctx.spec) : undefined;
     const findings = new Findings();
     const send = async (body: unknown): Promise<Judgement> => {
@@ -75,7 +75,7 @@ export const responseConforms = defineCheck({
       if (headers) parts.headers = headers;
       if (body !== undefined) parts.json = body;
       const exchange = await ctx.send(request(op, ctx, parts));
-      return judgeValid(ctx, op, exchange, placeholders);
+      return judgeValid(ctx, op, exchange);
     };
     if (op.requestBody) {
       findings.add(await checkProperty(ctx, validBody(op, genOptions(ctx)), send, { numRuns: Math.min(ctx.runs, BODY_CASES) }));

@@ -158,6 +158,14 @@ export interface RunReport {
   };
   /** Set by `vapc run --shard I/N`: this report holds shard `index` of `count` (see shard.ts). */
   shard?: ShardField;
+  /** Whether the run ran to its end; `aborted` with the reason (deadline, target stopped answering). */
+  run?: RunStatus;
+}
+
+/** report.json `run` (runner-interface.md): a run that stopped early is not a verdict on the contract. */
+export interface RunStatus {
+  status: 'complete' | 'aborted';
+  reason?: string;
 }
 
 export function summarize(results: CheckResult[], requests: number, durationMs: number, observations: number): RunSummary {

@@ -212,6 +212,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     options.events?.onStart?.(planEvent);
     const outcome = await runPlan(plan, ctx, options.events);
     const report = sanitizeReport(makeReport(outcome.results), ctx.secrets);
+    report.run = outcome.aborted ? { status: 'aborted', reason: outcome.aborted.message } : { status: 'complete' };
     if (outcome.aborted) report.config['aborted'] = outcome.aborted.message;
     options.events?.onEnd?.(report);
     const result: ConformanceResult = { report, discovery, secrets: ctx.secrets.known() };

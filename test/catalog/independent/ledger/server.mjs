@@ -419,7 +419,7 @@ function authenticate(db, req, mode) {
   const key = m && [...db.keys.values()].find((k) => k.secret === m[1]);
   if (!key) throw problem(401, INVALID_CREDENTIALS);
   const user = db.users.get(key.user_id);
-  if (mode === 'full' && req.headers['x-user-id'] !== user.id) throw problem(401, INVALID_CREDENTIALS);
+  if (mode === 'full' && req.headers['x-user-id'] !== user.id) throw Object.assign(problem(401, INVALID_CREDENTIALS), { keyId: key.id });
   return { user, key, orgIds: user.orgs.map(([id]) => id), orgId: user.default_org_id };
 }
 
@@ -515,6 +515,8 @@ async function handle(state, req, res) {
       send(res, 500, { detail: 'Internal server error' }, { ...cors, ...rl });
       return;
     }
+    // A refused request with a known key shows that key's window (uncounted), not a fresh one.
+    if (e.keyId) rl = state.limiter.peek(e.keyId);
     const extra = e.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
     send(res, e.status, e.body, { ...cors, ...rl, ...extra, ...e.headers });
   }

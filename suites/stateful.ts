@@ -27,6 +27,7 @@ import {
   skipped,
   statusText,
   successSchema,
+  uniqueNames,
   unjudged,
   type Judgement,
 } from './lib.js';
@@ -231,7 +232,7 @@ async function updateCreatedCampaign(
   const made = await createCampaign(ctx, create, seeds.create);
   if (made.id === undefined) return { skip: couldNotCreate(made) };
   const param = op.parameters.find((p) => p.in === 'path')!.name;
-  const body = sampleBody(ctx, op, seeds.body) ?? {};
+  const body = uniqueNames(ctx, sampleBody(ctx, op, seeds.body) ?? {});
   const statusField = Object.entries(propertiesOf(op.requestBody!.schema)).find(([, s]) => enumOf(s)?.length)?.[0];
   if (statusField) delete body[statusField];
   differFromCreated(ctx, op, body, made.body);

@@ -3,7 +3,7 @@ import type { CheckContext, Fixtures } from '../../src/checks/check.js';
 import { learnedFixtures, learnedOf } from './learned.js';
 import type { Operation, SpecModel } from '../../src/spec/model.js';
 import type { Exchange, HttpRequest } from '../../src/transport/types.js';
-import { fillPath, pathFixture, providerIdFields, validBody } from '../../src/generators/index.js';
+import { fillPath, pathFixture, providerIdFields, TEST_DATA_PREFIX, validBody } from '../../src/generators/index.js';
 import { isSuccess, statusText } from './outcomes.js';
 import { genOptions, sampleBodyOf } from './property.js';
 import { label } from './spec-queries.js';
@@ -34,7 +34,28 @@ export function missingPathParams(ctx: CheckContext, op: Operation, extra: Recor
 
 export function request(op: Operation, ctx: CheckContext, parts: Partial<HttpRequest> & { pathValues?: Record<string, string> } = {}): HttpRequest & { operation: Operation } {
   const { pathValues: values, ...rest } = parts;
+  if (rest.json !== undefined) rest.json = uniqueNames(ctx, rest.json);
   return { method: op.method, path: fillPath(op.path, pathValues(ctx, op, values)), operation: op, ...rest };
+}
+
+const NAMED = `${TEST_DATA_PREFIX} `;
+const NUMBERED = / #\d+$/;
+const nameCounters = new WeakMap<object, { n: number }>();
+
+/**
+ * The generated test-data names of a body (`vapc-test ...`, top level) made unique in the run
+ * (` #n`): a server may refuse a name already taken (409), and a repeated generated name would
+ * make one check's create collide with another's. Deterministic per run; a body already numbered
+ * (one a check keeps to compare with the record) is left as it is.
+ */
+export function uniqueNames<T>(ctx: CheckContext, body: T): T {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const entries = Object.entries(body as Record<string, unknown>);
+  if (!entries.some(([, v]) => typeof v === 'string' && v.startsWith(NAMED) && !NUMBERED.test(v))) return body;
+  let counter = nameCounters.get(ctx.fixtures);
+  if (!counter) nameCounters.set(ctx.fixtures, (counter = { n: 0 }));
+  const n = ++counter.n;
+  return Object.fromEntries(entries.map(([k, v]) => [k, typeof v === 'string' && v.startsWith(NAMED) && !NUMBERED.test(v) ? `${v} #${n}` : v])) as T;
 }
 
 /** The POST operation whose success body is the record a path-parameter operation reads (createCampaign for /campaign/{id}). */
@@ -87,7 +108,7 @@ export async function createWith(ctx: CheckContext, creator: Operation, salt: nu
   learned.tried = true;
   const attempt = async (s: number, over?: Partial<Fixtures>) => {
     const fixtures = over ? { ...learnedFixtures(ctx), ...over } : learnedFixtures(ctx);
-    const body = sampleBodyOf(ctx, validBody(creator, { ...genOptions(ctx), fixtures }), 7919 + s);
+    const body = uniqueNames(ctx, sampleBodyOf(ctx, validBody(creator, { ...genOptions(ctx), fixtures }), 7919 + s));
     const exchange = await ctx.send(request(creator, ctx, { json: body }));
     return { body, exchange };
   };

@@ -21,6 +21,7 @@ import {
   fail,
   isSuccess,
   judgeResponse,
+  OK,
   label,
   request,
   sampleBody,
@@ -309,6 +310,7 @@ export const updateRecordShape = defineCheck({
     const record = (res.json ?? {}) as Record<string, unknown>;
     // null is read as absent (a response field not marked required may be absent or null).
     const present = omitted.filter((f) => record[f] !== undefined && record[f] !== null);
+    findings.add(OK);
     if (present.length) {
       findings.add(fail(ctx, exchange, `the update record without ${omitted.join(', ')} (section 2.2)`, `it carries ${present.join(', ')}`, `PATCH answered the full record (${present.join(', ')}), not the update-shaped one`));
     }

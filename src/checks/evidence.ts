@@ -21,11 +21,11 @@ export function unjudgedReasons(unjudged: readonly string[]): string {
 }
 
 /**
- * The outcome of a check that found no failure: passed with `message` when something was judged,
- * else skipped with what every answer was instead.
+ * The outcome of a check that found no failure: passed with `message` when something was judged
+ * (or when it recorded no probe: it judged inline), else skipped with what every answer was instead.
  */
 export function passWithEvidence(tally: EvidenceTally, message: string): CheckOutcome {
-  if (tally.judged > 0) return { status: 'passed', message };
-  if (tally.unjudged.length === 0) return { status: 'skipped', message: 'not judged: no request of this check was judged on its property' };
+  // No probe recorded at all: the check judged inline (it fails through its own findings).
+  if (tally.judged > 0 || tally.unjudged.length === 0) return { status: 'passed', message };
   return { status: 'skipped', message: `not judged: ${unjudgedReasons(tally.unjudged)}` };
 }

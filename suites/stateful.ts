@@ -241,6 +241,16 @@ async function updateCreatedCampaign(
   return { id: made.id, param, body, exchange };
 }
 
+/**
+ * A failure of a read that depends on an earlier write: its repro replays the write first (the
+ * read alone shows nothing on a fresh record).
+ */
+function withWrite(ctx: CheckContext, j: Judgement, write: Exchange): Judgement {
+  if (j.ok) return j;
+  const repro = j.failure.repro ? `${ctx.curl(write)}\n${j.failure.repro}` : ctx.curl(write);
+  return { ...j, failure: { ...j.failure, repro } };
+}
+
 export const updatePersists = defineCheck({
   id: 'stateful.update-persists',
   suite: 'stateful',
@@ -267,7 +277,7 @@ export const updatePersists = defineCheck({
       const campaign = (after.response?.json as { campaign?: unknown } | undefined)?.campaign;
       if (after.response && isSuccess(after.response.status) && campaign) {
         const schema = successSchema(get);
-        for (const j of echoJudge(ctx, get, after, body, campaign, schema ? propertiesOf(schema)['campaign'] : undefined, 'the campaign read after the update')) findings.add(j);
+        for (const j of echoJudge(ctx, get, after, body, campaign, schema ? propertiesOf(schema)['campaign'] : undefined, 'the campaign read after the update')) findings.add(withWrite(ctx, j, exchange));
       } else if (after.response?.status !== 429) {
         findings.add(refused(ctx, get, after, 'reading the updated campaign'));
       }

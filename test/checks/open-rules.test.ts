@@ -52,7 +52,7 @@ describe('server-side rules the contract leaves open (issue 21)', () => {
       expect(verdict).toMatchObject({ ok: true, unjudged: expect.stringContaining(String(rule.status)) });
       expect(run.observations.at(-1)?.message ?? '').toContain(exchange.response!.text.slice(0, 40));
       // The judges of invalid and of valid requests route through it.
-      const invalid = judgeInvalid(ctx, op, exchange, { kind: 'bound', location: 'body', loc: ['max_concurrency'], field: 'max_concurrency', value: 0, body: { max_concurrency: 0 }, description: 'max_concurrency=0' }, { placeholder: true, validRefused: 'every create refused' });
+      const invalid = judgeInvalid(ctx, op, exchange, { kind: 'below-minimum', location: 'body', loc: ['max_concurrency'], field: 'max_concurrency', value: 0, body: { max_concurrency: 0 }, description: 'max_concurrency=0' }, { placeholder: true, validRefused: 'every create refused' });
       expect(invalid.ok).toBe(true);
       if (rule.status !== 422) expect(judgeResponse(ctx, op, exchange, { placeholder: true }).ok).toBe(true);
     });

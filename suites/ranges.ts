@@ -55,7 +55,7 @@ const kebab = (field: string): string => field.replace(/_/g, '-');
 
 
 /** A record of the check's own for `op`'s path (never an invented id), or why none could be had. */
-async function pathFor(ctx: CheckContext, op: Operation, salt: number): Promise<{ values?: Record<string, string>; reason?: string }> {
+async function pathFor(ctx: CheckContext, op: Operation, salt: number): Promise<{ values?: Record<string, string>; reason?: string; record?: Record<string, unknown> }> {
   if (!op.parameters.some((p) => p.in === 'path')) return { values: {} };
   return ownPathForRecord(ctx, op, salt);
 }
@@ -90,10 +90,10 @@ function outsideCheck(field: string, side: BoundSide): CheckDefinition {
     plannedCases: (op, spec) => [`body ${field}: ${edgeValues(boundOf(spec, op, field)!, side).join(' ')} and ${RANDOM_CAP} random value ${side === 'below-minimum' ? 'below' : 'above'}`],
     async run(ctx, op) {
       const bound = boundOf(ctx.spec, op, field)!;
-      const { values, reason } = await pathFor(ctx, op, 19);
+      const { values, reason, record } = await pathFor(ctx, op, 19);
       if (!values) return skipped(reason ?? `no record to send ${label(op)} to`);
       const validRefused = await validCreateRefused(ctx, op);
-      const base = baseBody(ctx, op, 19, [field]);
+      const base = baseBody(ctx, op, 19, [field], record);
       const findings = new Findings();
       const verdict = await checkProperty(
         ctx,
@@ -125,11 +125,11 @@ function inRangeCheck(field: string): CheckDefinition {
     plannedRequests: (op, runs, spec) => 2 + Math.min(runs, IN_RANGE_RANDOM) + recordCost(op, spec),
     async run(ctx, op) {
       const bound = boundOf(ctx.spec, op, field)!;
-      const { values, reason } = await pathFor(ctx, op, 23);
+      const { values, reason, record } = await pathFor(ctx, op, 23);
       if (!values) return skipped(reason ?? `no record to send ${label(op)} to`);
       const validRefused = await validCreateRefused(ctx, op);
       if (validRefused !== undefined) return skipped(`not judged: ${validRefused}`);
-      const base = baseBody(ctx, op, 23, [field]);
+      const base = baseBody(ctx, op, 23, [field], record);
       const edges = boundaryValues(bound).filter((b) => b.inRange).map((b) => b.value);
       const accepted: number[] = [];
       const findings = new Findings();
@@ -262,10 +262,10 @@ export const numericEdgesCheck = defineCheck({
   plannedRequests: (op, _runs, spec, options) => edgeProbes(op, options?.strictTypes).length + recordCost(op, spec),
   plannedCases: (op) => edgeListing(op),
   async run(ctx, op) {
-    const { values: path, reason } = await pathFor(ctx, op, 37);
+    const { values: path, reason, record } = await pathFor(ctx, op, 37);
     if (!path) return skipped(reason ?? `no record to send ${label(op)} to`);
     const validRefused = await validCreateRefused(ctx, op);
-    const base = op.requestBody ? baseBody(ctx, op, 37, numericTargets(op).filter((t) => t.location === 'body').map((t) => String(t.loc[0]))) : undefined;
+    const base = op.requestBody ? baseBody(ctx, op, 37, numericTargets(op).filter((t) => t.location === 'body').map((t) => String(t.loc[0])), record) : undefined;
     const findings = new Findings();
     const refused: string[] = [];
     const probes = edgeProbes(op, ctx.strictTypes);

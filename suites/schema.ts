@@ -35,18 +35,22 @@ import {
 const BODY_CASES = 2;
 
 /** Judges a response to a valid request: refused valid requests first, then the documented shape. */
-function judgeValid(ctx: CheckContext, op: Operation, exchange: Exchange): Judgement {
+/** The id sent where a preflight's path needs one and the run has none (named in failures). */
+const PLACEHOLDER_ID = 'vapc-placeholder';
+
+function judgeValid(ctx: CheckContext, op: Operation, exchange: Exchange, placeholder = false): Judgement {
   const res = exchange.response;
   if (!res) return fail(ctx, exchange, `an answer to a valid request`, statusText(exchange), `${label(op)}: no response to a valid request`);
   if (res.status === 429) return RATE_LIMITED;
   if (!isSuccess(res.status)) {
     if (res.status >= 500) return fail(ctx, exchange, 'a documented answer to a valid request', `status ${res.status}`, `${label(op)} failed with ${res.status} on a valid request`);
     if (res.status === 401) return fail(ctx, exchange, 'valid credentials served (section 5)', 'status 401', `${label(op)} refused valid credentials (401)`);
-    const open = op.requestBody || res.status !== 422 ? openRule(ctx, op, exchange, { valid: true }) : undefined;
+    const open = op.requestBody || res.status !== 422 ? openRule(ctx, op, exchange, { valid: true, placeholder }) : undefined;
     if (open) return open;
-    return fail(ctx, exchange, 'a success answer to a valid request', `status ${res.status}: ${res.text.slice(0, 160)}`, `${label(op)} refused a valid request (${res.status})`);
+    const where = placeholder ? ` (its path holds the placeholder id ${PLACEHOLDER_ID})` : '';
+    return fail(ctx, exchange, 'a success answer to a valid request', `status ${res.status}: ${res.text.slice(0, 160)}`, `${label(op)} refused a valid request${where} (${res.status})`);
   }
-  return judgeResponse(ctx, op, exchange);
+  return judgeResponse(ctx, op, exchange, placeholder ? { placeholder, what: `a valid request to ${label(op)} (its path holds the placeholder id ${PLACEHOLDER_ID})` } : {});
 }
 
 export const responseConforms = defineCheck({
@@ -60,11 +64,16 @@ export const responseConforms = defineCheck({
   plannedRequests: (op, runs, spec) => (op.requestBody ? Math.min(runs, BODY_CASES) : 1) + recordCost(op, spec),
   async run(ctx, op) {
     let values: Record<string, string> = pathValues(ctx, op);
+    let placeholder = false;
     if (missingPathParams(ctx, op).length) {
-      // A record of its own, never an invented id: with none, nothing can be judged.
+      // A record of its own, never an invented id: with none, nothing can be judged. A preflight
+      // is answered ahead of any lookup, so there a placeholder id is fine (and named as one).
       const own = await ownPathForRecord(ctx, op, 89);
-      if (!own.values) return skipped(own.reason ?? `no record to send ${label(op)} to`);
-      values = own.values;
+      if (own.values) values = own.values;
+      else if (op.method === 'OPTIONS') {
+        placeholder = true;
+        values = Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, values[p.name] ?? PLACEHOLDER_ID]));
+      } else return skipped(own.reason ?? `no record to send ${label(op)} to`);
     }
     // A create learns first what the server requires of a valid body (the pairing), once per run.
     await validCreateRefused(ctx, op);
@@ -75,7 +84,7 @@ export const responseConforms = defineCheck({
       if (headers) parts.headers = headers;
       if (body !== undefined) parts.json = body;
       const exchange = await ctx.send(request(op, ctx, parts));
-      return judgeValid(ctx, op, exchange);
+      return judgeValid(ctx, op, exchange, placeholder);
     };
     if (op.requestBody) {
       findings.add(await checkProperty(ctx, validBody(op, genOptions(ctx)), send, { numRuns: Math.min(ctx.runs, BODY_CASES) }));

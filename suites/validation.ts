@@ -37,13 +37,18 @@ import { Findings, baseBody, checkProperty, fail, judgeInvalid, label, ownPathFo
 interface Target {
   values: Record<string, string>;
   validRefused?: string;
+  /** The record as created for this check (its state goes along in the base body). */
+  record?: Record<string, unknown>;
 }
 
 async function targetFor(ctx: CheckContext, op: Operation, salt: number): Promise<Target | { skip: string }> {
   const found = op.parameters.some((p) => p.in === 'path') ? await ownPathForRecord(ctx, op, salt) : { values: {} };
   if (!found.values) return { skip: found.reason ?? `no record to send ${label(op)} to` };
   const refused = await validCreateRefused(ctx, op);
-  return refused === undefined ? { values: found.values } : { values: found.values, validRefused: refused };
+  const target: Target = { values: found.values };
+  if (refused !== undefined) target.validRefused = refused;
+  if ('record' in found && found.record) target.record = found.record;
+  return target;
 }
 
 async function sendCase(ctx: CheckContext, op: Operation, target: Target, kase: InvalidCase): Promise<Judgement> {
@@ -80,7 +85,7 @@ export const wrongType = defineCheck({
     if ('skip' in target) return skipped(target.skip);
     const fields = typedFields(op);
     // Each field's body: the required fields and the field's own top-level member (one variable at a time).
-    const baseOf = (f: FieldInfo) => baseBody(ctx, op, 11, [String(f.loc[0])]);
+    const baseOf = (f: FieldInfo) => baseBody(ctx, op, 11, [String(f.loc[0])], target.record);
     const cases = fields.map((f) => [f, wrongTypeCase(baseOf(f), f, ctx.strictTypes)] as const).filter((c): c is readonly [FieldInfo, fc.Arbitrary<InvalidCase>] => c[1] !== undefined);
     const perField = cases.map(([, a]) => a);
     if (!perField.length) return skipped('no field whose type can be broken');
@@ -129,8 +134,9 @@ export const enumViolation = defineCheck({
   async run(ctx, op) {
     const target = await targetFor(ctx, op, 13);
     if ('skip' in target) return skipped(target.skip);
-    const under = [...enumFields(op), ...providerIdFields(op).filter((f) => f.depth === 0)].map((f) => String(f.loc[0]));
-    const base = baseBody(ctx, op, 13, under);
+    // The enum cases set their field themselves; the body keeps the record's own status otherwise.
+    const under = providerIdFields(op).filter((f) => f.depth === 0).map((f) => String(f.loc[0]));
+    const base = baseBody(ctx, op, 13, under, target.record);
     const findings = new Findings();
     const cases = enumFields(op).map((f) => enumCase(base, f)).filter((a): a is fc.Arbitrary<InvalidCase> => a !== undefined);
     if (cases.length) {
@@ -176,7 +182,7 @@ export const malformedJsonCheck = defineCheck({
   async run(ctx, op) {
     const target = await targetFor(ctx, op, 17);
     if ('skip' in target) return skipped(target.skip);
-    const base = baseBody(ctx, op, 17);
+    const base = baseBody(ctx, op, 17, [], target.record);
     const findings = new Findings();
     findings.add(await checkProperty(ctx, malformedJson(base), (kase) => sendCase(ctx, op, target, kase), { numRuns: Math.min(ctx.runs, 3) }));
     return findings.outcome('422 with the validation error body for malformed JSON');

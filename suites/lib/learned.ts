@@ -8,6 +8,12 @@ import type { CheckContext, Fixtures } from '../../src/checks/check.js';
 export interface Learned {
   /** The fixture values of the create the server accepted after a refusal (phone number, channel, assistant). */
   pairing?: Partial<Fixtures>;
+  /**
+   * The phone number, assistant and channel of the first create the server accepted: bodies that
+   * must be accepted to judge one field (a create's base body) carry them, and a refused create
+   * is tried again with them. Generation itself is left alone (so are the checks' samples).
+   */
+  accepted?: Partial<Fixtures>;
   /** True once the combinations were tried: they are tried once per run. */
   searched: boolean;
   /** True once a valid create was sent (accepted or not). */

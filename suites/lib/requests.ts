@@ -3,7 +3,7 @@ import type { CheckContext, Fixtures } from '../../src/checks/check.js';
 import { learnedFixtures, learnedOf } from './learned.js';
 import type { Operation, SpecModel } from '../../src/spec/model.js';
 import type { Exchange, HttpRequest } from '../../src/transport/types.js';
-import { fillPath, pathFixture, providerIdFields, TEST_DATA_PREFIX, validBody } from '../../src/generators/index.js';
+import { enumFields, enumOf, fillPath, pathFixture, providerIdFields, TEST_DATA_PREFIX, validBody } from '../../src/generators/index.js';
 import { isSuccess, statusText } from './outcomes.js';
 import { genOptions, sampleBodyOf } from './property.js';
 import { label } from './spec-queries.js';
@@ -91,14 +91,26 @@ function pairingOf(creator: Operation, body: Record<string, unknown>): Partial<F
   return out;
 }
 
+/** A create body with the phone number, assistant and channel of the create the server accepted (when one was). */
+function pinAccepted(ctx: CheckContext, creator: Operation, body: Record<string, unknown>): Record<string, unknown> {
+  const accepted = learnedOf(ctx).accepted;
+  if (!accepted) return body;
+  const out = { ...body };
+  if (accepted.phone_number_id !== undefined && 'phone_number_id' in out) out['phone_number_id'] = accepted.phone_number_id;
+  if (accepted.assistant_id !== undefined && 'assistant_id' in out) out['assistant_id'] = accepted.assistant_id;
+  const channel = providerIdFields(creator).find((f) => f.depth === 0);
+  if (channel && accepted.channels?.[0] !== undefined && channel.field in out) out[channel.field] = accepted.channels[0];
+  return out;
+}
+
 /** Combinations tried at most, once per run. */
 const MAX_PAIRINGS = 6;
 
 const refusalText = (exchange: Exchange): string => (exchange.response ? `${exchange.response.status} ${exchange.response.text.slice(0, 160)}` : statusText(exchange));
 
 /**
- * Creates a record through `creator` with a valid fully-populated body (the run's learned pairing
- * in it). A 409 (a name taken: uniqueness the contract leaves open) is tried once more with another
+ * Creates a record through `creator` with a valid fully-populated body (the sample of `salt`, the
+ * run's learned pairing in it). A 409 (a name taken: uniqueness the contract leaves open) is tried once more with another
  * body. The first 422 of the run tries the other phone number × channel combinations the run knows
  * and remembers the one accepted (learned.ts); when none is, later creates skip with the reason.
  */
@@ -108,12 +120,14 @@ export async function createWith(ctx: CheckContext, creator: Operation, salt: nu
   learned.tried = true;
   const attempt = async (s: number, over?: Partial<Fixtures>) => {
     const fixtures = over ? { ...learnedFixtures(ctx), ...over } : learnedFixtures(ctx);
-    const body = uniqueNames(ctx, sampleBodyOf(ctx, validBody(creator, { ...genOptions(ctx), fixtures }), 7919 + s));
+    const body = uniqueNames(ctx, sampleBodyOf(ctx, validBody(creator, { ...genOptions(ctx), fixtures }), s));
     const exchange = await ctx.send(request(creator, ctx, { json: body }));
     return { body, exchange };
   };
   let sent = await attempt(salt);
   if (sent.exchange.response?.status === 409) sent = await attempt(salt + 1);
+  // A random other channel might not pair with the phone number: the pair once accepted is tried.
+  if (sent.exchange.response?.status === 422 && learned.accepted) sent = await attempt(salt, learned.accepted);
   if (sent.exchange.response?.status === 422 && !learned.searched) {
     learned.searched = true;
     const first = refusalText(sent.exchange);
@@ -133,28 +147,36 @@ export async function createWith(ctx: CheckContext, creator: Operation, salt: nu
   }
   const res = sent.exchange.response;
   if (!res || !isSuccess(res.status)) return { reason: `${label(creator)} with a valid body answered ${refusalText(sent.exchange)}`, exchange: sent.exchange, body: sent.body };
-  // What was accepted is what later bodies send: a random other channel might not pair.
-  learned.pairing ??= pairingOf(creator, sent.body);
+  learned.accepted ??= pairingOf(creator, sent.body);
   const id = (res.json as { id?: unknown } | undefined)?.id;
   if (typeof id !== 'string' && typeof id !== 'number') return { reason: `${label(creator)} returned no id`, exchange: sent.exchange, body: sent.body };
   return { id: String(id), body: sent.body, exchange: sent.exchange };
 }
 
 /** Creates a record through the creating operation of `op`'s path (POST /campaign for /campaign/{campaign_id}). */
-async function createRecord(ctx: CheckContext, op: Operation, salt = 0): Promise<{ id?: string; reason?: string }> {
+async function createRecord(ctx: CheckContext, op: Operation, salt = 0): Promise<{ id?: string; reason?: string; exchange?: Exchange }> {
   const creator = creatorOf(ctx, op);
   if (!creator) return { reason: `no operation creates the records of ${op.path}` };
-  return createWith(ctx, creator, salt);
+  return createWith(ctx, creator, 7919 + salt);
+}
+
+/** A record a check sends to: the path values, and the record as created (when the check created it). */
+export interface RecordPath {
+  values?: Record<string, string>;
+  reason?: string;
+  record?: Record<string, unknown>;
 }
 
 /** Path values for `op`, creating the record its path names when the fixtures do not have it. */
-async function pathForRecord(ctx: CheckContext, op: Operation, salt = 0): Promise<{ values?: Record<string, string>; reason?: string }> {
+async function pathForRecord(ctx: CheckContext, op: Operation, salt = 0): Promise<RecordPath> {
   const missing = missingPathParams(ctx, op);
   if (!missing.length) return { values: pathValues(ctx, op) };
   if (creatorOf(ctx, op)) {
     const created = await createRecord(ctx, op, salt);
     if (!created.id) return { reason: `no record to send ${label(op)} to: ${created.reason ?? 'could not create one'}` };
-    return { values: pathValues(ctx, op, { [missing[0]!]: created.id }) };
+    const json = created.exchange?.response?.json;
+    const values = pathValues(ctx, op, { [missing[0]!]: created.id });
+    return json && typeof json === 'object' && !Array.isArray(json) ? { values, record: json as Record<string, unknown> } : { values };
   }
   return { reason: `no ${missing.join(', ')} fixture (path parameter of ${label(op)})` };
 }
@@ -163,7 +185,7 @@ async function pathForRecord(ctx: CheckContext, op: Operation, salt = 0): Promis
  * A record of its own for one check (issue 21: no check inherits the state another left): the
  * fixtures' ids when they name it, else a record created for this check, or why none could be had.
  */
-export function ownPathForRecord(ctx: CheckContext, op: Operation, salt = 0): Promise<{ values?: Record<string, string>; reason?: string }> {
+export function ownPathForRecord(ctx: CheckContext, op: Operation, salt = 0): Promise<RecordPath> {
   return pathForRecord(ctx, op, 104729 + salt);
 }
 
@@ -188,12 +210,20 @@ export async function validCreateRefused(ctx: CheckContext, op: Operation): Prom
  * `status`) changes the record's state; else a valid fully-populated sample, with the pairing the
  * run learned.
  */
-export function baseBody(ctx: CheckContext, op: Operation, salt: number, keep: readonly string[] = []): Record<string, unknown> {
+export function baseBody(ctx: CheckContext, op: Operation, salt: number, keep: readonly string[] = [], record?: Record<string, unknown>): Record<string, unknown> {
   const sample = sampleBodyOf(ctx, validBody(op, genOptions(ctx)), salt);
+  if (isCreator(ctx, op)) return pinAccepted(ctx, op, sample);
   if (!op.requestBody || !creatorOf(ctx, op)) return sample;
   const required = op.requestBody.schema['required'];
   const wanted = new Set([...(Array.isArray(required) ? (required as string[]) : []), ...keep]);
-  return Object.fromEntries(Object.entries(sample).filter(([k]) => wanted.has(k)));
+  const base = Object.fromEntries(Object.entries(sample).filter(([k]) => wanted.has(k)));
+  // The record's own state (its status as the server gave it) goes along unchanged: a server may
+  // judge a body differently when it carries one, and sending the state it has changes nothing.
+  for (const f of enumFields(op).filter((e) => e.depth === 0 && !(e.field in base))) {
+    const current = record?.[f.field];
+    if (current !== undefined && current !== null && enumOf(f.schema)?.includes(current)) base[f.field] = current;
+  }
+  return base;
 }
 
 /** Operations that need a created record for their path (`/campaign/{campaign_id}`): some operation creates it. */

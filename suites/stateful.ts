@@ -243,11 +243,11 @@ async function updateCreatedCampaign(
 
 /**
  * A failure of a read that depends on an earlier write: its repro replays the write first (the
- * read alone shows nothing on a fresh record).
+ * read alone shows nothing on a fresh record), one shell line: the write && the read.
  */
 function withWrite(ctx: CheckContext, j: Judgement, write: Exchange): Judgement {
   if (j.ok) return j;
-  const repro = j.failure.repro ? `${ctx.curl(write)}\n${j.failure.repro}` : ctx.curl(write);
+  const repro = j.failure.repro ? `${ctx.curl(write)} && ${j.failure.repro}` : ctx.curl(write);
   return { ...j, failure: { ...j.failure, repro } };
 }
 
@@ -329,7 +329,7 @@ export const updateRecordShape = defineCheck({
 });
 
 /** One status value sent to a campaign: the judgement, whether it changed the record, and the value when answered as set. */
-async function sendStatus(ctx: CheckContext, op: Operation, id: string, field: string, value: unknown): Promise<{ judgement: Judgement; changed: boolean; set?: { id: string; value: unknown } }> {
+async function sendStatus(ctx: CheckContext, op: Operation, id: string, field: string, value: unknown): Promise<{ judgement: Judgement; changed: boolean; set?: { id: string; value: unknown; write: Exchange } }> {
   const values = enumOf(propertiesOf(op.requestBody!.schema)[field]!)!.filter((v) => v !== null);
   const param = op.parameters.find((p) => p.in === 'path')!.name;
   const exchange = await ctx.send(request(op, ctx, { pathValues: { [param]: id }, json: { [field]: value } }));
@@ -342,7 +342,7 @@ async function sendStatus(ctx: CheckContext, op: Operation, id: string, field: s
     if (got !== undefined && got !== null && got !== value) {
       ctx.observe({ operation: label(op), message: `${field}=${String(value)} was accepted and the record says ${JSON.stringify(got)} (transitions are not specified)` });
     }
-    return got === value ? { judgement, changed: true, set: { id, value } } : { judgement, changed: true };
+    return got === value ? { judgement, changed: true, set: { id, value, write: exchange } } : { judgement, changed: true };
   }
   const detail = (res.json as { detail?: unknown } | undefined)?.detail;
   const namesField = res.status === 422 && Array.isArray(detail) && detail.some((d) => Array.isArray((d as { loc?: unknown }).loc) && (d as { loc: unknown[] }).loc.includes(field));
@@ -376,7 +376,7 @@ export const updateStatusValues = defineCheck({
     if (made.id === undefined) return skipped(couldNotCreate(made));
     let record = { id: made.id, moved: false };
     // The last value the server accepted and answered as set: a later GET must show it.
-    let lastSet: { id: string; value: unknown } | undefined;
+    let lastSet: { id: string; value: unknown; write: Exchange } | undefined;
     for (const [i, value] of values.entries()) {
       let sent = await sendStatus(ctx, op, record.id, field, value);
       if (sent.judgement.ok && sent.judgement.unjudged !== undefined && record.moved) {
@@ -397,7 +397,8 @@ export const updateStatusValues = defineCheck({
       const campaign = (after.response?.json as { campaign?: Record<string, unknown> } | undefined)?.campaign;
       const shown = campaign?.[field];
       if (after.response && isSuccess(after.response.status) && shown !== undefined && shown !== null && shown !== lastSet.value) {
-        findings.add(fail(ctx, after, `${field} ${JSON.stringify(lastSet.value)} read back, as the update answered (section 4.4)`, `${field} ${JSON.stringify(shown)}`, `${field}=${String(lastSet.value)} was answered as set but GET shows ${JSON.stringify(shown)}`, { [field]: lastSet.value }));
+        const judged = fail(ctx, after, `${field} ${JSON.stringify(lastSet.value)} read back, as the update answered (section 4.4)`, `${field} ${JSON.stringify(shown)}`, `${field}=${String(lastSet.value)} was answered as set but GET shows ${JSON.stringify(shown)}`, { [field]: lastSet.value });
+        findings.add(withWrite(ctx, judged, lastSet.write));
       }
     }
     return findings.outcome(`every ${field} value of the update accepted`);

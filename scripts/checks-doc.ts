@@ -11,6 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checks } from '../suites/index.js';
+import { OPEN_RULES } from '../suites/lib/judges.js';
 import type { CheckDefinition } from '../src/checks/check.js';
 import { loadSpec } from '../src/spec/load.js';
 import type { SpecModel } from '../src/spec/model.js';
@@ -21,6 +22,9 @@ export const checksDocPath = resolve(packageRoot, 'docs', 'checks.md');
 
 /** More operations than this are shown as a count, not a list. */
 const LISTED_OPERATIONS = 4;
+
+/** The open rules of the judges, one line each (test/checks/open-rules.test.ts walks both lists). */
+const OPEN_RULE_LINES = OPEN_RULES.map((r) => `  - ${r.rule}`).join('\n');
 
 const INTRO = `# Checks
 
@@ -42,11 +46,29 @@ object too: see [string-edges.md](string-edges.md).
 - **Only what the contract states fails.** Leniency is never a failure: numeric strings coerced
   to integers, \`"true"\` to booleans and null read as absent (judged only with \`--strict-types\`;
   \`7\` for a string, \`2.5\` for an integer or \`[]\` for an object is taken by no mainstream
-  framework and fails), extra required fields on create (a valid body refused with 422 is an
-  observation), 200 or 201 on create, 200 or 204 on a preflight, 404 for unknown ids, 403 for a
+  framework and fails), 200 or 201 on create, 200 or 204 on a preflight, 403 for a
   wrong \`X-User-ID\`, an epoch or a seconds-until \`X-RateLimit-Reset\`, absent or null record
   fields (none is marked required). The campaign status \`scheduled\`, accepted by PATCH but
   missing from the record's status list (3.1), is an observation.
+- **Server-side rules the contract leaves open are observations, in every suite.** One place in
+  the judges (\`openRule\` in \`suites/lib/judges.ts\`) turns these answers into an observation
+  carrying the server's message; the check is then judged on its other requests or skipped with
+  the reason, never failed (the auth suite judges 401 and 403 itself):
+${OPEN_RULE_LINES}
+- **Each check on its own records, one variable at a time.** A check that needs a campaign creates
+  its own (\`--dry-run\` counts those creates); each status value is sent to a campaign of its own;
+  a body judging one field carries that field and what is needed to be accepted (required fields,
+  the phone number and channel the server accepted in this run), never a random \`status\`. No
+  check but auth sends an invented id: with no record it is skipped with the reason.
+- **What the server requires of a create is learned.** When a valid create is refused with 422,
+  the other phone number × channel pairs the run knows (from the calls, or \`fixtures:
+  phone_numbers: [{id, channel}]\`) are tried once, and the one accepted is used for the rest of
+  the run; generated campaign names are numbered so they never collide (unique names, 409).
+- **No pass without evidence.** A check passes only when at least one request it sent was judged
+  on its property (an accepted in-range value, a 422 for an out-of-range one); when every answer
+  was a 429, an open rule or a refusal for another reason, it is skipped naming why.
+- **A target that stops answering is an aborted run** (\`run: {status: "aborted"}\` in
+  report.json, exit 2): a check whose failures got no response is skipped, not failed.
 - **The \`detail\` of a 401 and of a 429 must say what section 7 says**, in any wording: a message
   naming none of the usual words ("invalid", "credentials", "key", "token"...; "rate", "limit",
   "too many"...) fails, as \`"No."\` or an empty string do.

@@ -53,18 +53,23 @@ function judge401(ctx: CheckContext, op: Operation, exchange: Exchange, what: st
     return OK;
   }
   if (res.status !== 401) {
-    return fail(ctx, exchange, UNAUTHORIZED, `status ${res.status}`, `${label(op)} with ${what} answered ${res.status}, not 401`, input);
+    // The id in the path may be invented (no record could be had): the failure says so.
+    const where = exchange.request.url.includes(PLACEHOLDER_ID) ? ` (its path holds the placeholder id ${PLACEHOLDER_ID})` : '';
+    return fail(ctx, exchange, UNAUTHORIZED, `status ${res.status}`, `${label(op)}${where} with ${what} answered ${res.status}, not 401`, input);
   }
   const problem = errorDetailProblem(401, res);
   if (problem) return fail(ctx, exchange, UNAUTHORIZED, problem, `the 401 of ${label(op)}: ${problem}`, input);
   return OK;
 }
 
+/** The id sent where a path needs a record and the run has none: credentials are checked before any lookup. */
+const PLACEHOLDER_ID = 'vapc-placeholder';
+
 /** Path values for probing an operation; records are created when the path needs one. */
 async function probePath(ctx: CheckContext, op: Operation): Promise<Record<string, string>> {
   const found = await sharedPathForRecord(ctx, op);
   // Credentials are checked before the resource is looked up; a placeholder id is enough.
-  return found.values ?? Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, 'vapc-probe']));
+  return found.values ?? Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, PLACEHOLDER_ID]));
 }
 
 /** Probes carry a valid body where the operation has one, so only the credentials are wrong. */

@@ -41,9 +41,12 @@ import {
   locNames,
   recordCost,
   request,
-  sampleBody,
-  sharedPathForRecord,
+  baseBody,
+  openRule,
+  ownPathForRecord,
   skipped,
+  unjudged,
+  validCreateRefused,
   statusText,
   type Judgement,
 } from './lib.js';
@@ -51,9 +54,10 @@ import {
 const kebab = (field: string): string => field.replace(/_/g, '-');
 
 
-async function pathFor(ctx: CheckContext, op: Operation): Promise<Record<string, string> | undefined> {
-  if (!op.parameters.some((p) => p.in === 'path')) return {};
-  return (await sharedPathForRecord(ctx, op)).values;
+/** A record of the check's own for `op`'s path (never an invented id), or why none could be had. */
+async function pathFor(ctx: CheckContext, op: Operation, salt: number): Promise<{ values?: Record<string, string>; reason?: string; record?: Record<string, unknown> }> {
+  if (!op.parameters.some((p) => p.in === 'path')) return { values: {} };
+  return ownPathForRecord(ctx, op, salt);
 }
 
 /**
@@ -86,9 +90,10 @@ function outsideCheck(field: string, side: BoundSide): CheckDefinition {
     plannedCases: (op, spec) => [`body ${field}: ${edgeValues(boundOf(spec, op, field)!, side).join(' ')} and ${RANDOM_CAP} random value ${side === 'below-minimum' ? 'below' : 'above'}`],
     async run(ctx, op) {
       const bound = boundOf(ctx.spec, op, field)!;
-      const values = await pathFor(ctx, op);
-      if (!values) return skipped(`no record to send ${label(op)} to`);
-      const base = sampleBody(ctx, op, 19) ?? {};
+      const { values, reason, record } = await pathFor(ctx, op, 19);
+      if (!values) return skipped(reason ?? `no record to send ${label(op)} to`);
+      const validRefused = await validCreateRefused(ctx, op);
+      const base = baseBody(ctx, op, 19, [field], record);
       const findings = new Findings();
       const verdict = await checkProperty(
         ctx,
@@ -96,7 +101,7 @@ function outsideCheck(field: string, side: BoundSide): CheckDefinition {
         async (value) => {
           const kase = boundCase(base, bound, value);
           const exchange = await ctx.send(request(op, ctx, { pathValues: values, json: kase.body }));
-          return judgeInvalid(ctx, op, exchange, { ...kase, description: `${field}=${value} (the contract allows ${bound.minimum ?? '-inf'}..${bound.maximum ?? 'inf'})` });
+          return judgeInvalid(ctx, op, exchange, { ...kase, description: `${field}=${value} (the contract allows ${bound.minimum ?? '-inf'}..${bound.maximum ?? 'inf'})` }, validRefused === undefined ? {} : { validRefused });
         },
         { examples: edgeValues(bound, side), numRuns: Math.min(ctx.runs, RANDOM_CAP) },
       );
@@ -120,10 +125,13 @@ function inRangeCheck(field: string): CheckDefinition {
     plannedRequests: (op, runs, spec) => 2 + Math.min(runs, IN_RANGE_RANDOM) + recordCost(op, spec),
     async run(ctx, op) {
       const bound = boundOf(ctx.spec, op, field)!;
-      const values = await pathFor(ctx, op);
-      if (!values) return skipped(`no record to send ${label(op)} to`);
-      const base = sampleBody(ctx, op, 23) ?? {};
+      const { values, reason, record } = await pathFor(ctx, op, 23);
+      if (!values) return skipped(reason ?? `no record to send ${label(op)} to`);
+      const validRefused = await validCreateRefused(ctx, op);
+      if (validRefused !== undefined) return skipped(`not judged: ${validRefused}`);
+      const base = baseBody(ctx, op, 23, [field], record);
       const edges = boundaryValues(bound).filter((b) => b.inRange).map((b) => b.value);
+      const accepted: number[] = [];
       const findings = new Findings();
       const verdict = await checkProperty(
         ctx,
@@ -131,25 +139,38 @@ function inRangeCheck(field: string): CheckDefinition {
         async (value): Promise<Judgement> => {
           const kase = boundCase(base, bound, value);
           const exchange = await ctx.send(request(op, ctx, { pathValues: values, json: kase.body }));
-          const res = exchange.response;
-          const range = `${bound.minimum ?? '-inf'}..${bound.maximum ?? 'inf'}`;
-          if (!res) return fail(ctx, exchange, `${field}=${value} accepted`, statusText(exchange), `${label(op)} with ${field}=${value}: no response`, value);
-          if (res.status === 429 || isSuccess(res.status)) return OK;
-          if (res.status >= 500) return fail(ctx, exchange, `${field}=${value} accepted (the contract allows ${range})`, `status ${res.status}`, `${label(op)} failed with ${res.status} for ${field}=${value}`, value);
-          const detail = (res.json as { detail?: unknown } | undefined)?.detail;
-          if (res.status === 422 && locNames(detail, { loc: kase.loc, location: 'body' })) {
-            return fail(ctx, exchange, `${field}=${value} accepted (the contract allows ${range})`, `422 naming ${field}`, `${field}=${value} was rejected on ${label(op)}; the contract allows ${range}`, value);
-          }
-          // Rejected for something else: a server may be stricter where the contract is silent.
-          ctx.observe({ operation: label(op), message: `a valid body with ${field}=${value} was answered ${res.status} for another reason: ${res.text.slice(0, 160)}` });
-          return OK;
+          const judged = judgeInRange(ctx, op, exchange, { field, value, loc: kase.loc, range: `${bound.minimum ?? '-inf'}..${bound.maximum ?? 'inf'}` });
+          if (judged.ok && judged.unjudged === undefined) accepted.push(value);
+          return judged;
         },
         { examples: edges, numRuns: Math.min(ctx.runs, IN_RANGE_RANDOM) },
       );
       findings.add(verdict);
-      return findings.outcome(`${field} accepted at ${edges.join(', ')} and between`);
+      return findings.outcome(`${field} accepted at ${[...new Set(accepted)].join(', ')} on ${label(op)}`);
     },
   });
+}
+
+/**
+ * The answer to a value inside the bounds: accepted (the evidence), or refused naming the field (a
+ * failure); a refusal for another reason (a rule the contract leaves to the server) judges nothing.
+ */
+function judgeInRange(ctx: CheckContext, op: Operation, exchange: Exchange, probe: { field: string; value: number; loc: InvalidCase['loc']; range: string }): Judgement {
+  const { field, value, range } = probe;
+  const res = exchange.response;
+  if (!res) return fail(ctx, exchange, `${field}=${value} accepted`, statusText(exchange), `${label(op)} with ${field}=${value}: no response`, value);
+  if (res.status === 429) return unjudged('rate limited (429)');
+  if (isSuccess(res.status)) return OK;
+  if (res.status >= 500) return fail(ctx, exchange, `${field}=${value} accepted (the contract allows ${range})`, `status ${res.status}`, `${label(op)} failed with ${res.status} for ${field}=${value}`, value);
+  const detail = (res.json as { detail?: unknown } | undefined)?.detail;
+  if (res.status === 422 && locNames(detail, { loc: probe.loc, location: 'body' })) {
+    return fail(ctx, exchange, `${field}=${value} accepted (the contract allows ${range})`, `422 naming ${field}`, `${field}=${value} was rejected on ${label(op)}; the contract allows ${range}`, value);
+  }
+  const open = openRule(ctx, op, exchange, { valid: true, fields: [{ loc: probe.loc, location: 'body' }] });
+  if (open) return open;
+  // Rejected for something else: a server may be stricter where the contract is silent.
+  ctx.observe({ operation: label(op), message: `a valid body with ${field}=${value} was answered ${res.status} for another reason: ${res.text.slice(0, 160)}` });
+  return unjudged(`a valid body with ${field}=${value} was answered ${res.status} for another reason`);
 }
 
 /** A probe of one numeric edge: where it goes, what it sends, how it is judged. */
@@ -221,14 +242,14 @@ function judgeAllowed(ctx: CheckContext, op: Operation, exchange: Exchange, kase
   const res = exchange.response;
   const rule = `${kase.description}: a value the contract allows is accepted, or refused with 422 and the validation error body, never a server fault (sections 4, 7, 8)`;
   if (!res) return fail(ctx, exchange, rule, statusText(exchange), `${label(op)}: ${kase.description} got no answer`, kase.value);
-  if (res.status === 429) return OK;
+  if (res.status === 429) return unjudged('rate limited (429)');
   if (res.status >= 500) return fail(ctx, exchange, rule, `status ${res.status}`, `${label(op)} answered ${res.status} to ${kase.description}`, kase.value);
   if (res.status !== 422) return judgeResponse(ctx, op, exchange, { what: `${kase.description} on ${label(op)}` });
   if (!validate('HTTPValidationError', res.json).ok) {
     return fail(ctx, exchange, rule, `422 ${res.text.slice(0, 120)}`, `the 422 of ${label(op)} for ${kase.description} is not the validation error body`, kase.value);
   }
   refused.push(kase.description);
-  return OK;
+  return unjudged(`${kase.description} was refused with 422 (a server may be stricter where the contract is silent)`);
 }
 
 export const numericEdgesCheck = defineCheck({
@@ -241,9 +262,10 @@ export const numericEdgesCheck = defineCheck({
   plannedRequests: (op, _runs, spec, options) => edgeProbes(op, options?.strictTypes).length + recordCost(op, spec),
   plannedCases: (op) => edgeListing(op),
   async run(ctx, op) {
-    const path = await pathFor(ctx, op);
-    if (!path) return skipped(`no record to send ${label(op)} to`);
-    const base = sampleBody(ctx, op, 37);
+    const { values: path, reason, record } = await pathFor(ctx, op, 37);
+    if (!path) return skipped(reason ?? `no record to send ${label(op)} to`);
+    const validRefused = await validCreateRefused(ctx, op);
+    const base = op.requestBody ? baseBody(ctx, op, 37, numericTargets(op).filter((t) => t.location === 'body').map((t) => String(t.loc[0])), record) : undefined;
     const findings = new Findings();
     const refused: string[] = [];
     const probes = edgeProbes(op, ctx.strictTypes);
@@ -251,7 +273,7 @@ export const numericEdgesCheck = defineCheck({
       const { parts, kase } = edgeParts(probe, path, base);
       const exchange = await ctx.send(request(op, ctx, parts));
       // A refused numeric string is a framework's choice (coercion or not), not worth noting.
-      findings.add(probe.allowed ? judgeAllowed(ctx, op, exchange, kase, probe.edge.label === 'numeric string' ? [] : refused) : judgeInvalid(ctx, op, exchange, kase));
+      findings.add(probe.allowed ? judgeAllowed(ctx, op, exchange, kase, probe.edge.label === 'numeric string' ? [] : refused) : judgeInvalid(ctx, op, exchange, kase, validRefused === undefined ? {} : { validRefused }));
     }
     if (refused.length) {
       ctx.observe({ operation: label(op), message: `refused with 422 numbers the contract allows (stricter where it is silent): ${refused.join('; ')}` });

@@ -19,10 +19,13 @@ import {
   judgeResponse,
   label,
   missingPathParams,
+  openRule,
+  ownPathForRecord,
   pathValues,
+  RATE_LIMITED,
   recordCost,
   request,
-  sharedPathForRecord,
+  validCreateRefused,
   skipped,
   statusText,
   type Judgement,
@@ -32,20 +35,22 @@ import {
 const BODY_CASES = 2;
 
 /** Judges a response to a valid request: refused valid requests first, then the documented shape. */
-function judgeValid(ctx: CheckContext, op: Operation, exchange: Exchange, placeholders: boolean): Judgement {
+/** The id sent where a preflight's path needs one and the run has none (named in failures). */
+const PLACEHOLDER_ID = 'vapc-placeholder';
+
+function judgeValid(ctx: CheckContext, op: Operation, exchange: Exchange, placeholder = false): Judgement {
   const res = exchange.response;
   if (!res) return fail(ctx, exchange, `an answer to a valid request`, statusText(exchange), `${label(op)}: no response to a valid request`);
-  if (res.status === 429) return OK;
+  if (res.status === 429) return RATE_LIMITED;
   if (!isSuccess(res.status)) {
     if (res.status >= 500) return fail(ctx, exchange, 'a documented answer to a valid request', `status ${res.status}`, `${label(op)} failed with ${res.status} on a valid request`);
     if (res.status === 401) return fail(ctx, exchange, 'valid credentials served (section 5)', 'status 401', `${label(op)} refused valid credentials (401)`);
-    if (placeholders || (op.requestBody && res.status === 422)) {
-      ctx.observe({ operation: label(op), message: `a valid request was answered ${res.status} (${res.text.slice(0, 160)}); the contract is silent on what made it refuse, so not judged` });
-      return OK;
-    }
-    return fail(ctx, exchange, 'a success answer to a valid request', `status ${res.status}: ${res.text.slice(0, 160)}`, `${label(op)} refused a valid request (${res.status})`);
+    const open = op.requestBody || res.status !== 422 ? openRule(ctx, op, exchange, { valid: true, placeholder }) : undefined;
+    if (open) return open;
+    const where = placeholder ? ` (its path holds the placeholder id ${PLACEHOLDER_ID})` : '';
+    return fail(ctx, exchange, 'a success answer to a valid request', `status ${res.status}: ${res.text.slice(0, 160)}`, `${label(op)} refused a valid request${where} (${res.status})`);
   }
-  return judgeResponse(ctx, op, exchange);
+  return judgeResponse(ctx, op, exchange, placeholder ? { placeholder, what: `a valid request to ${label(op)} (its path holds the placeholder id ${PLACEHOLDER_ID})` } : {});
 }
 
 export const responseConforms = defineCheck({
@@ -59,15 +64,19 @@ export const responseConforms = defineCheck({
   plannedRequests: (op, runs, spec) => (op.requestBody ? Math.min(runs, BODY_CASES) : 1) + recordCost(op, spec),
   async run(ctx, op) {
     let values: Record<string, string> = pathValues(ctx, op);
-    let placeholders = false;
+    let placeholder = false;
     if (missingPathParams(ctx, op).length) {
-      const shared = await sharedPathForRecord(ctx, op);
-      if (shared.values) values = shared.values;
-      else {
-        placeholders = true;
-        values = Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, values[p.name] ?? 'vapc-probe']));
-      }
+      // A record of its own, never an invented id: with none, nothing can be judged. A preflight
+      // is answered ahead of any lookup, so there a placeholder id is fine (and named as one).
+      const own = await ownPathForRecord(ctx, op, 89);
+      if (own.values) values = own.values;
+      else if (op.method === 'OPTIONS') {
+        placeholder = true;
+        values = Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, values[p.name] ?? PLACEHOLDER_ID]));
+      } else return skipped(own.reason ?? `no record to send ${label(op)} to`);
     }
+    // A create learns first what the server requires of a valid body (the pairing), once per run.
+    await validCreateRefused(ctx, op);
     const headers = op.method === 'OPTIONS' ? preflightHeaders(ctx.spec) : undefined;
     const findings = new Findings();
     const send = async (body: unknown): Promise<Judgement> => {
@@ -75,7 +84,7 @@ export const responseConforms = defineCheck({
       if (headers) parts.headers = headers;
       if (body !== undefined) parts.json = body;
       const exchange = await ctx.send(request(op, ctx, parts));
-      return judgeValid(ctx, op, exchange, placeholders);
+      return judgeValid(ctx, op, exchange, placeholder);
     };
     if (op.requestBody) {
       findings.add(await checkProperty(ctx, validBody(op, genOptions(ctx)), send, { numRuns: Math.min(ctx.runs, BODY_CASES) }));

@@ -28,23 +28,41 @@ import {
   type FieldInfo,
   type InvalidCase,
 } from '../src/generators/index.js';
-import { Findings, checkProperty, fail, judgeInvalid, label, recordCost, request, sampleBody, sharedPathForRecord, skipped, type Judgement } from './lib.js';
+import { Findings, baseBody, checkProperty, fail, judgeInvalid, label, ownPathForRecord, recordCost, request, skipped, validCreateRefused, type InvalidJudgeOptions, type Judgement, unjudged } from './lib.js';
 
-/** Path values for an operation: fixtures, a shared created record, or a placeholder (validation comes first). */
-async function pathFor(ctx: CheckContext, op: Operation): Promise<Record<string, string>> {
-  const found = await sharedPathForRecord(ctx, op);
-  return found.values ?? Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, 'vapc-probe']));
+/**
+ * Where and on what a check sends its invalid bodies: a record of its own (never an invented id:
+ * with no record the check is skipped), and for a create, whether a valid body is refused too (a
+ * 422 not naming the field then judges nothing).
+ */
+interface Target {
+  values: Record<string, string>;
+  validRefused?: string;
+  /** The record as created for this check (its state goes along in the base body). */
+  record?: Record<string, unknown>;
 }
 
-async function sendCase(ctx: CheckContext, op: Operation, values: Record<string, string>, kase: InvalidCase): Promise<Judgement> {
-  const parts: Parameters<typeof request>[2] = { pathValues: values };
+async function targetFor(ctx: CheckContext, op: Operation, salt: number): Promise<Target | { skip: string }> {
+  const found = op.parameters.some((p) => p.in === 'path') ? await ownPathForRecord(ctx, op, salt) : { values: {} };
+  if (!found.values) return { skip: found.reason ?? `no record to send ${label(op)} to` };
+  const refused = await validCreateRefused(ctx, op);
+  const target: Target = { values: found.values };
+  if (refused !== undefined) target.validRefused = refused;
+  if ('record' in found && found.record) target.record = found.record;
+  return target;
+}
+
+async function sendCase(ctx: CheckContext, op: Operation, target: Target, kase: InvalidCase): Promise<Judgement> {
+  const parts: Parameters<typeof request>[2] = { pathValues: target.values };
   if (kase.rawBody !== undefined) {
     parts.rawBody = kase.rawBody;
     parts.headers = { 'content-type': 'application/json' };
   } else if (kase.body !== undefined) parts.json = kase.body;
   if (kase.query) parts.query = kase.query;
   const exchange = await ctx.send(request(op, ctx, parts));
-  return judgeInvalid(ctx, op, exchange, kase, { checkLoc: kase.kind !== 'malformed-json' });
+  const options: InvalidJudgeOptions = { checkLoc: kase.kind !== 'malformed-json' };
+  if (target.validRefused !== undefined) options.validRefused = target.validRefused;
+  return judgeInvalid(ctx, op, exchange, kase, options);
 }
 
 const topLevel = (op: Operation) => typedFields(op).filter((f) => f.depth === 0);
@@ -64,10 +82,12 @@ export const wrongType = defineCheck({
     Math.min(runs, RANDOM_CAP) +
     recordCost(op, spec),
   async run(ctx, op) {
-    const values = await pathFor(ctx, op);
-    const base = sampleBody(ctx, op, 11) ?? {};
+    const target = await targetFor(ctx, op, 11);
+    if ('skip' in target) return skipped(target.skip);
     const fields = typedFields(op);
-    const cases = fields.map((f) => [f, wrongTypeCase(base, f, ctx.strictTypes)] as const).filter((c): c is readonly [FieldInfo, fc.Arbitrary<InvalidCase>] => c[1] !== undefined);
+    // Each field's body: the required fields and the field's own top-level member (one variable at a time).
+    const baseOf = (f: FieldInfo) => baseBody(ctx, op, 11, [String(f.loc[0])], target.record);
+    const cases = fields.map((f) => [f, wrongTypeCase(baseOf(f), f, ctx.strictTypes)] as const).filter((c): c is readonly [FieldInfo, fc.Arbitrary<InvalidCase>] => c[1] !== undefined);
     const perField = cases.map(([, a]) => a);
     if (!perField.length) return skipped('no field whose type can be broken');
     // One case per field first, nested ones included (recipients[].phone_number...), so no field's
@@ -76,19 +96,19 @@ export const wrongType = defineCheck({
     // random fields and wrong types.
     const examples = cases.flatMap(([f, a], i) => {
       const near = nearMissWrongValue(f.schema);
-      const first = near !== undefined ? wrongTypeOf(base, f, near) : fc.sample(a, { seed: ctx.seed + i, numRuns: 1 })[0]!;
+      const first = near !== undefined ? wrongTypeOf(baseOf(f), f, near) : fc.sample(a, { seed: ctx.seed + i, numRuns: 1 })[0]!;
       // Strict types (opt-in) also tries what frameworks coerce by design, first thing for each field.
       const coerced = ctx.strictTypes ? strictNearMissWrongValue(f.schema) : undefined;
-      return coerced !== undefined ? [first, wrongTypeOf(base, f, coerced)] : [first];
+      return coerced !== undefined ? [first, wrongTypeOf(baseOf(f), f, coerced)] : [first];
     });
     const findings = new Findings();
     // Each field is judged on its own, so every field that breaks the rule is reported.
     for (const kase of examples) {
-      const j = await sendCase(ctx, op, values, kase);
+      const j = await sendCase(ctx, op, target, kase);
       findings.add(j.ok ? j : { ...j, failure: { ...j.failure, input: ctx.redact(kase) } });
     }
     findings.add(
-      await checkProperty(ctx, fc.oneof(...perField), (kase) => sendCase(ctx, op, values, kase), {
+      await checkProperty(ctx, fc.oneof(...perField), (kase) => sendCase(ctx, op, target, kase), {
         numRuns: Math.min(ctx.runs, RANDOM_CAP),
       }),
     );
@@ -113,14 +133,17 @@ export const enumViolation = defineCheck({
   plannedRequests: (op, runs, spec) =>
     (enumFields(op).length ? enumFields(op).length + Math.min(runs, 3) : 0) + providerIdFields(op).filter((f) => f.depth === 0).length + recordCost(op, spec),
   async run(ctx, op) {
-    const values = await pathFor(ctx, op);
-    const base = sampleBody(ctx, op, 13) ?? {};
+    const target = await targetFor(ctx, op, 13);
+    if ('skip' in target) return skipped(target.skip);
+    // The enum cases set their field themselves; the body keeps the record's own status otherwise.
+    const under = providerIdFields(op).filter((f) => f.depth === 0).map((f) => String(f.loc[0]));
+    const base = baseBody(ctx, op, 13, under, target.record);
     const findings = new Findings();
     const cases = enumFields(op).map((f) => enumCase(base, f)).filter((a): a is fc.Arbitrary<InvalidCase> => a !== undefined);
     if (cases.length) {
       // First an allowed value in upper case ("DRAFT"): a comparison ignoring case lets it in.
       const examples = enumFields(op).map((f) => enumNearMiss(base, f)).filter((c): c is InvalidCase => c !== undefined);
-      findings.add(await checkProperty(ctx, fc.oneof(...cases), (kase) => sendCase(ctx, op, values, kase), { examples, numRuns: Math.min(ctx.runs, 3) }));
+      findings.add(await checkProperty(ctx, fc.oneof(...cases), (kase) => sendCase(ctx, op, target, kase), { examples, numRuns: Math.min(ctx.runs, 3) }));
     }
     // The provider ids are a closed set the spec cannot list (the contract does not name them): judged
     // only when the run knows both, and on the wire body as sent.
@@ -140,8 +163,10 @@ export const enumViolation = defineCheck({
         body: setPointer(base, field.pointer, value),
         description: `${field.field}=${JSON.stringify(value)} (one of the two provider ids ${channels.join(', ')})`,
       };
-      const exchange = await ctx.send(request(op, ctx, { pathValues: values, json: kase.body }));
-      findings.add(judgeInvalid(ctx, op, exchange, kase, { stillInvalid: (ex) => !channels.includes(sentValue(op, ex, field.field) as string) }));
+      const exchange = await ctx.send(request(op, ctx, { pathValues: target.values, json: kase.body }));
+      const options: InvalidJudgeOptions = { stillInvalid: (ex) => !channels.includes(sentValue(op, ex, field.field) as string) };
+      if (target.validRefused !== undefined) options.validRefused = target.validRefused;
+      findings.add(judgeInvalid(ctx, op, exchange, kase, options));
     }
     return findings.outcome('422 naming the field for values outside the closed sets');
   },
@@ -156,11 +181,12 @@ export const malformedJsonCheck = defineCheck({
   appliesTo: (op) => Boolean(op.requestBody),
   plannedRequests: (op, _runs, spec) => malformedJsonExamples({}).length + recordCost(op, spec),
   async run(ctx, op) {
-    const values = await pathFor(ctx, op);
-    const base = sampleBody(ctx, op, 17) ?? {};
+    const target = await targetFor(ctx, op, 17);
+    if ('skip' in target) return skipped(target.skip);
+    const base = baseBody(ctx, op, 17, [], target.record);
     const findings = new Findings();
     // Every malformation, on every seed (a random draw of five would miss some); none is left to draw.
-    findings.add(await checkProperty(ctx, malformedJson(base), (kase) => sendCase(ctx, op, values, kase), { examples: malformedJsonExamples(base), numRuns: 0 }));
+    findings.add(await checkProperty(ctx, malformedJson(base), (kase) => sendCase(ctx, op, target, kase), { examples: malformedJsonExamples(base), numRuns: 0 }));
     return findings.outcome('422 with the validation error body for malformed JSON');
   },
 });
@@ -181,7 +207,7 @@ export const nonIntegerQueryCheck = defineCheck({
     const arb = nonIntegerQuery(op);
     if (!arb) return skipped('no integer query parameter');
     const findings = new Findings();
-    findings.add(await checkProperty(ctx, arb, (kase) => sendCase(ctx, op, {}, kase), { examples: nonIntegerQueryExamples(op), numRuns: Math.min(ctx.runs, QUERY_RANDOM) }));
+    findings.add(await checkProperty(ctx, arb, (kase) => sendCase(ctx, op, { values: {} }, kase), { examples: nonIntegerQueryExamples(op), numRuns: Math.min(ctx.runs, QUERY_RANDOM) }));
     return findings.outcome('422 naming the parameter for non-integer query values');
   },
 });
@@ -216,12 +242,13 @@ export const locNamesLocation = defineCheck({
   plannedRequests: (op, _runs, spec) => (topLevel(op).length > 0 ? 1 : 0) + (integerQueryParams(op).length > 0 ? 1 : 0) + recordCost(op, spec),
   async run(ctx, op) {
     const cases: InvalidCase[] = [];
-    const base = sampleBody(ctx, op, 29) ?? {};
-    const field = topLevel(op).find((f) => wrongTypeCase(base, f) !== undefined);
-    if (field) cases.push(fc.sample(wrongTypeCase(base, field)!, { seed: ctx.seed, numRuns: 1 })[0]!);
+    const field = topLevel(op).find((f) => wrongTypeCase(baseBody(ctx, op, 29, [f.field]), f) !== undefined);
+    if (field) cases.push(fc.sample(wrongTypeCase(baseBody(ctx, op, 29, [field.field]), field)!, { seed: ctx.seed, numRuns: 1 })[0]!);
     const param = integerQueryParams(op)[0];
     if (param) cases.push({ kind: 'non-integer-query', location: 'query', loc: [param.name], field: param.name, value: 'xyz', query: [[param.name, 'xyz']], description: `${param.name}=xyz` });
-    const values = op.parameters.some((p) => p.in === 'path') ? await pathFor(ctx, op) : {};
+    const target = await targetFor(ctx, op, 29);
+    if ('skip' in target) return skipped(target.skip);
+    const values = target.values;
     const findings = new Findings();
     for (const kase of cases) {
       const parts: Parameters<typeof request>[2] = { pathValues: values };
@@ -230,9 +257,11 @@ export const locNamesLocation = defineCheck({
       const exchange = await ctx.send(request(op, ctx, parts));
       const res = exchange.response;
       // Other statuses and shapes are judged by the other validation checks.
-      if (!res || res.status !== 422) continue;
-      const detail = (res.json as { detail?: unknown } | undefined)?.detail;
-      if (!Array.isArray(detail)) continue;
+      const detail = (res?.json as { detail?: unknown } | undefined)?.detail;
+      if (!res || res.status !== 422 || !Array.isArray(detail)) {
+        findings.add(unjudged(`${kase.description} was answered ${res ? res.status : 'with no response'}, not a 422 with a loc (judged by the other validation checks)`));
+        continue;
+      }
       const placement = locPlacement(detail, kase);
       const locs = detail.map((d) => JSON.stringify((d as { loc?: unknown })?.loc)).join(', ');
       if (placement === 'misplaced') {

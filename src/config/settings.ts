@@ -132,6 +132,14 @@ export function coerce(kind: Kind, value: unknown, where: string, fromText: bool
   }
 }
 
+/** `phone_numbers: [{id, channel}]`: phone numbers with the channel each goes with (channel optional). */
+function parsePhoneNumbers(v: unknown, where: string): NonNullable<Fixtures['phone_numbers']> {
+  const ok = (p: unknown): p is { id: string; channel?: string } =>
+    p !== null && typeof p === 'object' && typeof (p as { id?: unknown }).id === 'string' && (p as { id: string }).id !== '' && ['undefined', 'string'].includes(typeof (p as { channel?: unknown }).channel);
+  if (!Array.isArray(v) || v.length === 0 || !v.every(ok)) throw new VapcError('E_CONFIG', `${where}: expected a list of {id, channel} (channel optional), got ${describeValue(v)}`);
+  return v.map((p) => (p.channel ? { id: p.id, channel: p.channel } : { id: p.id }));
+}
+
 function parseFixtures(value: unknown, where: string, lines: KeyLines): Fixtures {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new VapcError('E_CONFIG', `${where}: expected a mapping of fixture ids (${FIXTURE_KEYS.join(', ')}), got ${describeValue(value)}`);
@@ -161,6 +169,8 @@ function parseFixture(out: Fixtures, rawKey: string, v: unknown, where: string):
       throw new VapcError('E_CONFIG', `${where}.channels: expected a list of the provider identifiers (strings), got ${describeValue(v)}`);
     }
     out.channels = v as string[];
+  } else if (key === 'phone_numbers') {
+    out.phone_numbers = parsePhoneNumbers(v, `${where}.${rawKey}`);
   } else {
     if (typeof v === 'number' && Number.isFinite(v)) out[key] = String(v);
     else if (typeof v === 'string' && v !== '') out[key] = v;

@@ -197,7 +197,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     };
     const planEvent = planEventOf(plan, suites, options.seed, ctx.secrets.text(transport.baseUrl));
 
-    const makeReport = (results: RunReport['results']): RunReport => ({
+    const makeReport = (results: RunReport['results'], run?: RunReport['run']): RunReport => ({
       tool: { name: 'voice-agent-contract', version: packageVersion() },
       spec_version: spec.version,
       target: planEvent.target,
@@ -207,6 +207,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       results,
       observations: ctx.observations,
       config: ctx.redact(config),
+      ...(run ? { run } : {}),
       ...(options.focus ? { focus: options.focus } : {}),
       ...(shard ? { shard } : {}),
       ...(results.length > 0 ? { coverage: coverage.compute(results, wholePlan) } : {}),
@@ -218,8 +219,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
 
     options.events?.onStart?.(planEvent);
     const outcome = await runPlan(plan, ctx, composeEvents(coverage.events, options.events ?? {}));
-    const report = sanitizeReport(makeReport(outcome.results), ctx.secrets);
-    report.run = outcome.aborted ? { status: 'aborted', reason: outcome.aborted.message } : { status: 'complete' };
+    // The run status goes in before the one sanitising pass: its reason may quote the target.
+    const run: RunReport['run'] = outcome.aborted ? { status: 'aborted', reason: outcome.aborted.message } : { status: 'complete' };
+    const report = sanitizeReport(makeReport(outcome.results, run), ctx.secrets);
     options.events?.onEnd?.(report);
     const result: ConformanceResult = { report, discovery, secrets: ctx.secrets.known() };
     if (outcome.aborted) result.aborted = outcome.aborted;

@@ -94,8 +94,16 @@ export async function discoverFixtures(ctx: RunContext, configured: Fixtures = {
     return json;
   };
 
+  const phones = new Map<string, { id: string; channel?: string }>();
+  const addPhone = (id: string | undefined, channel?: string): void => {
+    if (!id) return;
+    const known = phones.get(id);
+    if (!known) phones.set(id, channel ? { id, channel } : { id });
+    else if (!known.channel && channel) known.channel = channel;
+  };
   const assistants = await get('listAssistants');
   if (Array.isArray(assistants)) {
+    for (const a of assistants.map(rec)) addPhone(str(a['phone_number_id']));
     const withPhone = assistants.map(rec).find((a) => str(a['id']) && str(a['phone_number_id']));
     const first = withPhone ?? assistants.map(rec).find((a) => str(a['id']));
     if (first) {
@@ -115,11 +123,13 @@ export async function discoverFixtures(ctx: RunContext, configured: Fixtures = {
     for (const call of calls.map(rec)) {
       const provider = str(call['provider']);
       if (provider && !providers.includes(provider)) providers.push(provider);
+      addPhone(str(call['phone_number_id']), provider);
       if (!found.phone_number_id && str(call['phone_number_id'])) found.phone_number_id = str(call['phone_number_id'])!;
       if (!found.assistant_id && str(call['assistant_id'])) found.assistant_id = str(call['assistant_id'])!;
     }
     if (providers.length > 0) found.channels = providers.slice(0, 2);
   }
+  if (phones.size > 0) found.phone_numbers = [...phones.values()];
 
   const { fixtures, sources } = mergeFixtures(configured, found);
   const result: DiscoveryResult = { fixtures, sources, notes, exchanges, answers, unreachable: exchanges.length > 0 && answered === 0 };

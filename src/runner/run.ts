@@ -183,5 +183,16 @@ export async function runPlan(plan: readonly PlannedCheck[], ctx: RunContext, ev
     events?.onCheckDone?.(result);
   }
   if (currentSuite !== undefined) events?.onSuiteEnd?.(currentSuite);
-  return aborted ? { results, aborted } : { results };
+  return aborted ? { results: aborted.reason === 'unreachable' ? results.map((r) => notJudgedWhenDown(r, aborted!.message)) : results, aborted } : { results };
+}
+
+/**
+ * A target that stopped answering is an aborted run, not contract failures: a failed result whose
+ * every failure got no response (refused, reset, timed out) before the run gave up is skipped,
+ * naming why. A failure that got an answer stays a failure.
+ */
+export function notJudgedWhenDown(result: CheckResult, why: string): CheckResult {
+  if (result.status !== 'failed' || !(result.failures ?? []).every((f) => f.response === undefined)) return result;
+  const { failures: _failures, repro: _repro, ...rest } = result;
+  return { ...rest, status: 'skipped', message: `not judged: ${why}` };
 }

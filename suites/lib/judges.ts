@@ -8,7 +8,7 @@ import type { Operation } from '../../src/spec/model.js';
 import type { Exchange } from '../../src/transport/types.js';
 import { setPointer, type InvalidCase } from '../../src/generators/index.js';
 import { validate, validateResponse } from '../../src/validators/index.js';
-import { fail, isSuccess, OK, statusText, type Judgement } from './outcomes.js';
+import { fail, isSuccess, OK, RATE_LIMITED, statusText, unjudged, type Judgement } from './outcomes.js';
 import { isEnumConflict, label } from './spec-queries.js';
 
 /**
@@ -48,6 +48,48 @@ export function locNames(detail: unknown, kase: Pick<InvalidCase, 'loc' | 'locat
   });
 }
 
+/**
+ * Server-side rules the contract leaves open (issue 21): an answer of this kind is an observation
+ * with the server's message, never a failure, in every suite that judges requests with these
+ * judges (the auth suite judges 401 and 403 itself). docs/checks.md ("How the checks judge")
+ * lists them; a test walks both lists.
+ */
+export const OPEN_RULES = [
+  { status: 404, rule: '404 for an id the server does not know (a placeholder id; a lookup before validation)' },
+  { status: 409, rule: '409 for a conflict or a state transition the server refuses (terminal states, names taken)' },
+  { status: 403, rule: '403 for a record or an action the credentials may not reach (another organisation)' },
+  { status: 422, rule: '422 on a valid body naming a field the contract does not constrain, or not the one under test (pairings, stricter formats)' },
+] as const;
+
+export interface OpenRuleContext {
+  /** The path holds an invented id (no record could be had): a 404 is then the server's lookup. */
+  placeholder?: boolean;
+  /** The request is valid as far as the property under test goes: a 422 not naming `fields` is the server's own rule. */
+  valid?: boolean;
+  /** The fields under test (a 422 naming one of them is judged, not open). */
+  fields?: ReadonlyArray<Pick<InvalidCase, 'loc' | 'location'>>;
+}
+
+/**
+ * When the answer is one of the rules the contract leaves open (OPEN_RULES), observes it with the
+ * server's message and returns a judgement that judged nothing; else undefined (judge as usual).
+ */
+export function openRule(ctx: CheckContext, op: Operation, exchange: Exchange, context: OpenRuleContext = {}): Judgement | undefined {
+  const res = exchange.response;
+  if (!res || op.method === 'OPTIONS') return undefined;
+  const rule = OPEN_RULES.find((r) => r.status === res.status);
+  if (!rule) return undefined;
+  if (rule.status === 404 && !context.placeholder) return undefined;
+  if (rule.status === 422) {
+    if (!context.valid) return undefined;
+    const detail = (res.json as { detail?: unknown } | undefined)?.detail;
+    if ((context.fields ?? []).some((f) => locNames(detail, f))) return undefined;
+  }
+  const said = res.text.slice(0, 160) || '(no body)';
+  ctx.observe({ operation: label(op), message: `answered ${res.status} (${said}): ${rule.rule}, a rule the contract leaves to the server; not judged` });
+  return unjudged(`${label(op)} answered ${res.status} (${said.slice(0, 100)}), a rule the contract leaves to the server`);
+}
+
 export interface InvalidJudgeOptions {
   /** Judge the `loc` of the 422 body (off for malformed JSON, which has no field). */
   checkLoc?: boolean;
@@ -56,6 +98,10 @@ export interface InvalidJudgeOptions {
    * whether the request as sent over the wire still breaks it, used instead of the validators.
    */
   stillInvalid?: (exchange: Exchange) => boolean;
+  /** Why a valid body of this operation is refused too (every valid create refused): a 422 not naming the field then judges nothing. */
+  validRefused?: string;
+  /** The path holds a placeholder id (see `openRule`). */
+  placeholder?: boolean;
 }
 
 /**
@@ -67,20 +113,22 @@ export function judgeInvalid(ctx: CheckContext, op: Operation, exchange: Exchang
   const res = exchange.response;
   const rule = `${kase.description}: the contract answers a validation failure with 422 and the validation error body (sections 2.8, 4, 7)`;
   if (!res) return fail(ctx, exchange, rule, statusText(exchange), `${label(op)}: ${kase.description} got no response`, kase.value);
-  if (res.status === 429) return OK;
+  if (res.status === 429) return RATE_LIMITED;
   if (isSuccess(res.status)) {
     if (options.stillInvalid) {
-      if (!options.stillInvalid(exchange)) return OK;
+      if (!options.stillInvalid(exchange)) return unjudged(`${kase.description} went over the wire as a valid value`);
       return fail(ctx, exchange, rule, `accepted with ${res.status}`, `${kase.description} was accepted (${res.status}) on ${label(op)}`, kase.value);
     }
     const wire = ctx.validateWire(op, exchange);
     if (!wire.available) {
       ctx.observe({ operation: label(op), message: `${kase.description} was accepted (${res.status}); could not re-validate the wire request, so not judged` });
-      return OK;
+      return unjudged(`${kase.description} was accepted and the wire request could not be re-validated`);
     }
-    if (wire.valid) return OK;
+    if (wire.valid) return unjudged(`${kase.description} went over the wire as a valid value`);
     return fail(ctx, exchange, rule, `accepted with ${res.status}`, `${kase.description} was accepted (${res.status}) on ${label(op)}`, kase.value);
   }
+  const open = openRule(ctx, op, exchange, options.placeholder ? { placeholder: true } : {});
+  if (open) return open;
   if (res.status !== 422) {
     return fail(ctx, exchange, rule, `status ${res.status}`, `${kase.description} on ${label(op)} answered ${res.status}, not 422`, kase.value);
   }
@@ -92,6 +140,7 @@ export function judgeInvalid(ctx: CheckContext, op: Operation, exchange: Exchang
   if (options.checkLoc !== false && kase.loc.length > 0) {
     const detail = (res.json as { detail: unknown }).detail;
     if (!locNames(detail, kase)) {
+      if (options.validRefused !== undefined) return unjudged(`a valid body is refused too (${options.validRefused})`);
       const locs = (detail as Array<{ loc: unknown }>).map((d) => JSON.stringify(d.loc)).join(', ');
       return fail(
         ctx,
@@ -109,6 +158,8 @@ export function judgeInvalid(ctx: CheckContext, op: Operation, exchange: Exchang
 export interface ResponseJudgeOptions {
   /** What was asked for, for the messages. */
   what?: string;
+  /** The path holds a placeholder id (see `openRule`). */
+  placeholder?: boolean;
 }
 
 /**
@@ -120,7 +171,9 @@ export function judgeResponse(ctx: CheckContext, op: Operation, exchange: Exchan
   const res = exchange.response;
   const what = options.what ?? `a valid request to ${label(op)}`;
   if (!res) return fail(ctx, exchange, `an answer to ${what}`, statusText(exchange), `${what} got no response`);
-  if (res.status === 429) return OK;
+  if (res.status === 429) return RATE_LIMITED;
+  const open = openRule(ctx, op, exchange, { placeholder: options.placeholder ?? false });
+  if (open) return open;
   const documented = op.responses.find((r) => r.status === String(res.status) || r.status === `${String(res.status)[0]}XX`);
   if (!documented) {
     if (isSuccess(res.status) && op.unspecified.some((u) => /success status/i.test(u))) {

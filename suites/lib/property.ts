@@ -4,7 +4,9 @@ import type { Failure } from '../../src/results/model.js';
 import type { CheckContext } from '../../src/checks/check.js';
 import type { Operation } from '../../src/spec/model.js';
 import { cloneJson, validBody, type GenOptions } from '../../src/generators/index.js';
-import { OK, type Judgement } from './outcomes.js';
+import { OK, unjudged, type Judgement } from './outcomes.js';
+import { unjudgedReasons } from '../../src/checks/evidence.js';
+import { learnedFixtures } from './learned.js';
 
 export interface PropertyOptions<T> {
   /** Cases tried before the random ones (boundaries, one per field). */
@@ -32,6 +34,8 @@ export async function checkProperty<T>(
   let shrinkSpent = 0;
   let failedOnce = false;
   let lastFailed: { value: T } | undefined;
+  let judged = 0;
+  const unjudgedWhy: string[] = [];
   const budget = options.shrinkBudget ?? 6;
   const property = fc.asyncProperty(arb, async (value) => {
     if (toolError !== undefined) return true;
@@ -50,6 +54,8 @@ export async function checkProperty<T>(
       toolError = error;
       return true;
     }
+    if (j.ok && j.unjudged !== undefined) unjudgedWhy.push(j.unjudged);
+    else judged++;
     if (!j.ok) {
       failedOnce = true;
       last = j;
@@ -65,7 +71,7 @@ export async function checkProperty<T>(
     examples: examples.map((e) => [e] as [T]),
   });
   if (toolError !== undefined) throw toolError;
-  if (!details.failed || !last || last.ok) return OK;
+  if (!details.failed || !last || last.ok) return judged === 0 && unjudgedWhy.length ? unjudged(unjudgedReasons(unjudgedWhy)) : OK;
   const counterexample = lastFailed ? lastFailed.value : details.counterexample?.[0];
   const failure: Failure = { ...last.failure, seed: ctx.seed };
   if (counterexample !== undefined) failure.input = ctx.redact(counterexample);
@@ -74,7 +80,8 @@ export async function checkProperty<T>(
   return { ok: false, failure, summary: last.summary };
 }
 
-export const genOptions = (ctx: CheckContext, extra: Partial<GenOptions> = {}): GenOptions => ({ fixtures: ctx.fixtures, ...extra });
+/** Generation options of the run: its fixtures, with the pairing the server was seen to require (learned.ts). */
+export const genOptions = (ctx: CheckContext, extra: Partial<GenOptions> = {}): GenOptions => ({ fixtures: learnedFixtures(ctx), ...extra });
 
 /**
  * Samples of body arbitraries by arbitrary and seed. `validBody` hands out one arbitrary per

@@ -1,8 +1,9 @@
 /** Request helpers: requests for an operation from fixtures, records created for paths that need one, CORS preflights. */
-import type { CheckContext } from '../../src/checks/check.js';
+import type { CheckContext, Fixtures } from '../../src/checks/check.js';
+import { learnedFixtures, learnedOf } from './learned.js';
 import type { Operation, SpecModel } from '../../src/spec/model.js';
 import type { Exchange, HttpRequest } from '../../src/transport/types.js';
-import { fillPath, pathFixture, validBody } from '../../src/generators/index.js';
+import { enumFields, enumOf, fillPath, pathFixture, providerIdFields, TEST_DATA_PREFIX, validBody } from '../../src/generators/index.js';
 import { isSuccess, statusText } from './outcomes.js';
 import { genOptions, sampleBodyOf } from './property.js';
 import { label } from './spec-queries.js';
@@ -33,43 +34,196 @@ export function missingPathParams(ctx: CheckContext, op: Operation, extra: Recor
 
 export function request(op: Operation, ctx: CheckContext, parts: Partial<HttpRequest> & { pathValues?: Record<string, string> } = {}): HttpRequest & { operation: Operation } {
   const { pathValues: values, ...rest } = parts;
+  if (rest.json !== undefined) rest.json = uniqueNames(ctx, rest.json);
   return { method: op.method, path: fillPath(op.path, pathValues(ctx, op, values)), operation: op, ...rest };
 }
 
+const NAMED = `${TEST_DATA_PREFIX} `;
+const NUMBERED = / #\d+$/;
+const nameCounters = new WeakMap<object, { n: number }>();
+
+/**
+ * The generated test-data names of a body (`vapc-test ...`, top level) made unique in the run
+ * (` #n`): a server may refuse a name already taken (409), and a repeated generated name would
+ * make one check's create collide with another's. Deterministic per run; a body already numbered
+ * (one a check keeps to compare with the record) is left as it is.
+ */
+export function uniqueNames<T>(ctx: CheckContext, body: T): T {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const entries = Object.entries(body as Record<string, unknown>);
+  if (!entries.some(([, v]) => typeof v === 'string' && v.startsWith(NAMED) && !NUMBERED.test(v))) return body;
+  let counter = nameCounters.get(ctx.fixtures);
+  if (!counter) nameCounters.set(ctx.fixtures, (counter = { n: 0 }));
+  const n = ++counter.n;
+  return Object.fromEntries(entries.map(([k, v]) => [k, typeof v === 'string' && v.startsWith(NAMED) && !NUMBERED.test(v) ? `${v} #${n}` : v])) as T;
+}
+
 /** The POST operation whose success body is the record a path-parameter operation reads (createCampaign for /campaign/{id}). */
-function creatorOf(ctx: { spec: { operations: Operation[] } }, op: Operation): Operation | undefined {
+export function creatorOf(ctx: { spec: { operations: Operation[] } }, op: Operation): Operation | undefined {
   const param = op.parameters.find((p) => p.in === 'path');
   if (!param) return undefined;
   const base = op.path.slice(0, op.path.indexOf(`/{${param.name}}`));
   return ctx.spec.operations.find((o) => o.method === 'POST' && o.path === base && o.requestBody);
 }
 
+/** Phone number × channel (× assistant) combinations to try when a valid create is refused: explicit pairs first. */
+export function pairings(fixtures: Fixtures): Array<Partial<Fixtures>> {
+  const phones = [...(fixtures.phone_numbers ?? [])];
+  if (fixtures.phone_number_id && !phones.some((p) => p.id === fixtures.phone_number_id)) phones.push({ id: fixtures.phone_number_id });
+  const channels = fixtures.channels ?? [];
+  const out: Array<Partial<Fixtures>> = [];
+  for (const phone of [...phones].sort((a, b) => Number(Boolean(b.channel)) - Number(Boolean(a.channel)))) {
+    for (const channel of phone.channel ? [phone.channel] : channels) out.push({ phone_number_id: phone.id, channels: [channel] });
+  }
+  return out;
+}
+
+/** The fixture-backed values of an accepted create body (phone number, assistant, channel), as fixtures. */
+function pairingOf(creator: Operation, body: Record<string, unknown>): Partial<Fixtures> {
+  const out: Partial<Fixtures> = {};
+  const phone = body['phone_number_id'];
+  const assistant = body['assistant_id'];
+  if (typeof phone === 'string') out.phone_number_id = phone;
+  if (typeof assistant === 'string') out.assistant_id = assistant;
+  const channel = providerIdFields(creator).find((f) => f.depth === 0);
+  const value = channel ? body[channel.field] : undefined;
+  if (typeof value === 'string') out.channels = [value];
+  return out;
+}
+
+/** A create body with the phone number, assistant and channel of the create the server accepted (when one was). */
+function pinAccepted(ctx: CheckContext, creator: Operation, body: Record<string, unknown>): Record<string, unknown> {
+  const accepted = learnedOf(ctx).accepted;
+  if (!accepted) return body;
+  const out = { ...body };
+  if (accepted.phone_number_id !== undefined && 'phone_number_id' in out) out['phone_number_id'] = accepted.phone_number_id;
+  if (accepted.assistant_id !== undefined && 'assistant_id' in out) out['assistant_id'] = accepted.assistant_id;
+  const channel = providerIdFields(creator).find((f) => f.depth === 0);
+  if (channel && accepted.channels?.[0] !== undefined && channel.field in out) out[channel.field] = accepted.channels[0];
+  return out;
+}
+
+/** Combinations tried at most, once per run. */
+const MAX_PAIRINGS = 6;
+
+const refusalText = (exchange: Exchange): string => (exchange.response ? `${exchange.response.status} ${exchange.response.text.slice(0, 160)}` : statusText(exchange));
+
 /**
- * Creates a record through the creating operation of `op`'s path (POST /campaign for
- * /campaign/{campaign_id}) with a valid fully-populated body; returns its id, or why it could not.
+ * Creates a record through `creator` with a valid fully-populated body (the sample of `salt`, the
+ * run's learned pairing in it). A 409 (a name taken: uniqueness the contract leaves open) is tried once more with another
+ * body. The first 422 of the run tries the other phone number × channel combinations the run knows
+ * and remembers the one accepted (learned.ts); when none is, later creates skip with the reason.
  */
-async function createRecord(ctx: CheckContext, op: Operation, salt = 0): Promise<{ id?: string; reason?: string; body?: unknown; exchange?: Exchange }> {
+export async function createWith(ctx: CheckContext, creator: Operation, salt: number): Promise<{ id?: string; reason?: string; body?: Record<string, unknown>; exchange?: Exchange }> {
+  const learned = learnedOf(ctx);
+  if (learned.refused !== undefined) return { reason: learned.refused };
+  learned.tried = true;
+  const attempt = async (s: number, over?: Partial<Fixtures>) => {
+    const fixtures = over ? { ...learnedFixtures(ctx), ...over } : learnedFixtures(ctx);
+    const body = uniqueNames(ctx, sampleBodyOf(ctx, validBody(creator, { ...genOptions(ctx), fixtures }), s));
+    const exchange = await ctx.send(request(creator, ctx, { json: body }));
+    return { body, exchange };
+  };
+  let sent = await attempt(salt);
+  if (sent.exchange.response?.status === 409) sent = await attempt(salt + 1);
+  // A random other channel might not pair with the phone number: the pair once accepted is tried.
+  if (sent.exchange.response?.status === 422 && learned.accepted) sent = await attempt(salt, learned.accepted);
+  if (sent.exchange.response?.status === 422 && !learned.searched) {
+    learned.searched = true;
+    const first = refusalText(sent.exchange);
+    for (const pairing of pairings(ctx.fixtures).slice(0, MAX_PAIRINGS)) {
+      const tried = await attempt(salt, pairing);
+      if (tried.exchange.response && isSuccess(tried.exchange.response.status)) {
+        learned.pairing = pairing;
+        ctx.observe({ operation: label(creator), message: `a valid create was refused (${first}); accepted with phone_number_id ${pairing.phone_number_id} and channel ${pairing.channels?.[0]}, used for the rest of the run` });
+        sent = tried;
+        break;
+      }
+    }
+    if (!learned.pairing) {
+      learned.refused = `every valid ${label(creator)} was refused (${first}), with each phone number and channel the run knows`;
+      ctx.observe({ operation: label(creator), message: learned.refused });
+    }
+  }
+  const res = sent.exchange.response;
+  if (!res || !isSuccess(res.status)) return { reason: `${label(creator)} with a valid body answered ${refusalText(sent.exchange)}`, exchange: sent.exchange, body: sent.body };
+  learned.accepted ??= pairingOf(creator, sent.body);
+  const id = (res.json as { id?: unknown } | undefined)?.id;
+  if (typeof id !== 'string' && typeof id !== 'number') return { reason: `${label(creator)} returned no id`, exchange: sent.exchange, body: sent.body };
+  return { id: String(id), body: sent.body, exchange: sent.exchange };
+}
+
+/** Creates a record through the creating operation of `op`'s path (POST /campaign for /campaign/{campaign_id}). */
+async function createRecord(ctx: CheckContext, op: Operation, salt = 0): Promise<{ id?: string; reason?: string; exchange?: Exchange }> {
   const creator = creatorOf(ctx, op);
   if (!creator) return { reason: `no operation creates the records of ${op.path}` };
-  const body = sampleBodyOf(ctx, validBody(creator, genOptions(ctx)), 7919 + salt);
-  const exchange = await ctx.send(request(creator, ctx, { json: body }));
-  const res = exchange.response;
-  if (!res || !isSuccess(res.status)) return { reason: `${label(creator)} with a valid body answered ${res ? res.status : statusText(exchange)}`, exchange, body };
-  const id = (res.json as { id?: unknown } | undefined)?.id;
-  if (typeof id !== 'string' && typeof id !== 'number') return { reason: `${label(creator)} returned no id`, exchange, body };
-  return { id: String(id), body, exchange };
+  return createWith(ctx, creator, 7919 + salt);
+}
+
+/** A record a check sends to: the path values, and the record as created (when the check created it). */
+export interface RecordPath {
+  values?: Record<string, string>;
+  reason?: string;
+  record?: Record<string, unknown>;
 }
 
 /** Path values for `op`, creating the record its path names when the fixtures do not have it. */
-async function pathForRecord(ctx: CheckContext, op: Operation, salt = 0): Promise<{ values?: Record<string, string>; reason?: string }> {
+async function pathForRecord(ctx: CheckContext, op: Operation, salt = 0): Promise<RecordPath> {
   const missing = missingPathParams(ctx, op);
   if (!missing.length) return { values: pathValues(ctx, op) };
   if (creatorOf(ctx, op)) {
     const created = await createRecord(ctx, op, salt);
-    if (!created.id) return { reason: created.reason ?? 'could not create a record' };
-    return { values: pathValues(ctx, op, { [missing[0]!]: created.id }) };
+    if (!created.id) return { reason: `no record to send ${label(op)} to: ${created.reason ?? 'could not create one'}` };
+    const json = created.exchange?.response?.json;
+    const values = pathValues(ctx, op, { [missing[0]!]: created.id });
+    return json && typeof json === 'object' && !Array.isArray(json) ? { values, record: json as Record<string, unknown> } : { values };
   }
   return { reason: `no ${missing.join(', ')} fixture (path parameter of ${label(op)})` };
+}
+
+/**
+ * A record of its own for one check (issue 21: no check inherits the state another left): the
+ * fixtures' ids when they name it, else a record created for this check, or why none could be had.
+ */
+export function ownPathForRecord(ctx: CheckContext, op: Operation, salt = 0): Promise<RecordPath> {
+  return pathForRecord(ctx, op, 104729 + salt);
+}
+
+/** Does `op` create the records some other operation's path names (POST /campaign)? */
+const isCreator = (ctx: CheckContext, op: Operation): boolean => ctx.spec.operations.some((o) => creatorOf(ctx, o) === op);
+
+/**
+ * For an operation that creates records: makes sure the run has sent a valid create (so the
+ * pairing the server requires is learned before a property is judged on it); returns why every
+ * valid create is refused, when so. Undefined for other operations.
+ */
+export async function validCreateRefused(ctx: CheckContext, op: Operation): Promise<string | undefined> {
+  if (!isCreator(ctx, op)) return undefined;
+  const learned = learnedOf(ctx);
+  if (!learned.tried) await createWith(ctx, op, 0);
+  return learned.refused;
+}
+
+/**
+ * The valid body a check changes one field of: for an operation on a created record (PATCH),
+ * only the required fields and `keep` (the top-level fields under test), so nothing random (a
+ * `status`) changes the record's state; else a valid fully-populated sample, with the pairing the
+ * run learned.
+ */
+export function baseBody(ctx: CheckContext, op: Operation, salt: number, keep: readonly string[] = [], record?: Record<string, unknown>): Record<string, unknown> {
+  const sample = sampleBodyOf(ctx, validBody(op, genOptions(ctx)), salt);
+  if (isCreator(ctx, op)) return pinAccepted(ctx, op, sample);
+  if (!op.requestBody || !creatorOf(ctx, op)) return sample;
+  const required = op.requestBody.schema['required'];
+  const wanted = new Set([...(Array.isArray(required) ? (required as string[]) : []), ...keep]);
+  const base = Object.fromEntries(Object.entries(sample).filter(([k]) => wanted.has(k)));
+  // The record's own state (its status as the server gave it) goes along unchanged: a server may
+  // judge a body differently when it carries one, and sending the state it has changes nothing.
+  for (const f of enumFields(op).filter((e) => e.depth === 0 && !(e.field in base))) {
+    const current = record?.[f.field];
+    if (current !== undefined && current !== null && enumOf(f.schema)?.includes(current)) base[f.field] = current;
+  }
+  return base;
 }
 
 /** Operations that need a created record for their path (`/campaign/{campaign_id}`): some operation creates it. */

@@ -50,3 +50,21 @@ describe('stateful.regenerate-key: the run after a regenerated key that does not
     }
   });
 });
+
+describe('a repro that depends on an earlier write replays it (issue 21)', () => {
+  it('update-persists on update-not-persisted: the repro is the PATCH, then the GET that shows it lost', async () => {
+    const target = await startTarget({ fault: 'update-not-persisted' });
+    try {
+      const run = await runIds(target, ['stateful.update-persists']);
+      const result = run.results.find((r) => r.status === 'failed');
+      expect(result, describeResults(run.results)).toBeDefined();
+      const repro = result!.failures!.find((f) => /GET/.test(f.repro ?? '') || /-X PATCH/.test(f.repro ?? ''))?.repro ?? '';
+      const lines = repro.split(' && ');
+      expect(lines.length, repro).toBe(2);
+      expect(lines[0]).toMatch(/-X PATCH/);
+      expect(lines[1]).not.toMatch(/-X PATCH/);
+    } finally {
+      await target.close();
+    }
+  });
+});

@@ -170,6 +170,35 @@ describe('createCheckContext', () => {
     await expect(ctx.send({ method: 'GET', path: '/health' })).rejects.toBeInstanceOf(RunAbortedError);
   });
 
+  it('a target that stops answering mid-run is an aborted run: no failure is attributed to the contract (issue 21)', async () => {
+    let down = false;
+    const transport: Transport = {
+      baseUrl: 'http://fake',
+      async send(request) {
+        const sent = { method: request.method, url: `http://fake${request.path}`, headers: { ...request.headers } };
+        if (down) return { request: sent, error: { code: 'connection_refused', message: 'connect ECONNREFUSED' }, durationMs: 1 };
+        return { request: sent, response: { status: 200, headers: {}, text: '{}', json: {}, truncated: false }, durationMs: 1 };
+      },
+      async close() {},
+    };
+    const ctx = createCheckContext({ spec, transport, maxConsecutiveTransportErrors: 3 });
+    const probe = (id: string): CheckDefinition =>
+      defineCheck({
+        id, suite: 'schema', rule: '', contractRef: '', severity: 'minor', appliesTo: (op) => op.id === 'getHealth',
+        async run(c) {
+          const exchange = await c.send({ method: 'GET', path: '/health' });
+          if (id === 'schema.up') down = true;
+          if (exchange.response) return { status: 'passed', message: 'answered' };
+          return { status: 'failed', message: 'no response', failures: [c.failure(exchange, { expected: 'an answer', actual: 'no response (connection refused)' })] };
+        },
+      });
+    const out = await runChecks(['schema.up', 'schema.a', 'schema.b', 'schema.c', 'schema.d'].map(probe), ctx);
+    expect(out.aborted?.reason).toBe('unreachable');
+    expect(out.results.map((r) => r.status)).toEqual(['passed', 'skipped', 'skipped', 'skipped', 'skipped']);
+    expect(out.results.filter((r) => r.failures?.length)).toEqual([]);
+    expect(out.results[1]!.message).toMatch(/^not judged: the target stopped answering/);
+  });
+
   it('reports wire validation unavailable without a validator (so checks cannot fail on it)', async () => {
     const ctx = createCheckContext({ spec, transport: fakeTransport(() => ({ status: 200 })) });
     const ex = await ctx.send({ method: 'GET', path: '/calls' });

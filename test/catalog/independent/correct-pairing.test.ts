@@ -1,0 +1,62 @@
+// The runner against the independent "pairing" implementation (test/catalog/independent/pairing/,
+// choices in its CHOICES.md): a correct server that refuses a campaign whose channel is not its
+// phone number's provider (422 on channel; the first pair a client would try is the wrong one),
+// looks records up before validating bodies (404 before 422), allows only a table of status moves
+// with completed final (409), refuses duplicate recipients (409), answers 403 for another
+// organization's records and counts every request, unauthenticated ones included, against its
+// rate limit. Every check must pass: a failure is either a
+// real fault of this server or a false alarm of the runner (issue 21). One seed, cheap.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runConformance } from '../../../src/runner/conformance.js';
+import { loadSpec } from '../../../src/spec/load.js';
+import type { SpecModel } from '../../../src/spec/model.js';
+import { failedOf, loopbackServers, runnerOptions, SMALL_LIMIT, type LoopbackServer } from '../../helpers/loopback-runs.js';
+// @ts-expect-error plain JavaScript module without type declarations
+import { start as startPairing } from './pairing/server.mjs';
+
+type Start = (o: { rateLimit?: number; rateWindowMs?: number }) => Promise<LoopbackServer>;
+
+describe('the runner against the independent pairing implementation', () => {
+  let spec: SpecModel;
+  beforeAll(async () => {
+    spec = await loadSpec();
+  });
+  const server = loopbackServers(startPairing as Start);
+
+  it('keeps its own rules: channel paired with the provider, 404 before 422, 409 on a refused move and a duplicate recipient, 403 across organizations', async () => {
+    const s = await server();
+    const f = s.fixtures as LoopbackServer['fixtures'] & { assistant_id: string; phone_number_id: string; other_org: { campaign_id: string } };
+    const headers = { authorization: `Bearer ${f.api_key}`, 'x-user-id': f.user_id, 'content-type': 'application/json' };
+    const call = (method: string, path: string, body?: unknown) => fetch(`${s.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    expect((await call('PATCH', '/campaign/no-such-campaign', { max_concurrency: 'x' })).status).toBe(404);
+    const create = { name: 'Rule check', assistant_id: f.assistant_id, phone_number_id: f.phone_number_id, channel: f.channels[0] };
+    const mismatched = await call('POST', '/campaign', create);
+    expect(mismatched.status).toBe(422);
+    expect(((await mismatched.json()) as { detail: Array<{ loc: unknown[] }> }).detail[0]!.loc).toEqual(['body', 'channel']);
+    const created = await call('POST', '/campaign', { ...create, channel: f.channels[1] });
+    expect(created.status).toBe(200);
+    const { id } = (await created.json()) as { id: string };
+    expect((await call('PATCH', `/campaign/${id}`, { status: 'running' })).status).toBe(200);
+    expect((await call('PATCH', `/campaign/${id}`, { status: 'draft' })).status).toBe(409);
+    expect((await call('PATCH', `/campaign/${id}`, { status: 'completed' })).status).toBe(200);
+    expect((await call('PATCH', `/campaign/${id}`, { status: 'paused' })).status).toBe(409);
+    const recipient = { phone_number: '+14155550177' };
+    expect((await call('POST', `/recipient-lists/${f.recipient_list_id}/recipients`, recipient)).status).toBe(200);
+    expect((await call('POST', `/recipient-lists/${f.recipient_list_id}/recipients`, recipient)).status).toBe(409);
+    expect((await call('GET', `/campaign/${f.other_org.campaign_id}`)).status).toBe(403);
+  });
+
+  it('all suites but ratelimit, destructive operations included: 0 failed, 0 error (seed 1)', async () => {
+    const s = await server();
+    const { report } = await runConformance(runnerOptions(s, spec, { seed: 1, includeDestructive: true }));
+    expect(failedOf(report.results)).toEqual([]);
+    expect(report.summary.passed).toBeGreaterThan(100);
+  });
+
+  it('the ratelimit suite (with schema), burst included, against a small limit and window: 0 failed', async () => {
+    const s = await server(SMALL_LIMIT);
+    const { report } = await runConformance(runnerOptions(s, spec, { suites: ['schema', 'ratelimit'] }));
+    expect(failedOf(report.results)).toEqual([]);
+    expect(report.results.filter((r) => r.suite === 'ratelimit' && r.status === 'passed').length).toBeGreaterThan(0);
+  });
+});

@@ -189,6 +189,14 @@ export function ownPathForRecord(ctx: CheckContext, op: Operation, salt = 0): Pr
   return pathForRecord(ctx, op, 104729 + salt);
 }
 
+/**
+ * The context of a request made once per run for whichever check needs it first (a shared record,
+ * the create that learns the pairing): tagged `setup`, so coverage credits no check with it and a
+ * shard that makes it too counts the same as the unsharded run.
+ */
+const asSetup = (ctx: CheckContext): CheckContext =>
+  Object.assign(Object.create(ctx) as CheckContext, { send: (r: Parameters<CheckContext['send']>[0]) => ctx.send({ ...r, checkId: 'setup' }) });
+
 /** Does `op` create the records some other operation's path names (POST /campaign)? */
 const isCreator = (ctx: CheckContext, op: Operation): boolean => ctx.spec.operations.some((o) => creatorOf(ctx, o) === op);
 
@@ -200,7 +208,7 @@ const isCreator = (ctx: CheckContext, op: Operation): boolean => ctx.spec.operat
 export async function validCreateRefused(ctx: CheckContext, op: Operation): Promise<string | undefined> {
   if (!isCreator(ctx, op)) return undefined;
   const learned = learnedOf(ctx);
-  if (!learned.tried) await createWith(ctx, op, 0);
+  if (!learned.tried) await createWith(asSetup(ctx), op, 0);
   return learned.refused;
 }
 
@@ -244,9 +252,7 @@ export function sharedPathForRecord(ctx: CheckContext, op: Operation): Promise<{
   const key = op.path;
   let found = byPath.get(key);
   if (!found) {
-    // Tagged `setup`: made for whichever check needs it first, so coverage credits no check with it.
-    const setup = Object.assign(Object.create(ctx) as CheckContext, { send: (r: Parameters<CheckContext['send']>[0]) => ctx.send({ ...r, checkId: 'setup' }) });
-    found = pathForRecord(setup, op, 104729);
+    found = pathForRecord(asSetup(ctx), op, 104729);
     byPath.set(key, found);
     // A failed creation is not cached: a later check may try again.
     found.then((r) => {

@@ -148,6 +148,15 @@ function planEventOf(plan: PlannedCheck[], suites: readonly Suite[], seed: numbe
  * and E_NO_CREDENTIALS / E_CREDENTIALS_REFUSED / E_CONTRACT_NOT_FOUND when their answers show a
  * wrong setup (see `diagnoseSetup`); no check is judged then.
  */
+/** This shard's part of the plan, from the checks' own estimates (whatever the fixtures: every shard computes the same costs). */
+function shardOf(wholePlan: ReturnType<typeof planChecks>, runs: number, spec: SpecModel, which: NonNullable<ConformanceOptions['shard']>): ShardField {
+  const costs = wholePlan.map((item) => {
+    const estimate = item.check.plannedRequests?.(item.operation, runs, spec, { strictTypes: item.strictTypes ?? false });
+    return { suite: item.check.suite, requests: typeof estimate === 'number' && Number.isFinite(estimate) ? estimate : runs };
+  });
+  return { ...which, plan_size: wholePlan.length, positions: shardPositions(costs, which) };
+}
+
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceResult> {
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
@@ -175,15 +184,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     });
     const budget = requestBudget(ctx.pacer.state.limit, options.rpm);
     const runs = options.runs ?? fitRuns(wholePlan, budget, spec);
-    let shard: ShardField | undefined;
-    if (options.shard) {
-      // The checks' own estimates, whatever the fixtures: every shard must compute the same costs.
-      const costs = wholePlan.map((item) => {
-        const estimate = item.check.plannedRequests?.(item.operation, runs, spec, { strictTypes: item.strictTypes ?? false });
-        return { suite: item.check.suite, requests: typeof estimate === 'number' && Number.isFinite(estimate) ? estimate : runs };
-      });
-      shard = { ...options.shard, plan_size: wholePlan.length, positions: shardPositions(costs, options.shard) };
-    }
+    const shard = options.shard ? shardOf(wholePlan, runs, spec, options.shard) : undefined;
     const plan = shard ? shard.positions.map((i) => wholePlan[i]!) : wholePlan;
     ctx.setRuns(runs);
     options.onPlanned?.({ runs, discovery, budget });

@@ -35,7 +35,7 @@ import {
   type StringTarget,
 } from '../src/generators/index.js';
 import { validate } from '../src/validators/index.js';
-import { Findings, OK, fail, judgeInvalid, judgeResponse, label, locNames, recordCost, request, sampleBody, sharedPathForRecord, skipped, statusText, type Judgement } from './lib.js';
+import { Findings, OK, RATE_LIMITED, fail, unjudged, judgeInvalid, judgeResponse, label, locNames, recordCost, request, sampleBody, sharedPathForRecord, skipped, statusText, type Judgement } from './lib.js';
 
 type Where = 'body' | 'where';
 type Parts = NonNullable<Parameters<typeof request>[2]>;
@@ -151,14 +151,17 @@ function judgeAllowed(run: Run, exchange: Exchange, what: string): { judgement: 
   const res = exchange.response;
   const rule = `${what}: a value the contract allows is accepted, or refused with 422 and the validation error body, never a server fault (sections 2.8, 4, 7)`;
   if (!res) return { judgement: fail(ctx, exchange, rule, statusText(exchange), `${label(op)}: ${what} got no answer`) };
-  if (res.status === 429) return { judgement: OK };
+  if (res.status === 429) return { judgement: RATE_LIMITED };
   if (res.status >= 500) return { judgement: fail(ctx, exchange, rule, `status ${res.status}`, `${label(op)} answered ${res.status} to ${what}`) };
   if (res.status >= 200 && res.status < 300) return { judgement: judgeResponse(ctx, op, exchange, { what: `${what} on ${label(op)}` }) };
   if (res.status === 422 && !isValidationBody(res.json)) {
     return { judgement: fail(ctx, exchange, rule, `422 ${res.text.slice(0, 120)}`, `the 422 of ${label(op)} for ${what} is not the validation error body`) };
   }
   run.noted.push(`${what}: ${res.status}`);
-  return { judgement: OK, refused: res.status === 422 ? [] : undefined };
+  if (res.status === 422) return { judgement: OK, refused: [] };
+  // Another refusal (404 for an id that does not exist, 400, 409: rules the contract leaves open)
+  // says the value was never handled: noted, and no evidence for a pass.
+  return { judgement: unjudged(`${label(op)} answered ${res.status} to ${what}, a rule the contract leaves to the server`) };
 }
 
 const sendAlone = (run: Run, target: StringTarget, edge: StringEdge): Promise<Exchange> => run.ctx.send(request(run.op, run.ctx, partsFor([target], edge, run.path, run.base)));
@@ -231,14 +234,20 @@ export const stringEdgesCheck = defineCheck({
   plannedRequests: (op, _runs, spec) => planned(op) + recordCost(op, spec),
   plannedCases: (op) => listing(op),
   async run(ctx, op) {
-    const found = op.parameters.some((p) => p.in === 'path') ? (await sharedPathForRecord(ctx, op)).values : {};
+    const shared = op.parameters.some((p) => p.in === 'path') ? await sharedPathForRecord(ctx, op) : { values: {} };
+    const found = shared.values;
     // Without a record, only the path edges can be sent (they replace every path parameter).
     const groups = stringGroups(op).filter((g) => found || (g.where === 'where' && everyPathParam(op, g.targets)));
     if (!groups.length) return skipped(`no record to send ${label(op)} to`);
     const path = found ?? {};
     const run: Run = { ctx, op, path, base: sampleBody(ctx, op, 41), findings: new Findings(), noted: [] };
     for (const group of groups) await probeGroup(run, group);
-    if (!found) return finish(run, ' (no record to send the body edges to)');
+    if (!found) {
+      // Path edges alone still catch a server fault, but judge too little of the rule to pass on.
+      const outcome = finish(run, '');
+      if (outcome.status !== 'passed') return outcome;
+      return skipped(`${shared.reason ?? `no record to send ${label(op)} to`}: only the ${run.findings.probes} path edges were sent (no server fault); the body edges need a record`);
+    }
     for (const { target, edge } of refusedProbes(op)) {
       const exchange = await ctx.send(request(op, ctx, partsFor([target], edge, path, run.base)));
       const kase: InvalidCase = { kind: 'string-edge', location: target.location, loc: target.loc, field: target.name, value: edge.value.length > 40 ? `${edge.value.length} characters` : edge.value, description: describeStringEdge([target], edge) };

@@ -146,7 +146,12 @@ const isValidationBody = (json: unknown): boolean => validate('HTTPValidationErr
  * Judges the answer to allowed values: undefined when fine, the failure else; with `refusedBy`, the
  * targets a 422 named (the caller retries without them).
  */
-function judgeAllowed(run: Run, exchange: Exchange, what: string): { judgement: Judgement; refused?: StringTarget[] } {
+/**
+ * `targets` are the values varied: when they are all path ids, a 404/400 is an honest answer to
+ * that id (judged: no server fault); when a body or query value was varied, such an answer means
+ * the value was never looked at (a lookup or another rule came first), so it judges nothing.
+ */
+function judgeAllowed(run: Run, exchange: Exchange, what: string, targets: readonly StringTarget[] = []): { judgement: Judgement; refused?: StringTarget[] } {
   const { ctx, op } = run;
   const res = exchange.response;
   const rule = `${what}: a value the contract allows is accepted, or refused with 422 and the validation error body, never a server fault (sections 2.8, 4, 7)`;
@@ -159,8 +164,9 @@ function judgeAllowed(run: Run, exchange: Exchange, what: string): { judgement: 
   }
   run.noted.push(`${what}: ${res.status}`);
   if (res.status === 422) return { judgement: OK, refused: [] };
+  if (targets.length > 0 && targets.every((t) => t.location === 'path')) return { judgement: OK };
   // Another refusal (404 for an id that does not exist, 400, 409: rules the contract leaves open)
-  // says the value was never handled: noted, and no evidence for a pass.
+  // says the body or query value was never handled: noted, and no evidence for a pass.
   return { judgement: unjudged(`${label(op)} answered ${res.status} to ${what}, a rule the contract leaves to the server`) };
 }
 
@@ -179,10 +185,10 @@ async function attribute(run: Run, group: Group, whole: Judgement): Promise<Judg
     if (group.edge.label === 'mixed' || group.edge.label === 'mixed without nul') {
       for (const cls of TEXT_CLASSES) {
         const narrow = await sendAlone(run, target, cls);
-        if (broke(narrow)) return judgeAllowed(run, narrow, describeStringEdge([target], { ...cls, value: valueFor(target, cls) })).judgement;
+        if (broke(narrow)) return judgeAllowed(run, narrow, describeStringEdge([target], { ...cls, value: valueFor(target, cls) }), [target]).judgement;
       }
     }
-    return exchange ? judgeAllowed(run, exchange, describeStringEdge([target], { ...group.edge, value: valueFor(target, group.edge) })).judgement : whole;
+    return exchange ? judgeAllowed(run, exchange, describeStringEdge([target], { ...group.edge, value: valueFor(target, group.edge) }), [target]).judgement : whole;
   }
   return whole;
 }
@@ -197,7 +203,7 @@ async function probeGroup(run: Run, group: Group): Promise<void> {
   const refusedAll: StringTarget[] = [];
   for (let round = 0; round < 3 && targets.length; round++) {
     const exchange = await run.ctx.send(request(run.op, run.ctx, partsFor(targets, group.edge, run.path, run.base)));
-    const { judgement, refused } = judgeAllowed(run, exchange, describeStringEdge(targets, group.edge));
+    const { judgement, refused } = judgeAllowed(run, exchange, describeStringEdge(targets, group.edge), targets);
     if (!judgement.ok && (exchange.response?.status ?? 0) >= 500) {
       run.findings.add(await attribute(run, { ...group, targets }, judgement));
       return;
@@ -237,17 +243,19 @@ export const stringEdgesCheck = defineCheck({
     const shared = op.parameters.some((p) => p.in === 'path') ? await sharedPathForRecord(ctx, op) : { values: {} };
     const found = shared.values;
     // Without a record, only the path edges can be sent (they replace every path parameter).
-    const groups = stringGroups(op).filter((g) => found || (g.where === 'where' && everyPathParam(op, g.targets)));
+    const all = stringGroups(op);
+    const groups = all.filter((g) => found || (g.where === 'where' && everyPathParam(op, g.targets)));
     if (!groups.length) return skipped(`no record to send ${label(op)} to`);
     const path = found ?? {};
     const run: Run = { ctx, op, path, base: sampleBody(ctx, op, 41), findings: new Findings(), noted: [] };
     for (const group of groups) await probeGroup(run, group);
-    if (!found) {
+    if (!found && (groups.length < all.length || containerProbes(op).length > 0)) {
       // Path edges alone still catch a server fault, but judge too little of the rule to pass on.
       const outcome = finish(run, '');
       if (outcome.status !== 'passed') return outcome;
       return skipped(`${shared.reason ?? `no record to send ${label(op)} to`}: only the ${run.findings.probes} path edges were sent (no server fault); the body edges need a record`);
     }
+    if (!found) return finish(run, '');
     for (const { target, edge } of refusedProbes(op)) {
       const exchange = await ctx.send(request(op, ctx, partsFor([target], edge, path, run.base)));
       const kase: InvalidCase = { kind: 'string-edge', location: target.location, loc: target.loc, field: target.name, value: edge.value.length > 40 ? `${edge.value.length} characters` : edge.value, description: describeStringEdge([target], edge) };

@@ -4,7 +4,7 @@ import type { PacingInfo, RunEvents, RunPlan } from '../results/events.js';
 import { clip, neutralizeCommands, printable } from '../results/printable.js';
 import { Secrets, type SecretsOptions } from '../secrets/index.js';
 import { sanitizeReport } from '../secrets/report.js';
-import { countsBySuite, failuresOf, formatDuration, replayCommand, reproOf, ruleWithRef } from './text.js';
+import { countsBySuite, failuresOf, formatDuration, rateLimitNote, replayCommand, reproOf, ruleWithRef } from './text.js';
 
 export interface ConsoleReporterOptions {
   /** Where output goes (stdout). Everything written passes the final redaction. */
@@ -146,6 +146,8 @@ export function renderSummary(report: RunReport, opts: { color?: boolean; brief?
     }
   }
   if (failed.length > 0 || errors.length > 0) out.push('', p.dim(replay));
+  const window = rateLimitNote(report);
+  if (window) out.push('', p.yellow(window));
   out.push('');
   const known = report.baseline ? `, ${report.baseline.known} known (baseline)` : '';
   out.push(

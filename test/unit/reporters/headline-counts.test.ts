@@ -3,11 +3,8 @@
 // failures are found than a result keeps.
 import { describe, expect, it } from 'vitest';
 import type { CheckResult } from '../../../src/results/model.js';
-import { runConformance } from '../../../src/runner/conformance.js';
-import { validateWireRequest } from '../../../src/checks/wire.js';
-import { referenceSpec } from '../../../src/server/index.js';
 import { checks } from '../../../suites/index.js';
-import { startTarget } from '../../helpers/checks.js';
+import { runIds, startTarget } from '../../helpers/checks.js';
 
 const runs = new Map<string, Promise<CheckResult[]>>();
 /** The failed results of one run per fault (shared by the tests of this file). */
@@ -19,19 +16,8 @@ const failedResults = (fault: string): Promise<CheckResult[]> => {
 async function runAgainst(fault: string): Promise<CheckResult[]> {
   const target = await startTarget({ fault });
   try {
-    const f = target.server.fixtures;
-    const { report } = await runConformance({
-      baseUrl: target.server.url,
-      checks,
-      suites: ['validation', 'ranges'],
-      spec: await referenceSpec(),
-      seed: 7,
-      runs: 3,
-      credentials: { apiKey: f.api_key, userId: f.user_id },
-      fixtures: { org_id: f.org_id, recipient_list_id: f.recipient_list_id, api_key_id: f.api_key_id, channels: [...f.channels] },
-      validateRequest: validateWireRequest,
-    });
-    return report.results.filter((r) => r.status === 'failed');
+    const run = await runIds(target, checks.filter((c) => c.suite === 'validation' || c.suite === 'ranges').map((c) => c.id));
+    return run.results.filter((r) => r.status === 'failed');
   } finally {
     await target.close();
   }

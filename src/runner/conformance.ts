@@ -212,7 +212,6 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       ...(options.focus ? { focus: options.focus } : {}),
       ...(shard ? { shard } : {}),
       ...(results.length > 0 ? { coverage: coverage.compute(results, wholePlan) } : {}),
-      ...(results.length > 0 ? withRateLimit(ctx.pacer.state) : {}),
     });
 
     if (options.dryRun) {
@@ -223,7 +222,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const outcome = await runPlan(plan, ctx, composeEvents(coverage.events, options.events ?? {}));
     // The run status goes in before the one sanitising pass: its reason may quote the target.
     const run: RunReport['run'] = outcome.aborted ? { status: 'aborted', reason: outcome.aborted.message } : { status: 'complete' };
-    const report = sanitizeReport(makeReport(outcome.results, run), ctx.secrets);
+    const report = sanitizeReport({ ...makeReport(outcome.results, run), ...withRateLimit(ctx.pacer.state) }, ctx.secrets);
     options.events?.onEnd?.(report);
     const result: ConformanceResult = { report, discovery, secrets: ctx.secrets.known() };
     if (outcome.aborted) result.aborted = outcome.aborted;

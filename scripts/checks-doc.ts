@@ -77,9 +77,15 @@ ${OPEN_RULE_LINES}
   invalid.
 - **A 429 outside the ratelimit suite is a budget event** (the runner waits and resends), never a
   failure. The ratelimit suite runs last; its burst sends until the 429, then
-  \`ratelimit.reset-honoured\` waits for the reset the 429 advertises.
+  \`ratelimit.reset-honoured\` waits for the reset the 429 advertises. A rate-limit check that
+  cannot judge says what was wrong with the headers it needed: absent, present but not an integer
+  (the value quoted, escaped), or present but implausible (a Limit below 1, a Remaining below 0);
+  \`ratelimit.headers-present\` is the check that fails on them.
 - **Every failure carries evidence:** expected vs actual, the shrunk input, the seed and fast-check
-  path, and a \`curl\` line with \`$VAPC_API_KEY\`/\`$VAPC_USER_ID\` placeholders.
+  path, and a \`curl\` line with \`$VAPC_API_KEY\`/\`$VAPC_USER_ID\` placeholders. A failure that
+  depends on earlier state says so in its repro: the writes to the record before it are replayed
+  first (\`PATCH && PATCH && GET\`), and a record the check created is named at the end as a shell
+  comment, \`# after: curl -X POST .../campaign ...\` (replaying the create would make another record).
 - **Destructive checks** (invites, key regeneration) run only with \`--include-destructive\`; the
   regenerated key is used for the rest of the run. Test campaigns are named \`vapc-test ...\`.
 - **Budget:** each check declares its planned requests (scaled by \`--runs\`, capped), which

@@ -39,19 +39,39 @@ interface Reading {
   reset?: number;
   missing: string[];
   notInteger: string[];
+  /** Each header's value as sent, when present. */
+  raw: Partial<RateHeaders>;
 }
 
 function read(exchange: Exchange, names: RateHeaders): Reading {
   const headers = exchange.response?.headers ?? {};
-  const out: Reading = { missing: [], notInteger: [] };
+  const out: Reading = { missing: [], notInteger: [], raw: {} };
   for (const key of ['limit', 'remaining', 'reset'] as const) {
     const name = names[key];
     const raw = headers[name.toLowerCase()];
+    if (raw !== undefined) out.raw[key] = raw;
     if (raw === undefined) out.missing.push(name);
     else if (!INTEGER.test(raw.trim())) out.notInteger.push(`${name}: ${JSON.stringify(raw)}`);
     else out[key] = Number(raw.trim());
   }
   return out;
+}
+
+/** A header value quoted for a message: JSON-escaped and cut at 60 characters. */
+const quoted = (raw: string): string => JSON.stringify(raw.length > 60 ? `${raw.slice(0, 59)}…` : raw);
+
+/**
+ * Why the `keys` headers of a reading give no integer, or undefined when each does: absent, or
+ * present but not an integer (the value quoted). A skip says which, never "missing" for a value sent.
+ */
+export function unreadable(r: Reading, names: RateHeaders, keys: ReadonlyArray<keyof RateHeaders>): string | undefined {
+  const problems = keys
+    .filter((k) => r[k] === undefined)
+    .map((k) => {
+      const raw = r.raw[k];
+      return raw === undefined ? `${names[k]} absent` : `${names[k]} present but not an integer: ${quoted(raw)}`;
+    });
+  return problems.length > 0 ? problems.join('; ') : undefined;
 }
 
 function judgeHeaders(ctx: CheckContext, op: Operation, exchange: Exchange, names: RateHeaders): Judgement {
@@ -128,7 +148,8 @@ export const remainingDecreases = defineCheck({
       const exchange = await ctx.send({ ...request(op, ctx), pace: false });
       if (!exchange.response || exchange.response.status === 429) continue;
       const r = read(exchange, names);
-      if (r.remaining === undefined || r.reset === undefined) return skipped('the headers are missing (judged by ratelimit.headers-present)');
+      const wrong = unreadable(r, names, ['remaining', 'reset']);
+      if (wrong) return skipped(`${wrong} on ${exchange.response.status} (judged by ratelimit.headers-present)`);
       readings.push({ exchange, r });
     }
     if (readings.length < 2) return skipped('too few answers to compare');
@@ -176,7 +197,8 @@ export const resetPlausible = defineCheck({
     const names = rateHeaders(op)!;
     const exchange = await ctx.send(request(op, ctx));
     const r = read(exchange, names);
-    if (r.reset === undefined) return skipped('no integer Reset header (judged by ratelimit.headers-present)');
+    if (!exchange.response) return skipped(`${label(op)}: ${statusText(exchange)}`);
+    if (r.reset === undefined) return skipped(`${unreadable(r, names, ['reset'])} on ${exchange.response.status} (judged by ratelimit.headers-present)`);
     const findings = new Findings();
     if (!plausibleReset(r.reset)) {
       findings.add(fail(ctx, exchange, `${names.reset} as seconds until the reset (0..86400) or an epoch within a day`, `${r.reset}`, `${names.reset} ${r.reset} is neither seconds until a reset nor a near epoch`));
@@ -213,6 +235,12 @@ class RisingRemaining {
   }
 }
 
+/** Integer Limit and Remaining that are present but say no limit: Limit below 1, Remaining below 0. */
+function implausibleStart(limit: number, remaining: number, names: RateHeaders): string | undefined {
+  const problems = [...(limit < 1 ? [`${names.limit} ${limit} (below 1)`] : []), ...(remaining < 0 ? [`${names.remaining} ${remaining} (below 0)`] : [])];
+  return problems.length > 0 ? `present but implausible: ${problems.join(', ')}` : undefined;
+}
+
 /** The largest advertised limit the burst will exceed; above it the burst would cost too much. */
 export const MAX_BURST = 2000;
 
@@ -239,7 +267,9 @@ export const burst429 = defineCheck({
     const first = await send();
     const start = read(first, names);
     if (!first.response) return { status: 'failed', message: `${label(op)}: no response`, failures: [ctx.failure(first, { expected: 'an answer', actual: statusText(first) })] };
-    if (start.limit === undefined || start.remaining === undefined) return skipped('the target advertises no integer limit: no burst to judge (see ratelimit.headers-present)');
+    if (start.limit === undefined || start.remaining === undefined) return skipped(`${unreadable(start, names, ['limit', 'remaining'])}: no limit to burst past (judged by ratelimit.headers-present)`);
+    const implausible = implausibleStart(start.limit, start.remaining, names);
+    if (implausible) return skipped(`${implausible}: no limit to burst past (judged by ratelimit.headers-present)`);
     if (start.limit > MAX_BURST) return skipped(`the advertised limit ${start.limit} exceeds the burst budget of ${MAX_BURST} requests`);
     const findings = new Findings();
     // Every burst failure is shown by the burst itself: the loop of the requests sent, the last in full.
@@ -324,9 +354,9 @@ export const resetHonoured = defineCheck({
     const limited = await until429(ctx, op, names);
     if (typeof limited === 'string') return skipped(limited);
     const given = read(limited, names);
-    if (given.reset === undefined) return skipped(`the 429 carries no integer ${names.reset} (judged by ratelimit.burst-429)`);
+    if (given.reset === undefined) return skipped(`the 429: ${unreadable(given, names, ['reset'])}, so no reset to wait for (judged by ratelimit.burst-429)`);
     const resetAt = ctx.rateLimit().resetAt;
-    if (resetAt === undefined) return skipped(`the 429's ${names.reset} ${given.reset} gives no time to wait for`);
+    if (resetAt === undefined) return skipped(`the 429's ${names.reset} ${given.reset} is an integer but gave the runner no time to wait for`);
     const wait = resetAt - Date.now();
     if (wait > RESET_WAIT_CAP_MS) return skipped(`the advertised reset (${names.reset}: ${given.reset}) is ${Math.round(wait / 1000)} s away, past the ${RESET_WAIT_CAP_MS / 1000} s this check waits`);
     const started = Date.now();

@@ -179,7 +179,7 @@ export const getReturnsCreated = defineCheck({
     const res = exchange.response;
     if (!res || !isSuccess(res.status)) {
       findings.add(refused(ctx, op, exchange, `reading the campaign just created (${made.id})`));
-      return findings.outcome('');
+      return afterCreate(ctx, findings, made.exchange).outcome('');
     }
     findings.add(judgeResponse(ctx, op, exchange, { what: 'the campaign read back' }));
     const json = (res.json ?? {}) as { campaign?: { id?: unknown }; counts?: unknown; calls?: unknown };
@@ -197,7 +197,7 @@ export const getReturnsCreated = defineCheck({
     }
     const absent = (['counts', 'calls'] as const).filter((k) => json[k] === undefined || json[k] === null);
     if (absent.length) ctx.observe({ operation: label(op), message: `${absent.join(' and ')} absent or null in the answer (allowed: not marked required)` });
-    return findings.outcome('the created campaign is read back under `campaign`');
+    return afterCreate(ctx, findings, made.exchange).outcome('the created campaign is read back under `campaign`');
   },
 });
 
@@ -225,7 +225,7 @@ async function updateCreatedCampaign(
   ctx: CheckContext,
   op: Operation,
   seeds: { create: number; body: number },
-): Promise<{ skip: string } | { id: string; param: string; body: Record<string, unknown>; exchange: Exchange }> {
+): Promise<{ skip: string } | { id: string; param: string; body: Record<string, unknown>; exchange: Exchange; create?: Exchange }> {
   const create = opById(ctx, 'createCampaign');
   if (!create) return { skip: 'no create operation' };
   const missing = needFixtures(ctx, create);
@@ -238,17 +238,41 @@ async function updateCreatedCampaign(
   if (statusField) delete body[statusField];
   differFromCreated(ctx, op, body, made.body);
   const exchange = await ctx.send(request(op, ctx, { pathValues: { [param]: made.id }, json: body }));
-  return { id: made.id, param, body, exchange };
+  return { id: made.id, param, body, exchange, ...(made.exchange ? { create: made.exchange } : {}) };
 }
 
 /**
- * A failure of a read that depends on an earlier write: its repro replays the write first (the
- * read alone shows nothing on a fresh record), one shell line: the write && the read.
+ * A failure of a request that depends on earlier writes to the same record: its repro replays
+ * them first (the request alone shows nothing on a fresh record, or a record moved on since), one
+ * shell line: the writes && the request.
  */
-function withWrite(ctx: CheckContext, j: Judgement, write: Exchange): Judgement {
-  if (j.ok) return j;
-  const repro = j.failure.repro ? `${ctx.curl(write)} && ${j.failure.repro}` : ctx.curl(write);
+function withWrite(ctx: CheckContext, j: Judgement, writes: Exchange | readonly Exchange[]): Judgement {
+  const list = Array.isArray(writes) ? writes : [writes as Exchange];
+  if (j.ok || list.length === 0) return j;
+  const replayed = list.map((w) => ctx.curl(w)).join(' && ');
+  const repro = j.failure.repro ? `${replayed} && ${j.failure.repro}` : replayed;
   return { ...j, failure: { ...j.failure, repro } };
+}
+
+/**
+ * The failures of a check judged on a record it created: each repro says so, naming the create as
+ * a shell comment at its end (`# after: <create>`). Replaying the create would make another
+ * record with another id, so the line stays runnable on the record the run made.
+ */
+function afterCreate(ctx: CheckContext, findings: Findings, create: Exchange | undefined): Findings {
+  if (!create) return findings;
+  const note = afterNote(ctx, create);
+  for (const f of findings.failures) if (f.repro && !f.repro.endsWith(note)) f.repro += note;
+  return findings;
+}
+
+const afterNote = (ctx: CheckContext, create: Exchange): string => `  # after: ${ctx.curl(create)}`;
+
+/** One failure on a record the check created, after `writes` to it: the writes replayed first, the create named last (see afterCreate). */
+function onRecord(ctx: CheckContext, j: Judgement, record: { create?: Exchange; writes: readonly Exchange[] }): Judgement {
+  const replayed = withWrite(ctx, j, record.writes);
+  if (replayed.ok || !record.create || !replayed.failure.repro) return replayed;
+  return { ...replayed, failure: { ...replayed.failure, repro: `${replayed.failure.repro}${afterNote(ctx, record.create)}` } };
 }
 
 export const updatePersists = defineCheck({
@@ -263,12 +287,12 @@ export const updatePersists = defineCheck({
     const get = ctx.spec.operations.find((o) => o.method === 'GET' && o.path === op.path);
     const updated = await updateCreatedCampaign(ctx, op, { create: 47, body: 53 });
     if ('skip' in updated) return skipped(updated.skip);
-    const { id, param, body, exchange } = updated;
+    const { id, param, body, exchange, create } = updated;
     const findings = new Findings();
     const res = exchange.response;
     if (!res || !isSuccess(res.status)) {
       findings.add(refused(ctx, op, exchange, 'a valid, fully-populated update'));
-      return findings.outcome('');
+      return afterCreate(ctx, findings, create).outcome('');
     }
     findings.add(judgeResponse(ctx, op, exchange, { what: 'the updated campaign' }));
     for (const j of echoJudge(ctx, op, exchange, body, res.json, successSchema(op), 'the updated record')) findings.add(j);
@@ -282,7 +306,7 @@ export const updatePersists = defineCheck({
         findings.add(refused(ctx, get, after, 'reading the updated campaign'));
       }
     }
-    return findings.outcome('the update persists');
+    return afterCreate(ctx, findings, create).outcome('the update persists');
   },
 });
 
@@ -309,13 +333,13 @@ export const updateRecordShape = defineCheck({
     if (!omitted.length) return skipped('the spec names no field the update record omits');
     const updated = await updateCreatedCampaign(ctx, op, { create: 71, body: 73 });
     if ('skip' in updated) return skipped(updated.skip);
-    const { exchange } = updated;
+    const { exchange, create } = updated;
     const findings = new Findings();
     const res = exchange.response;
     if (!res || !isSuccess(res.status)) {
       if (res?.status === 429) return skipped('rate limited');
       findings.add(refused(ctx, op, exchange, 'a valid update'));
-      return findings.outcome('');
+      return afterCreate(ctx, findings, create).outcome('');
     }
     const record = (res.json ?? {}) as Record<string, unknown>;
     // null is read as absent (a response field not marked required may be absent or null).
@@ -324,33 +348,33 @@ export const updateRecordShape = defineCheck({
     if (present.length) {
       findings.add(fail(ctx, exchange, `the update record without ${omitted.join(', ')} (section 2.2)`, `it carries ${present.join(', ')}`, `PATCH answered the full record (${present.join(', ')}), not the update-shaped one`));
     }
-    return findings.outcome('the update-shaped record comes back');
+    return afterCreate(ctx, findings, create).outcome('the update-shaped record comes back');
   },
 });
 
 /** One status value sent to a campaign: the judgement, whether it changed the record, and the value when answered as set. */
-async function sendStatus(ctx: CheckContext, op: Operation, id: string, field: string, value: unknown): Promise<{ judgement: Judgement; changed: boolean; set?: { id: string; value: unknown; write: Exchange } }> {
+async function sendStatus(ctx: CheckContext, op: Operation, id: string, field: string, value: unknown): Promise<{ judgement: Judgement; changed: boolean; exchange: Exchange; set?: { id: string; value: unknown } }> {
   const values = enumOf(propertiesOf(op.requestBody!.schema)[field]!)!.filter((v) => v !== null);
   const param = op.parameters.find((p) => p.in === 'path')!.name;
   const exchange = await ctx.send(request(op, ctx, { pathValues: { [param]: id }, json: { [field]: value } }));
   const res = exchange.response;
-  if (!res) return { judgement: fail(ctx, exchange, `${field}=${String(value)} accepted`, statusText(exchange), `${field}=${String(value)}: no response`), changed: false };
-  if (res.status === 429) return { judgement: RATE_LIMITED, changed: false };
+  if (!res) return { judgement: fail(ctx, exchange, `${field}=${String(value)} accepted`, statusText(exchange), `${field}=${String(value)}: no response`), changed: false, exchange };
+  if (res.status === 429) return { judgement: RATE_LIMITED, changed: false, exchange };
   if (isSuccess(res.status)) {
     const judgement = judgeResponse(ctx, op, exchange, { what: `the record after ${field}=${String(value)}` });
     const got = (res.json as Record<string, unknown> | undefined)?.[field];
     if (got !== undefined && got !== null && got !== value) {
       ctx.observe({ operation: label(op), message: `${field}=${String(value)} was accepted and the record says ${JSON.stringify(got)} (transitions are not specified)` });
     }
-    return got === value ? { judgement, changed: true, set: { id, value, write: exchange } } : { judgement, changed: true };
+    return got === value ? { judgement, changed: true, exchange, set: { id, value } } : { judgement, changed: true, exchange };
   }
   const detail = (res.json as { detail?: unknown } | undefined)?.detail;
   const namesField = res.status === 422 && Array.isArray(detail) && detail.some((d) => Array.isArray((d as { loc?: unknown }).loc) && (d as { loc: unknown[] }).loc.includes(field));
   if (namesField) {
-    return { judgement: fail(ctx, exchange, `${field}=${String(value)} accepted (one of ${values.join(', ')}, section 4.4)`, `422 naming ${field}`, `${field}=${String(value)} was rejected as invalid`, { [field]: value }), changed: false };
+    return { judgement: fail(ctx, exchange, `${field}=${String(value)} accepted (one of ${values.join(', ')}, section 4.4)`, `422 naming ${field}`, `${field}=${String(value)} was rejected as invalid`, { [field]: value }), changed: false, exchange };
   }
   ctx.observe({ operation: label(op), message: `${field}=${String(value)} was answered ${res.status} (${res.text.slice(0, 120)}); status transitions are not specified, so not judged` });
-  return { judgement: unjudged(`${field}=${String(value)} was answered ${res.status}: status transitions are not specified`), changed: false };
+  return { judgement: unjudged(`${field}=${String(value)} was answered ${res.status}: status transitions are not specified`), changed: false, exchange };
 }
 
 const statusEnum = (op: Operation): [string, JsonSchema] | undefined => Object.entries(propertiesOf(op.requestBody?.schema ?? {})).find(([, s]) => enumOf(s)?.length);
@@ -374,21 +398,24 @@ export const updateStatusValues = defineCheck({
     const findings = new Findings();
     let made = await createCampaign(ctx, create, 59);
     if (made.id === undefined) return skipped(couldNotCreate(made));
-    let record = { id: made.id, moved: false };
+    // The record under test: the create that made it and the writes that moved it, which a repro replays.
+    const newRecord = (m: typeof made, id: string) => ({ id, moved: false, writes: [] as Exchange[], ...(m.exchange ? { create: m.exchange } : {}) });
+    let record = newRecord(made, made.id);
     // The last value the server accepted and answered as set: a later GET must show it.
-    let lastSet: { id: string; value: unknown; write: Exchange } | undefined;
+    let lastSet: { id: string; value: unknown; record: { create?: Exchange; writes: Exchange[] } } | undefined;
     for (const [i, value] of values.entries()) {
       let sent = await sendStatus(ctx, op, record.id, field, value);
       if (sent.judgement.ok && sent.judgement.unjudged !== undefined && record.moved) {
         // Refused after an earlier move: judged again from a new campaign's initial state.
         made = await createCampaign(ctx, create, 60 + i);
         if (made.id === undefined) return skipped(couldNotCreate(made));
-        record = { id: made.id, moved: false };
+        record = newRecord(made, made.id);
         sent = await sendStatus(ctx, op, record.id, field, value);
       }
-      findings.add(sent.judgement);
+      findings.add(onRecord(ctx, sent.judgement, record));
       record.moved ||= sent.changed;
-      if (sent.set) lastSet = sent.set;
+      if (sent.changed) record.writes.push(sent.exchange);
+      if (sent.set) lastSet = { ...sent.set, record: { ...record, writes: [...record.writes] } };
     }
     const get = ctx.spec.operations.find((o) => o.method === 'GET' && o.path === op.path);
     if (get && lastSet) {
@@ -398,7 +425,7 @@ export const updateStatusValues = defineCheck({
       const shown = campaign?.[field];
       if (after.response && isSuccess(after.response.status) && shown !== undefined && shown !== null && shown !== lastSet.value) {
         const judged = fail(ctx, after, `${field} ${JSON.stringify(lastSet.value)} read back, as the update answered (section 4.4)`, `${field} ${JSON.stringify(shown)}`, `${field}=${String(lastSet.value)} was answered as set but GET shows ${JSON.stringify(shown)}`, { [field]: lastSet.value });
-        findings.add(withWrite(ctx, judged, lastSet.write));
+        findings.add(onRecord(ctx, judged, lastSet.record));
       }
     }
     return findings.outcome(`every ${field} value of the update accepted`);

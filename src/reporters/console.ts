@@ -1,10 +1,10 @@
 import cliProgress from 'cli-progress';
-import type { CheckResult, Observation, RunReport, Suite } from '../results/model.js';
+import type { CheckResult, Failure, Observation, RunReport, Suite } from '../results/model.js';
 import type { PacingInfo, RunEvents, RunPlan } from '../results/events.js';
-import { neutralizeCommands } from '../results/printable.js';
+import { clip, neutralizeCommands, printable } from '../results/printable.js';
 import { Secrets, type SecretsOptions } from '../secrets/index.js';
 import { sanitizeReport } from '../secrets/report.js';
-import { countsBySuite, failuresOf, formatDuration, replayCommand, reproOf, ruleWithRef } from './text.js';
+import { countsBySuite, failuresOf, formatDuration, rateLimitNote, replayCommand, reproOf, ruleWithRef } from './text.js';
 
 export interface ConsoleReporterOptions {
   /** Where output goes (stdout). Everything written passes the final redaction. */
@@ -103,7 +103,10 @@ export function renderSummary(report: RunReport, opts: { color?: boolean; brief?
       if (why) out.push(`   ${p.yellow(why)}`);
       if (opts.brief) {
         out.push(`   ${r.message}`);
-        const repro = reproOf(failuresOf(r)[0]!, r);
+        const first = failuresOf(r)[0]!;
+        const body = bodyLine(first);
+        if (body) out.push(`   body:  ${body}`);
+        const repro = reproOf(first, r);
         if (repro) out.push(`   repro: ${repro}`);
         return;
       }
@@ -113,6 +116,8 @@ export function renderSummary(report: RunReport, opts: { color?: boolean; brief?
         if (fs.length > 1) out.push(p.dim(`   (${j + 1}/${fs.length})`));
         out.push(`   expected: ${f.expected}`, `   actual:   ${f.actual}`);
         if (f.input !== undefined) out.push(`   input:    ${oneLine(f.input)}`);
+        const body = bodyLine(f);
+        if (body) out.push(`   body:     ${body}`);
         if (f.seed !== undefined) out.push(`   seed:     ${f.seed}${f.path ? ` path ${f.path}` : ''}`);
         const repro = reproOf(f, r);
         if (repro) out.push(`   repro:    ${p.cyan(repro)}`);
@@ -141,6 +146,8 @@ export function renderSummary(report: RunReport, opts: { color?: boolean; brief?
     }
   }
   if (failed.length > 0 || errors.length > 0) out.push('', p.dim(replay));
+  const window = rateLimitNote(report);
+  if (window) out.push('', p.yellow(window));
   out.push('');
   const known = report.baseline ? `, ${report.baseline.known} known (baseline)` : '';
   out.push(
@@ -182,6 +189,21 @@ function baselineLines(report: RunReport, p: Palette): string[] {
   }
   if (b.pruned !== undefined) out.push('', p.dim(`Pruned from the baseline: ${b.pruned}`));
   return out;
+}
+
+/** The longest response body the console shows of one failure (report.json keeps more). */
+export const CONSOLE_BODY_MAX = 400;
+
+/**
+ * The answer of a failure as report.json records it: status and body on one line, control
+ * characters escaped, cut at CONSOLE_BODY_MAX; undefined when nothing was answered.
+ */
+export function bodyLine(f: Failure): string | undefined {
+  const res = f.response;
+  if (!res || typeof res.status !== 'number') return undefined;
+  const text = typeof res.body === 'string' && res.body !== '' ? printable(res.body) : '(empty body)';
+  const note = text.length > CONSOLE_BODY_MAX ? ' [cut here; report.json has the recorded body]' : res.truncated === true ? ' [cut at the recorded size cap]' : '';
+  return `${res.status} ${clip(text, CONSOLE_BODY_MAX)}${note}`;
 }
 
 function oneLine(v: unknown): string {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CheckResult, Failure, RecordedRequest, RecordedResponse, RunReport, Verdict } from '../results/model.js';
-import { compactJson, countsBySuite, failuresOf, formatDuration, prettyBody, replayCommand, reproOf, ruleWithRef, VERDICTS } from './text.js';
+import { compactJson, countsBySuite, failuresOf, formatDuration, prettyBody, rateLimitNote, replayCommand, reproOf, ruleWithRef, VERDICTS } from './text.js';
 import { COVERAGE_CSS, coverageHtml } from './coverage-html.js';
 
 /**
@@ -253,7 +253,7 @@ export function renderHtml(report: RunReport): string {
 <dt>target</dt><dd><code id="target">${esc(report.target)}</code></dd>
 <dt>seed</dt><dd><code id="seed">${esc(report.seed)}</code></dd>
 <dt>contract</dt><dd>Voice-Agent Platform API ${esc(report.spec_version)} · ${esc(report.tool?.name)} ${esc(report.tool?.version)}</dd>
-<dt>started</dt><dd>${esc(report.started_at)} · took ${esc(formatDuration(s.duration_ms))} · ${esc(s.requests)} requests</dd>
+<dt>started</dt><dd>${esc(report.started_at)} · took ${esc(formatDuration(s.duration_ms))} · ${esc(s.requests)} requests</dd>${rateLimitNote(report) ? `\n<dt>rate limit</dt><dd id="rate-limit">${esc(rateLimitNote(report))}</dd>` : ''}
 </dl>
 <div class="rerun">${copyBlock(ids, replayCommand(report), 'Copy rerun command')}</div>
 </header>

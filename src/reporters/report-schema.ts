@@ -179,6 +179,7 @@ export const REPORT_SCHEMA = {
     focus,
     shard,
     coverage,
+    rate_limit: { type: 'object', required: ['reset_at'], properties: { reset_at: SHORT, limit: { type: 'integer' }, remaining: { type: 'integer' } } },
     run: { type: 'object', required: ['status'], properties: { status: { enum: ['complete', 'aborted'] }, reason: LINE } },
     error_code: SHORT,
   },

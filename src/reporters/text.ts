@@ -55,6 +55,29 @@ export function reproOf(failure: Failure, result: CheckResult): string | undefin
   return failure.repro ?? result.repro;
 }
 
+/**
+ * When the rate-limit window the run ended in reopens, if it was spent (Remaining 0, or none
+ * advertised) or nearly so (under a tenth of the limit) at the end of the run: repro lines sent
+ * before then may meet the burst's 429. Read from report.json's `rate_limit`; the time in UTC and
+ * counted from the run's end (started_at + duration), so re-rendering says the same.
+ */
+export function rateLimitNote(report: RunReport): string | undefined {
+  const w = report.rate_limit;
+  if (!w || typeof w.reset_at !== 'string') return undefined;
+  const at = Date.parse(w.reset_at);
+  const end = Date.parse(report.started_at) + (report.summary?.duration_ms ?? 0);
+  if (!Number.isFinite(at) || !Number.isFinite(end) || at <= end) return undefined;
+  const { limit, remaining } = w;
+  const spent = remaining === undefined || remaining <= 0;
+  const low = !spent && limit !== undefined && remaining! < limit / 10;
+  if (!spent && !low) return undefined;
+  // Whole seconds, rounded up: "reopens at" never names a second the window is still closed in.
+  const when = `${new Date(Math.ceil(at / 1000) * 1000).toISOString().slice(11, 19)} UTC (in ${Math.ceil((at - end) / 1000)} s)`;
+  return spent
+    ? `rate-limit window reopens at ${when}; repro lines sent before then may get 429`
+    : `rate-limit window: ${remaining} of ${limit} requests left until ${when}; more repro lines than that before then may get 429`;
+}
+
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return '0 ms';
   if (ms < 1000) return `${Math.round(ms)} ms`;

@@ -169,6 +169,18 @@ export interface RunReport {
   shard?: ShardField;
   /** Which cells of the contract the run sent and judged (src/coverage/, docs/coverage.md). */
   coverage?: Coverage;
+  /**
+   * The rate-limit window as the run last read it (X-RateLimit-*; the ratelimit suite runs last):
+   * when it resets, so the end of a run can say when repro lines stop meeting the burst's 429.
+   */
+  rate_limit?: RateLimitWindow;
+}
+
+/** report.json's `rate_limit`: the last advertised window, its reset as an ISO time. */
+export interface RateLimitWindow {
+  reset_at: string;
+  limit?: number;
+  remaining?: number;
 }
 
 export function summarize(results: CheckResult[], requests: number, durationMs: number, observations: number): RunSummary {

@@ -1,7 +1,7 @@
 import { VapcError } from '../errors.js';
 import { packageVersion } from '../paths.js';
 import type { RunEvents, RunPlan } from '../results/events.js';
-import { SUITES, summarize, type RunReport, type Suite } from '../results/model.js';
+import { SUITES, summarize, type RateLimitWindow, type RunReport, type Suite } from '../results/model.js';
 import { loadSpec } from '../spec/load.js';
 import type { SpecModel } from '../spec/model.js';
 import { createUndiciTransport, DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl } from '../transport/undici.js';
@@ -9,6 +9,7 @@ import type { Exchange, Transport } from '../transport/types.js';
 import type { Secrets } from '../secrets/index.js';
 import { sanitizeReport } from '../secrets/report.js';
 import { dryRunPlan, fitRuns, requestBudget, type DryRunPlan } from './budget.js';
+import type { RateLimitState } from './pacer.js';
 import type { CheckDefinition, Credentials, Fixtures, RequestValidator } from '../checks/check.js';
 import { createCheckContext, RunAbortedError, type CheckContextOptions, type RunContext } from './context.js';
 import { diagnoseSetup, discoverFixtures, probeConfiguredFixtures, type DiscoveryResult } from './discovery.js';
@@ -222,7 +223,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const outcome = await runPlan(plan, ctx, composeEvents(coverage.events, options.events ?? {}));
     // The run status goes in before the one sanitising pass: its reason may quote the target.
     const run: RunReport['run'] = outcome.aborted ? { status: 'aborted', reason: outcome.aborted.message } : { status: 'complete' };
-    const report = sanitizeReport(makeReport(outcome.results, run), ctx.secrets);
+    const report = sanitizeReport({ ...makeReport(outcome.results, run), ...withRateLimit(ctx.pacer.state) }, ctx.secrets);
     options.events?.onEnd?.(report);
     const result: ConformanceResult = { report, discovery, secrets: ctx.secrets.known() };
     if (outcome.aborted) result.aborted = outcome.aborted;
@@ -230,4 +231,14 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   } finally {
     if (!options.transport) await transport.close();
   }
+}
+
+/** report.json's `rate_limit` from the pacer's last reading; a reset no date can hold is left out. */
+function withRateLimit(state: RateLimitState): { rate_limit?: RateLimitWindow } {
+  const at = state.resetAt === undefined ? NaN : new Date(state.resetAt);
+  if (!(at instanceof Date) || Number.isNaN(at.getTime())) return {};
+  const out: RateLimitWindow = { reset_at: at.toISOString() };
+  if (state.limit !== undefined) out.limit = state.limit;
+  if (state.remaining !== undefined) out.remaining = state.remaining;
+  return { rate_limit: out };
 }

@@ -38,13 +38,32 @@ export class Findings {
     else this.judged++;
     return j.ok;
   }
-  /** Failed with the failures; else passed when a probe was judged, skipped with the reasons when none was. */
+  /**
+   * Failed with the failures; else passed when a probe was judged, skipped with the reasons when none was.
+   * The headline counts the failures the result records (those saying the same thing once, at most
+   * RECORDED_FAILURES, as the runner keeps them), so "(and N more)" is N more in report.json.
+   */
   outcome(passedMessage: string): CheckOutcome {
     if (this.failures.length === 0) return passWithEvidence(this, passedMessage);
-    const unique = [...new Set(this.summaries)];
-    const more = unique.length > 1 ? ` (and ${unique.length - 1} more)` : '';
-    return { status: 'failed', message: `${unique[0]}${more}`, failures: this.failures };
+    const distinct = distinctFailures(this.failures);
+    const recorded = distinct.slice(0, RECORDED_FAILURES);
+    const more = recorded.length > 1 ? ` (and ${recorded.length - 1} more${distinct.length > recorded.length ? `; ${distinct.length} found, the first ${recorded.length} recorded` : ''})` : '';
+    return { status: 'failed', message: `${this.summaries[0]}${more}`, failures: recorded };
   }
+}
+
+/** The most failures one result records (the runner's cap, src/runner/run.ts `dedupeFailures`). */
+export const RECORDED_FAILURES = 20;
+
+/** The first of failures that say the same thing (same expected and actual), as the runner keeps them. */
+function distinctFailures(failures: readonly Failure[]): Failure[] {
+  const seen = new Set<string>();
+  return failures.filter((f) => {
+    const key = `${f.expected}\u0000${f.actual}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** A 429 is a budget event: nothing is judged on it. */

@@ -68,3 +68,63 @@ describe('a repro that depends on an earlier write replays it (issue 21)', () =>
     }
   });
 });
+
+describe('a repro on a record the check created says so (issue 21)', () => {
+  /** The repro lines of the failures of one check run alone on a faulty server. */
+  async function reprosOf(fault: string, id: string): Promise<string[]> {
+    const target = await startTarget({ fault });
+    try {
+      const run = await runIds(target, [id]);
+      const failed = run.results.filter((r) => r.status === 'failed');
+      expect(failed.length, describeResults(run.results)).toBeGreaterThan(0);
+      return failed.flatMap((r) => (r.failures ?? []).map((f) => f.repro ?? ''));
+    } finally {
+      await target.close();
+    }
+  }
+  /** Splits "<line>  # after: <create>" into the runnable part and the create it names. */
+  const split = (repro: string): { run: string[]; after: string } => {
+    const [run, after] = repro.split('  # after: ');
+    return { run: run!.split(' && '), after: after ?? '' };
+  };
+  const CREATE = /^curl .*-X POST \S*\/campaign /;
+
+  it.concurrent('get-returns-created: the GET names the create it reads back', async () => {
+    for (const repro of await reprosOf('get-wraps-differently', 'stateful.get-returns-created')) {
+      const { run, after } = split(repro);
+      expect(run, repro).toHaveLength(1);
+      expect(run[0]).toMatch(/-X GET \S*\/campaign\//);
+      expect(after, repro).toMatch(CREATE);
+    }
+  });
+
+  it.concurrent('update-record-shape: the PATCH names the create it updates', async () => {
+    for (const repro of await reprosOf('update-returns-full-record', 'stateful.update-record-shape')) {
+      const { run, after } = split(repro);
+      expect(run[0], repro).toMatch(/-X PATCH/);
+      expect(after, repro).toMatch(CREATE);
+    }
+  });
+
+  it.concurrent('update-status-values: a refused status replays the moves before it on that record', async () => {
+    const repros = await reprosOf('update-status-paused-rejected', 'stateful.update-status-values');
+    const paused = repros.find((r) => /"status":"paused"/.test(r))!;
+    const { run, after } = split(paused);
+    // draft, scheduled and running were accepted on the same campaign before paused was refused.
+    expect(run.length, paused).toBeGreaterThan(1);
+    for (const line of run) expect(line).toMatch(/-X PATCH .*"status":/);
+    expect(run[run.length - 1]).toMatch(/"status":"paused"/);
+    const id = /\/campaign\/([^ ']+)/.exec(run[0]!)![1];
+    for (const line of run) expect(line).toContain(`/campaign/${id}`);
+    expect(after, paused).toMatch(CREATE);
+  });
+
+  it.concurrent('update-status-values: the read-back replays every move of that record, then the GET', async () => {
+    const repros = await reprosOf('status-not-persisted', 'stateful.update-status-values');
+    const { run, after } = split(repros.find((r) => /-X GET/.test(r))!);
+    expect(run[run.length - 1]).toMatch(/-X GET/);
+    expect(run.slice(0, -1).length).toBeGreaterThan(1);
+    for (const line of run.slice(0, -1)) expect(line).toMatch(/-X PATCH/);
+    expect(after).toMatch(CREATE);
+  });
+});

@@ -5,7 +5,7 @@
  */
 import { expect } from 'vitest';
 import { checkById } from '../../suites/index.js';
-import type { CheckResult, Observation } from '../../src/results/model.js';
+import type { CheckResult, Observation, RunReport } from '../../src/results/model.js';
 import { runConformance } from '../../src/runner/conformance.js';
 import { validateWireRequest } from '../../src/checks/wire.js';
 import { referenceSpec, startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../src/server/index.js';
@@ -36,6 +36,8 @@ export interface RunOptions {
 
 export interface CheckRun {
   results: CheckResult[];
+  /** The whole report (report.json's object). */
+  report: RunReport;
   observations: Observation[];
   /** Results of one operation (`METHOD /path`), when given. */
   on(operation: string): CheckResult[];
@@ -63,6 +65,7 @@ export async function runIds(target: Target, ids: string[], options: RunOptions 
   const results = result.report.results;
   return {
     results,
+    report: result.report,
     observations: result.report.observations,
     on: (operation) => results.filter((r) => r.operation === operation),
     statuses: () => results.map((r) => `${r.id} ${r.operation}: ${r.status} ${r.message}`),

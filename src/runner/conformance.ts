@@ -14,6 +14,7 @@ import { createCheckContext, RunAbortedError, type CheckContextOptions, type Run
 import { diagnoseSetup, discoverFixtures, probeConfiguredFixtures, type DiscoveryResult } from './discovery.js';
 import { planChecks, runPlan, type PlannedCheck } from './run.js';
 import { validateWireRequest } from '../checks/wire.js';
+import { GENERIC_PROFILE, type ContractProfile } from '../checks/profile.js';
 import { shardPositions, type ShardField, type ShardInfo } from '../results/shard.js';
 import { composeEvents } from '../results/events.js';
 import { coverageTap } from '../coverage/index.js';
@@ -37,6 +38,12 @@ export interface ConformanceOptions {
   baseUrl: string;
   /** The checks to run (the suites' registry). */
   checks: readonly CheckDefinition[];
+  /**
+   * What the runner must know of the contract beside its checks: discovery, fixture keys, which
+   * operations are destructive or replace a credential (this contract's: suites/profile.ts, which
+   * the CLI and `voice-agent-contract/runner` pass). Default GENERIC_PROFILE: no discovery.
+   */
+  profile?: ContractProfile;
   spec?: SpecModel;
   /** A transport to use instead of undici (tests: recording, in-process). */
   transport?: Transport;
@@ -116,9 +123,10 @@ function contextOptions(options: ConformanceOptions, spec: SpecModel, transport:
  * of failed checks would blame the server for it. The fixtures found join the context's.
  */
 async function discoverSetup(ctx: RunContext, options: ConformanceOptions, baseUrl: string): Promise<DiscoveryResult> {
+  const profile = options.profile ?? GENERIC_PROFILE;
   let discovery: DiscoveryResult;
   try {
-    discovery = await discoverFixtures(ctx, options.fixtures ?? {});
+    discovery = await discoverFixtures(ctx, profile, options.fixtures ?? {});
   } catch (error) {
     if (error instanceof RunAbortedError && error.reason === 'deadline') throw new VapcError('E_RUN_ABORTED', `the run stopped during discovery: ${error.message}`);
     if (error instanceof RunAbortedError) throw new VapcError('E_UNREACHABLE', `${options.baseUrl}: ${error.message}`);
@@ -128,7 +136,7 @@ async function discoverSetup(ctx: RunContext, options: ConformanceOptions, baseU
     throw new VapcError('E_UNREACHABLE', `cannot reach ${options.baseUrl}: ${discovery.error ?? 'no response'}`);
   }
   // A dry run sends only reads: the fixture probe (a POST to the configured ids) waits for a real run.
-  const problem = diagnoseSetup(discovery, ctx.spec, ctx.credentials, ctx.secrets.text(baseUrl)) ?? (options.dryRun ? undefined : await probeConfiguredFixtures(ctx, options.fixtures ?? {}));
+  const problem = diagnoseSetup(discovery, ctx.spec, ctx.credentials, ctx.secrets.text(baseUrl)) ?? (options.dryRun ? undefined : await probeConfiguredFixtures(ctx, profile, options.fixtures ?? {}));
   if (problem) throw new VapcError(problem.code, ctx.secrets.evidence(problem.message));
   Object.assign(ctx.fixtures, discovery.fixtures);
   return discovery;
@@ -171,6 +179,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       suites,
       includeDestructive: options.includeDestructive ?? false,
       strictTypes: options.strictTypes ?? false,
+      profile: options.profile ?? GENERIC_PROFILE,
       ...(options.operations ? { operations: options.operations } : {}),
     });
     const budget = requestBudget(ctx.pacer.state.limit, options.rpm);

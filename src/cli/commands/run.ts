@@ -26,6 +26,7 @@ import type { CheckDefinition, Credentials, Fixtures } from '../../checks/check.
 import { randomSeed, runConformance, type ConformanceResult } from '../../runner/conformance.js';
 import { SUITES, type RunReport } from '../../results/model.js';
 import { checks as registry } from '../../../suites/index.js';
+import { profile } from '../../../suites/profile.js';
 import { validateWireRequest } from '../../checks/wire.js';
 import { startReferenceServer, type ReferenceServer } from '../../server/index.js';
 import { parseBaseUrl } from '../../transport/undici.js';
@@ -227,7 +228,7 @@ function credentialSources(flags: RunFlags, env: Record<string, string | undefin
   return { api_key_from: from(flags.apiKey, 'VAPC_API_KEY', settings.apiKey), user_id_from: from(flags.userId, 'VAPC_USER_ID', settings.userId) };
 }
 
-/** Seams for tests: a check list instead of the suites' registry. */
+/** Seams for tests: a check list instead of the suites' registry (the contract's profile goes with either). */
 export interface RunDeps {
   checks?: readonly CheckDefinition[];
   /** Today (YYYY-MM-DD) for baseline expiry; default the UTC date. */
@@ -361,7 +362,7 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
     const config = redactedSettings({ ...settings, seed } as RunSettings);
     if (settings.embedded) config['base_url'] = baseUrl;
     else Object.assign(config, credentialSources(flags, io.env, settings));
-    const options: Parameters<typeof runConformance>[0] = { baseUrl, spec, secrets, checks, credentials, fixtures, seed, config, validateRequest: validateWireRequest };
+    const options: Parameters<typeof runConformance>[0] = { baseUrl, spec, secrets, checks, profile, credentials, fixtures, seed, config, validateRequest: validateWireRequest };
     Object.assign(options, { includeDestructive: settings.includeDestructive, strictTypes: settings.strictTypes, dryRun: settings.dryRun } satisfies Partial<typeof options>);
     const baselined = baseline && flags.baseline !== undefined ? withBaseline(reporter, baseline, flags.baseline, deps.today ?? todayUtc()) : undefined;
     if (!settings.dryRun) options.events = baselined?.events ?? reporter;

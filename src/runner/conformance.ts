@@ -7,7 +7,7 @@ import type { SpecModel } from '../spec/model.js';
 import { createUndiciTransport, DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl } from '../transport/undici.js';
 import type { Exchange, Transport } from '../transport/types.js';
 import type { Secrets } from '../secrets/index.js';
-import { sanitizeReport } from '../secrets/report.js';
+import { sanitizeConfig, sanitizeLine } from '../secrets/report.js';
 import { dryRunPlan, fitRuns, requestBudget, type DryRunPlan } from './budget.js';
 import type { CheckDefinition, Credentials, Fixtures, RequestValidator } from '../checks/check.js';
 import { createCheckContext, RunAbortedError, type CheckContextOptions, type RunContext } from './context.js';
@@ -206,16 +206,18 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     };
     const planEvent = planEventOf(plan, suites, options.seed, ctx.secrets.text(transport.baseUrl));
 
+    // Made safe at the source: each result and observation as it is recorded (run.ts,
+    // context/observations.ts), the target, config and run status here; nothing is added after.
     const makeReport = (results: RunReport['results'], run?: RunReport['run']): RunReport => ({
       tool: { name: 'voice-agent-contract', version: packageVersion() },
       spec_version: spec.version,
-      target: planEvent.target,
+      target: sanitizeLine(planEvent.target, ctx.secrets),
       seed: options.seed,
       started_at: startedAt,
       summary: summarize(results, ctx.requests, Date.now() - started, ctx.observations.length),
       results,
       observations: ctx.observations,
-      config: ctx.redact(config),
+      config: sanitizeConfig(config, ctx.secrets),
       ...(run ? { run } : {}),
       ...(options.focus ? { focus: options.focus } : {}),
       ...(shard ? { shard } : {}),
@@ -223,14 +225,14 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     });
 
     if (options.dryRun) {
-      return { report: sanitizeReport(makeReport([]), ctx.secrets), secrets: ctx.secrets.known(), discovery, dryRun: dryRunPlan(plan, runs, spec, ctx.pacer.state.limit, options.rpm) };
+      return { report: makeReport([]), secrets: ctx.secrets.known(), discovery, dryRun: dryRunPlan(plan, runs, spec, ctx.pacer.state.limit, options.rpm) };
     }
 
     options.events?.onStart?.(planEvent);
     const outcome = await runPlan(plan, ctx, composeEvents(coverage.events, options.events ?? {}));
-    // The run status goes in before the one sanitising pass: its reason may quote the target.
-    const run: RunReport['run'] = outcome.aborted ? { status: 'aborted', reason: outcome.aborted.message } : { status: 'complete' };
-    const report = sanitizeReport(makeReport(outcome.results, run), ctx.secrets);
+    // The aborted reason may quote the target: made safe like every other line.
+    const run: RunReport['run'] = outcome.aborted ? { status: 'aborted', reason: sanitizeLine(outcome.aborted.message, ctx.secrets) } : { status: 'complete' };
+    const report = makeReport(outcome.results, run);
     options.events?.onEnd?.(report);
     const result: ConformanceResult = { report, discovery, secrets: ctx.secrets.known() };
     if (outcome.aborted) result.aborted = outcome.aborted;

@@ -1,7 +1,7 @@
 import type { RunEvents } from '../results/events.js';
 import { SUITES, type CheckResult, type Failure, type Suite } from '../results/model.js';
 import { operationLabel, type Operation } from '../spec/model.js';
-import { sanitizeResult } from '../secrets/report.js';
+import { sanitizeLine, sanitizeResult } from '../secrets/report.js';
 import type { CheckDefinition, CheckOutcome } from '../checks/check.js';
 import { GENERIC_PROFILE, type ContractProfile } from '../checks/profile.js';
 import { RunAbortedError, type RunContext } from './context.js';
@@ -186,13 +186,13 @@ export async function runPlan(plan: readonly PlannedCheck[], ctx: RunContext, ev
     events?.onCheckDone?.(result);
   }
   if (currentSuite !== undefined) events?.onSuiteEnd?.(currentSuite);
-  return aborted ? { results: aborted.reason === 'unreachable' ? results.map((r) => notJudgedWhenDown(r, aborted!.message)) : results, aborted } : { results };
+  return aborted ? { results: aborted.reason === 'unreachable' ? results.map((r) => notJudgedWhenDown(r, sanitizeLine(aborted!.message, ctx.secrets))) : results, aborted } : { results };
 }
 
 /**
  * A target that stopped answering is an aborted run, not contract failures: a failed result whose
  * every failure got no response (refused, reset, timed out) before the run gave up is skipped,
- * naming why. A failure that got an answer stays a failure.
+ * naming why (`why` already made safe: the result is). A failure that got an answer stays a failure.
  */
 export function notJudgedWhenDown(result: CheckResult, why: string): CheckResult {
   if (result.status !== 'failed' || !(result.failures ?? []).every((f) => f.response === undefined)) return result;

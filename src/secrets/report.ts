@@ -79,12 +79,21 @@ export function sanitizeObservation(o: Observation, secrets: Secrets): Observati
   return out;
 }
 
+/** One line of text a server could have shaped, made safe to show: redacted, escaped and capped. */
+export function sanitizeLine(text: string, secrets: Secrets): string {
+  return line(secrets)(text);
+}
+
 /** Config values as the report shows them: secret-named keys hidden, strings redacted and escaped. */
-function sanitizeConfig(config: Record<string, unknown>, secrets: Secrets): Record<string, unknown> {
+export function sanitizeConfig(config: Record<string, unknown>, secrets: Secrets): Record<string, unknown> {
   return printableValue(redactValue(secrets, config)) as Record<string, unknown>;
 }
 
-/** The whole report made safe to write or print (see the module comment). */
+/**
+ * The whole report made safe to write or print (see the module comment): for a report read from
+ * disk or built by hand. A run's report is made safe at its source (each result, observation, the
+ * target, the config and the run status as the runner makes them) and is not passed here again.
+ */
 export function sanitizeReport(report: RunReport, secrets: Secrets | SecretsOptions = {}): RunReport {
   const s = secrets instanceof Secrets ? secrets : new Secrets(secrets);
   const out: RunReport = {

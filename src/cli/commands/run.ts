@@ -35,8 +35,7 @@ import { Secrets } from '../../secrets/index.js';
 import { neutralizeCommands, printable } from '../../results/printable.js';
 import { markAborted, type AbortedRun } from '../aborted.js';
 import { ExitCode, fromAction, type CliIo, type CommandContext } from '../io.js';
-import { loadBaselineFlags, saveBaseline, todayUtc, withBaseline, type BaselineFlags } from '../baseline.js';
-import { prunedEntries } from '../../baseline/index.js';
+import { baselinedReport, loadBaselineFlags, markKnownLive, saveBaseline, todayUtc, type BaselineFlags } from '../baseline.js';
 import { diffDocuments } from '../../diff/index.js';
 import { renderFocus, selectFocus, type RunFocus } from '../../diff/focus.js';
 import { loadSpecSource } from '../../diff/source.js';
@@ -364,8 +363,10 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
     else Object.assign(config, credentialSources(flags, io.env, settings));
     const options: Parameters<typeof runConformance>[0] = { baseUrl, spec, secrets, checks, profile, credentials, fixtures, seed, config, validateRequest: validateWireRequest };
     Object.assign(options, { includeDestructive: settings.includeDestructive, strictTypes: settings.strictTypes, dryRun: settings.dryRun } satisfies Partial<typeof options>);
-    const baselined = baseline && flags.baseline !== undefined ? withBaseline(reporter, baseline, flags.baseline, deps.today ?? todayUtc()) : undefined;
-    if (!settings.dryRun) options.events = baselined?.events ?? reporter;
+    const today = deps.today ?? todayUtc();
+    // The live lines during the run; the summary (onEnd) is printed from the final report below.
+    const { onEnd: _end, ...live } = baseline && flags.baseline !== undefined ? markKnownLive(reporter, baseline, today) : reporter;
+    if (!settings.dryRun) options.events = live;
     if (settings.suites) options.suites = settings.suites;
     if (focus) {
       options.operations = new Set(focus.operations.map((o) => o.operation));
@@ -386,9 +387,11 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
       return ExitCode.ok;
     }
 
-    const report = baselined?.applied() ?? result.report;
-    if (report.baseline && flags.pruneBaseline && baseline) report.baseline.pruned = prunedEntries(baseline, report).dropped.length;
-    const written = await writeReports(report, settings.reportDir, { secrets, sarif: { rules: checks, coverage: flags.sarifCoverage === true } });
+    // One pipeline, by return values: runConformance → baselinedReport → writeReports. The run's
+    // report is safe from its source; the baseline adds only vapc's own fields, so it is written as it is.
+    const report = baseline && flags.baseline !== undefined ? baselinedReport(result.report, baseline, { file: flags.baseline, today, prune: flags.pruneBaseline === true }) : result.report;
+    reporter.onEnd?.(report);
+    const written = await writeReports(report, settings.reportDir, { sanitized: true, sarif: { rules: checks, coverage: flags.sarifCoverage === true } });
     for (const e of written.errors) shout(`vapc: could not write ${e.file}: ${printable(e.message)}\n`);
     if (!settings.quiet || written.errors.length > 0) say(`reports: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`);
 

@@ -1,6 +1,7 @@
 import { VapcError } from '../errors.js';
 import { packageVersion } from '../paths.js';
 import type { RunEvents, RunPlan } from '../results/events.js';
+import type { RunConfig } from '../results/run-config.js';
 import { SUITES, summarize, type RunReport, type Suite } from '../results/model.js';
 import { loadSpec } from '../spec/load.js';
 import type { SpecModel } from '../spec/model.js';
@@ -76,8 +77,8 @@ export interface ConformanceOptions {
   /** The secrets to share (the CLI scrubs its live output with the secrets the run learns). */
   secrets?: Secrets;
   onExchange?: (exchange: Exchange, checkId: string | undefined) => void;
-  /** The effective options as the report shows them (already without secrets). */
-  config?: Record<string, unknown>;
+  /** The effective options as the report shows them (already without secrets); the runner adds runs, request_budget, suites and fixtures_sources. */
+  config?: RunConfig;
   /**
    * Run only this shard of the plan (see src/results/shard.ts). --runs is sized on the whole plan,
    * so every shard, and an unsharded run, send the same cases for the pairs they share.
@@ -197,7 +198,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     ctx.setRuns(runs);
     options.onPlanned?.({ runs, discovery, budget });
 
-    const config: Record<string, unknown> = {
+    const config: RunConfig = {
       ...options.config,
       runs,
       request_budget: budget,

@@ -1,5 +1,6 @@
 import type { CheckResult, Failure, Observation, RecordedRequest, RecordedResponse, RunReport } from '../results/model.js';
 import { clip, printable } from '../results/printable.js';
+import type { RunConfig } from '../results/run-config.js';
 import { REDACTED, Secrets, isPlaceholder, valuesAt, type SecretsOptions } from './index.js';
 import { MAX_RECORDED_BODY, redactValue } from './record.js';
 
@@ -99,8 +100,8 @@ export function sanitizeLine(text: string, secrets: Secrets): string {
 }
 
 /** Config values as the report shows them: secret-named keys hidden, strings redacted and escaped. */
-export function sanitizeConfig(config: Record<string, unknown>, secrets: Secrets): Record<string, unknown> {
-  return printableValue(redactValue(secrets, config), secrets) as Record<string, unknown>;
+export function sanitizeConfig(config: RunConfig, secrets: Secrets): RunConfig {
+  return printableValue(redactValue(secrets, config), secrets) as RunConfig;
 }
 
 /**

@@ -25,6 +25,7 @@ import { renderDryRun } from '../../runner/budget.js';
 import type { CheckDefinition, Credentials, Fixtures } from '../../checks/check.js';
 import { randomSeed, runConformance, type ConformanceResult } from '../../runner/conformance.js';
 import { SUITES, type RunReport } from '../../results/model.js';
+import type { CredentialSource, RunConfig } from '../../results/run-config.js';
 import { checks as registry } from '../../../suites/index.js';
 import { profile } from '../../../suites/profile.js';
 import { validateWireRequest } from '../../checks/wire.js';
@@ -222,8 +223,9 @@ function announceSetupError(error: unknown, io: CliIo, secrets: Secrets): void {
  * Where each credential came from (flag, env, config or none; never its value), so the replay line
  * names the same source. The key names stay clear of the secret-field names reporters scrub.
  */
-function credentialSources(flags: RunFlags, env: Record<string, string | undefined>, settings: RunSettings): Record<string, string> {
-  const from = (flag: string | undefined, envName: string, value: string | undefined) => (flag !== undefined ? 'flag' : env[envName] ? 'env' : value !== undefined ? 'config' : 'none');
+function credentialSources(flags: RunFlags, env: Record<string, string | undefined>, settings: RunSettings): Pick<RunConfig, 'api_key_from' | 'user_id_from'> {
+  const from = (flag: string | undefined, envName: string, value: string | undefined): CredentialSource =>
+    flag !== undefined ? 'flag' : env[envName] ? 'env' : value !== undefined ? 'config' : 'none';
   return { api_key_from: from(flags.apiKey, 'VAPC_API_KEY', settings.apiKey), user_id_from: from(flags.userId, 'VAPC_USER_ID', settings.userId) };
 }
 
@@ -358,8 +360,9 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
       createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: settings.quiet, secrets }),
       createGitHubSink({ write: io.stdout, env: io.env, secrets }),
     );
-    const config = redactedSettings({ ...settings, seed } as RunSettings);
-    if (settings.embedded) config['base_url'] = baseUrl;
+    // report.json's `config`, typed (RunConfig): the settings in one spelling, credentials never by value.
+    const config = redactedSettings({ ...settings, seed } as RunSettings) as RunConfig;
+    if (settings.embedded) config.base_url = baseUrl;
     else Object.assign(config, credentialSources(flags, io.env, settings));
     const options: Parameters<typeof runConformance>[0] = { baseUrl, spec, secrets, checks, profile, credentials, fixtures, seed, config, validateRequest: validateWireRequest };
     Object.assign(options, { includeDestructive: settings.includeDestructive, strictTypes: settings.strictTypes, dryRun: settings.dryRun } satisfies Partial<typeof options>);

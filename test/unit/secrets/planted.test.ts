@@ -31,7 +31,7 @@ const FORMS = [
 const leaks = (label: string, text: string): string[] => FORMS.filter((f) => text.includes(f)).map((f) => `${label}: ${JSON.stringify(f)}`);
 
 const work = mkdtempSync(join(tmpdir(), 'vapc-planted-'));
-afterAll(() => (process.env['KEEP'] ? undefined : rmSync(work, { recursive: true, force: true })));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** Every file writeReports wrote, as text. */
 const filesOf = (dir: string): Array<[string, string]> => readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'utf8')]);

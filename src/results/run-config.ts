@@ -5,7 +5,6 @@
  * HTML report; a report read from disk may hold other keys (kept, shown, never trusted).
  */
 import type { Fixtures } from './fixtures.js';
-import type { Suite } from './model.js';
 
 /** Where a credential came from (never its value). */
 export type CredentialSource = 'flag' | 'env' | 'config' | 'none';
@@ -23,7 +22,8 @@ export interface RunConfig {
   /** Generated cases per property, as the runner sized them. */
   runs?: number;
   request_budget?: number;
-  suites?: Suite[];
+  /** Suite names, in run order (results/model.ts SUITES; not imported, the model imports this file). */
+  suites?: string[];
   rpm?: number;
   timeout_ms?: number;
   deadline_ms?: number;

@@ -143,6 +143,15 @@ async function discoverSetup(ctx: RunContext, options: ConformanceOptions, baseU
   return discovery;
 }
 
+/** This shard's part of the whole plan, from the checks' own estimates, whatever the fixtures: every shard computes the same costs. */
+function shardOf(wholePlan: readonly PlannedCheck[], runs: number, spec: SpecModel, info: ShardInfo): ShardField {
+  const costs = wholePlan.map((item) => {
+    const estimate = item.check.plannedRequests?.(item.operation, runs, spec, { strictTypes: item.strictTypes ?? false });
+    return { suite: item.check.suite, requests: typeof estimate === 'number' && Number.isFinite(estimate) ? estimate : runs };
+  });
+  return { ...info, plan_size: wholePlan.length, positions: shardPositions(costs, info) };
+}
+
 function planEventOf(plan: PlannedCheck[], suites: readonly Suite[], seed: number, target: string): RunPlan {
   const planEvent: RunPlan = { target, seed, suites: SUITES.filter((s) => suites.includes(s)), checksPerSuite: {}, total: plan.length };
   for (const item of plan) planEvent.checksPerSuite[item.check.suite] = (planEvent.checksPerSuite[item.check.suite] ?? 0) + 1;
@@ -185,15 +194,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     });
     const budget = requestBudget(ctx.pacer.state.limit, options.rpm);
     const runs = options.runs ?? fitRuns(wholePlan, budget, spec);
-    let shard: ShardField | undefined;
-    if (options.shard) {
-      // The checks' own estimates, whatever the fixtures: every shard must compute the same costs.
-      const costs = wholePlan.map((item) => {
-        const estimate = item.check.plannedRequests?.(item.operation, runs, spec, { strictTypes: item.strictTypes ?? false });
-        return { suite: item.check.suite, requests: typeof estimate === 'number' && Number.isFinite(estimate) ? estimate : runs };
-      });
-      shard = { ...options.shard, plan_size: wholePlan.length, positions: shardPositions(costs, options.shard) };
-    }
+    const shard = options.shard ? shardOf(wholePlan, runs, spec, options.shard) : undefined;
     const plan = shard ? shard.positions.map((i) => wholePlan[i]!) : wholePlan;
     ctx.setRuns(runs);
     options.onPlanned?.({ runs, discovery, budget });

@@ -229,6 +229,14 @@ function credentialSources(flags: RunFlags, env: Record<string, string | undefin
   return { api_key_from: from(flags.apiKey, 'VAPC_API_KEY', settings.apiKey), user_id_from: from(flags.userId, 'VAPC_USER_ID', settings.userId) };
 }
 
+/** report.json's `config`, typed (RunConfig): the settings in one spelling, credentials never by value. */
+function runConfigOf(settings: RunSettings, seed: number, baseUrl: string, sources: Pick<RunConfig, 'api_key_from' | 'user_id_from'>): RunConfig {
+  const config = redactedSettings({ ...settings, seed } as RunSettings) as RunConfig;
+  if (settings.embedded) config.base_url = baseUrl;
+  else Object.assign(config, sources);
+  return config;
+}
+
 /** Seams for tests: a check list instead of the suites' registry (the contract's profile goes with either). */
 export interface RunDeps {
   checks?: readonly CheckDefinition[];
@@ -360,10 +368,7 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
       createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: settings.quiet, secrets }),
       createGitHubSink({ write: io.stdout, env: io.env, secrets }),
     );
-    // report.json's `config`, typed (RunConfig): the settings in one spelling, credentials never by value.
-    const config = redactedSettings({ ...settings, seed } as RunSettings) as RunConfig;
-    if (settings.embedded) config.base_url = baseUrl;
-    else Object.assign(config, credentialSources(flags, io.env, settings));
+    const config = runConfigOf(settings, seed, baseUrl, credentialSources(flags, io.env, settings));
     const options: Parameters<typeof runConformance>[0] = { baseUrl, spec, secrets, checks, profile, credentials, fixtures, seed, config, validateRequest: validateWireRequest };
     Object.assign(options, { includeDestructive: settings.includeDestructive, strictTypes: settings.strictTypes, dryRun: settings.dryRun } satisfies Partial<typeof options>);
     const today = deps.today ?? todayUtc();
@@ -375,10 +380,7 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
       options.operations = new Set(focus.operations.map((o) => o.operation));
       options.focus = focus;
     }
-    if (settings.runs !== undefined) options.runs = settings.runs;
-    if (settings.rpm !== undefined) options.rpm = settings.rpm;
-    if (settings.timeoutMs !== undefined) options.timeoutMs = settings.timeoutMs;
-    if (settings.deadlineMs !== undefined) options.deadlineMs = settings.deadlineMs;
+    for (const key of ['runs', 'rpm', 'timeoutMs', 'deadlineMs'] as const) if (settings[key] !== undefined) options[key] = settings[key];
     if (shard) options.shard = shard;
     const result = await runConformance(options).catch((error: unknown) => {
       announceSetupError(error, io, secrets);

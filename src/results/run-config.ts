@@ -13,9 +13,9 @@ export interface RunConfig {
   base_url?: string;
   embedded?: boolean;
   config_file?: string;
-  /** 'set' when given; never the value. */
-  api_key?: 'set';
-  user_id?: 'set';
+  /** 'set' when given, never the value (a report read from disk may hold another string, redacted). */
+  api_key?: string;
+  user_id?: string;
   api_key_from?: CredentialSource;
   user_id_from?: CredentialSource;
   seed?: number;

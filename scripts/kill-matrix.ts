@@ -14,6 +14,7 @@
  * (test/checks/<suite>.test.ts) and issue 23's faults on a second seed (test/checks/promises.test.ts).
  */
 import { checkById, checksOf } from '../suites/index.js';
+import { profile } from '../suites/profile.js';
 import { runConformance } from '../src/runner/conformance.js';
 import { validateWireRequest } from '../src/checks/wire.js';
 import { referenceSpec, startReferenceServer, type ReferenceServerOptions } from '../src/server/index.js';
@@ -40,6 +41,7 @@ async function caught(fault: ServerFault, seed: number): Promise<string[]> {
     const { report } = await runConformance({
       baseUrl: server.url,
       checks,
+      profile,
       suites: [...new Set(checks.map((c) => c.suite))],
       spec,
       seed,
@@ -85,6 +87,7 @@ async function correctRun(name: string, seed: number): Promise<{ bad: string[]; 
       const { report } = await runConformance({
         baseUrl: server.url,
         checks: checksOf([...suites]),
+        profile,
         suites: [...suites],
         spec,
         seed,

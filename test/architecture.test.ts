@@ -143,4 +143,13 @@ describe('architecture: every import points down (ARCHITECTURE.md)', () => {
       'src/entries/runner.ts (entries) -> src/cli/main.ts (cli)',
     ]);
   });
+
+  it("the runner and the check toolkit name none of this contract's operations: the profile (suites/profile.ts) does", () => {
+    const ids = [...readFileSync(join(ROOT, 'spec', 'openapi.yaml'), 'utf8').matchAll(/^\s+operationId:\s*(\w+)/gm)].map((m) => m[1]!);
+    expect(ids.length).toBeGreaterThan(5);
+    const generic = files.filter((f) => f.startsWith('src/runner/') || f.startsWith('src/checks/'));
+    const named = generic.flatMap((f) => ids.filter((id) => new RegExp(`['"\`]${id}['"\`]`).test(readFileSync(join(ROOT, f), 'utf8'))).map((id) => `${f}: ${id}`));
+    expect(named).toEqual([]);
+    expect(ids.some((id) => readFileSync(join(ROOT, 'suites', 'profile.ts'), 'utf8').includes(`'${id}'`))).toBe(true);
+  });
 });

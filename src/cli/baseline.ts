@@ -83,28 +83,30 @@ async function readBaseline(file: string): Promise<Baseline> {
 }
 
 /**
- * The console reporter's events with the baseline applied at the end, so the summary, the GitHub
- * annotations and the step summary already tell known findings from new ones. `applied` returns
- * the annotated report (or undefined before the end).
+ * The console reporter's events during the run with the baseline's word on each live line: a
+ * failure the baseline knows says so as it is printed. The report itself is marked after the run
+ * (`baselinedReport`), and the CLI hands that to `onEnd`.
  */
-export function withBaseline(events: RunEvents, baseline: Baseline, file: string, today: string): { events: RunEvents; applied: () => RunReport | undefined } {
-  let applied: RunReport | undefined;
+export function markKnownLive(events: RunEvents, baseline: Baseline, today: string): RunEvents {
   const index = new Map(baseline.findings.map((e) => [signatureOf(e), e]));
   return {
-    events: {
-      ...events,
-      // Live lines already say which failures are known; the report itself is marked at the end.
-      onCheckDone(result) {
-        const known = result.status === 'failed' && markResult(result, index, today).known;
-        events.onCheckDone?.(known ? { ...result, message: `known finding (baseline): ${result.message}` } : result);
-      },
-      onEnd(report) {
-        applied = applyBaseline(report, baseline, { file, today });
-        events.onEnd?.(applied);
-      },
+    ...events,
+    onCheckDone(result) {
+      const known = result.status === 'failed' && markResult(result, index, today).known;
+      events.onCheckDone?.(known ? { ...result, message: `known finding (baseline): ${result.message}` } : result);
     },
-    applied: () => applied,
   };
+}
+
+/**
+ * The second step of the pipeline (runConformance → baselinedReport → writeReports): a new report
+ * with each failure marked known, expired or new and the baseline's counts, the entries
+ * --prune-baseline drops counted in. The run's report is left as it is.
+ */
+export function baselinedReport(report: RunReport, baseline: Baseline, options: { file: string; today: string; prune: boolean }): RunReport {
+  const applied = applyBaseline(report, baseline, { file: options.file, today: options.today });
+  if (!options.prune || !applied.baseline) return applied;
+  return { ...applied, baseline: { ...applied.baseline, pruned: prunedEntries(baseline, applied).dropped.length } };
 }
 
 async function writeAtomic(file: string, text: string): Promise<void> {

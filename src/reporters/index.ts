@@ -28,7 +28,13 @@ const ALL_FORMATS = ['json', 'junit', 'html', 'sarif'] as const;
 export interface WriteReportsOptions {
   /** Which files to write (default all four); `vapc report` re-renders junit/html/sarif only. */
   formats?: readonly ReportFormat[];
-  /** The run's secrets (or the credentials to redact), scrubbed from every file. */
+  /**
+   * Whether the report is already safe: true for the report `runConformance` returns (made safe
+   * at its source, then only given vapc's own fields by the baseline), written as it is. Default
+   * false: a report read from disk or built by hand is sanitised here first, with `secrets`.
+   */
+  sanitized?: boolean;
+  /** The secrets (or the credentials to redact) a report that is not yet safe is sanitised with. */
   secrets?: Secrets | SecretsOptions;
   /** report.sarif: the checks as rules (default: those in the report) and the spec locator (default: spec/). */
   sarif?: SarifOptions;
@@ -65,8 +71,8 @@ async function writeAtomic(file: string, text: string): Promise<void> {
 
 /**
  * Writes report.json first, then junit.xml, report.html and report.sarif, into `dir` (created if missing).
- * The report is made safe as data (evidence redacted, escaped, capped; verdicts untouched) and every
- * rendered file is scrubbed of the known secrets again as text before it is written.
+ * A report that is not `sanitized` (read from disk, built by hand) is made safe as data first (evidence
+ * redacted, escaped, capped; verdicts untouched): the one sanitising pass on the write path.
  * A failing writer (a renderer bug, a full disk) never stops the others: its error is returned in
  * `errors`, and report.json, written first, survives. Returns the absolute paths.
  */
@@ -81,12 +87,15 @@ export async function writeReports(report: RunReport, dir: string, options: Writ
     errors: [],
   };
   await mkdir(root, { recursive: true });
-  const secrets = options.secrets instanceof Secrets ? options.secrets : new Secrets(options.secrets ?? {});
-  const safe = sanitizeReport(report, secrets);
+  const secrets = options.sanitized ? undefined : options.secrets instanceof Secrets ? options.secrets : new Secrets(options.secrets ?? {});
+  const safe = secrets ? sanitizeReport(report, secrets) : report;
   for (const format of ALL_FORMATS.filter((f) => formats.includes(f))) {
     const file = out[format];
     try {
-      await writeAtomic(file, secrets.text(RENDERERS[format](safe, options)));
+      // A report from disk may hold a secret in a field sanitizeReport keeps as vapc's own (an id):
+      // its files are scrubbed as text too. A run's report was made safe field by field at the source.
+      const text = RENDERERS[format](safe, options);
+      await writeAtomic(file, secrets ? secrets.text(text) : text);
     } catch (e) {
       out.errors.push({ format, file, message: e instanceof Error ? e.message : String(e) });
     }

@@ -130,7 +130,7 @@ export function replayCommand(report: RunReport): string {
   if (typeof c.config_file === 'string' && c.config_file) parts.push(`--config ${shellQuote(c.config_file)}`);
   parts.push(`--seed ${report.seed}`);
   if (typeof c.runs === 'number') parts.push(`--runs ${c.runs}`);
-  const suites = c.suites ?? c.suite;
+  const suites: unknown = c.suites;
   // Only suite names vapc knows: a report read back may carry anything in its config, and this
   // line is made to be copied into a shell.
   const list = (Array.isArray(suites) ? suites.map(String) : typeof suites === 'string' && suites ? suites.split(',') : []).filter((s): s is Suite => SUITES.includes(s as Suite));
@@ -138,8 +138,8 @@ export function replayCommand(report: RunReport): string {
   for (const [key, flag] of [['rpm', '--rpm'], ['timeout_ms', '--timeout-ms'], ['deadline_ms', '--deadline-ms']] as const) {
     if (typeof c[key] === 'number') parts.push(`${flag} ${c[key]}`);
   }
-  if (c.include_destructive === true || c.includeDestructive === true) parts.push('--include-destructive');
-  if (c.strict_types === true || c.strictTypes === true) parts.push('--strict-types');
+  if (c.include_destructive === true) parts.push('--include-destructive');
+  if (c.strict_types === true) parts.push('--strict-types');
   for (const [source, flag, env] of CREDENTIAL_FLAGS) {
     if (c.embedded !== true && (c[source] === 'flag' || c[source] === 'env')) parts.push(`${flag} "$${env}"`);
   }

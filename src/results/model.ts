@@ -6,6 +6,7 @@
  * status, message, repro}. Everything else here is an addition.
  */
 
+import type { RunConfig } from './run-config.js';
 import type { Coverage } from './coverage.js';
 
 export type Suite = 'auth' | 'validation' | 'ranges' | 'schema' | 'stateful' | 'ratelimit' | 'cors' | 'robustness';
@@ -154,7 +155,7 @@ export interface RunReport {
   results: CheckResult[];
   observations: Observation[];
   /** The effective options, redacted (no secret values). */
-  config: Record<string, unknown>;
+  config: RunConfig;
   /** Whether the run judged its whole plan: `aborted` (with the reason) when it stopped early or never started judging. */
   run?: RunStatus;
   /** With --baseline: known, new and not observed findings. */

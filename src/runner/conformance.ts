@@ -1,13 +1,14 @@
 import { VapcError } from '../errors.js';
 import { packageVersion } from '../paths.js';
 import type { RunEvents, RunPlan } from '../results/events.js';
+import type { RunConfig } from '../results/run-config.js';
 import { SUITES, summarize, type RateLimitWindow, type RunReport, type Suite } from '../results/model.js';
 import { loadSpec } from '../spec/load.js';
 import type { SpecModel } from '../spec/model.js';
 import { createUndiciTransport, DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl } from '../transport/undici.js';
 import type { Exchange, Transport } from '../transport/types.js';
 import type { Secrets } from '../secrets/index.js';
-import { sanitizeReport } from '../secrets/report.js';
+import { sanitizeConfig, sanitizeLine } from '../secrets/report.js';
 import { dryRunPlan, fitRuns, requestBudget, type DryRunPlan } from './budget.js';
 import type { RateLimitState } from './pacer.js';
 import type { CheckDefinition, Credentials, Fixtures, RequestValidator } from '../checks/check.js';
@@ -15,6 +16,7 @@ import { createCheckContext, RunAbortedError, type CheckContextOptions, type Run
 import { diagnoseSetup, discoverFixtures, probeConfiguredFixtures, type DiscoveryResult } from './discovery.js';
 import { planChecks, runPlan, type PlannedCheck } from './run.js';
 import { validateWireRequest } from '../checks/wire.js';
+import { GENERIC_PROFILE, type ContractProfile } from '../checks/profile.js';
 import { shardPositions, type ShardField, type ShardInfo } from '../results/shard.js';
 import { composeEvents } from '../results/events.js';
 import { coverageTap } from '../coverage/index.js';
@@ -38,6 +40,12 @@ export interface ConformanceOptions {
   baseUrl: string;
   /** The checks to run (the suites' registry). */
   checks: readonly CheckDefinition[];
+  /**
+   * What the runner must know of the contract beside its checks: discovery, fixture keys, which
+   * operations are destructive or replace a credential (this contract's: suites/profile.ts, which
+   * the CLI and `voice-agent-contract/runner` pass). Default GENERIC_PROFILE: no discovery.
+   */
+  profile?: ContractProfile;
   spec?: SpecModel;
   /** A transport to use instead of undici (tests: recording, in-process). */
   transport?: Transport;
@@ -70,8 +78,8 @@ export interface ConformanceOptions {
   /** The secrets to share (the CLI scrubs its live output with the secrets the run learns). */
   secrets?: Secrets;
   onExchange?: (exchange: Exchange, checkId: string | undefined) => void;
-  /** The effective options as the report shows them (already without secrets). */
-  config?: Record<string, unknown>;
+  /** The effective options as the report shows them (already without secrets); the runner adds runs, request_budget, suites and fixtures_sources. */
+  config?: RunConfig;
   /**
    * Run only this shard of the plan (see src/results/shard.ts). --runs is sized on the whole plan,
    * so every shard, and an unsharded run, send the same cases for the pairs they share.
@@ -117,9 +125,10 @@ function contextOptions(options: ConformanceOptions, spec: SpecModel, transport:
  * of failed checks would blame the server for it. The fixtures found join the context's.
  */
 async function discoverSetup(ctx: RunContext, options: ConformanceOptions, baseUrl: string): Promise<DiscoveryResult> {
+  const profile = options.profile ?? GENERIC_PROFILE;
   let discovery: DiscoveryResult;
   try {
-    discovery = await discoverFixtures(ctx, options.fixtures ?? {});
+    discovery = await discoverFixtures(ctx, profile, options.fixtures ?? {});
   } catch (error) {
     if (error instanceof RunAbortedError && error.reason === 'deadline') throw new VapcError('E_RUN_ABORTED', `the run stopped during discovery: ${error.message}`);
     if (error instanceof RunAbortedError) throw new VapcError('E_UNREACHABLE', `${options.baseUrl}: ${error.message}`);
@@ -129,10 +138,19 @@ async function discoverSetup(ctx: RunContext, options: ConformanceOptions, baseU
     throw new VapcError('E_UNREACHABLE', `cannot reach ${options.baseUrl}: ${discovery.error ?? 'no response'}`);
   }
   // A dry run sends only reads: the fixture probe (a POST to the configured ids) waits for a real run.
-  const problem = diagnoseSetup(discovery, ctx.spec, ctx.credentials, ctx.secrets.text(baseUrl)) ?? (options.dryRun ? undefined : await probeConfiguredFixtures(ctx, options.fixtures ?? {}));
+  const problem = diagnoseSetup(discovery, ctx.spec, ctx.credentials, ctx.secrets.text(baseUrl)) ?? (options.dryRun ? undefined : await probeConfiguredFixtures(ctx, profile, options.fixtures ?? {}));
   if (problem) throw new VapcError(problem.code, ctx.secrets.evidence(problem.message));
   Object.assign(ctx.fixtures, discovery.fixtures);
   return discovery;
+}
+
+/** This shard's part of the whole plan, from the checks' own estimates, whatever the fixtures: every shard computes the same costs. */
+function shardOf(wholePlan: readonly PlannedCheck[], runs: number, spec: SpecModel, info: ShardInfo): ShardField {
+  const costs = wholePlan.map((item) => {
+    const estimate = item.check.plannedRequests?.(item.operation, runs, spec, { strictTypes: item.strictTypes ?? false });
+    return { suite: item.check.suite, requests: typeof estimate === 'number' && Number.isFinite(estimate) ? estimate : runs };
+  });
+  return { ...info, plan_size: wholePlan.length, positions: shardPositions(costs, info) };
 }
 
 function planEventOf(plan: PlannedCheck[], suites: readonly Suite[], seed: number, target: string): RunPlan {
@@ -149,15 +167,6 @@ function planEventOf(plan: PlannedCheck[], suites: readonly Suite[], seed: numbe
  * and E_NO_CREDENTIALS / E_CREDENTIALS_REFUSED / E_CONTRACT_NOT_FOUND when their answers show a
  * wrong setup (see `diagnoseSetup`); no check is judged then.
  */
-/** This shard's part of the plan, from the checks' own estimates (whatever the fixtures: every shard computes the same costs). */
-function shardOf(wholePlan: ReturnType<typeof planChecks>, runs: number, spec: SpecModel, which: NonNullable<ConformanceOptions['shard']>): ShardField {
-  const costs = wholePlan.map((item) => {
-    const estimate = item.check.plannedRequests?.(item.operation, runs, spec, { strictTypes: item.strictTypes ?? false });
-    return { suite: item.check.suite, requests: typeof estimate === 'number' && Number.isFinite(estimate) ? estimate : runs };
-  });
-  return { ...which, plan_size: wholePlan.length, positions: shardPositions(costs, which) };
-}
-
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceResult> {
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
@@ -181,6 +190,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       suites,
       includeDestructive: options.includeDestructive ?? false,
       strictTypes: options.strictTypes ?? false,
+      profile: options.profile ?? GENERIC_PROFILE,
       ...(options.operations ? { operations: options.operations } : {}),
     });
     const budget = requestBudget(ctx.pacer.state.limit, options.rpm);
@@ -190,7 +200,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     ctx.setRuns(runs);
     options.onPlanned?.({ runs, discovery, budget });
 
-    const config: Record<string, unknown> = {
+    const config: RunConfig = {
       ...options.config,
       runs,
       request_budget: budget,
@@ -199,16 +209,18 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     };
     const planEvent = planEventOf(plan, suites, options.seed, ctx.secrets.text(transport.baseUrl));
 
+    // Made safe at the source: each result and observation as it is recorded (run.ts,
+    // context/observations.ts), the target, config and run status here; nothing is added after.
     const makeReport = (results: RunReport['results'], run?: RunReport['run']): RunReport => ({
       tool: { name: 'voice-agent-contract', version: packageVersion() },
       spec_version: spec.version,
-      target: planEvent.target,
+      target: sanitizeLine(planEvent.target, ctx.secrets),
       seed: options.seed,
       started_at: startedAt,
       summary: summarize(results, ctx.requests, Date.now() - started, ctx.observations.length),
       results,
       observations: ctx.observations,
-      config: ctx.redact(config),
+      config: sanitizeConfig(config, ctx.secrets),
       ...(run ? { run } : {}),
       ...(options.focus ? { focus: options.focus } : {}),
       ...(shard ? { shard } : {}),
@@ -216,14 +228,14 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     });
 
     if (options.dryRun) {
-      return { report: sanitizeReport(makeReport([]), ctx.secrets), secrets: ctx.secrets.known(), discovery, dryRun: dryRunPlan(plan, runs, spec, ctx.pacer.state.limit, options.rpm) };
+      return { report: makeReport([]), secrets: ctx.secrets.known(), discovery, dryRun: dryRunPlan(plan, runs, spec, ctx.pacer.state.limit, options.rpm) };
     }
 
     options.events?.onStart?.(planEvent);
     const outcome = await runPlan(plan, ctx, composeEvents(coverage.events, options.events ?? {}));
-    // The run status goes in before the one sanitising pass: its reason may quote the target.
-    const run: RunReport['run'] = outcome.aborted ? { status: 'aborted', reason: outcome.aborted.message } : { status: 'complete' };
-    const report = sanitizeReport({ ...makeReport(outcome.results, run), ...withRateLimit(ctx.pacer.state) }, ctx.secrets);
+    // The aborted reason may quote the target: made safe like every other line.
+    const run: RunReport['run'] = outcome.aborted ? { status: 'aborted', reason: sanitizeLine(outcome.aborted.message, ctx.secrets) } : { status: 'complete' };
+    const report: RunReport = { ...makeReport(outcome.results, run), ...withRateLimit(ctx.pacer.state) };
     options.events?.onEnd?.(report);
     const result: ConformanceResult = { report, discovery, secrets: ctx.secrets.known() };
     if (outcome.aborted) result.aborted = outcome.aborted;

@@ -1,7 +1,8 @@
 import type { ErrorCode } from '../errors.js';
-import { asRecord, credentialHeader, operationLabel, type Credential, type Operation, type SpecModel } from '../spec/model.js';
+import { credentialHeader, operationLabel, type Credential, type Operation, type SpecModel } from '../spec/model.js';
 import type { Credentials } from '../checks/check.js';
-import { FIXTURE_KEYS, type FixtureKey, type Fixtures } from '../results/fixtures.js';
+import type { Fixtures } from '../results/fixtures.js';
+import type { ContractProfile } from '../checks/profile.js';
 import type { RunContext } from './context.js';
 import type { Exchange } from '../transport/types.js';
 import { fillPath } from '../spec/path-template.js';
@@ -27,17 +28,14 @@ export interface DiscoveryAnswer {
   status?: number;
 }
 
-/** The read-only operations discovery sends, by operationId (GET, no side effects). */
-export const DISCOVERY_OPERATIONS = ['listAssistants', 'getCurrentUser', 'listCalls'] as const;
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-const rec = asRecord;
-
-/** Fixtures given in the config win over discovered ones; each value says where it came from. */
-function mergeFixtures(configured: Fixtures, found: Fixtures): Pick<DiscoveryResult, 'fixtures' | 'sources'> {
+/**
+ * Fixtures given in the config win over discovered ones; each value says where it came from. The
+ * profile's keys come first, in its order, then any other key given or found.
+ */
+function mergeFixtures(keys: ContractProfile['fixtureKeys'], configured: Fixtures, found: Fixtures): Pick<DiscoveryResult, 'fixtures' | 'sources'> {
   const fixtures: Fixtures = {};
   const sources: DiscoveryResult['sources'] = {};
-  for (const key of FIXTURE_KEYS) {
+  for (const key of new Set([...keys, ...(Object.keys(configured) as (keyof Fixtures)[]), ...(Object.keys(found) as (keyof Fixtures)[])])) {
     const fromConfig = configured[key];
     const fromApi = found[key];
     if (fromConfig !== undefined && !(Array.isArray(fromConfig) && fromConfig.length === 0)) {
@@ -52,12 +50,11 @@ function mergeFixtures(configured: Fixtures, found: Fixtures): Pick<DiscoveryRes
 }
 
 /**
- * Finds the ids checks need from the read-only operations: GET /assistants (assistant_id,
- * phone_number_id), GET /users/me (org_id), GET /calls (channels from the calls' providers,
- * phone_number_id as a fallback). Fixtures given in the config win over discovered ones.
+ * Finds the ids checks need: the profile reads them from the target's read-only operations (for
+ * this contract, suites/profile.ts), each sent, counted and noted here. Fixtures given in the
+ * config win over discovered ones.
  */
-export async function discoverFixtures(ctx: RunContext, configured: Fixtures = {}): Promise<DiscoveryResult> {
-  const found: Fixtures = {};
+export async function discoverFixtures(ctx: RunContext, profile: ContractProfile, configured: Fixtures = {}): Promise<DiscoveryResult> {
   const notes: string[] = [];
   const exchanges: Exchange[] = [];
   const answers: DiscoveryAnswer[] = [];
@@ -94,44 +91,8 @@ export async function discoverFixtures(ctx: RunContext, configured: Fixtures = {
     return json;
   };
 
-  const phones = new Map<string, { id: string; channel?: string }>();
-  const addPhone = (id: string | undefined, channel?: string): void => {
-    if (!id) return;
-    const known = phones.get(id);
-    if (!known) phones.set(id, channel ? { id, channel } : { id });
-    else if (!known.channel && channel) known.channel = channel;
-  };
-  const assistants = await get('listAssistants');
-  if (Array.isArray(assistants)) {
-    for (const a of assistants.map(rec)) addPhone(str(a['phone_number_id']));
-    const withPhone = assistants.map(rec).find((a) => str(a['id']) && str(a['phone_number_id']));
-    const first = withPhone ?? assistants.map(rec).find((a) => str(a['id']));
-    if (first) {
-      found.assistant_id = str(first['id'])!;
-      const phone = str(first['phone_number_id']);
-      if (phone) found.phone_number_id = phone;
-    }
-  }
-
-  const me = rec(await get('getCurrentUser'));
-  const org = str(me['default_org_id']) ?? str(rec(me['user'])['default_org_id']) ?? (Array.isArray(me['orgs']) ? str(rec(me['orgs'][0])['id']) : undefined);
-  if (org) found.org_id = org;
-
-  const calls = await get('listCalls', [['limit', '50']]);
-  if (Array.isArray(calls)) {
-    const providers: string[] = [];
-    for (const call of calls.map(rec)) {
-      const provider = str(call['provider']);
-      if (provider && !providers.includes(provider)) providers.push(provider);
-      addPhone(str(call['phone_number_id']), provider);
-      if (!found.phone_number_id && str(call['phone_number_id'])) found.phone_number_id = str(call['phone_number_id'])!;
-      if (!found.assistant_id && str(call['assistant_id'])) found.assistant_id = str(call['assistant_id'])!;
-    }
-    if (providers.length > 0) found.channels = providers.slice(0, 2);
-  }
-  if (phones.size > 0) found.phone_numbers = [...phones.values()];
-
-  const { fixtures, sources } = mergeFixtures(configured, found);
+  const found = await profile.discover(get);
+  const { fixtures, sources } = mergeFixtures(profile.fixtureKeys, configured, found);
   const result: DiscoveryResult = { fixtures, sources, notes, exchanges, answers, unreachable: exchanges.length > 0 && answered === 0 };
   if (result.unreachable && firstError) result.error = firstError;
   return result;
@@ -190,20 +151,17 @@ export function diagnoseSetup(discovery: Pick<DiscoveryResult, 'answers'>, spec:
   };
 }
 
-/** The fixture a path parameter names (`key_id` is the api_key_id fixture). */
-const fixtureOfParam = (name: string): FixtureKey | undefined => (name === 'key_id' ? 'api_key_id' : (FIXTURE_KEYS as readonly string[]).includes(name) ? (name as FixtureKey) : undefined);
-
 /**
  * A configured fixture the target does not have is a setup error, not a refused valid request:
- * each operation without outside effects whose path names only configured fixtures is sent once
+ * each operation without outside effects (the profile's `destructive`) whose path names only configured fixtures is sent once
  * with them and the smallest body (`{}`: valid only where the schema requires no field, as for a
  * recipient, which then joins the test list like the checks' own); a 404 names the fixture. Other
  * answers (a 422 from a server that validates first, or the lookup passing) leave it to the checks.
  */
-export async function probeConfiguredFixtures(ctx: RunContext, configured: Fixtures): Promise<SetupProblem | undefined> {
+export async function probeConfiguredFixtures(ctx: RunContext, profile: ContractProfile, configured: Fixtures): Promise<SetupProblem | undefined> {
   for (const op of ctx.spec.operations) {
-    const params = op.parameters.filter((p) => p.in === 'path').map((p) => ({ name: p.name, key: fixtureOfParam(p.name) }));
-    if (op.sideEffects || params.length === 0 || params.some((p) => p.key === undefined || typeof configured[p.key] !== 'string')) continue;
+    const params = op.parameters.filter((p) => p.in === 'path').map((p) => ({ name: p.name, key: profile.fixtureOfParam(p.name) }));
+    if (profile.destructive(op) !== undefined || params.length === 0 || params.some((p) => p.key === undefined || typeof configured[p.key] !== 'string')) continue;
     const values = Object.fromEntries(params.map((p) => [p.name, configured[p.key!] as string]));
     const request = { method: op.method, path: fillPath(op.path, values), operation: op, checkId: 'discovery', ...(op.requestBody ? { json: {} } : {}) };
     const exchange = await ctx.send(request);

@@ -1,8 +1,9 @@
 import type { RunEvents } from '../results/events.js';
 import { SUITES, type CheckResult, type Failure, type Suite } from '../results/model.js';
 import { operationLabel, type Operation } from '../spec/model.js';
-import { sanitizeResult } from '../secrets/report.js';
+import { sanitizeLine, sanitizeResult } from '../secrets/report.js';
 import type { CheckDefinition, CheckOutcome } from '../checks/check.js';
+import { GENERIC_PROFILE, type ContractProfile } from '../checks/profile.js';
 import { RunAbortedError, type RunContext } from './context.js';
 
 /** One check applied to one operation: the unit that yields one CheckResult. */
@@ -22,28 +23,29 @@ export interface PlanOptions {
   strictTypes?: boolean;
   /** Only these operations (`METHOD /path`), e.g. the ones `--changed-since` selected; default all. */
   operations?: ReadonlySet<string>;
+  /** Which operations are destructive or replace a credential (default: GENERIC_PROFILE). */
+  profile?: ContractProfile;
 }
 
 export { operationLabel };
 
-/** True for a pair with effects outside test data (the check says so, or the operation has x-side-effects). */
-export const isDestructive = (check: CheckDefinition, op: Operation): boolean => Boolean(check.destructive || op.sideEffects);
-
-/** Credential-replacing operations (key regeneration) run after every other destructive pair. */
-const replacesCredential = (op: Operation): boolean => Boolean(op.sideEffects && /key|credential|token/i.test(op.sideEffects));
+/** True for a pair with effects outside test data (the check says so, or the profile calls the operation destructive). */
+export const isDestructive = (check: CheckDefinition, op: Operation, profile: ContractProfile = GENERIC_PROFILE): boolean =>
+  Boolean(check.destructive || profile.destructive(op) !== undefined);
 
 /**
  * Orders the work: suites in the fixed order (ratelimit last), within a suite the checks in
  * registry order × the operations in spec order, destructive pairs at the end of their suite and
- * credential-replacing ones (key regeneration) last of all within it.
+ * the ones the profile says replace a credential (key regeneration) last of all within it.
  */
 export function planChecks(checks: readonly CheckDefinition[], ctx: Pick<RunContext, 'spec' | 'fixtures'>, options: PlanOptions = {}): PlannedCheck[] {
   const selected = new Set(options.suites ?? SUITES);
+  const profile = options.profile ?? GENERIC_PROFILE;
   const plan: PlannedCheck[] = [];
   for (const suite of SUITES) {
     if (!selected.has(suite)) continue;
     const normal: PlannedCheck[] = [];
-    const destructive: PlannedCheck[] = [];
+    const destructivePairs: PlannedCheck[] = [];
     const credential: PlannedCheck[] = [];
     for (const check of checks.filter((c) => c.suite === suite)) {
       for (const op of ctx.spec.operations) {
@@ -55,17 +57,18 @@ export function planChecks(checks: readonly CheckDefinition[], ctx: Pick<RunCont
           const value = ctx.fixtures[name];
           return value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
         });
-        if (isDestructive(check, op) && !options.includeDestructive) {
-          item.skip = `destructive (${op.sideEffects ?? 'effects outside test data'}); run with --include-destructive to exercise it`;
+        const destructive = isDestructive(check, op, profile);
+        if (destructive && !options.includeDestructive) {
+          item.skip = `destructive (${profile.destructive(op) ?? 'effects outside test data'}); run with --include-destructive to exercise it`;
         } else if (missing.length > 0) {
           item.skip = `fixture ${missing.join(', ')} missing: not discovered from the API; set fixtures.${missing[0]} in the config file`;
         }
-        if (!isDestructive(check, op)) normal.push(item);
-        else if (replacesCredential(op)) credential.push(item);
-        else destructive.push(item);
+        if (!destructive) normal.push(item);
+        else if (profile.replacesCredential(op)) credential.push(item);
+        else destructivePairs.push(item);
       }
     }
-    plan.push(...normal, ...destructive, ...credential);
+    plan.push(...normal, ...destructivePairs, ...credential);
   }
   return plan;
 }
@@ -183,13 +186,13 @@ export async function runPlan(plan: readonly PlannedCheck[], ctx: RunContext, ev
     events?.onCheckDone?.(result);
   }
   if (currentSuite !== undefined) events?.onSuiteEnd?.(currentSuite);
-  return aborted ? { results: aborted.reason === 'unreachable' ? results.map((r) => notJudgedWhenDown(r, aborted!.message)) : results, aborted } : { results };
+  return aborted ? { results: aborted.reason === 'unreachable' ? results.map((r) => notJudgedWhenDown(r, sanitizeLine(aborted!.message, ctx.secrets))) : results, aborted } : { results };
 }
 
 /**
  * A target that stopped answering is an aborted run, not contract failures: a failed result whose
  * every failure got no response (refused, reset, timed out) before the run gave up is skipped,
- * naming why. A failure that got an answer stays a failure.
+ * naming why (`why` already made safe: the result is). A failure that got an answer stays a failure.
  */
 export function notJudgedWhenDown(result: CheckResult, why: string): CheckResult {
   if (result.status !== 'failed' || !(result.failures ?? []).every((f) => f.response === undefined)) return result;

@@ -150,6 +150,7 @@ export class Secrets {
   private readonly userIds: string[] = [];
   private readonly learnedValues: string[] = [];
   private compiled: { pattern: RegExp | undefined; byForm: Map<string, string>; pieces: Rule[] } | undefined;
+  private credentialsOnly: Secrets | undefined;
 
   constructor(options: SecretsOptions = {}) {
     for (const k of options.apiKeys ?? []) this.addApiKey(k);
@@ -169,6 +170,17 @@ export class Secrets {
   learn(value: unknown): boolean {
     if (typeof value !== 'string' || !isDistinctive(value) || this.learnedValues.length >= MAX_LEARNED) return false;
     return this.addTo(this.learnedValues, value, MIN_LEARNED);
+  }
+
+  /**
+   * The credentials alone (the API keys and user ids given, or rotated to), without the values
+   * learned from the server: what may be redacted from vapc's own structured fields (ids, rules),
+   * which a server must not be able to rewrite by teaching a value equal to one.
+   */
+  credentials(): Secrets {
+    const cached = this.credentialsOnly;
+    if (cached && cached.apiKeys.length === this.apiKeys.length && cached.userIds.length === this.userIds.length) return cached;
+    return (this.credentialsOnly = new Secrets({ apiKeys: this.apiKeys, userIds: this.userIds }));
   }
 
   /** Every literal secret known (credentials and learned values), to hand to the reporters. */

@@ -1,5 +1,6 @@
 import type { CheckResult, Failure, Observation, RecordedRequest, RecordedResponse, RunReport } from '../results/model.js';
 import { clip, printable } from '../results/printable.js';
+import type { RunConfig } from '../results/run-config.js';
 import { REDACTED, Secrets, isPlaceholder, valuesAt, type SecretsOptions } from './index.js';
 import { MAX_RECORDED_BODY, redactValue } from './record.js';
 
@@ -46,45 +47,68 @@ function headersOf(input: Record<string, string> | undefined, one: Text): Record
 function failure(f: Failure, secrets: Secrets): Failure {
   const one = line(secrets);
   const out: Failure = { ...f, expected: one(String(f.expected ?? '')), actual: one(String(f.actual ?? '')) };
-  if (f.input !== undefined) out.input = printableValue(redactValue(secrets, f.input));
+  if (f.input !== undefined) out.input = printableValue(redactValue(secrets, f.input), secrets);
   if (f.request) out.request = request(f.request, one, secrets);
   if (f.response) out.response = response(f.response, one, secrets);
   if (typeof f.repro === 'string') out.repro = line(secrets, MAX_REPRO)(f.repro);
-  if (typeof f.path === 'string') out.path = printable(f.path);
+  if (typeof f.path === 'string') out.path = printable(secrets.evidence(f.path));
   return out;
 }
 
-function printableValue(v: unknown): unknown {
+/** A JSON value with every string escaped; with `secrets`, every key is redacted too (values already are). */
+function printableValue(v: unknown, secrets?: Secrets): unknown {
   if (typeof v === 'string') return printable(v);
-  if (Array.isArray(v)) return v.map(printableValue);
+  if (Array.isArray(v)) return v.map((item) => printableValue(item, secrets));
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, child] of Object.entries(v as Record<string, unknown>)) out[printable(k)] = printableValue(child);
+    for (const [k, child] of Object.entries(v as Record<string, unknown>)) out[printable(secrets ? secrets.evidence(k) : k)] = printableValue(child, secrets);
     return out;
   }
   return v;
 }
 
-/** One result made safe to show: evidence redacted, escaped and capped; structured fields kept. */
+/**
+ * One result made safe to show: evidence redacted, escaped and capped; structured fields kept as
+ * they are but for a credential (a check of one's own could name one in its id or rule).
+ */
 export function sanitizeResult(result: CheckResult, secrets: Secrets): CheckResult {
-  const out: CheckResult = { ...result, message: line(secrets)(String(result.message ?? '')) };
+  const credentials = secrets.credentials();
+  const own = (s: string): string => credentials.evidence(s);
+  const out: CheckResult = {
+    ...result,
+    id: own(result.id),
+    operation: own(result.operation),
+    rule: own(result.rule),
+    contract_ref: own(result.contract_ref),
+    message: line(secrets)(String(result.message ?? '')),
+  };
   if (typeof result.repro === 'string') out.repro = line(secrets, MAX_REPRO)(result.repro);
   if (Array.isArray(result.failures)) out.failures = result.failures.map((f) => failure(f, secrets));
   return out;
 }
 
 export function sanitizeObservation(o: Observation, secrets: Secrets): Observation {
-  const out: Observation = { ...o, id: printable(String(o.id)), message: line(secrets)(String(o.message ?? '')) };
-  if (typeof o.operation === 'string') out.operation = printable(o.operation);
+  const credentials = secrets.credentials();
+  const out: Observation = { ...o, id: printable(credentials.evidence(String(o.id))), message: line(secrets)(String(o.message ?? '')) };
+  if (typeof o.operation === 'string') out.operation = printable(credentials.evidence(o.operation));
   return out;
 }
 
-/** Config values as the report shows them: secret-named keys hidden, strings redacted and escaped. */
-function sanitizeConfig(config: Record<string, unknown>, secrets: Secrets): Record<string, unknown> {
-  return printableValue(redactValue(secrets, config)) as Record<string, unknown>;
+/** One line of text a server could have shaped, made safe to show: redacted, escaped and capped. */
+export function sanitizeLine(text: string, secrets: Secrets): string {
+  return line(secrets)(text);
 }
 
-/** The whole report made safe to write or print (see the module comment). */
+/** Config values as the report shows them: secret-named keys hidden, strings redacted and escaped. */
+export function sanitizeConfig(config: RunConfig, secrets: Secrets): RunConfig {
+  return printableValue(redactValue(secrets, config), secrets) as RunConfig;
+}
+
+/**
+ * The whole report made safe to write or print (see the module comment): for a report read from
+ * disk or built by hand. A run's report is made safe at its source (each result, observation, the
+ * target, the config and the run status as the runner makes them) and is not passed here again.
+ */
 export function sanitizeReport(report: RunReport, secrets: Secrets | SecretsOptions = {}): RunReport {
   const s = secrets instanceof Secrets ? secrets : new Secrets(secrets);
   const out: RunReport = {
@@ -94,7 +118,20 @@ export function sanitizeReport(report: RunReport, secrets: Secrets | SecretsOpti
     observations: (report.observations ?? []).map((o) => sanitizeObservation(o, s)),
     config: sanitizeConfig(report.config ?? {}, s),
   };
-  return out;
+  // A report from disk may hold a credential anywhere (the tool's name, a timestamp, a coverage
+  // cell): every other string and key is cleared of them too, left as it is when it holds none.
+  return redactStrings(out, s.credentials()) as RunReport;
+}
+
+function redactStrings(v: unknown, secrets: Secrets): unknown {
+  if (typeof v === 'string') return secrets.evidence(v);
+  if (Array.isArray(v)) return v.map((item) => redactStrings(item, secrets));
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, child] of Object.entries(v as Record<string, unknown>)) out[secrets.evidence(k)] = redactStrings(child, secrets);
+    return out;
+  }
+  return v;
 }
 
 /**

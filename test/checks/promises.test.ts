@@ -9,6 +9,7 @@ import { describeResults, expectPassed, runCheck, startTarget } from '../helpers
 import { RATE } from '../helpers/fails-on-fault.js';
 import { promiseFaults } from '../catalog/faults/promise-faults.js';
 import { checkById } from '../../suites/index.js';
+import { profile } from '../../suites/profile.js';
 import { runConformance } from '../../src/runner/conformance.js';
 import { validateWireRequest } from '../../src/checks/wire.js';
 import { referenceSpec } from '../../src/server/index.js';
@@ -94,6 +95,7 @@ describe('ratelimit.reset-honoured waits within the run deadline', () => {
       const { report, aborted } = await runConformance({
         baseUrl: target.server.url,
         checks: [checkById('ratelimit.reset-honoured')],
+        profile,
         suites: ['ratelimit'],
         spec: await referenceSpec(),
         seed: 7,

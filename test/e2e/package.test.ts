@@ -194,6 +194,68 @@ defineCheck({ id: 'x.y', suite: 'schema', rule: 'r', contractRef: '4', severity:
     expect(r.status).toBe(0);
   });
 
+  it('a check of one\'s own, written with the public toolkit only, type-checks strict and judges the reference server both ways', () => {
+    // Only `voice-agent-contract/*` exports (and fast-check, the package's own dependency): what
+    // every shipped check uses (Findings, fail, checkProperty, Exchange, VapcError) must be public.
+    writeFileSync(
+      join(project, 'custom-check.ts'),
+      `import fc from 'fast-check';
+import { startReferenceServer } from 'voice-agent-contract/server';
+import {
+  runConformance, defineCheck, checkProperty, fail, Findings, OK, RATE_LIMITED, skipped, statusText, VapcError,
+  type CheckContext, type CheckOutcome, type Exchange, type Judgement, type Operation,
+} from 'voice-agent-contract/runner';
+
+/** GET /calls?limit=N answers at most N calls; \`wanted\` is the status the check holds the server to. */
+function limitCheck(id: string, wanted: number) {
+  return defineCheck({
+    id, suite: 'schema', rule: 'GET /calls?limit=N answers at most N items', contractRef: 'custom', severity: 'minor',
+    appliesTo: (op: Operation) => op.id === 'listCalls',
+    async run(ctx: CheckContext, op: Operation): Promise<CheckOutcome> {
+      const findings = new Findings();
+      const probe = async (limit: number): Promise<Judgement> => {
+        const exchange: Exchange = await ctx.send({ method: op.method, path: op.path, operation: op, query: [['limit', String(limit)]] });
+        if (exchange.response?.status === 429) return RATE_LIMITED;
+        const items = exchange.response?.json;
+        if (exchange.response?.status !== wanted) return fail(ctx, exchange, \`\${wanted}\`, statusText(exchange), \`limit=\${limit} answered \${statusText(exchange)}\`);
+        if (!Array.isArray(items) || items.length > limit) return fail(ctx, exchange, \`at most \${limit} items\`, statusText(exchange), 'too many items');
+        return OK;
+      };
+      findings.add(await checkProperty(ctx, fc.integer({ min: 1, max: 20 }), probe, { numRuns: 2 }));
+      if (findings.probes === 0) return skipped('nothing sent');
+      return findings.outcome('every answer held at most limit items');
+    },
+  });
+}
+
+const server = await startReferenceServer({ port: 0 });
+try {
+  const { report } = await runConformance({
+    baseUrl: server.url, seed: 7, runs: 2, suites: ['schema'],
+    checks: [limitCheck('schema.custom-limit', 200), limitCheck('schema.custom-limit-wrong', 201)],
+    credentials: { apiKey: server.fixtures.api_key, userId: server.fixtures.user_id },
+  });
+  const verdicts = Object.fromEntries(report.results.map((r) => [r.id, r.status]));
+  const failure = report.results.find((r) => r.status === 'failed')?.failures?.[0];
+  console.log(JSON.stringify({ verdicts, seed: failure?.seed, expected: failure?.expected, code: new VapcError('E_USAGE', 'x').code }));
+} finally {
+  await server.close();
+}
+`,
+    );
+    writeFileSync(
+      join(project, 'tsconfig.custom.json'),
+      JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', outDir: 'custom-out', skipLibCheck: true, types: ['node'] }, files: ['custom-check.ts'] }),
+    );
+    const built = run(process.execPath, [tsc, '-p', 'tsconfig.custom.json'], project);
+    expect(built.out).toBe('');
+    expect(built.status).toBe(0);
+    const r = run(process.execPath, [join('custom-out', 'custom-check.js')], project);
+    expect(r.status, r.out).toBe(0);
+    const out = JSON.parse(r.out.trim().split('\n').pop() as string) as Record<string, unknown>;
+    expect(out).toEqual({ verdicts: { 'schema.custom-limit': 'passed', 'schema.custom-limit-wrong': 'failed' }, seed: 7, expected: '201', code: 'E_USAGE' });
+  });
+
   it('installs the vapc binary, and it runs', () => {
     expect(readdirSync(join(project, 'node_modules', '.bin'))).toContain('vapc');
     const r = run(join(project, 'node_modules', '.bin', 'vapc'), ['--version'], project);

@@ -5,6 +5,7 @@
  */
 import { expect } from 'vitest';
 import { checkById } from '../../suites/index.js';
+import { profile } from '../../suites/profile.js';
 import type { CheckResult, Observation, RunReport } from '../../src/results/model.js';
 import { runConformance } from '../../src/runner/conformance.js';
 import { validateWireRequest } from '../../src/checks/wire.js';
@@ -52,6 +53,7 @@ export async function runIds(target: Target, ids: string[], options: RunOptions 
   const result = await runConformance({
     baseUrl: target.server.url,
     checks,
+    profile,
     suites,
     spec: await referenceSpec(),
     seed: options.seed ?? 7,

@@ -9,6 +9,7 @@ import { validateWireRequest } from '../../src/checks/wire.js';
 import type { Suite } from '../../src/results/model.js';
 import type { SpecModel } from '../../src/spec/model.js';
 import { checks } from '../../suites/index.js';
+import { profile } from '../../suites/profile.js';
 
 export interface LoopbackFixtures {
   api_key: string;
@@ -55,6 +56,7 @@ export function runnerOptions(server: LoopbackServer, spec: SpecModel, over: Par
   return {
     baseUrl: server.url,
     checks,
+    profile,
     spec,
     seed: 1,
     runs: 3,

@@ -25,7 +25,9 @@ import { renderDryRun } from '../../runner/budget.js';
 import type { CheckDefinition, Credentials, Fixtures } from '../../checks/check.js';
 import { randomSeed, runConformance, type ConformanceResult } from '../../runner/conformance.js';
 import { SUITES, type RunReport } from '../../results/model.js';
+import type { CredentialSource, RunConfig } from '../../results/run-config.js';
 import { checks as registry } from '../../../suites/index.js';
+import { profile } from '../../../suites/profile.js';
 import { validateWireRequest } from '../../checks/wire.js';
 import { startReferenceServer, type ReferenceServer } from '../../server/index.js';
 import { parseBaseUrl } from '../../transport/undici.js';
@@ -34,8 +36,7 @@ import { Secrets } from '../../secrets/index.js';
 import { neutralizeCommands, printable } from '../../results/printable.js';
 import { markAborted, type AbortedRun } from '../aborted.js';
 import { ExitCode, fromAction, type CliIo, type CommandContext } from '../io.js';
-import { loadBaselineFlags, saveBaseline, todayUtc, withBaseline, type BaselineFlags } from '../baseline.js';
-import { prunedEntries } from '../../baseline/index.js';
+import { baselinedReport, loadBaselineFlags, markKnownLive, saveBaseline, todayUtc, type BaselineFlags } from '../baseline.js';
 import { diffDocuments } from '../../diff/index.js';
 import { renderFocus, selectFocus, type RunFocus } from '../../diff/focus.js';
 import { loadSpecSource } from '../../diff/source.js';
@@ -222,12 +223,21 @@ function announceSetupError(error: unknown, io: CliIo, secrets: Secrets): void {
  * Where each credential came from (flag, env, config or none; never its value), so the replay line
  * names the same source. The key names stay clear of the secret-field names reporters scrub.
  */
-function credentialSources(flags: RunFlags, env: Record<string, string | undefined>, settings: RunSettings): Record<string, string> {
-  const from = (flag: string | undefined, envName: string, value: string | undefined) => (flag !== undefined ? 'flag' : env[envName] ? 'env' : value !== undefined ? 'config' : 'none');
+function credentialSources(flags: RunFlags, env: Record<string, string | undefined>, settings: RunSettings): Pick<RunConfig, 'api_key_from' | 'user_id_from'> {
+  const from = (flag: string | undefined, envName: string, value: string | undefined): CredentialSource =>
+    flag !== undefined ? 'flag' : env[envName] ? 'env' : value !== undefined ? 'config' : 'none';
   return { api_key_from: from(flags.apiKey, 'VAPC_API_KEY', settings.apiKey), user_id_from: from(flags.userId, 'VAPC_USER_ID', settings.userId) };
 }
 
-/** Seams for tests: a check list instead of the suites' registry. */
+/** report.json's `config`, typed (RunConfig): the settings in one spelling, credentials never by value. */
+function runConfigOf(settings: RunSettings, seed: number, baseUrl: string, sources: Pick<RunConfig, 'api_key_from' | 'user_id_from'>): RunConfig {
+  const config = redactedSettings({ ...settings, seed } as RunSettings) as RunConfig;
+  if (settings.embedded) config.base_url = baseUrl;
+  else Object.assign(config, sources);
+  return config;
+}
+
+/** Seams for tests: a check list instead of the suites' registry (the contract's profile goes with either). */
 export interface RunDeps {
   checks?: readonly CheckDefinition[];
   /** Today (YYYY-MM-DD) for baseline expiry; default the UTC date. */
@@ -358,22 +368,19 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
       createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: settings.quiet, secrets }),
       createGitHubSink({ write: io.stdout, env: io.env, secrets }),
     );
-    const config = redactedSettings({ ...settings, seed } as RunSettings);
-    if (settings.embedded) config['base_url'] = baseUrl;
-    else Object.assign(config, credentialSources(flags, io.env, settings));
-    const options: Parameters<typeof runConformance>[0] = { baseUrl, spec, secrets, checks, credentials, fixtures, seed, config, validateRequest: validateWireRequest };
+    const config = runConfigOf(settings, seed, baseUrl, credentialSources(flags, io.env, settings));
+    const options: Parameters<typeof runConformance>[0] = { baseUrl, spec, secrets, checks, profile, credentials, fixtures, seed, config, validateRequest: validateWireRequest };
     Object.assign(options, { includeDestructive: settings.includeDestructive, strictTypes: settings.strictTypes, dryRun: settings.dryRun } satisfies Partial<typeof options>);
-    const baselined = baseline && flags.baseline !== undefined ? withBaseline(reporter, baseline, flags.baseline, deps.today ?? todayUtc()) : undefined;
-    if (!settings.dryRun) options.events = baselined?.events ?? reporter;
+    const today = deps.today ?? todayUtc();
+    // The live lines during the run; the summary (onEnd) is printed from the final report below.
+    const { onEnd: _end, ...live } = baseline && flags.baseline !== undefined ? markKnownLive(reporter, baseline, today) : reporter;
+    if (!settings.dryRun) options.events = live;
     if (settings.suites) options.suites = settings.suites;
     if (focus) {
       options.operations = new Set(focus.operations.map((o) => o.operation));
       options.focus = focus;
     }
-    if (settings.runs !== undefined) options.runs = settings.runs;
-    if (settings.rpm !== undefined) options.rpm = settings.rpm;
-    if (settings.timeoutMs !== undefined) options.timeoutMs = settings.timeoutMs;
-    if (settings.deadlineMs !== undefined) options.deadlineMs = settings.deadlineMs;
+    for (const key of ['runs', 'rpm', 'timeoutMs', 'deadlineMs'] as const) if (settings[key] !== undefined) options[key] = settings[key];
     if (shard) options.shard = shard;
     const result = await runConformance(options).catch((error: unknown) => {
       announceSetupError(error, io, secrets);
@@ -385,9 +392,11 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
       return ExitCode.ok;
     }
 
-    const report = baselined?.applied() ?? result.report;
-    if (report.baseline && flags.pruneBaseline && baseline) report.baseline.pruned = prunedEntries(baseline, report).dropped.length;
-    const written = await writeReports(report, settings.reportDir, { secrets, sarif: { rules: checks, coverage: flags.sarifCoverage === true } });
+    // One pipeline, by return values: runConformance → baselinedReport → writeReports. The run's
+    // report is safe from its source; the baseline adds only vapc's own fields, so it is written as it is.
+    const report = baseline && flags.baseline !== undefined ? baselinedReport(result.report, baseline, { file: flags.baseline, today, prune: flags.pruneBaseline === true }) : result.report;
+    reporter.onEnd?.(report);
+    const written = await writeReports(report, settings.reportDir, { sanitized: true, sarif: { rules: checks, coverage: flags.sarifCoverage === true } });
     for (const e of written.errors) shout(`vapc: could not write ${e.file}: ${printable(e.message)}\n`);
     if (!settings.quiet || written.errors.length > 0) say(`reports: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`);
 

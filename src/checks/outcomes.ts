@@ -1,0 +1,81 @@
+/** Outcomes of the suites' probes: one judgement per probe, gathered into a check outcome. */
+import type { Failure } from '../results/model.js';
+import type { CheckContext, CheckOutcome } from './check.js';
+import type { Exchange } from '../transport/types.js';
+import { passWithEvidence } from './evidence.js';
+
+/**
+ * A verdict of one probe: fine, a failure to report, or fine because nothing was judged
+ * (`unjudged` says why: a 429, a rule the contract leaves to the server, a valid body refused for
+ * another reason). A check with only unjudged probes is skipped, never passed.
+ */
+export type Judgement = { ok: true; unjudged?: string } | { ok: false; failure: Failure; summary: string };
+export const OK: Judgement = { ok: true };
+/** A probe that judged nothing, and why. */
+export const unjudged = (reason: string): Judgement => ({ ok: true, unjudged: reason });
+
+export function fail(ctx: CheckContext, exchange: Exchange, expected: string, actual: string, summary: string, input?: unknown): Judgement {
+  const details: { expected: string; actual: string; input?: unknown } = { expected, actual };
+  if (input !== undefined) details.input = input;
+  return { ok: false, failure: ctx.failure(exchange, details), summary };
+}
+
+/** Collects judgements into a check outcome; one failure never stops the others being gathered. */
+export class Findings {
+  readonly failures: Failure[] = [];
+  readonly summaries: string[] = [];
+  /** Why probes judged nothing (see `unjudged`). */
+  readonly unjudged: string[] = [];
+  probes = 0;
+  judged = 0;
+  add(j: Judgement): boolean {
+    this.probes++;
+    if (!j.ok) {
+      this.failures.push(j.failure);
+      this.summaries.push(j.summary);
+      this.judged++;
+    } else if (j.unjudged !== undefined) this.unjudged.push(j.unjudged);
+    else this.judged++;
+    return j.ok;
+  }
+  /**
+   * Failed with the failures; else passed when a probe was judged, skipped with the reasons when none was.
+   * The headline counts the failures the result records (those saying the same thing once, at most
+   * RECORDED_FAILURES, as the runner keeps them), so "(and N more)" is N more in report.json.
+   */
+  outcome(passedMessage: string): CheckOutcome {
+    if (this.failures.length === 0) return passWithEvidence(this, passedMessage);
+    const distinct = distinctFailures(this.failures);
+    const recorded = distinct.slice(0, RECORDED_FAILURES);
+    const more = recorded.length > 1 ? ` (and ${recorded.length - 1} more${distinct.length > recorded.length ? `; ${distinct.length} found, the first ${recorded.length} recorded` : ''})` : '';
+    return { status: 'failed', message: `${this.summaries[0]}${more}`, failures: recorded };
+  }
+}
+
+/** The most failures one result records (the runner's cap, src/runner/run.ts `dedupeFailures`). */
+export const RECORDED_FAILURES = 20;
+
+/** The first of failures that say the same thing (same expected and actual), as the runner keeps them. */
+function distinctFailures(failures: readonly Failure[]): Failure[] {
+  const seen = new Set<string>();
+  return failures.filter((f) => {
+    const key = `${f.expected}\u0000${f.actual}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** A 429 is a budget event: nothing is judged on it. */
+export const RATE_LIMITED = unjudged('rate limited (429)');
+
+export const isSuccess = (status: number): boolean => status >= 200 && status < 300;
+
+/** The status and the start of the body of an answer, or why there was none: the `actual` of a failure. */
+export function statusText(exchange: Exchange): string {
+  if (!exchange.response) return `no response (${exchange.error?.code ?? 'error'}: ${exchange.error?.message ?? ''})`;
+  const body = exchange.response.text.length > 160 ? `${exchange.response.text.slice(0, 157)}...` : exchange.response.text;
+  return `${exchange.response.status} ${body}`;
+}
+
+export const skipped = (message: string): CheckOutcome => ({ status: 'skipped', message });

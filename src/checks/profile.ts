@@ -1,0 +1,36 @@
+/**
+ * What the runner needs to know of one contract beyond its checks: how to find the fixtures the
+ * checks need from the target's read-only operations, which path parameters name a fixture, and
+ * which operations are destructive or replace the credential in use. The runner is generic: the
+ * CLI passes this contract's profile (suites/profile.ts) beside its checks.
+ */
+import type { Fixtures } from '../results/fixtures.js';
+import type { Operation } from '../spec/model.js';
+
+/** Sends one read-only operation (GET, by operationId) and returns its JSON body on a 2xx, else undefined. */
+export type DiscoveryRead = (operationId: string, query?: Array<[string, string]>) => Promise<unknown>;
+
+export interface ContractProfile {
+  /** The fixture keys, in the order the report lists where each came from. */
+  fixtureKeys: readonly (keyof Fixtures)[];
+  /** The fixture a path parameter names (undefined: none). */
+  fixtureOfParam(name: string): keyof Fixtures | undefined;
+  /** Reads the fixtures from the target's read-only operations; `read` sends, counts and notes each. */
+  discover(read: DiscoveryRead): Promise<Fixtures>;
+  /** Why an operation has effects outside test data (it then runs only with --include-destructive); undefined when it has none. */
+  destructive(op: Operation): string | undefined;
+  /** Whether an operation replaces the credential in use (it runs after every other destructive pair). */
+  replacesCredential(op: Operation): boolean;
+}
+
+/**
+ * The profile of a contract the runner knows nothing about: no discovery, no fixture named by a
+ * path, an operation destructive when its spec declares side effects, none replacing a credential.
+ */
+export const GENERIC_PROFILE: ContractProfile = {
+  fixtureKeys: [],
+  fixtureOfParam: () => undefined,
+  discover: async () => ({}),
+  destructive: (op) => op.sideEffects,
+  replacesCredential: () => false,
+};

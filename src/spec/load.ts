@@ -1,7 +1,7 @@
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { VapcError } from '../errors.js';
 import { paths } from '../paths.js';
 import { buildModel, type OpenAPIDocument, type SpecModel } from './model.js';
+import { readPackagedDocument } from './packaged.js';
 
 export interface LoadOptions {
   /** The document to load: the authored spec/openapi.yaml by default. */
@@ -19,6 +19,8 @@ export async function loadDocument(options: LoadOptions = {}): Promise<OpenAPIDo
   try {
     // validate() dereferences too; the result has no $ref left.
     const validate = options.validateSchema === false ? { validate: { schema: false, spec: true } } : {};
+    // Loaded when used: a run on the packaged spec never needs the parser (see packaged.ts).
+    const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
     return (await SwaggerParser.validate(path, validate)) as unknown as OpenAPIDocument;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -29,7 +31,12 @@ export async function loadDocument(options: LoadOptions = {}): Promise<OpenAPIDo
   }
 }
 
-/** Loads the spec and returns the model the rest of the toolkit reads (operations, security, bounds). */
+/**
+ * Loads the spec and returns the model the rest of the toolkit reads (operations, security, bounds).
+ * The packaged spec comes from the build's validated copy while the spec folder is unchanged; a
+ * spec named by `path` is always validated.
+ */
 export async function loadSpec(options: LoadOptions = {}): Promise<SpecModel> {
-  return buildModel(await loadDocument(options));
+  const packaged = options.path === undefined ? readPackagedDocument() : undefined;
+  return buildModel(packaged ?? (await loadDocument(options)));
 }

@@ -15,7 +15,8 @@ import {
 } from '../../config/settings.js';
 import { isVapcError, SETUP_ERROR_CODES, VapcError } from '../../errors.js';
 import { escapeData, escapeProperty } from '../../reporters/github.js';
-import { createConsoleReporter, createGitHubSink, writeReports } from '../../reporters/index.js';
+import { createConsoleReporter } from '../../reporters/console.js';
+import { createGitHubSink } from '../../reporters/github-sink.js';
 import { composeEvents } from '../../results/events.js';
 import { renderDryRun } from '../../runner/budget.js';
 import type { CheckDefinition, Credentials, Fixtures } from '../../checks/check.js';
@@ -23,7 +24,7 @@ import { randomSeed, runConformance, type ConformanceResult } from '../../runner
 import { SUITES, type RunReport } from '../../results/model.js';
 import { checks as registry } from '../../../suites/index.js';
 import { validateWireRequest } from '../../checks/wire.js';
-import { startReferenceServer, type ReferenceServer } from '../../server/index.js';
+import type { ReferenceServer } from '../../server/index.js';
 import { parseBaseUrl } from '../../transport/undici.js';
 import { loadSpec } from '../../spec/load.js';
 import { Secrets } from '../../secrets/index.js';
@@ -31,15 +32,15 @@ import { neutralizeCommands, printable } from '../../results/printable.js';
 import { ExitCode, type CliIo, type CommandContext } from '../io.js';
 import { loadBaselineFlags, saveBaseline, todayUtc, withBaseline, type BaselineFlags } from '../baseline.js';
 import { prunedEntries } from '../../baseline/index.js';
-import { diffDocuments } from '../../diff/index.js';
-import { renderFocus, selectFocus, type RunFocus } from '../../diff/focus.js';
-import { loadSpecSource } from '../../diff/source.js';
+import type { RunFocus } from '../../diff/focus.js';
 import { paths } from '../../paths.js';
 import { operationLabel } from '../../runner/run.js';
 import type { SpecModel } from '../../spec/model.js';
 
 /** --changed-since BASE: diff BASE against the spec this run uses and select the touched operations plus the smoke set. */
 async function focusSince(baseArg: string, spec: SpecModel): Promise<RunFocus> {
+  // Loaded only with --changed-since (start-up cost: see bench/RESULTS.md).
+  const [{ diffDocuments }, { selectFocus }, { loadSpecSource }] = await Promise.all([import('../../diff/index.js'), import('../../diff/focus.js'), import('../../diff/source.js')]);
   const base = await loadSpecSource(baseArg, process.cwd());
   const head = await loadSpecSource(paths.specSource, process.cwd()).catch((error: unknown) => {
     base.dispose();
@@ -182,6 +183,7 @@ async function targetOf(settings: RunSettings, spec: SpecModel): Promise<{ baseU
   if (settings.apiKey !== undefined) credentials.apiKey = settings.apiKey;
   if (settings.userId !== undefined) credentials.userId = settings.userId;
   if (!settings.embedded) return { baseUrl: settings.baseUrl!, credentials, fixtures: { ...settings.fixtures } };
+  const { startReferenceServer } = await import('../../server/index.js');
   const server = await startReferenceServer({ host: '127.0.0.1', port: 0, spec, rateLimit: EMBEDDED_RATE_LIMIT, rateWindowMs: EMBEDDED_RATE_WINDOW_MS });
   credentials.apiKey = server.fixtures.api_key;
   credentials.userId = server.fixtures.user_id;
@@ -260,7 +262,7 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
         `${settings.seed === undefined ? ` (random; replay with --seed ${seed})` : ''}${shard ? ` · shard ${shard.index}/${shard.count}` : ''}${settings.dryRun ? ' · dry run' : ''}\n`,
     );
     const focus = flags.changedSince === undefined ? undefined : await focusSince(flags.changedSince, spec);
-    if (focus) say(renderFocus(focus));
+    if (focus) say((await import('../../diff/focus.js')).renderFocus(focus));
     const checks = deps.checks ?? registry;
     // The console, and GitHub Actions output under GITHUB_ACTIONS=true, fed by one event stream.
     const reporter = composeEvents(
@@ -296,6 +298,7 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
 
     const report = baselined?.applied() ?? result.report;
     if (report.baseline && flags.pruneBaseline && baseline) report.baseline.pruned = prunedEntries(baseline, report).dropped.length;
+    const { writeReports } = await import('../../reporters/index.js');
     const written = await writeReports(report, settings.reportDir, { secrets, sarif: { rules: checks } });
     for (const e of written.errors) shout(`vapc: could not write ${e.file}: ${printable(e.message)}\n`);
     if (!settings.quiet || written.errors.length > 0) say(`reports: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`);

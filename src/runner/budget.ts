@@ -20,10 +20,11 @@ export function requestBudget(limitPerMinute: number | undefined, rpm?: number):
   return Math.max(50, Math.floor(perMinute * BUDGET_MINUTES));
 }
 
-/** Planned requests of one pair (the check's own estimate, else `runs`). */
-export function plannedRequestsOf(item: PlannedCheck, runs: number, spec: SpecModel): number {
+/** Planned requests of one pair (the check's own estimate, else `runs`); the burst's from the advertised limit when known. */
+export function plannedRequestsOf(item: PlannedCheck, runs: number, spec: SpecModel, advertisedLimit?: number): number {
   if (item.skip) return 0;
-  const estimate = item.check.plannedRequests?.(item.operation, runs, spec, { strictTypes: item.strictTypes ?? false });
+  const options = advertisedLimit === undefined ? { strictTypes: item.strictTypes ?? false } : { strictTypes: item.strictTypes ?? false, advertisedLimit };
+  const estimate = item.check.plannedRequests?.(item.operation, runs, spec, options);
   return typeof estimate === 'number' && Number.isFinite(estimate) && estimate >= 0 ? Math.ceil(estimate) : runs;
 }
 
@@ -73,7 +74,7 @@ export function dryRunPlan(plan: readonly PlannedCheck[], runs: number, spec: Sp
     const line = lines.get(key) ?? { suite: item.check.suite, operation: operationLabel(item.operation), checks: 0, requests: 0, skipped: 0 };
     line.checks++;
     if (item.skip) line.skipped++;
-    line.requests += plannedRequestsOf(item, runs, spec);
+    line.requests += plannedRequestsOf(item, runs, spec, limitPerMinute);
     const cases = item.skip ? undefined : item.check.plannedCases?.(item.operation, spec);
     if (cases?.length) line.cases = [...(line.cases ?? []), ...cases.map((c) => `${item.check.id}: ${c}`)];
     lines.set(key, line);
@@ -85,7 +86,8 @@ export function dryRunPlan(plan: readonly PlannedCheck[], runs: number, spec: Sp
   if (Number.isFinite(perMinute) && perMinute > 0) {
     if (limitPerMinute !== undefined) out.limitPerMinute = limitPerMinute;
     const burst = all.filter((l) => l.suite === 'ratelimit').reduce((s, l) => s + l.requests, 0);
-    // Pre-burst requests at the limit, then up to one window's wait before the burst.
+    // Pre-burst requests at the limit, then up to one window's wait before the burst; the burst
+    // itself (the advertised limit + 2 requests, sent unpaced and partly concurrently) takes seconds.
     out.projectedMinutes = (total - burst) / perMinute + (burst > 0 ? 1 : 0);
   }
   return out;

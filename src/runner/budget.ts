@@ -1,6 +1,7 @@
 import type { Suite } from '../results/model.js';
 import type { SpecModel } from '../spec/model.js';
 import { operationLabel, type PlannedCheck } from './run.js';
+import { CATALOGUE_FAULTS } from './check-values.js';
 
 /**
  * The request budget. A live server on the development plan allows 100 requests per minute and a
@@ -109,4 +110,44 @@ export function renderDryRun(dry: DryRunPlan): string {
     lines.push('projected time: the target advertises no rate limit (no X-RateLimit-Limit header); nothing paces the run');
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** What `--budget N` left out of the plan: report.json's `budget`. */
+export interface BudgetCut {
+  /** The N of --budget N: requests the plan may send (discovery's few reads not counted). */
+  requests: number;
+  /** Requests planned after the cut. */
+  planned: number;
+  /** The check × operation pairs left out, in plan order, with the requests each would have sent. */
+  left_out: Array<{ id: string; operation: string; requests: number }>;
+}
+
+/**
+ * `--budget N`: the pairs that catch the most catalogue faults per planned request come first
+ * (a check's faults, from src/runner/check-values.ts, shared among the operations it applies to),
+ * kept while the planned requests stay within N; pairs that send nothing (skipped) always stay.
+ * The kept pairs run in plan order (suites in order, the burst last).
+ */
+export function applyBudget(
+  plan: readonly PlannedCheck[],
+  budget: number,
+  runs: number,
+  spec: SpecModel,
+  options: { advertisedLimit?: number; faults?: Readonly<Record<string, number>> } = {},
+): { plan: PlannedCheck[]; cut: BudgetCut } {
+  const faults = options.faults ?? CATALOGUE_FAULTS;
+  const pairs = new Map<string, number>();
+  for (const item of plan) pairs.set(item.check.id, (pairs.get(item.check.id) ?? 0) + 1);
+  const costs = plan.map((item) => plannedRequestsOf(item, runs, spec, options.advertisedLimit));
+  const value = (i: number) => (faults[plan[i]!.check.id] ?? 1) / pairs.get(plan[i]!.check.id)! / costs[i]!;
+  const order = plan.map((_, i) => i).sort((a, b) => (costs[a] === 0 ? -1 : 0) - (costs[b] === 0 ? -1 : 0) || value(b) - value(a) || a - b);
+  const kept = new Set<number>();
+  let planned = 0;
+  for (const i of order) {
+    if (planned + costs[i]! > budget) continue;
+    planned += costs[i]!;
+    kept.add(i);
+  }
+  const left_out = plan.flatMap((item, i) => (kept.has(i) ? [] : [{ id: item.check.id, operation: operationLabel(item.operation), requests: costs[i]! }]));
+  return { plan: plan.filter((_, i) => kept.has(i)), cut: { requests: budget, planned, left_out } };
 }

@@ -4,15 +4,20 @@
  * action.yml) into a `vapc run` of this checkout's CLI, then writes the outputs (passed, failed,
  * new-findings, report-dir, exit-code) to $GITHUB_OUTPUT and exits with vapc's status.
  *
- * The CLI itself, seeing GITHUB_ACTIONS=true, prints the `::error` annotations (at most 10, GitHub's
- * limit per step) and appends the Markdown job summary to $GITHUB_STEP_SUMMARY. Credentials go to
- * the CLI through VAPC_API_KEY / VAPC_USER_ID, never on its command line, and are masked first.
+ * The CLI itself, seeing GITHUB_ACTIONS=true, prints the `::error` annotations of failed checks (at
+ * most 10, GitHub's limit per step) and appends the Markdown job summary to $GITHUB_STEP_SUMMARY.
+ * On an exit 2 (the run could not judge) this script writes exactly one `::error` and a step
+ * summary naming the Action input to change (VAPC_ACTION=true tells the CLI to leave that to it).
+ * Credentials go to the CLI through VAPC_API_KEY / VAPC_USER_ID, never on its command line, and
+ * every line of them is masked first. The settings come from the workflow: the CLI reads a config
+ * file only when the `config` input names one (--no-config otherwise). The outputs are written on
+ * every path, also when vapc cannot start.
  *
  * Runs anywhere with a simulated environment (test/e2e/action.test.ts): set GITHUB_ACTIONS=true,
  * GITHUB_OUTPUT and GITHUB_STEP_SUMMARY to files, and the INPUT_* variables below.
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,6 +31,7 @@ export const INPUTS = {
   seed: 'INPUT_SEED',
   runs: 'INPUT_RUNS',
   baseline: 'INPUT_BASELINE',
+  config: 'INPUT_CONFIG',
   'report-dir': 'INPUT_REPORT_DIR',
   args: 'INPUT_ARGS',
 };
@@ -59,6 +65,12 @@ export function splitArgs(text) {
   return out;
 }
 
+/** Every non-empty line of a secret (and the whole value): GitHub masks only the first line of a multi-line `::add-mask::`. */
+export function maskLines(secret) {
+  const lines = String(secret ?? '').split(/\r?\n|\r/).map((l) => l.trim()).filter(Boolean);
+  return [...new Set(lines)].map((l) => `::add-mask::${l}\n`).join('');
+}
+
 /** The `vapc run` arguments and the extra environment for the given INPUT_* variables. */
 export function planRun(env) {
   const input = (name) => (env[INPUTS[name]] ?? '').trim();
@@ -68,22 +80,118 @@ export function planRun(env) {
   for (const name of ['suites', 'rpm', 'seed', 'runs', 'baseline']) {
     if (input(name)) argv.push(name === 'suites' ? '--suite' : `--${name}`, input(name));
   }
+  // The gate's settings come from the workflow: a vapc.yaml in the checkout is the pull request's.
+  if (input('config')) argv.push('--config', input('config'));
+  else argv.push('--no-config');
   argv.push('--report-dir', reportDir, ...splitArgs(env[INPUTS.args] ?? ''));
-  const childEnv = {};
+  const childEnv = { VAPC_ACTION: 'true' };
+  // Secrets keep their inner lines; only the surrounding whitespace of the input goes.
   if (input('api-key')) childEnv.VAPC_API_KEY = input('api-key');
   if (input('user-id')) childEnv.VAPC_USER_ID = input('user-id');
-  return { argv, env: childEnv, reportDir, secrets: [input('api-key'), input('user-id')].filter(Boolean) };
+  return { argv, env: childEnv, reportDir, baseline: input('baseline'), secrets: [input('api-key'), input('user-id')].filter(Boolean) };
 }
 
-/** The step's outputs from report.json (empty counts when the run wrote none, e.g. a usage error). */
+/**
+ * Why the run cannot start, checked before vapc runs (one line naming the input), or undefined:
+ * a report path that is not a directory (or holds a report.json that is not a file), a baseline
+ * input naming a file that does not exist.
+ */
+export function precheck(plan, cwd = process.cwd()) {
+  const kind = (path) => {
+    try {
+      return statSync(resolve(cwd, path)).isDirectory() ? 'directory' : 'file';
+    } catch {
+      return undefined;
+    }
+  };
+  if (kind(plan.reportDir) === 'file') return `the input \`report-dir\` names ${plan.reportDir}, which is a file: name a directory for the reports`;
+  const json = join(plan.reportDir, 'report.json');
+  if (kind(json) === 'directory') return `${json} is a directory, not a report: remove it or set the input \`report-dir\` to another directory`;
+  if (plan.baseline && kind(plan.baseline) === undefined) {
+    return (
+      `the baseline file ${plan.baseline} named by the input \`baseline\` does not exist: for the first run leave \`baseline\` empty and set \`args: --write-baseline ${plan.baseline}\`, ` +
+      `commit the file it writes, then set \`baseline: ${plan.baseline}\` again (a missing baseline never passes, so deleting it cannot turn the gate green)`
+    );
+  }
+  if (plan.baseline && kind(plan.baseline) === 'directory') return `the input \`baseline\` names ${plan.baseline}, which is a directory: name the baseline YAML file`;
+  return undefined;
+}
+
+/** CLI flags (and env vars) in vapc's messages, as the Action inputs that set them. */
+const FLAG_INPUTS = [
+  [/--base-url(?: URL)?(?: \(VAPC_BASE_URL\))?|VAPC_BASE_URL/g, 'base-url'],
+  [/--api-key(?: KEY)?(?: \(VAPC_API_KEY\))?|VAPC_API_KEY/g, 'api-key'],
+  [/--user-id(?: ID)?(?: \(VAPC_USER_ID\))?|VAPC_USER_ID/g, 'user-id'],
+  [/--suite(?: LIST)?\b/g, 'suites'],
+  [/--baseline(?: FILE)?\b/g, 'baseline'],
+  [/--report-dir\b/g, 'report-dir'],
+  [/--config(?: FILE)?\b/g, 'config'],
+  [/--rpm\b/g, 'rpm'],
+  [/--seed\b/g, 'seed'],
+  [/--runs\b/g, 'runs'],
+];
+
+/** Error codes and the input that usually fixes them, when the message names none. */
+const CODE_INPUTS = {
+  E_UNREACHABLE: 'base-url',
+  E_CONTRACT_NOT_FOUND: 'base-url',
+  E_FIXTURE_NOT_FOUND: 'config',
+  E_NO_CREDENTIALS: 'api-key',
+  E_CREDENTIALS_REFUSED: 'api-key',
+  E_BASELINE: 'baseline',
+  E_CONFIG: 'config',
+  E_RUN_ABORTED: 'args',
+};
+
+/** vapc's message in the words of the Action: flags become inputs; the inputs it names, in order. */
+export function inActionTerms(message) {
+  let text = message;
+  const named = [];
+  for (const [re, input] of FLAG_INPUTS) {
+    text = text.replace(re, `the input \`${input}\``);
+  }
+  for (const m of text.matchAll(/the input `([a-z-]+)`/g)) named.push([m.index, m[1]]);
+  const code = /\[(E_[A-Z_]+)\]\s*$/.exec(text)?.[1];
+  const inputs = [...new Set(named.sort((a, b) => a[0] - b[0]).map(([, i]) => i))];
+  if (inputs.length === 0 && code && CODE_INPUTS[code]) inputs.push(CODE_INPUTS[code]);
+  if (inputs.length === 0) inputs.push('args');
+  return { text, inputs };
+}
+
+/** The last `vapc: …` line vapc printed on stderr (its one-line reason), without the prefix. */
+export function reasonOf(stderr) {
+  const lines = stderr.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const last = [...lines].reverse().find((l) => l.startsWith('vapc: ')) ?? lines[lines.length - 1] ?? 'vapc exited with status 2 and printed no reason';
+  return last.replace(/^vapc( action)?: /, '');
+}
+
+const escapeData = (s) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const escapeMarkdown = (s) => s.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (c) => `\\${c}`);
+
+/** The one annotation and the step summary of an exit 2: what went wrong and which input to change. */
+export function exit2Messages(reason) {
+  const { text, inputs } = inActionTerms(reason);
+  const line = text.replace(/[\r\n]+/g, ' ');
+  const change = inputs.map((i) => `\`${i}\``).join(', ');
+  const annotation = `::error title=vapc could not run (change the input ${escapeData(inputs[0]).replace(/[:,]/g, ' ')})::${escapeData(line)}\n`;
+  const summary = `## vapc could not run\n\n${escapeMarkdown(line)}\n\n**Input to change:** ${change}. The run reached no verdict; report.json (when written) says \`run.status: aborted\`.\n`;
+  return { annotation, summary };
+}
+
+/** The step's outputs from report.json (empty counts when the run wrote none, e.g. a usage error, or it is unreadable). */
 export function outputsOf(reportDir, exitCode) {
   const out = { passed: '', failed: '', 'new-findings': '', 'report-dir': resolve(reportDir), 'exit-code': String(exitCode) };
-  const file = join(reportDir, 'report.json');
-  if (!existsSync(file)) return out;
-  const summary = JSON.parse(readFileSync(file, 'utf8')).summary ?? {};
-  out.passed = String(summary.passed ?? 0);
-  out.failed = String(summary.failed ?? 0);
-  out['new-findings'] = String(summary.new_failures ?? summary.failed ?? 0);
+  let summary;
+  try {
+    summary = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')).summary;
+  } catch {
+    return out;
+  }
+  if (!summary || typeof summary !== 'object') return out;
+  const count = (v) => (Number.isSafeInteger(v) && v >= 0 ? String(v) : '0');
+  out.passed = count(summary.passed);
+  out.failed = count(summary.failed);
+  out['new-findings'] = count(summary.new_failures ?? summary.failed);
   return out;
 }
 
@@ -96,29 +204,53 @@ export function writeOutputs(file, outputs) {
   else process.stdout.write(text);
 }
 
+/** Runs vapc with the plan; its stderr is passed through and kept for the exit-2 reason. */
+function runVapc(plan, env) {
+  const cli = fileURLToPath(new URL('../bin/vapc.js', import.meta.url));
+  return new Promise((done) => {
+    let stderr = '';
+    const child = spawn(process.execPath, [cli, ...plan.argv], { stdio: ['inherit', 'inherit', 'pipe'], env: { ...env, ...plan.env } });
+    child.stderr.on('data', (d) => {
+      process.stderr.write(d);
+      if (stderr.length < 64_000) stderr += d;
+    });
+    child.on('error', (e) => done({ code: 2, stderr: `vapc action: cannot start vapc: ${e.message}\n` }));
+    child.on('close', (status) => done({ code: status ?? 2, stderr }));
+  });
+}
+
+/** The step: plan, checks, the run, then the outputs (always) and, on exit 2, one `::error` and a summary. */
 async function main() {
   const env = process.env;
-  let plan;
+  let reportDir = (env[INPUTS['report-dir']] ?? '').trim() || DEFAULT_REPORT_DIR;
+  let code = 2;
+  let reason;
   try {
-    plan = planRun(env);
+    const plan = planRun(env);
+    reportDir = plan.reportDir;
+    // Masked before anything else prints, so GitHub hides them in every later log line.
+    for (const s of plan.secrets) process.stdout.write(maskLines(s));
+    reason = precheck(plan);
+    if (reason === undefined) {
+      // A report.json left from an earlier run must not be read as this run's.
+      rmSync(join(plan.reportDir, 'report.json'), { force: true });
+      const run = await runVapc(plan, env);
+      code = run.code;
+      if (code === 2) reason = reasonOf(run.stderr);
+    } else {
+      process.stderr.write(`vapc action: ${reason}\n`);
+    }
   } catch (e) {
-    process.stderr.write(`vapc action: ${e instanceof Error ? e.message : String(e)}\n`);
-    return 2;
+    reason = `vapc action: ${e instanceof Error ? e.message : String(e)}`;
+    process.stderr.write(`${reason}\n`);
+    code = 2;
   }
-  // Masked before anything else prints, so GitHub hides them in every later log line.
-  for (const s of plan.secrets) process.stdout.write(`::add-mask::${s}\n`);
-  // A report.json left from an earlier run must not be read as this run's.
-  rmSync(join(plan.reportDir, 'report.json'), { force: true });
-  const cli = fileURLToPath(new URL('../bin/vapc.js', import.meta.url));
-  const code = await new Promise((done) => {
-    const child = spawn(process.execPath, [cli, ...plan.argv], { stdio: 'inherit', env: { ...env, ...plan.env } });
-    child.on('error', (e) => {
-      process.stderr.write(`vapc action: cannot start vapc: ${e.message}\n`);
-      done(2);
-    });
-    child.on('close', (status) => done(status ?? 2));
-  });
-  writeOutputs(env.GITHUB_OUTPUT, outputsOf(plan.reportDir, code));
+  if (code === 2) {
+    const { annotation, summary } = exit2Messages(reason ?? 'vapc exited with status 2');
+    process.stdout.write(annotation);
+    if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, summary);
+  }
+  writeOutputs(env.GITHUB_OUTPUT, outputsOf(reportDir, code));
   return code;
 }
 

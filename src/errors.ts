@@ -15,7 +15,9 @@ export type ErrorCode =
   /** Setup errors found by discovery before any check is judged (exit 2 like usage errors). */
   | 'E_NO_CREDENTIALS'
   | 'E_CREDENTIALS_REFUSED'
-  | 'E_CONTRACT_NOT_FOUND';
+  | 'E_CONTRACT_NOT_FOUND'
+  /** A fixture id given in the config (e.g. recipient_list_id) that the target answers 404 for. */
+  | 'E_FIXTURE_NOT_FOUND';
 
 export class VapcError extends Error {
   readonly code: ErrorCode;
@@ -31,4 +33,4 @@ export function isVapcError(e: unknown): e is VapcError {
 }
 
 /** The codes of setup errors: the target is reachable but the run is not set up to judge it. */
-export const SETUP_ERROR_CODES: readonly ErrorCode[] = ['E_NO_CREDENTIALS', 'E_CREDENTIALS_REFUSED', 'E_CONTRACT_NOT_FOUND'];
+export const SETUP_ERROR_CODES: readonly ErrorCode[] = ['E_NO_CREDENTIALS', 'E_CREDENTIALS_REFUSED', 'E_CONTRACT_NOT_FOUND', 'E_FIXTURE_NOT_FOUND'];

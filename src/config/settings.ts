@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LineCounter, parseDocument, visit } from 'yaml';
+import { isMap, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { VapcError } from '../errors.js';
 import { SUITES, type Suite } from '../results/model.js';
 import { FIXTURE_KEYS, type Fixtures } from '../results/fixtures.js';
@@ -28,6 +28,8 @@ export interface RunSettings {
   fixtures: Fixtures;
   /** The config file the settings came from (given with --config, or found in the working directory). */
   configFile?: string;
+  /** A config file found in the working directory and not read (an embedded run without --config). */
+  configIgnored?: string;
 }
 
 export const DEFAULT_REPORT_DIR = 'reports/latest';
@@ -70,6 +72,12 @@ const KEYS: Record<string, { setting: keyof PartialSettings; kind: Kind }> = {
 
 
 const snakeOf = (key: string): string => snakeCase(key).replace(/-/g, '_');
+
+/** Keys a config file may not hold at all: the gate's baseline comes from the command line (or the Action's input). */
+const FLAG_ONLY_KEYS: Record<string, string> = {
+  baseline: '--baseline FILE (Action input `baseline`)',
+  write_baseline: '--write-baseline FILE',
+};
 
 function describeValue(value: unknown): string {
   if (value === null) return 'null';
@@ -124,55 +132,99 @@ export function coerce(kind: Kind, value: unknown, where: string, fromText: bool
   }
 }
 
-function parseFixtures(value: unknown, where: string): Fixtures {
+function parseFixtures(value: unknown, where: string, lines: KeyLines): Fixtures {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new VapcError('E_CONFIG', `${where}: expected a mapping of fixture ids (${FIXTURE_KEYS.join(', ')}), got ${describeValue(value)}`);
   }
   const out: Fixtures = {};
-  for (const [rawKey, v] of Object.entries(value as Record<string, unknown>)) {
-    const key = snakeOf(rawKey) as (typeof FIXTURE_KEYS)[number];
-    if (!FIXTURE_KEYS.includes(key)) {
-      throw new VapcError('E_CONFIG', `${where}.${rawKey}: unknown fixture; known fixtures: ${FIXTURE_KEYS.join(', ')}`);
-    }
-    if (key === 'channels') {
-      if (!Array.isArray(v) || v.length === 0 || v.some((c) => typeof c !== 'string' || c === '')) {
-        throw new VapcError('E_CONFIG', `${where}.channels: expected a list of the provider identifiers (strings), got ${describeValue(v)}`);
-      }
-      out.channels = v as string[];
-    } else {
-      if (typeof v === 'number' && Number.isFinite(v)) out[key] = String(v);
-      else if (typeof v === 'string' && v !== '') out[key] = v;
-      else throw new VapcError('E_CONFIG', `${where}.${rawKey}: expected an id (a non-empty string), got ${describeValue(v)}`);
-    }
-  }
+  for (const [rawKey, v] of Object.entries(value as Record<string, unknown>)) atLine(lines.get(`fixtures.${rawKey}`), () => parseFixture(out, rawKey, v, where));
   return out;
 }
 
-/** Reads settings from a parsed config object (the YAML file's top-level mapping). */
-export function settingsFromObject(data: unknown, source: string): PartialSettings {
+/** Runs `read`; a config error it throws gets the key's line appended. */
+function atLine<T>(line: number | undefined, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (line === undefined || !(error instanceof VapcError) || / \(line \d+\)$/.test(error.message)) throw error;
+    throw new VapcError(error.code, `${error.message} (line ${line})`);
+  }
+}
+
+function parseFixture(out: Fixtures, rawKey: string, v: unknown, where: string): void {
+  const key = snakeOf(rawKey) as (typeof FIXTURE_KEYS)[number];
+  if (!FIXTURE_KEYS.includes(key)) {
+    throw new VapcError('E_CONFIG', `${where}.${rawKey}: unknown fixture; known fixtures: ${FIXTURE_KEYS.join(', ')}`);
+  }
+  if (key === 'channels') {
+    if (!Array.isArray(v) || v.length === 0 || v.some((c) => typeof c !== 'string' || c === '')) {
+      throw new VapcError('E_CONFIG', `${where}.channels: expected a list of the provider identifiers (strings), got ${describeValue(v)}`);
+    }
+    out.channels = v as string[];
+  } else {
+    if (typeof v === 'number' && Number.isFinite(v)) out[key] = String(v);
+    else if (typeof v === 'string' && v !== '') out[key] = v;
+    else throw new VapcError('E_CONFIG', `${where}.${rawKey}: expected an id (a non-empty string), got ${describeValue(v)}`);
+  }
+}
+
+/** Line numbers of a config file's keys: `key` for top-level keys, `fixtures.key` for fixtures. */
+export type KeyLines = ReadonlyMap<string, number>;
+
+/** Reads settings from a parsed config object (the YAML file's top-level mapping); `lines` puts the line of each key in errors. */
+export function settingsFromObject(data: unknown, source: string, lines: KeyLines = new Map()): PartialSettings {
   if (data === null || data === undefined) return {};
   if (typeof data !== 'object' || Array.isArray(data)) {
     throw new VapcError('E_CONFIG', `${source}: expected a mapping of options at the top level, got ${describeValue(data)}`);
   }
   const out: PartialSettings = {};
-  for (const [rawKey, value] of Object.entries(data as Record<string, unknown>)) {
-    const key = snakeOf(rawKey);
-    if (key === 'fixtures') {
-      out.fixtures = parseFixtures(value, `${source}: fixtures`);
-      continue;
-    }
-    const spec = KEYS[key];
-    if (!spec) {
-      const known = [...Object.keys(KEYS), 'fixtures'].join(', ');
-      throw new VapcError('E_CONFIG', `${source}: unknown key "${rawKey}"; known keys: ${known} (snake_case or camelCase)`);
-    }
-    (out as Record<string, unknown>)[spec.setting] = coerce(spec.kind, value, `${source}: ${rawKey}`, false);
-  }
+  for (const [rawKey, value] of Object.entries(data as Record<string, unknown>)) atLine(lines.get(rawKey), () => readKey(out, rawKey, value, source, lines));
   return out;
+}
+
+function readKey(out: PartialSettings, rawKey: string, value: unknown, source: string, lines: KeyLines): void {
+  const key = snakeOf(rawKey);
+  if (key === 'fixtures') {
+    out.fixtures = parseFixtures(value, `${source}: fixtures`, lines);
+    return;
+  }
+  const spec = KEYS[key];
+  if (!spec) {
+    const known = [...Object.keys(KEYS), 'fixtures'].join(', ');
+    const instead = FLAG_ONLY_KEYS[key];
+    if (instead) throw new VapcError('E_CONFIG', `${source}: "${rawKey}" is not read from a config file; give ${instead}`);
+    throw new VapcError('E_CONFIG', `${source}: unknown key "${rawKey}"; known keys: ${known} (snake_case or camelCase)`);
+  }
+  (out as Record<string, unknown>)[spec.setting] = coerce(spec.kind, value, `${source}: ${rawKey}`, false);
+}
+
+/** A config file as read: its settings, and for each setting the key it came from and that key's line. */
+export interface LoadedConfig {
+  settings: PartialSettings;
+  keys: Partial<Record<keyof PartialSettings, { key: string; line?: number }>>;
+}
+
+/**
+ * The settings that decide what the gate judges: a config file committed in the checkout is
+ * written by the pull request the gate judges, so under CI these come from flags or Action inputs
+ * (the baseline path cannot be set in a config file at all). `embedded` is one: it would swap the
+ * target for the bundled reference server, which passes.
+ */
+export const GATE_SETTINGS = ['dryRun', 'suites', 'includeDestructive', 'embedded'] as const;
+export type GateSetting = (typeof GATE_SETTINGS)[number];
+
+/** The gate settings a loaded config file sets, with their key and line. */
+export function gateSettingsIn(config: LoadedConfig): Array<{ setting: GateSetting; key: string; line?: number }> {
+  return GATE_SETTINGS.filter((s) => config.keys[s] !== undefined).map((setting) => ({ setting, ...config.keys[setting]! }));
 }
 
 /** Loads a YAML config file; unreadable, malformed, unknown keys or wrong types → VapcError E_CONFIG. */
 export async function loadConfigFile(path: string): Promise<PartialSettings> {
+  return (await readConfigFile(path)).settings;
+}
+
+/** Reads a YAML config file with the line of each key (see loadConfigFile). */
+export async function readConfigFile(path: string): Promise<LoadedConfig> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -205,7 +257,32 @@ export async function loadConfigFile(path: string): Promise<PartialSettings> {
     const why = /alias/i.test(String((error as Error).message)) ? 'its aliases expand too far (a resource-exhaustion document)' : String((error as Error).message);
     throw new VapcError('E_CONFIG', `config file ${path} is refused: ${why}${at}`);
   }
-  return settingsFromObject(data, `config file ${path}`);
+  const positions = keyLines(doc, lines);
+  const settings = settingsFromObject(data, `config file ${path}`, positions);
+  const keys: LoadedConfig['keys'] = {};
+  for (const rawKey of Object.keys((data ?? {}) as Record<string, unknown>)) {
+    const setting = KEYS[snakeOf(rawKey)]?.setting;
+    if (setting === undefined) continue;
+    const line = positions.get(rawKey);
+    keys[setting] = line === undefined ? { key: rawKey } : { key: rawKey, line };
+  }
+  return { settings, keys };
+}
+
+/** The line of each top-level key and of each key under `fixtures:` (1-based). */
+function keyLines(doc: Document, counter: LineCounter): Map<string, number> {
+  const out = new Map<string, number>();
+  const walk = (node: unknown, prefix: string): void => {
+    if (!isMap(node)) return;
+    for (const pair of node.items) {
+      if (!isScalar(pair.key) || !pair.key.range) continue;
+      const name = String(pair.key.value);
+      out.set(`${prefix}${name}`, counter.linePos(pair.key.range[0]).line);
+      if (prefix === '' && snakeOf(name) === 'fixtures') walk(pair.value, 'fixtures.');
+    }
+  };
+  walk(doc.contents, '');
+  return out;
 }
 
 /** Settings from the environment: VAPC_BASE_URL, VAPC_API_KEY, VAPC_USER_ID (empty values ignored). */
@@ -240,6 +317,7 @@ export function mergeSettings(flags: PartialSettings, env: PartialSettings, file
 export function redactedSettings(settings: RunSettings): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(settings)) {
+    if (k === 'configIgnored') continue;
     if (k === 'apiKey' || k === 'userId') out[k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = v === undefined ? undefined : 'set';
     else out[k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = v;
   }

@@ -148,7 +148,9 @@ export function renderSummary(report: RunReport, opts: { color?: boolean; brief?
       ? p.red(p.bold(`FAILED: ${failed.length} of ${report.results.length} checks failed${known ? ` (new)${known}` : ''}`))
       : errors.length > 0
         ? p.yellow(p.bold(`NO FAILURES, but ${errors.length} check${errors.length === 1 ? '' : 's'} could not run`))
-        : p.green(p.bold(`PASSED: ${s.passed} passed, ${s.skipped} skipped${known}`)),
+        : report.run?.status === 'aborted'
+          ? p.yellow(p.bold(`ABORTED: the run stopped early; ${s.passed} passed before it stopped, ${s.skipped} skipped`))
+          : p.green(p.bold(`PASSED: ${s.passed} passed, ${s.skipped} skipped${known}`)),
   );
   return `${out.join('\n')}\n`;
 }

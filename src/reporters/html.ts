@@ -226,9 +226,10 @@ export function renderHtml(report: RunReport): string {
   // With --baseline the verdict counts new findings only; known ones are shown apart.
   const failed = report.results.filter((r) => r.status === 'failed' && r.baseline?.known !== true).length;
   const errors = report.results.filter((r) => r.status === 'error').length;
-  const verdict = failed > 0 ? 'failed' : errors > 0 ? 'error' : 'passed';
+  const aborted = failed === 0 && errors === 0 && report.run?.status === 'aborted';
+  const verdict = failed > 0 ? 'failed' : errors > 0 || aborted ? 'error' : 'passed';
   const knownText = report.baseline ? ` · ${report.baseline.known} known` : '';
-  const verdictText = (failed > 0 ? `${failed} ${report.baseline ? 'new ' : ''}failed` : errors > 0 ? `${errors} could not run` : 'passed') + knownText;
+  const verdictText = (failed > 0 ? `${failed} ${report.baseline ? 'new ' : ''}failed` : errors > 0 ? `${errors} could not run` : aborted ? 'aborted: the run stopped early' : 'passed') + knownText;
   const suites = countsBySuite(report);
   const byStatus = (v: Verdict) => report.results.filter((r) => r.status === v).length;
   const obs = report.observations ?? [];

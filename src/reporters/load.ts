@@ -81,6 +81,8 @@ export function parseReport(text: string, source = 'report.json'): RunReport {
     config: isObject(d.config) ? d.config : {},
     ...(isObject(d.baseline) && Array.isArray(d.baseline.not_observed) ? { baseline: d.baseline as unknown as RunReport['baseline'] } : {}),
     ...(shard ? { shard } : {}),
+    // report.json's `run` block (complete / aborted with its reason), kept when well formed.
+    ...(isObject(d.run) && (d.run.status === 'complete' || d.run.status === 'aborted') ? { run: { status: d.run.status, ...(typeof d.run.reason === 'string' ? { reason: d.run.reason } : {}) } } : {}),
   };
 }
 

@@ -68,10 +68,8 @@ export function mergeShardReports(shards: readonly ShardReport[]): RunReport {
   const requests = ordered.reduce((n, s) => n + s.report.summary.requests, 0);
   const duration = Math.max(...ordered.map((s) => s.report.summary.duration_ms));
   const targets = [...new Set(ordered.map((s) => s.report.target))];
-  const aborted = ordered.map((s) => s.report.config['aborted']).filter((a): a is string => typeof a === 'string');
+  const aborted = ordered.map((s) => (s.report.run?.status === 'aborted' ? (s.report.run.reason ?? 'aborted') : undefined)).filter((a): a is string => a !== undefined);
   const config: Record<string, unknown> = { ...first.config, merged_shards: ordered.length };
-  if (aborted.length > 0) config['aborted'] = aborted.join('; ');
-  else delete config['aborted'];
   const merged: RunReport = {
     tool: first.tool,
     spec_version: first.spec_version,
@@ -82,6 +80,7 @@ export function mergeShardReports(shards: readonly ShardReport[]): RunReport {
     results: results as RunReport['results'],
     observations,
     config,
+    run: aborted.length > 0 ? { status: 'aborted', reason: aborted.join('; ') } : { status: 'complete' },
   };
   return merged;
 }

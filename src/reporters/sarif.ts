@@ -181,7 +181,7 @@ export function buildSarif(report: RunReport, options: SarifOptions = {}): Sarif
   const index = new Map(rules.map((r, i) => [r.id, i]));
   const errors = report.results.filter((r) => r.status === 'error');
   const invocation: Sarif.Invocation = {
-    executionSuccessful: errors.length === 0 && report.config['aborted'] === undefined,
+    executionSuccessful: errors.length === 0 && report.run?.status !== 'aborted',
     toolExecutionNotifications: errors.map((r) => ({ level: 'error', message: { text: `${r.id} on ${r.operation}: ${r.message}` }, descriptor: { id: r.id } })),
   };
   if (report.started_at) invocation.startTimeUtc = report.started_at;

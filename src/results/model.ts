@@ -137,6 +137,12 @@ export interface RunSummary {
   known?: number;
 }
 
+/** report.json's `run`: `complete`, or `aborted` with one sentence saying why (deadline, unreachable, setup). */
+export interface RunStatus {
+  status: 'complete' | 'aborted';
+  reason?: string;
+}
+
 export interface RunReport {
   tool: { name: 'voice-agent-contract'; version: string };
   spec_version: string;
@@ -148,6 +154,8 @@ export interface RunReport {
   observations: Observation[];
   /** The effective options, redacted (no secret values). */
   config: Record<string, unknown>;
+  /** Whether the run judged its whole plan: `aborted` (with the reason) when it stopped early or never started judging. */
+  run?: RunStatus;
   /** With --baseline: known, new and not observed findings. */
   baseline?: BaselineSummary;
   /** Present for `vapc run --changed-since BASE`: the operations checked and why (rule ids or `smoke`). */

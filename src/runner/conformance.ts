@@ -11,7 +11,7 @@ import { sanitizeReport } from '../secrets/report.js';
 import { dryRunPlan, fitRuns, requestBudget, type DryRunPlan } from './budget.js';
 import type { CheckDefinition, Credentials, Fixtures, RequestValidator } from '../checks/check.js';
 import { createCheckContext, RunAbortedError, type CheckContextOptions, type RunContext } from './context.js';
-import { diagnoseSetup, discoverFixtures, type DiscoveryResult } from './discovery.js';
+import { diagnoseSetup, discoverFixtures, probeConfiguredFixtures, type DiscoveryResult } from './discovery.js';
 import { planChecks, runPlan, type PlannedCheck } from './run.js';
 import { validateWireRequest } from '../checks/wire.js';
 import { shardPositions, type ShardField, type ShardInfo } from '../results/shard.js';
@@ -118,13 +118,15 @@ async function discoverSetup(ctx: RunContext, options: ConformanceOptions, baseU
   try {
     discovery = await discoverFixtures(ctx, options.fixtures ?? {});
   } catch (error) {
+    if (error instanceof RunAbortedError && error.reason === 'deadline') throw new VapcError('E_RUN_ABORTED', `the run stopped during discovery: ${error.message}`);
     if (error instanceof RunAbortedError) throw new VapcError('E_UNREACHABLE', `${options.baseUrl}: ${error.message}`);
     throw error;
   }
   if (discovery.unreachable) {
     throw new VapcError('E_UNREACHABLE', `cannot reach ${options.baseUrl}: ${discovery.error ?? 'no response'}`);
   }
-  const problem = diagnoseSetup(discovery, ctx.spec, ctx.credentials, ctx.secrets.text(baseUrl));
+  // A dry run sends only reads: the fixture probe (a POST to the configured ids) waits for a real run.
+  const problem = diagnoseSetup(discovery, ctx.spec, ctx.credentials, ctx.secrets.text(baseUrl)) ?? (options.dryRun ? undefined : await probeConfiguredFixtures(ctx, options.fixtures ?? {}));
   if (problem) throw new VapcError(problem.code, ctx.secrets.evidence(problem.message));
   Object.assign(ctx.fixtures, discovery.fixtures);
   return discovery;
@@ -212,7 +214,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     options.events?.onStart?.(planEvent);
     const outcome = await runPlan(plan, ctx, options.events);
     const report = sanitizeReport(makeReport(outcome.results), ctx.secrets);
-    if (outcome.aborted) report.config['aborted'] = outcome.aborted.message;
+    report.run = outcome.aborted ? { status: 'aborted', reason: outcome.aborted.message } : { status: 'complete' };
     options.events?.onEnd?.(report);
     const result: ConformanceResult = { report, discovery, secrets: ctx.secrets.known() };
     if (outcome.aborted) result.aborted = outcome.aborted;

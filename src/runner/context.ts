@@ -7,11 +7,11 @@ import { isDistinctive, Secrets } from '../secrets/index.js';
 import type { HttpRequest, Transport, Exchange } from '../transport/types.js';
 import type { RunEvents } from '../results/events.js';
 import type { CheckContext, Credentials, Fixtures, RequestValidator, SendOptions } from '../checks/check.js';
-import { Pacer, realSleep } from './pacer.js';
+import { deadlineSleep, Pacer, realSleep } from './pacer.js';
 import { documentedHeaders } from './context/credentials.js';
 import { evidenceOf } from './context/evidence.js';
 import { ObservationLog } from './context/observations.js';
-import { SendingPolicy } from './context/sending.js';
+import { RunAbortedError, SendingPolicy } from './context/sending.js';
 
 export { credentialHeaders } from './context/credentials.js';
 export { RunAbortedError } from './context/sending.js';
@@ -114,7 +114,8 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
   const credentials: Credentials = { ...options.credentials };
   const fixtures: Fixtures = { ...options.fixtures };
   const seed = options.seed ?? 0;
-  const sleep = options.sleep ?? realSleep;
+  // Every wait (pacing, 429 backoff, the burst's window) stops the run at the deadline instead of passing it.
+  const sleep = deadlineSleep(options.sleep ?? realSleep, options.deadlineAt, (ms) => new RunAbortedError(`a rate-limit wait of ${Math.ceil(ms / 1000)} s would pass the run deadline (--deadline-ms)`, 'deadline'));
   const pacer = pacerFor(options, sleep);
   const secrets = options.secrets ?? new Secrets({ apiKeys: credentials.apiKey ? [credentials.apiKey] : [], userIds: credentials.userId ? [credentials.userId] : [] });
   const sending = new SendingPolicy({ spec, transport, pacer, secrets, events: options.events, sleep, maxRetries429: options.maxRetries429 ?? 6, deadlineAt: options.deadlineAt, maxConsecutiveTransportErrors: options.maxConsecutiveTransportErrors ?? 8, onExchange: options.onExchange });

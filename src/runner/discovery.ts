@@ -1,9 +1,10 @@
 import type { ErrorCode } from '../errors.js';
 import { asRecord, credentialHeader, operationLabel, type Credential, type Operation, type SpecModel } from '../spec/model.js';
 import type { Credentials } from '../checks/check.js';
-import { FIXTURE_KEYS, type Fixtures } from '../results/fixtures.js';
+import { FIXTURE_KEYS, type FixtureKey, type Fixtures } from '../results/fixtures.js';
 import type { RunContext } from './context.js';
 import type { Exchange } from '../transport/types.js';
+import { fillPath } from '../spec/path-template.js';
 
 export interface DiscoveryResult {
   /** Discovered fixtures merged under the configured ones (config wins). */
@@ -128,7 +129,7 @@ export async function discoverFixtures(ctx: RunContext, configured: Fixtures = {
 
 /** A wrong setup found by discovery: the error code and one sentence naming the problem and the fix. */
 export interface SetupProblem {
-  code: Extract<ErrorCode, 'E_NO_CREDENTIALS' | 'E_CREDENTIALS_REFUSED' | 'E_CONTRACT_NOT_FOUND'>;
+  code: Extract<ErrorCode, 'E_NO_CREDENTIALS' | 'E_CREDENTIALS_REFUSED' | 'E_CONTRACT_NOT_FOUND' | 'E_FIXTURE_NOT_FOUND'>;
   message: string;
 }
 
@@ -177,4 +178,31 @@ export function diagnoseSetup(discovery: Pick<DiscoveryResult, 'answers'>, spec:
     code: 'E_CREDENTIALS_REFUSED',
     message: `the credentials were refused: ${labels(guarded)} answered ${statuses} to the ${joinAnd(needed.map((k) => CREDENTIAL_INPUTS[k].what))} given; check ${how(needed)}${userHeader}`,
   };
+}
+
+/** The fixture a path parameter names (`key_id` is the api_key_id fixture). */
+const fixtureOfParam = (name: string): FixtureKey | undefined => (name === 'key_id' ? 'api_key_id' : (FIXTURE_KEYS as readonly string[]).includes(name) ? (name as FixtureKey) : undefined);
+
+/**
+ * A configured fixture the target does not have is a setup error, not a refused valid request:
+ * each operation without outside effects whose path names only configured fixtures is sent once
+ * with them and the smallest body (`{}`: valid only where the schema requires no field, as for a
+ * recipient, which then joins the test list like the checks' own); a 404 names the fixture. Other
+ * answers (a 422 from a server that validates first, or the lookup passing) leave it to the checks.
+ */
+export async function probeConfiguredFixtures(ctx: RunContext, configured: Fixtures): Promise<SetupProblem | undefined> {
+  for (const op of ctx.spec.operations) {
+    const params = op.parameters.filter((p) => p.in === 'path').map((p) => ({ name: p.name, key: fixtureOfParam(p.name) }));
+    if (op.sideEffects || params.length === 0 || params.some((p) => p.key === undefined || typeof configured[p.key] !== 'string')) continue;
+    const values = Object.fromEntries(params.map((p) => [p.name, configured[p.key!] as string]));
+    const request = { method: op.method, path: fillPath(op.path, values), operation: op, checkId: 'discovery', ...(op.requestBody ? { json: {} } : {}) };
+    const exchange = await ctx.send(request);
+    if (exchange.response?.status !== 404) continue;
+    const keys = params.map((p) => `fixtures.${p.key} "${values[p.name]}"`).join(' and ');
+    return {
+      code: 'E_FIXTURE_NOT_FOUND',
+      message: `the configured ${keys} is not on the target: ${operationLabel(op)} answered 404 for it; give an id the target has, or remove it from the config file's fixtures: so the checks that need it are skipped`,
+    };
+  }
+  return undefined;
 }

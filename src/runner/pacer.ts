@@ -51,7 +51,7 @@ export interface PacerOptions {
   followHeaders?: boolean;
   /** Requests kept in reserve below the advertised remaining count. Default 1. */
   reserve?: number;
-  /** Longest single wait, so a bogus far-future reset cannot stall a run. Default 65 s. */
+  /** Longest single wait, so a bogus far-future reset cannot stall a run. Default MAX_ADVERTISED_WAIT_MS (65 s). */
   maxWaitMs?: number;
   /** Clock and sleep, replaceable in tests. */
   now?: () => number;
@@ -60,6 +60,22 @@ export interface PacerOptions {
 }
 
 export const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The longest single wait a server's advertisement can ask for (X-RateLimit-Reset, Retry-After, a
+ * 429's backoff): a minute's window plus slack. A reset hours away waits this long, not hours.
+ */
+export const MAX_ADVERTISED_WAIT_MS = 65_000;
+
+/**
+ * A sleep that never passes the run's deadline: a wait that would end after `deadlineAt` is not
+ * started; `past(ms)` makes the error it rejects with instead (the runner's RunAbortedError), so
+ * every wait (pacing, 429 backoff, the burst's window) ends the run cleanly at the deadline.
+ */
+export function deadlineSleep(sleep: (ms: number) => Promise<void>, deadlineAt: number | undefined, past: (waitMs: number) => Error, now: () => number = Date.now): (ms: number) => Promise<void> {
+  if (deadlineAt === undefined) return sleep;
+  return (ms) => (now() + ms > deadlineAt ? Promise.reject(past(ms)) : sleep(ms));
+}
 
 /**
  * Keeps the runner under the server's advertised limit and the --rpm cap. Acquisitions are
@@ -86,7 +102,7 @@ export class Pacer {
     this.rpm = options.rpm && options.rpm > 0 ? options.rpm : undefined;
     this.followHeaders = options.followHeaders ?? true;
     this.reserve = options.reserve ?? 1;
-    this.maxWaitMs = options.maxWaitMs ?? 65_000;
+    this.maxWaitMs = options.maxWaitMs ?? MAX_ADVERTISED_WAIT_MS;
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? realSleep;
     this.onPacing = options.onPacing;

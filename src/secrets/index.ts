@@ -5,7 +5,10 @@
  * Policy (issue 11: the server under test must not be able to teach vapc what to hide):
  * - the credentials given to vapc (API key, user id, and a key vapc rotated to) are always
  *   redacted, to `$VAPC_API_KEY` / `$VAPC_USER_ID` so curl lines still work with the env set; so
- *   is every piece of 8 or more characters of them, wherever a cut or an echo left it;
+ *   is every piece of 8 or more characters of a credential with enough entropy to be guessed from
+ *   such a piece (PIECE_ENTROPY_BITS), wherever a cut or an echo left it. A low-entropy credential
+ *   (a user id like `user_ref_001`) shares its pieces with ids vapc itself sends (`asst_ref_001`):
+ *   only its whole value is redacted, so fixture ids and repro lines stay as sent;
  * - other values are learned only from the x-secret fields of successful responses to operations
  *   vapc itself invoked (the invite it created, the key it regenerated), never from error bodies;
  *   only distinctive values (8+ characters, not a plain word), at most a few dozen;
@@ -30,6 +33,20 @@ export const MAX_LEARNED = 32;
 const MAX_SECRET_LENGTH = 512;
 /** No piece of a credential this long may appear in any output. */
 export const FRAGMENT = 8;
+/** Credentials estimated below this many bits are redacted as whole values only, not piece by piece. */
+export const PIECE_ENTROPY_BITS = 48;
+
+/**
+ * A credential's estimated entropy in bits: its length times the Shannon entropy of its own
+ * characters. `user_ref_001` ≈ 35, `user_123` = 24, a 28-character random key ≈ 115.
+ */
+export function entropyBits(value: string): number {
+  const counts = new Map<string, number>();
+  for (const c of value) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let perChar = 0;
+  for (const n of counts.values()) perChar -= (n / value.length) * Math.log2(n / value.length);
+  return perChar * value.length;
+}
 
 /** Field, header and parameter names whose values are hidden where they stand (whole name, any case). */
 const SECRET_NAME_SRC =
@@ -184,6 +201,7 @@ export class Secrets {
       [this.userIds, USER_ID_PLACEHOLDER],
     ] as const) {
       for (const secret of list) {
+        if (entropyBits(secret) < PIECE_ENTROPY_BITS) continue;
         for (let i = 0; i + FRAGMENT <= secret.length; i++) pieces.push({ form: secret.slice(i, i + FRAGMENT), replacement });
       }
     }
@@ -200,8 +218,9 @@ export class Secrets {
   }
 
   /**
-   * Text fit to be written: whole secrets replaced, every 8-character piece of a credential too
-   * (an echo cut by the server, or a slice taken by a check), and secret-named values hidden.
+   * Text fit to be written: whole secrets replaced, every 8-character piece of a high-entropy
+   * credential too (an echo cut by the server, or a slice taken by a check), and secret-named
+   * values hidden.
    */
   evidence(input: string): string {
     // Whole values first (credentials keep their placeholders), then values hidden where they

@@ -92,8 +92,31 @@ export function classifyError(error: unknown, timedOut: boolean): TransportError
   return 'other';
 }
 
+/** OpenSSL's answers to a plain-HTTP reply where a TLS handshake was expected. */
+const PLAIN_HTTP_ON_TLS = ['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_HTTP_REQUEST', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'EPROTO'];
+
+/**
+ * TLS failures as one readable sentence instead of OpenSSL's record (`80DC…:error:0A00010B:SSL
+ * routines:…\n`): https on a port that speaks plain HTTP names the http:// URL to use; a refused
+ * certificate names its code. Undefined for errors that are not about TLS.
+ */
+export function tlsSentence(error: unknown, base: URL): string | undefined {
+  const codes = errorCodes(error);
+  if (base.protocol === 'https:' && codes.some((c) => PLAIN_HTTP_ON_TLS.includes(c) || /WRONG_VERSION_NUMBER|HTTP_REQUEST/.test(c))) {
+    const http = new URL(base.href);
+    http.protocol = 'http:';
+    return `the server answered plain HTTP, not TLS; use ${http.href.replace(/\/+$/, '')}`;
+  }
+  const cert = codes.find((c) => /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ALTNAME/.test(c));
+  if (cert) return `the server's TLS certificate was refused (${cert}); give a URL whose certificate this machine trusts (NODE_EXTRA_CA_CERTS adds a CA)`;
+  const ssl = codes.find((c) => c.startsWith('ERR_SSL_'));
+  if (ssl) return `the TLS handshake failed (${ssl})`;
+  return undefined;
+}
+
 function describe(code: TransportErrorCode, error: unknown, timeoutMs: number): string {
-  const detail = error instanceof Error ? error.message : String(error);
+  // One line: OpenSSL's messages end in a newline and carry their source location.
+  const detail = (error instanceof Error ? error.message : String(error)).trim().split('\n')[0]!;
   switch (code) {
     case 'timeout':
       return `no complete response within ${timeoutMs} ms`;
@@ -308,7 +331,8 @@ export function createUndiciTransport(options: UndiciTransportOptions): Transpor
       return exchange;
     } catch (error) {
       const code = classifyError(error, timedOut);
-      return { request: wire, error: { code, message: describe(code, error, timeoutMs) }, durationMs: performance.now() - started };
+      const message = (!timedOut && tlsSentence(error, base)) || describe(code, error, timeoutMs);
+      return { request: wire, error: { code, message }, durationMs: performance.now() - started };
     } finally {
       cancelDeadline();
     }

@@ -5,7 +5,7 @@
  * server this test starts.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
@@ -16,7 +16,7 @@ import type { ReferenceServer } from '../../src/server/index.js';
 import { loadSpec } from '../../src/spec/load.js';
 import { startFaultyServer } from '../catalog/faults/index.js';
 // @ts-expect-error: a plain ESM script without types
-import { INPUTS, OUTPUTS, planRun, splitArgs } from '../../scripts/action.mjs';
+import { INPUTS, maskLines, OUTPUTS, planRun, splitArgs } from '../../scripts/action.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const SCRIPT = join(ROOT, 'scripts', 'action.mjs');
@@ -73,10 +73,19 @@ describe('scripts/action.mjs: inputs to vapc run', () => {
     });
     expect(plan.argv).toEqual([
       'run', '--base-url', 'https://api.example.com', '--suite', 'auth,ranges', '--rpm', '30', '--seed', '7',
-      '--baseline', '.vapc/baseline.yaml', '--report-dir', 'vapc-reports', '--timeout-ms', '20000', '--config', 'my config.yaml',
+      '--baseline', '.vapc/baseline.yaml', '--no-config', '--report-dir', 'vapc-reports', '--timeout-ms', '20000', '--config', 'my config.yaml',
     ]);
     expect(plan.argv.join(' ')).not.toMatch(/sk-secret|user-1/);
-    expect(plan.env).toEqual({ VAPC_API_KEY: 'sk-secret', VAPC_USER_ID: 'user-1' });
+    expect(plan.env).toEqual({ VAPC_ACTION: 'true', VAPC_API_KEY: 'sk-secret', VAPC_USER_ID: 'user-1' });
+  });
+  it('reads a config file only when the `config` input names one', () => {
+    expect(planRun({ INPUT_BASE_URL: 'http://x' }).argv).toContain('--no-config');
+    const named = planRun({ INPUT_BASE_URL: 'http://x', INPUT_CONFIG: 'ci/vapc.yaml' }).argv;
+    expect(named).not.toContain('--no-config');
+    expect(named.join(' ')).toContain('--config ci/vapc.yaml');
+  });
+  it('masks every line of a multi-line secret, so no line of it can print (or act as a workflow command)', () => {
+    expect(maskLines('line-one\n::warning::line-two\r\n\n')).toBe('::add-mask::line-one\n::add-mask::::warning::line-two\n');
   });
   it('refuses an unclosed quote in args', () => {
     expect(() => splitArgs('--config "x')).toThrow(/unclosed " quote/);
@@ -201,7 +210,77 @@ describe('the action under a simulated GitHub environment', () => {
   it('exits 2 with a clear message and still writes report-dir when the target is missing', async () => {
     const r = await runAction({ ...BASE, INPUT_BASE_URL: '' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/no target: give --base-url/);
+    expect(r.stderr).toMatch(/no target: set the input `base-url`/);
     expect(r.outputs).toMatchObject({ passed: '', failed: '', 'exit-code': '2', 'report-dir': join(r.workspace, 'reports') });
+    expectOneError(r, 'base-url');
+  });
+});
+
+/** An exit 2 under the Action: exactly one `::error` naming the input to change, a step summary naming it, every output set. */
+function expectOneError(r: Awaited<ReturnType<typeof runAction>>, input: string) {
+  const errors = r.stdout.split('\n').filter((l) => l.startsWith('::error'));
+  expect(errors, r.stdout + r.stderr).toHaveLength(1);
+  expect(errors[0]).toContain(`change the input ${input}`);
+  expect(r.summary).toMatch(/## vapc could not run/);
+  expect(r.summary).toContain(`**Input to change:** \`${input}\``);
+  expect(Object.keys(r.outputs).sort()).toEqual([...(OUTPUTS as string[])].sort());
+  expect(r.outputs['exit-code']).toBe('2');
+  expect(r.stdout + r.stderr).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
+}
+
+describe('the action: settings come from the workflow, and every exit 2 speaks once', () => {
+  const HOSTILE_CONFIG = 'dry_run: true\nsuite: cors\ninclude_destructive: true\n';
+
+  it('ignores a vapc.yaml in the checkout that would turn the gate off: the gate still runs and fails', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'vapc-action-'));
+    writeFileSync(join(workspace, 'vapc.yaml'), HOSTILE_CONFIG);
+    writeFileSync(join(workspace, '.vapc.yaml'), HOSTILE_CONFIG);
+    const r = await runAction({ ...credentials(), ...BASE, INPUT_SUITES: 'validation', INPUT_RUNS: '1' }, workspace);
+    expect(r.code, r.stderr).toBe(1);
+    expect(Number(r.outputs['failed'])).toBeGreaterThan(0);
+    expect(r.stdout).not.toMatch(/dry run|^config:/m);
+  });
+
+  it('refuses dry_run/suite/include_destructive from a config file the `config` input names (exit 2, the key and its line)', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'vapc-action-'));
+    writeFileSync(join(workspace, 'ci.yaml'), `timeout_ms: 5000\n${HOSTILE_CONFIG}`);
+    const r = await runAction({ ...credentials(), ...BASE, INPUT_CONFIG: 'ci.yaml' }, workspace);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/config file ci\.yaml line 2: "dry_run" is not read from a config file under CI .*add --dry-run to the input `args`/);
+    expectOneError(r, 'args');
+    expect(existsSync(join(workspace, 'reports', 'report.json'))).toBe(false);
+  });
+
+  it('a missing baseline file: one line saying what to do on the first run, one ::error, a summary', async () => {
+    const r = await runAction({ ...credentials(), ...BASE, INPUT_BASELINE: '.vapc/baseline.yaml' });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/baseline file \.vapc\/baseline\.yaml named by the input `baseline` does not exist: for the first run .*--write-baseline \.vapc\/baseline\.yaml/);
+    expectOneError(r, 'baseline');
+  });
+
+  it('wrong credentials: one ::error naming the api-key input (not --api-key), a summary, outputs', async () => {
+    const r = await runAction({ ...BASE, INPUT_BASE_URL: server.url, INPUT_API_KEY: 'not-the-key', INPUT_USER_ID: server.fixtures.user_id });
+    expect(r.code).toBe(2);
+    expectOneError(r, 'api-key');
+    expect(r.stdout).toMatch(/^::error .*the credentials were refused.*the input `api-key`/m);
+    expect(r.stdout.split('\n').find((l) => l.startsWith('::error'))).not.toMatch(/--api-key|VAPC_API_KEY/);
+    expect(JSON.parse(readFileSync(join(r.workspace, 'reports', 'report.json'), 'utf8')).run.status).toBe('aborted');
+  });
+
+  it('a report.json that is a directory: one line, one ::error, every output set (no stack trace)', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'vapc-action-'));
+    mkdirSync(join(workspace, 'reports', 'report.json'), { recursive: true });
+    const r = await runAction({ ...credentials(), ...BASE }, workspace);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^vapc action: reports\/report\.json is a directory, not a report/)]);
+    expectOneError(r, 'report-dir');
+  });
+
+  it('a multi-line api-key: every line masked before anything else prints', async () => {
+    const r = await runAction({ ...BASE, INPUT_BASE_URL: server.url, INPUT_API_KEY: 'first-line-of-key\n::notice::second-line-of-key', INPUT_USER_ID: server.fixtures.user_id });
+    const lines = r.stdout.split('\n');
+    expect(lines.slice(0, 3)).toEqual(['::add-mask::first-line-of-key', '::add-mask::::notice::second-line-of-key', `::add-mask::${server.fixtures.user_id}`]);
+    expect(lines.filter((l) => l.startsWith('::notice::'))).toEqual([]);
   });
 });

@@ -226,3 +226,113 @@ describe('vapc run: exit statuses of a run', () => {
     expect(everything).not.toMatch(/inv_tok_[A-Za-z0-9_-]{8}/);
   });
 });
+
+describe('vapc run: time is bounded by --deadline-ms, rate-limit waits included', () => {
+  const FAR = 3 * 3600_000;
+
+  it('a limit whose reset is hours away stops the run at a small deadline: exit 2, partial report, run.status aborted', async () => {
+    const limited = await startReferenceServer({ port: 0, spec, rateLimit: 60, rateWindowMs: FAR });
+    try {
+      const io = capture();
+      const reportDir = join(dir, 'deadline-mid-run');
+      const started = Date.now();
+      const code = await runCommand({ baseUrl: limited.url, apiKey: limited.fixtures.api_key, userId: limited.fixtures.user_id, suite: 'validation', runs: '2', seed: '1', deadlineMs: '3000', reportDir }, io);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(code).toBe(2);
+      expect(io.err()).toMatch(/the run stopped early: a rate-limit wait of \d+ s would pass the run deadline \(--deadline-ms\)/);
+      expect(io.err()).not.toMatch(/E_UNREACHABLE|cannot reach/);
+      const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8'));
+      expect(report.run).toMatchObject({ status: 'aborted', reason: expect.stringMatching(/deadline/) });
+      expect(report.config.aborted).toBeUndefined();
+      expect(report.summary.passed).toBeGreaterThan(0);
+      expect(report.results.some((r: { message: string }) => /^not run: /.test(r.message))).toBe(true);
+      // Neither the console nor the page calls a stopped run a pass.
+      expect(io.out()).toMatch(/^ABORTED: the run stopped early/m);
+      expect(io.out()).not.toMatch(/^PASSED/m);
+      expect(readFileSync(join(reportDir, 'report.html'), 'utf8')).toMatch(/id="verdict">aborted: the run stopped early</);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('429s with X-RateLimit-Reset three hours ahead during discovery: exit 2 E_RUN_ABORTED within the deadline, not E_UNREACHABLE', async () => {
+    const target = createServer((_req, res) => {
+      res.writeHead(429, { 'content-type': 'application/json', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor((Date.now() + FAR) / 1000)), 'retry-after': '10800' });
+      res.end('{"detail":"slow down"}');
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    try {
+      const reportDir = join(dir, 'deadline-discovery');
+      const started = Date.now();
+      const r = await run(['--base-url', `http://127.0.0.1:${(target.address() as AddressInfo).port}`, '--api-key', 'k_1234567890', '--user-id', 'u_12345', '--seed', '1', '--deadline-ms', '2000', '--report-dir', reportDir]);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(r.code).toBe(2);
+      expect(r.err.trim().split('\n')).toEqual([expect.stringMatching(/^vapc: the run stopped during discovery: a rate-limit wait of \d+ s would pass the run deadline .*\[E_RUN_ABORTED\]$/)]);
+      expect(JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')).run).toMatchObject({ status: 'aborted' });
+    } finally {
+      await new Promise((resolve) => target.close(resolve));
+    }
+  });
+});
+
+describe('vapc run: a config file serves the run it was written for', () => {
+  const STAGING = (url: string) => `base_url: ${url}\nfixtures:\n  recipient_list_id: rl_staging_404\n  org_id: org_staging\n`;
+
+  it('--embedded ignores a vapc.yaml found on disk (written for staging) and says so', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'vapc-embedded-'));
+    writeFileSync(join(cwd, 'vapc.yaml'), STAGING('https://staging.example.com'));
+    const io = capture();
+    const reportDir = join(cwd, 'reports');
+    const code = await runCommand({ embedded: true, suite: 'auth', runs: '1', seed: '1', quiet: true, reportDir }, io, { cwd });
+    expect(code, io.err()).toBe(0);
+    expect(io.out()).toMatch(/^config: vapc\.yaml ignored \(the embedded run reads a config file only when --config names it\)$/m);
+    const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8'));
+    expect(report.config.fixtures).toEqual({});
+    expect(JSON.stringify(report)).not.toMatch(/rl_staging_404|org_staging/);
+  });
+
+  it('a configured fixture the target does not have (404) is a setup error naming the key, exit 2', async () => {
+    const r = await run(['--config', file('staging.yaml', STAGING(server.url)), '--api-key', server.fixtures.api_key, '--user-id', server.fixtures.user_id, '--suite', 'schema', '--runs', '1', '--seed', '1', '--report-dir', join(dir, 'fixture-404')]);
+    expect(r.code).toBe(2);
+    expect(r.err.trim().split('\n')).toEqual([expect.stringMatching(/^vapc: the configured fixtures\.recipient_list_id "rl_staging_404" is not on the target: POST \/recipient-lists\/\{recipient_list_id\}\/recipients answered 404 .*\[E_FIXTURE_NOT_FOUND\]$/)]);
+    expect(r.out).not.toMatch(/refused a valid request/);
+  });
+
+  it('under CI, dry_run/suite/include_destructive in a config file are refused with the key and line; --trust-config reads them', async () => {
+    const path = file('ci.yaml', `base_url: ${server.url}\nrpm: 600\nsuite: cors\n`);
+    const ci = await run(['--config', path, '--seed', '1', '--report-dir', join(dir, 'ci-refused')], { CI: 'true' });
+    expect(ci.code).toBe(2);
+    expect(ci.err).toMatch(/config file .*ci\.yaml line 3: "suite" is not read from a config file under CI \(the pull request under test could change it\); give --suite LIST on the command line \(or pass --trust-config/);
+    const trusted = await run(['--config', path, '--trust-config', '--dry-run', '--seed', '1'], { CI: 'true', VAPC_API_KEY: server.fixtures.api_key, VAPC_USER_ID: server.fixtures.user_id });
+    expect(trusted.code, trusted.err).toBe(0);
+    expect(trusted.out).toMatch(/cors\s+/);
+    const local = await run(['--config', path, '--dry-run', '--seed', '1'], { VAPC_API_KEY: server.fixtures.api_key, VAPC_USER_ID: server.fixtures.user_id });
+    expect(local.code, local.err).toBe(0);
+    // `embedded: true` would swap the target for the bundled server, which passes.
+    const swap = await run(['--config', file('swap.yaml', 'embedded: true\n'), '--seed', '1', '--report-dir', join(dir, 'ci-swap')], { GITHUB_ACTIONS: 'true', VAPC_BASE_URL: server.url });
+    expect(swap.code).toBe(2);
+    expect(swap.err).toMatch(/swap\.yaml line 1: "embedded" is not read from a config file under CI/);
+  });
+
+  it('--no-config reads no vapc.yaml from the working directory', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'vapc-noconfig-'));
+    writeFileSync(join(cwd, 'vapc.yaml'), 'dry_run: true\n');
+    const io = capture();
+    await expect(runCommand({ config: false }, io, { cwd })).rejects.toThrow(/no target/);
+    await expect(runCommand({}, io, { cwd })).rejects.toThrow(/no target: .*base_url in vapc\.yaml/);
+  });
+
+  it('a wrong type in a config file names the file and the line', async () => {
+    const r = await run(['--config', file('typed.yaml', `base_url: ${server.url}\n\nrpm: fast\n`)]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/config file .*typed\.yaml: rpm: expected a positive number, got string "fast" \(line 3\)/);
+  });
+
+  it('https on a plain-HTTP port: one readable sentence naming the http:// URL', async () => {
+    const port = new URL(server.url).port;
+    const r = await run(['--base-url', `https://127.0.0.1:${port}`, '--api-key', 'k_1234567890', '--user-id', 'u_12345', '--seed', '1', '--report-dir', join(dir, 'tls')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/the server answered plain HTTP, not TLS; use http:\/\/127\.0\.0\.1:\d+/);
+    expect(r.err).not.toMatch(/SSL routines|\\n/);
+  });
+});

@@ -1,7 +1,7 @@
 // A wrong setup is diagnosed as a wrong setup: no credentials, refused credentials (a wrong user id)
 // and a base URL where the contract is not found each stop `vapc run` with exit 2 and one sentence
 // naming the problem and the flag or env var that fixes it, before any check is judged.
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,7 +37,11 @@ async function run(argv: string[], env: Record<string, string> = {}) {
   const io: CliIo = { stdout: (t) => void (out += t), stderr: (t) => void (err += t), env: { NO_COLOR: '1', ...env }, isTTY: false };
   const reportDir = join(dir, `r${Math.random().toString(36).slice(2)}`);
   const code = await main(['run', '--base-url', ...argv, '--seed', '5', '--report-dir', reportDir], io);
-  return { code, out, err, reportWritten: existsSync(join(reportDir, 'report.json')) };
+  const file = join(reportDir, 'report.json');
+  const report = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+  // A run that judged nothing leaves only the mark of an aborted run, never a verdict.
+  const reportWritten = report !== undefined && report.run?.status !== 'aborted';
+  return { code, out, err, reportWritten, report };
 }
 
 describe('vapc run: a wrong setup ends in exit 2 with one sentence, and no check is judged', () => {
@@ -85,10 +89,33 @@ describe('vapc run: a wrong setup ends in exit 2 with one sentence, and no check
       expect(lines[0]).not.toMatch(/\.\s+[A-Z]/);
       expect(r.out).not.toMatch(/FAIL|PASS|failed|passed/);
       expect(r.reportWritten).toBe(false);
+      expect(r.report?.run).toEqual({ status: 'aborted', reason: expect.stringMatching(/\S/) });
       expect(r.out + r.err).not.toMatch(STACK);
       expect(r.out + r.err).not.toContain(server.fixtures.api_key);
     });
   }
+
+  it('an exit 2 replaces the previous green run in the report directory: report.json aborted, report.html says so, no report.sarif', async () => {
+    const reportDir = join(dir, 'stale');
+    const io = (): CliIo => ({ stdout: () => undefined, stderr: () => undefined, env: { NO_COLOR: '1' }, isTTY: false });
+    const good = await main(['run', '--base-url', server.url, '--api-key', server.fixtures.api_key, '--user-id', server.fixtures.user_id, '--suite', 'auth', '--runs', '1', '--seed', '5', '--quiet', '--report-dir', reportDir], io());
+    expect(good).toBe(0);
+    expect(existsSync(join(reportDir, 'report.sarif'))).toBe(true);
+    const bad = await main(['run', '--base-url', server.url, '--api-key', 'not-the-key', '--user-id', server.fixtures.user_id, '--seed', '5', '--report-dir', reportDir], io());
+    expect(bad).toBe(2);
+    const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8'));
+    expect(report.run).toMatchObject({ status: 'aborted', reason: expect.stringMatching(/credentials were refused/) });
+    expect(report.results).toEqual([]);
+    expect(readFileSync(join(reportDir, 'report.html'), 'utf8')).toMatch(/aborted, nothing judged/);
+    expect(readFileSync(join(reportDir, 'report.html'), 'utf8')).not.toMatch(/auth\./);
+    expect(readFileSync(join(reportDir, 'junit.xml'), 'utf8')).toMatch(/errors="1"[\s\S]*E_CREDENTIALS_REFUSED/);
+    expect(existsSync(join(reportDir, 'report.sarif'))).toBe(false);
+    // `vapc report` has no verdict to re-render from it: it does not draw a green page.
+    let err = '';
+    expect(await main(['report', reportDir], { ...io(), stderr: (t) => void (err += t) })).toBe(2);
+    expect(err).toMatch(/is from a run that judged nothing \(aborted: the credentials were refused/);
+    expect(readFileSync(join(reportDir, 'report.html'), 'utf8')).toMatch(/aborted, nothing judged/);
+  });
 
   it('--dry-run reports the same setup problem', async () => {
     const r = await run([`${server.url}/nope`, '--api-key', server.fixtures.api_key, '--user-id', server.fixtures.user_id, '--dry-run']);

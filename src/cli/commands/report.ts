@@ -44,6 +44,10 @@ export function registerReportCommand(program: Command, ctx: CommandContext): vo
     .action(async (dir: string, opts: { format: string; quiet?: boolean }) => {
       const formats = parseFormats(opts.format);
       const loaded = await loadReport(dir);
+      // A run that judged nothing has no verdict to render: re-rendering would draw a green page.
+      if (loaded.run?.status === 'aborted' && loaded.results.length === 0) {
+        throw new VapcError('E_USAGE', `${dir}/report.json is from a run that judged nothing (aborted: ${printable(loaded.run.reason ?? 'no reason given')}); there is no verdict to render`);
+      }
       const files = formats.filter((f): f is Exclude<Format, 'console'> => f !== 'console') as ReportFormat[];
       const secrets = await reportSecrets(io.env, loaded);
       if (formats.includes('console')) {

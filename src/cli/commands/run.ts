@@ -5,11 +5,15 @@ import type { Command } from 'commander';
 import {
   coerce,
   DEFAULT_CONFIG_FILES,
+  DEFAULT_REPORT_DIR,
   findConfigFile,
-  loadConfigFile,
+  gateSettingsIn,
   mergeSettings,
+  readConfigFile,
   redactedSettings,
   settingsFromEnv,
+  type GateSetting,
+  type LoadedConfig,
   type PartialSettings,
   type RunSettings,
 } from '../../config/settings.js';
@@ -29,7 +33,8 @@ import { parseBaseUrl } from '../../transport/undici.js';
 import { loadSpec } from '../../spec/load.js';
 import { Secrets } from '../../secrets/index.js';
 import { neutralizeCommands, printable } from '../../results/printable.js';
-import { ExitCode, type CliIo, type CommandContext } from '../io.js';
+import { markAborted, type AbortedRun } from '../aborted.js';
+import { ExitCode, fromAction, type CliIo, type CommandContext } from '../io.js';
 import { loadBaselineFlags, saveBaseline, todayUtc, withBaseline, type BaselineFlags } from '../baseline.js';
 import { prunedEntries } from '../../baseline/index.js';
 import type { RunFocus } from '../../diff/focus.js';
@@ -69,7 +74,10 @@ export interface RunFlags extends BaselineFlags {
   embedded?: boolean;
   apiKey?: string;
   userId?: string;
-  config?: string;
+  /** A file (--config FILE), or false (--no-config: read none, not even one found on disk). */
+  config?: string | false;
+  /** --trust-config: under CI, read the gate settings (dry_run, suite, include_destructive, embedded) from the config file too. */
+  trustConfig?: boolean;
   suite?: string;
   seed?: string;
   runs?: string;
@@ -125,21 +133,67 @@ function settingsFromFlags(flags: RunFlags): PartialSettings {
   return out;
 }
 
+/** True under CI (CI=true or GITHUB_ACTIONS=true): a config file in the checkout is then the pull request's. */
+export function underCi(env: Record<string, string | undefined>): boolean {
+  return env['CI'] === 'true' || env['GITHUB_ACTIONS'] === 'true';
+}
+
+/** How to give a gate setting instead of in a config file. */
+const GATE_INSTEAD: Record<GateSetting, { flag: string; input: string }> = {
+  dryRun: { flag: '--dry-run', input: 'add --dry-run to the input `args`' },
+  suites: { flag: '--suite LIST', input: 'set the input `suites`' },
+  includeDestructive: { flag: '--include-destructive', input: 'add --include-destructive to the input `args`' },
+  embedded: { flag: '--embedded', input: 'add --embedded to the input `args`' },
+};
+
+/**
+ * Under CI, a config file is the pull request's own: the settings that decide what the gate judges
+ * are refused there (exit 2, the key, its line and what to use instead) unless --trust-config says
+ * the file is trusted.
+ */
+function refuseGateSettings(config: LoadedConfig, file: string, flags: RunFlags, env: Record<string, string | undefined>): void {
+  if (flags.trustConfig || !underCi(env)) return;
+  const first = gateSettingsIn(config)[0];
+  if (!first) return;
+  const instead = GATE_INSTEAD[first.setting];
+  const how = fromAction(env) ? `${instead.input} (or add --trust-config to \`args\` if the file is trusted)` : `give ${instead.flag} on the command line (or pass --trust-config if the file is trusted)`;
+  const at = first.line !== undefined ? ` line ${first.line}` : '';
+  throw new VapcError('E_CONFIG', `config file ${file}${at}: "${first.key}" is not read from a config file under CI (the pull request under test could change it); ${how}`);
+}
+
+/** Which config file a run reads, and why a file found on disk is ignored. */
+function configFileOf(flags: RunFlags, cwd: string): { file?: string; path?: string; ignored?: string } {
+  if (flags.config === false) return {};
+  if (typeof flags.config === 'string') return { file: flags.config, path: flags.config };
+  const found = findConfigFile(cwd);
+  if (found === undefined) return {};
+  // The embedded run tests the bundled server: a file found on disk was written for another target.
+  if (flags.embedded) return { ignored: found };
+  return { file: found, path: join(cwd, found) };
+}
+
 /**
  * Resolves flags, env and config file into the settings of one run. Without --config, a
- * `vapc.yaml` (or `.vapc.yaml`) in the working directory is read, as redocly.yaml is by Redocly.
+ * `vapc.yaml` (or `.vapc.yaml`) in the working directory is read, as redocly.yaml is by Redocly;
+ * not with --no-config, and not by --embedded (it reads a file only when --config names it).
  */
 export async function resolveRunSettings(flags: RunFlags, env: Record<string, string | undefined>, cwd: string = process.cwd()): Promise<RunSettings> {
   const fromFlags = settingsFromFlags(flags);
-  const found = flags.config === undefined ? findConfigFile(cwd) : undefined;
-  const configFile = flags.config ?? found;
-  const fromFile = configFile !== undefined ? await loadConfigFile(flags.config ?? join(cwd, found!)) : {};
+  const { file: configFile, path, ignored } = configFileOf(flags, cwd);
+  let fromFile: PartialSettings = {};
+  if (path !== undefined) {
+    const loaded = await readConfigFile(path);
+    refuseGateSettings(loaded, configFile!, flags, env);
+    fromFile = loaded.settings;
+  }
   const settings = mergeSettings(fromFlags, settingsFromEnv(env), fromFile);
   if (configFile !== undefined) settings.configFile = configFile;
+  if (ignored !== undefined) settings.configIgnored = ignored;
   if (settings.embedded) {
     if (fromFlags.baseUrl !== undefined) throw new VapcError('E_USAGE', 'give either --base-url or --embedded, not both');
     delete settings.baseUrl;
   } else if (settings.baseUrl === undefined) {
+    if (fromAction(env)) throw new VapcError('E_USAGE', 'no target: set the input `base-url` to the server under test');
     const where = configFile !== undefined ? `base_url in ${configFile}` : `base_url in a config file (--config FILE, or ${DEFAULT_CONFIG_FILES[0]} in the working directory)`;
     throw new VapcError('E_USAGE', `no target: give --base-url URL (or VAPC_BASE_URL, or ${where}), or --embedded`);
   } else {
@@ -153,7 +207,8 @@ export async function resolveRunSettings(flags: RunFlags, env: Record<string, st
  * one `::error` annotation with the same sentence the console prints, so the job page says why.
  */
 function announceSetupError(error: unknown, io: CliIo, secrets: Secrets): void {
-  if (io.env['GITHUB_ACTIONS'] !== 'true' || !isVapcError(error)) return;
+  // The Action writes the one `::error` of an exit 2 itself, naming its inputs.
+  if (io.env['GITHUB_ACTIONS'] !== 'true' || fromAction(io.env) || !isVapcError(error)) return;
   if (!SETUP_ERROR_CODES.includes(error.code) && error.code !== 'E_UNREACHABLE') return;
   // The trusted path: vapc's own annotation, its message (which may quote the server) escaped.
   io.stdout(`::error title=${escapeProperty('vapc run could not start')}::${escapeData(`${printable(secrets.evidence(error.message))} [${error.code}]`)}\n`);
@@ -229,9 +284,30 @@ async function exitStatus(
   return ExitCode.ok;
 }
 
-/** The whole `vapc run`: returns the exit status; bad input and unreachable targets are VapcErrors (exit 2). */
+/**
+ * The whole `vapc run`: returns the exit status; bad input and unreachable targets are VapcErrors
+ * (exit 2). A run that stops before judging marks the report directory as aborted, so it never
+ * shows the previous run's verdict.
+ */
 export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {}): Promise<number> {
-  const settings = await resolveRunSettings(flags, io.env, deps.cwd);
+  const startedAt = new Date().toISOString();
+  let settings: RunSettings | undefined;
+  try {
+    settings = await resolveRunSettings(flags, io.env, deps.cwd);
+    return await runWithSettings(settings, flags, io, deps);
+  } catch (error) {
+    if (isVapcError(error) && !settings?.dryRun) {
+      const secrets = new Secrets({ apiKeys: settings?.apiKey ? [settings.apiKey] : [], userIds: settings?.userId ? [settings.userId] : [] });
+      const run: AbortedRun = { reason: printable(secrets.evidence(error.message)), code: error.code, startedAt };
+      if (settings?.baseUrl !== undefined) run.target = printable(secrets.text(settings.baseUrl));
+      if (settings?.seed !== undefined) run.seed = settings.seed;
+      await markAborted(settings?.reportDir ?? flags.reportDir ?? DEFAULT_REPORT_DIR, run);
+    }
+    throw error;
+  }
+}
+
+async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo, deps: RunDeps): Promise<number> {
   const shard = flags.shard !== undefined ? parseShard(flags.shard) : undefined;
   if (shard && settings.seed === undefined) {
     // A random seed per shard would make N different runs that `vapc report merge` refuses.
@@ -257,6 +333,7 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     const shout = (text: string) => io.stderr(neutralizeCommands(secrets.text(text)));
     if (!settings.dryRun) await prepareReportDir(settings.reportDir);
     if (settings.configFile !== undefined) say(`config: ${printable(settings.configFile)}\n`);
+    if (settings.configIgnored !== undefined) say(`config: ${printable(settings.configIgnored)} ignored (the embedded run reads a config file only when --config names it)\n`);
     say(
       `vapc run: ${settings.embedded ? `embedded reference server at ${baseUrl}` : baseUrl} · seed ${seed}` +
         `${settings.seed === undefined ? ` (random; replay with --seed ${seed})` : ''}${shard ? ` · shard ${shard.index}/${shard.count}` : ''}${settings.dryRun ? ' · dry run' : ''}\n`,
@@ -334,7 +411,9 @@ export function registerRunCommand(program: Command, ctx: CommandContext): void 
     .option('--embedded', 'start the bundled reference server on a free loopback port and test it')
     .option('--api-key <key>', 'bearer value (env VAPC_API_KEY)')
     .option('--user-id <id>', 'X-User-ID value (env VAPC_USER_ID)')
-    .option('--config <file>', 'YAML file: any option here (snake_case or camelCase) plus fixtures:')
+    .option('--config <file>', 'YAML file: any option here (snake_case or camelCase) plus fixtures: (default: vapc.yaml or .vapc.yaml in the working directory, except with --embedded)')
+    .option('--no-config', 'read no config file, not even one in the working directory (the GitHub Action passes this unless its `config` input names a file)')
+    .option('--trust-config', 'under CI, also read dry_run, suite, include_destructive and embedded from the config file (refused there by default: the pull request under test wrote it)')
     .option('--suite <list>', `only these suites: ${SUITES.join(',')}`)
     .option('--seed <n>', 'fast-check seed (default: random, printed and written to report.json)')
     .option('--runs <n>', 'generated cases per property (default: the most that fit the request budget)')

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { neutralizeCommands, printable } from '../../../src/results/printable.js';
 import type { CheckResult, RunReport } from '../../../src/results/model.js';
 import { createCheckContext } from '../../../src/runner/context.js';
-import { MAX_LEARNED, Secrets, isDistinctive } from '../../../src/secrets/index.js';
+import { MAX_LEARNED, PIECE_ENTROPY_BITS, Secrets, entropyBits, isDistinctive } from '../../../src/secrets/index.js';
 import { recordResponse } from '../../../src/secrets/record.js';
 import { sanitizeReport } from '../../../src/secrets/report.js';
 import { loadSpec } from '../../../src/spec/load.js';
@@ -40,6 +40,19 @@ describe('Secrets: a policy the server cannot teach', () => {
     const out = s.evidence(`echoed ${half}… and ${KEY.slice(-9)}`);
     for (let i = 0; i + 8 <= KEY.length; i++) expect(out).not.toContain(KEY.slice(i, i + 8));
     expect(out).toContain('echoed $VAPC_API_KEY');
+  });
+
+  it('never rewrites ids vapc sends: pieces of a low-entropy user id are not hunted, its whole value still is', () => {
+    for (const userId of ['user_ref_001', 'user_123']) {
+      const s = new Secrets({ apiKeys: [KEY], userIds: [userId] });
+      const repro = `curl -X POST 'http://127.0.0.1:1/campaign' -d '{"assistant_id":"asst_ref_001","phone_number_id":"pn_ref_001"}'`;
+      expect(s.evidence(repro)).toBe(repro);
+      expect(s.evidence(`hello ${userId}!`)).toBe('hello $VAPC_USER_ID!');
+      // The API key is still hidden piece by piece.
+      expect(s.evidence(`echo ${KEY.slice(3, 14)}`)).not.toContain(KEY.slice(3, 11));
+    }
+    expect(entropyBits('user_ref_001')).toBeLessThan(PIECE_ENTROPY_BITS);
+    expect(entropyBits(KEY)).toBeGreaterThan(PIECE_ENTROPY_BITS);
   });
 
   it('learns only distinctive values: never a plain word, a short value or a placeholder', () => {

@@ -232,3 +232,18 @@ describe('Secrets and recorded exchanges', () => {
   });
 });
 
+
+describe('TLS errors are one readable sentence', () => {
+  it('https on a port that speaks plain HTTP names the http:// URL to use, not OpenSSL text', async () => {
+    const port = new URL(base).port;
+    const transport = createUndiciTransport({ baseUrl: `https://127.0.0.1:${port}/api`, timeoutMs: 5_000 });
+    try {
+      const exchange = await transport.send({ method: 'GET', path: '/health', headers: {} });
+      expect(exchange.response).toBeUndefined();
+      expect(exchange.error?.message).toBe(`the server answered plain HTTP, not TLS; use http://127.0.0.1:${port}/api`);
+      expect(exchange.error?.message).not.toMatch(/SSL routines|\n|openssl/i);
+    } finally {
+      await transport.close();
+    }
+  });
+});

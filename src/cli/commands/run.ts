@@ -33,7 +33,7 @@ import { parseBaseUrl } from '../../transport/undici.js';
 import { loadSpec } from '../../spec/load.js';
 import { Secrets } from '../../secrets/index.js';
 import { neutralizeCommands, printable } from '../../results/printable.js';
-import { markAborted, type AbortedRun } from '../aborted.js';
+import type { AbortedRun } from '../aborted.js';
 import { ExitCode, fromAction, type CliIo, type CommandContext } from '../io.js';
 import { loadBaselineFlags, saveBaseline, todayUtc, withBaseline, type BaselineFlags } from '../baseline.js';
 import { prunedEntries } from '../../baseline/index.js';
@@ -301,6 +301,7 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
       const run: AbortedRun = { reason: printable(secrets.evidence(error.message)), code: error.code, startedAt };
       if (settings?.baseUrl !== undefined) run.target = printable(secrets.text(settings.baseUrl));
       if (settings?.seed !== undefined) run.seed = settings.seed;
+      const { markAborted } = await import('../aborted.js');
       await markAborted(settings?.reportDir ?? flags.reportDir ?? DEFAULT_REPORT_DIR, run);
     }
     throw error;

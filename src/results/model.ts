@@ -166,6 +166,8 @@ export interface RunReport {
   };
   /** Set by `vapc run --shard I/N`: this report holds shard `index` of `count` (see shard.ts). */
   shard?: ShardField;
+  /** Set by `vapc run --budget N`: the requests allowed, those planned, and the checks left out. */
+  budget?: { requests: number; planned: number; left_out: Array<{ id: string; operation: string; requests: number }> };
 }
 
 export function summarize(results: CheckResult[], requests: number, durationMs: number, observations: number): RunSummary {

@@ -65,6 +65,8 @@ export interface DryRunPlan {
   limitPerMinute?: number;
   /** Projected minutes at the advertised limit (and --rpm cap), the burst's window wait included. */
   projectedMinutes?: number;
+  /** With --budget N: what the budget left out. */
+  budget?: BudgetCut;
 }
 
 /** Planned requests per suite and operation, and the projected time at the advertised limit. */
@@ -109,7 +111,18 @@ export function renderDryRun(dry: DryRunPlan): string {
   } else {
     lines.push('projected time: the target advertises no rate limit (no X-RateLimit-Limit header); nothing paces the run');
   }
+  if (dry.budget) lines.push(...budgetLines(dry.budget));
   return `${lines.join('\n')}\n`;
+}
+
+/** What --budget N left out, for the console: one line, then the pairs (the first 20). */
+export function budgetLines(cut: BudgetCut): string[] {
+  const left = cut.left_out.reduce((s, l) => s + l.requests, 0);
+  if (cut.left_out.length === 0) return [`budget ${cut.requests} requests: nothing left out (${cut.planned} planned)`];
+  const lines = [`budget ${cut.requests} requests: ${cut.planned} planned; left out ${cut.left_out.length} check(s) of ${left} requests (fewest catalogue faults per request):`];
+  for (const l of cut.left_out.slice(0, 20)) lines.push(`  ${l.id} ${l.operation} (${l.requests} requests)`);
+  if (cut.left_out.length > 20) lines.push(`  ... and ${cut.left_out.length - 20} more (report.json budget.left_out)`);
+  return lines;
 }
 
 /** What `--budget N` left out of the plan: report.json's `budget`. */
@@ -120,6 +133,34 @@ export interface BudgetCut {
   planned: number;
   /** The check × operation pairs left out, in plan order, with the requests each would have sent. */
   left_out: Array<{ id: string; operation: string; requests: number }>;
+}
+
+/** Catalogue faults per planned request of each pair (a check's faults shared among its operations); Infinity when it sends nothing. */
+function pairValues(plan: readonly PlannedCheck[], costs: readonly number[], faults: Readonly<Record<string, number>>): number[] {
+  const pairs = new Map<string, number>();
+  for (const item of plan) pairs.set(item.check.id, (pairs.get(item.check.id) ?? 0) + 1);
+  return plan.map((item, i) => (costs[i] === 0 ? Number.POSITIVE_INFINITY : (faults[item.check.id] ?? 1) / pairs.get(item.check.id)! / costs[i]!));
+}
+
+/**
+ * The run's order: the checks most likely to catch a fault early. Suites keep together (the console
+ * groups by suite) and are ordered by their catalogue faults per planned request; the ratelimit
+ * suite stays last (its burst spends the window). Within a suite, pairs go by faults per request,
+ * destructive ones last (a regenerated key changes the credentials of what follows); ties keep
+ * the registry's order.
+ */
+export function orderByValue(plan: readonly PlannedCheck[], runs: number, spec: SpecModel, faults: Readonly<Record<string, number>> = CATALOGUE_FAULTS): PlannedCheck[] {
+  const costs = plan.map((item) => plannedRequestsOf(item, runs, spec));
+  const values = pairValues(plan, costs, faults);
+  const groups = new Map<Suite, number[]>();
+  plan.forEach((item, i) => groups.set(item.check.suite, [...(groups.get(item.check.suite) ?? []), i]));
+  const density = (idx: number[]) => {
+    const cost = idx.reduce((s, i) => s + costs[i]!, 0);
+    return cost === 0 ? 0 : idx.reduce((s, i) => s + (Number.isFinite(values[i]!) ? values[i]! * costs[i]! : 0), 0) / cost;
+  };
+  const suites = [...groups.keys()].sort((a, b) => Number(a === 'ratelimit') - Number(b === 'ratelimit') || density(groups.get(b)!) - density(groups.get(a)!));
+  const last = (i: number) => Number(plan[i]!.check.destructive === true);
+  return suites.flatMap((suite) => groups.get(suite)!.sort((a, b) => last(a) - last(b) || values[b]! - values[a]! || a - b).map((i) => plan[i]!));
 }
 
 /**
@@ -135,12 +176,10 @@ export function applyBudget(
   spec: SpecModel,
   options: { advertisedLimit?: number; faults?: Readonly<Record<string, number>> } = {},
 ): { plan: PlannedCheck[]; cut: BudgetCut } {
-  const faults = options.faults ?? CATALOGUE_FAULTS;
-  const pairs = new Map<string, number>();
-  for (const item of plan) pairs.set(item.check.id, (pairs.get(item.check.id) ?? 0) + 1);
   const costs = plan.map((item) => plannedRequestsOf(item, runs, spec, options.advertisedLimit));
-  const value = (i: number) => (faults[plan[i]!.check.id] ?? 1) / pairs.get(plan[i]!.check.id)! / costs[i]!;
-  const order = plan.map((_, i) => i).sort((a, b) => (costs[a] === 0 ? -1 : 0) - (costs[b] === 0 ? -1 : 0) || value(b) - value(a) || a - b);
+  const values = pairValues(plan, costs, options.faults ?? CATALOGUE_FAULTS);
+  // Pairs that send nothing first (Infinity), then by value; ties in plan order.
+  const order = plan.map((_, i) => i).sort((a, b) => (values[b]! === values[a]! ? 0 : values[b]! - values[a]!) || a - b);
   const kept = new Set<number>();
   let planned = 0;
   for (const i of order) {

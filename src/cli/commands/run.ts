@@ -22,7 +22,7 @@ import { escapeData, escapeProperty } from '../../reporters/github.js';
 import { createConsoleReporter } from '../../reporters/console.js';
 import { createGitHubSink } from '../../reporters/github-sink.js';
 import { composeEvents } from '../../results/events.js';
-import { renderDryRun } from '../../runner/budget.js';
+import { budgetLines, renderDryRun } from '../../runner/budget.js';
 import type { CheckDefinition, Credentials, Fixtures } from '../../checks/check.js';
 import { randomSeed, runConformance, type ConformanceResult } from '../../runner/conformance.js';
 import { SUITES, type RunReport } from '../../results/model.js';
@@ -82,6 +82,7 @@ export interface RunFlags extends BaselineFlags {
   seed?: string;
   runs?: string;
   rpm?: string;
+  budget?: string;
   timeoutMs?: string;
   deadlineMs?: string;
   includeDestructive?: boolean;
@@ -123,6 +124,7 @@ function settingsFromFlags(flags: RunFlags): PartialSettings {
   if (flags.seed !== undefined) out.seed = usage(() => coerce('int', flags.seed, '--seed', true) as number);
   if (flags.runs !== undefined) out.runs = usage(() => coerce('positiveInt', flags.runs, '--runs', true) as number);
   if (flags.rpm !== undefined) out.rpm = usage(() => coerce('positiveNumber', flags.rpm, '--rpm', true) as number);
+  if (flags.budget !== undefined) out.budget = usage(() => coerce('positiveInt', flags.budget, '--budget', true) as number);
   if (flags.timeoutMs !== undefined) out.timeoutMs = usage(() => coerce('positiveInt', flags.timeoutMs, '--timeout-ms', true) as number);
   if (flags.deadlineMs !== undefined) out.deadlineMs = usage(() => coerce('positiveInt', flags.deadlineMs, '--deadline-ms', true) as number);
   if (flags.includeDestructive) out.includeDestructive = true;
@@ -361,6 +363,7 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
     }
     if (settings.runs !== undefined) options.runs = settings.runs;
     if (settings.rpm !== undefined) options.rpm = settings.rpm;
+    if (settings.budget !== undefined) options.budget = settings.budget;
     if (settings.timeoutMs !== undefined) options.timeoutMs = settings.timeoutMs;
     if (settings.deadlineMs !== undefined) options.deadlineMs = settings.deadlineMs;
     if (shard) options.shard = shard;
@@ -380,6 +383,7 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
     const written = await writeReports(report, settings.reportDir, { secrets, sarif: { rules: checks } });
     for (const e of written.errors) shout(`vapc: could not write ${e.file}: ${printable(e.message)}\n`);
     if (!settings.quiet || written.errors.length > 0) say(`reports: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`);
+    if (report.budget) say(`${budgetLines(report.budget).join('\n')}\n`);
 
     return await exitStatus(report, result, flags, baseline, { say, shout, secrets });
   } finally {
@@ -419,6 +423,7 @@ export function registerRunCommand(program: Command, ctx: CommandContext): void 
     .option('--seed <n>', 'fast-check seed (default: random, printed and written to report.json)')
     .option('--runs <n>', 'generated cases per property (default: the most that fit the request budget)')
     .option('--rpm <n>', 'client-side cap on requests per minute (default: follow X-RateLimit-*)')
+    .option('--budget <n>', 'plan at most N requests, the checks catching most catalogue faults per request first; the report lists what was left out')
     .option('--timeout-ms <n>', 'per-request timeout in milliseconds (default 10000)')
     .option('--deadline-ms <n>', 'whole-run deadline in milliseconds, report writing included (default 1200000)')
     .option('--include-destructive', 'also exercise operations with effects outside test data (key regeneration, invites)')

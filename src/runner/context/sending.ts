@@ -48,24 +48,29 @@ export class SendingPolicy {
   private streak = 0;
   private readonly secretPointers: Map<Operation, string[]>;
 
-  /** The credential headers (lower case) whose values name a request's rate-limit bucket. */
+  /** The credential headers (lower case), the bearer's first: the first one a request carries names its rate-limit bucket. */
   private readonly credentialNames: string[];
 
   constructor(private readonly o: SendingOptions) {
     this.secretPointers = new Map(o.spec.operations.map((op) => [op, secretResponsePointers(op)]));
-    this.credentialNames = [...new Set(o.spec.securitySchemes.map((s) => s.header.toLowerCase()))];
+    const schemes = [...o.spec.securitySchemes].sort((x, y) => Number(y.credential === 'bearer') - Number(x.credential === 'bearer'));
+    this.credentialNames = [...new Set(schemes.map((s) => s.header.toLowerCase()))];
   }
 
   /**
-   * The bucket a server counts a request in: its credential values ('' without any). The key stays
-   * in memory; messages name the bucket by number (see Pacer).
+   * The bucket a server counts a request in: its key (servers count per API key, whatever the user
+   * id beside it), else its other credential, '' without any. The key stays in memory; messages
+   * name the bucket by number (see Pacer).
    */
   private bucketOf(request: HttpRequest): string {
-    const values: string[] = [];
-    for (const [name, value] of Object.entries(request.headers ?? {})) {
-      if (this.credentialNames.includes(name.toLowerCase())) values.push(`${name.toLowerCase()}\0${value}`);
+    const headers = request.headers ?? {};
+    let best = '';
+    let rank = this.credentialNames.length;
+    for (const [name, value] of Object.entries(headers)) {
+      const i = this.credentialNames.indexOf(name.toLowerCase());
+      if (i >= 0 && i < rank) [best, rank] = [`${i}\0${value}`, i];
     }
-    return values.sort().join('\0');
+    return best;
   }
 
   /** Sends, then (when `retry`) waits out and resends a 429 up to the retry limit; `sent` counts every attempt. */

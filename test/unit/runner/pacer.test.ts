@@ -47,6 +47,18 @@ describe('pacing by what the server says, per credential', () => {
     expect(t.sent.length).toBe(155);
   });
 
+  it('counts a key\'s requests together whatever user id goes beside it, as servers count per key', async () => {
+    const t = countsOnlyUsers(5);
+    const slept: number[] = [];
+    const ctx = createCheckContext({ spec, transport: t, credentials: { apiKey: 'k_abcdef', userId: 'u_12345' }, sleep: async (ms) => void slept.push(ms) });
+    for (let i = 0; i < 5; i++) await ctx.send({ method: 'GET', path: '/calls' });
+    expect(slept).toEqual([]);
+    await ctx.send({ method: 'GET', path: '/calls', headers: { 'X-User-ID': 'someone-else' } });
+    // The key's last answer said 0 left: the run waits for its reset (60 s) instead of meeting a 429.
+    expect(slept.length).toBeGreaterThan(0);
+    expect(slept[0]).toBeGreaterThan(55_000);
+  });
+
   it('waits when the last answer in that bucket says the budget is spent, and says which header and operation', async () => {
     let now = 0;
     const waits: PacingInfo[] = [];

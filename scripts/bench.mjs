@@ -1,4 +1,5 @@
 // npm run bench: runs every bench/*.bench.ts in name order; each prints its own ratios.
+// `npm run bench -- kills` (or startup, runner, ...) runs only the benches whose names contain a word given.
 import { readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 

@@ -17,6 +17,8 @@ export interface RunSettings {
   seed?: number;
   runs?: number;
   rpm?: number;
+  /** --budget N: plan at most N requests, highest-value checks first. */
+  budget?: number;
   timeoutMs?: number;
   /** Whole-run deadline (an addition to the documented flags). */
   deadlineMs?: number;
@@ -73,10 +75,14 @@ const KEYS: Record<string, { setting: keyof PartialSettings; kind: Kind }> = {
 
 const snakeOf = (key: string): string => snakeCase(key).replace(/-/g, '_');
 
-/** Keys a config file may not hold at all: the gate's baseline comes from the command line (or the Action's input). */
+/**
+ * Keys a config file may not hold at all: the gate's baseline comes from the command line (or the
+ * Action's input), and so does a request budget, which leaves checks out.
+ */
 const FLAG_ONLY_KEYS: Record<string, string> = {
   baseline: '--baseline FILE (Action input `baseline`)',
   write_baseline: '--write-baseline FILE',
+  budget: '--budget N',
 };
 
 function describeValue(value: unknown): string {
@@ -316,7 +322,7 @@ export function mergeSettings(flags: PartialSettings, env: PartialSettings, file
     quiet: pick('quiet') ?? false,
     fixtures: { ...file.fixtures, ...flags.fixtures },
   };
-  for (const key of ['baseUrl', 'apiKey', 'userId', 'suites', 'seed', 'runs', 'rpm', 'timeoutMs', 'deadlineMs'] as const) {
+  for (const key of ['baseUrl', 'apiKey', 'userId', 'suites', 'seed', 'runs', 'rpm', 'budget', 'timeoutMs', 'deadlineMs'] as const) {
     const value = pick(key);
     if (value !== undefined) (settings as unknown as Record<string, unknown>)[key] = value;
   }

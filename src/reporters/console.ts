@@ -71,7 +71,7 @@ export function pacingText(info: PacingInfo): string {
   const parts: string[] = [];
   if (info.rpm !== undefined) parts.push(`${Math.round(info.rpm)}/min`);
   if (info.limit !== undefined) parts.push(info.remaining !== undefined ? `${info.remaining}/${info.limit} left` : `limit ${info.limit}`);
-  if (info.waitMs > 0) parts.push(`waiting ${formatDuration(info.waitMs)}`);
+  if (info.waitMs > 0) parts.push(`waiting ${formatDuration(info.waitMs)}${info.cause ? ` (${info.cause})` : ''}`);
   return parts.length > 0 ? `paced ${parts.join(', ')}` : '';
 }
 

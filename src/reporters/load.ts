@@ -218,6 +218,9 @@ export function parseReport(text: string, source = 'report.json'): RunReport {
   };
   if (isObject(d.baseline)) report.baseline = baselineOf(d.baseline);
   if (isObject(d.focus)) report.focus = printableValue(d.focus) as RunReport['focus'];
+  // Bounded by the schema; kept (made printable) so a re-render says what the run said.
+  if (isObject(d.rate_limit)) report.rate_limit = printableValue(d.rate_limit) as RunReport['rate_limit'];
+  if (isObject(d.budget)) report.budget = printableValue(d.budget) as RunReport['budget'];
   if (isObject(d.shard)) {
     const s = d.shard;
     if ((s.index as number) > (s.count as number)) throw new VapcError('E_CONFIG', `${name} is not a vapc report: shard ${s.index}/${s.count} has its index above its count`);

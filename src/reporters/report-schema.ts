@@ -179,6 +179,10 @@ export const REPORT_SCHEMA = {
     focus,
     shard,
     coverage,
+    budget: {
+      type: 'object',
+      properties: { requests: COUNT, planned: COUNT, left_out: { type: 'array', maxItems: 100_000, items: { type: 'object', properties: { id: SHORT, operation: SHORT, requests: COUNT } } } },
+    },
     rate_limit: { type: 'object', required: ['reset_at'], properties: { reset_at: SHORT, limit: { type: 'integer' }, remaining: { type: 'integer' } } },
     run: { type: 'object', required: ['status'], properties: { status: { enum: ['complete', 'aborted'] }, reason: LINE } },
     error_code: SHORT,

@@ -17,6 +17,8 @@ export interface PacingInfo {
   remaining?: number;
   /** Effective cap in requests per minute, if any. */
   rpm?: number;
+  /** What asked for the wait: `X-RateLimit-Remaining: 0 on GET /calls (credentials #1)`, `429 on ...`, `--rpm 60`. */
+  cause?: string;
 }
 
 export interface RunEvents {

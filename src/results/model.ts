@@ -175,6 +175,8 @@ export interface RunReport {
    * when it resets, so the end of a run can say when repro lines stop meeting the burst's 429.
    */
   rate_limit?: RateLimitWindow;
+  /** Set by `vapc run --budget N`: the requests allowed, those planned, and the checks left out. */
+  budget?: { requests: number; planned: number; left_out: Array<{ id: string; operation: string; requests: number }> };
 }
 
 /** report.json's `rate_limit`: the last advertised window, its reset as an ISO time. */

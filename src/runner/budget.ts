@@ -1,6 +1,7 @@
 import type { Suite } from '../results/model.js';
 import type { SpecModel } from '../spec/model.js';
 import { operationLabel, type PlannedCheck } from './run.js';
+import { CATALOGUE_FAULTS } from './check-values.js';
 
 /**
  * The request budget. A live server on the development plan allows 100 requests per minute and a
@@ -22,10 +23,11 @@ export function requestBudget(limitPerMinute: number | undefined, rpm?: number):
   return Math.max(50, Math.floor(perMinute * BUDGET_MINUTES));
 }
 
-/** Planned requests of one pair (the check's own estimate, else `runs`). */
-export function plannedRequestsOf(item: PlannedCheck, runs: number, spec: SpecModel): number {
+/** Planned requests of one pair (the check's own estimate, else `runs`); the burst's from the advertised limit when known. */
+export function plannedRequestsOf(item: PlannedCheck, runs: number, spec: SpecModel, advertisedLimit?: number): number {
   if (item.skip) return 0;
-  const estimate = item.check.plannedRequests?.(item.operation, runs, spec, { strictTypes: item.strictTypes ?? false });
+  const options = advertisedLimit === undefined ? { strictTypes: item.strictTypes ?? false } : { strictTypes: item.strictTypes ?? false, advertisedLimit };
+  const estimate = item.check.plannedRequests?.(item.operation, runs, spec, options);
   return typeof estimate === 'number' && Number.isFinite(estimate) && estimate >= 0 ? Math.ceil(estimate) : runs;
 }
 
@@ -65,6 +67,8 @@ export interface DryRunPlan {
   limitPerMinute?: number;
   /** Projected minutes at the advertised limit (and --rpm cap), the burst's window wait included. */
   projectedMinutes?: number;
+  /** With --budget N: what the budget left out. */
+  budget?: BudgetCut;
 }
 
 /** Planned requests per suite and operation, and the projected time at the advertised limit. */
@@ -75,7 +79,7 @@ export function dryRunPlan(plan: readonly PlannedCheck[], runs: number, spec: Sp
     const line = lines.get(key) ?? { suite: item.check.suite, operation: operationLabel(item.operation), checks: 0, requests: 0, skipped: 0 };
     line.checks++;
     if (item.skip) line.skipped++;
-    line.requests += plannedRequestsOf(item, runs, spec);
+    line.requests += plannedRequestsOf(item, runs, spec, limitPerMinute);
     const cases = item.skip ? undefined : item.check.plannedCases?.(item.operation, spec);
     if (cases?.length) line.cases = [...(line.cases ?? []), ...cases.map((c) => `${item.check.id}: ${c}`)];
     lines.set(key, line);
@@ -87,7 +91,8 @@ export function dryRunPlan(plan: readonly PlannedCheck[], runs: number, spec: Sp
   if (Number.isFinite(perMinute) && perMinute > 0) {
     if (limitPerMinute !== undefined) out.limitPerMinute = limitPerMinute;
     const burst = all.filter((l) => l.suite === 'ratelimit').reduce((s, l) => s + l.requests, 0);
-    // Pre-burst requests at the limit, then up to one window's wait before the burst.
+    // Pre-burst requests at the limit, then up to one window's wait before the burst; the burst
+    // itself (the advertised limit + 2 requests, sent unpaced and partly concurrently) takes seconds.
     out.projectedMinutes = (total - burst) / perMinute + (burst > 0 ? 1 : 0);
   }
   return out;
@@ -108,5 +113,82 @@ export function renderDryRun(dry: DryRunPlan): string {
   } else {
     lines.push('projected time: the target advertises no rate limit (no X-RateLimit-Limit header); nothing paces the run');
   }
+  if (dry.budget) lines.push(...budgetLines(dry.budget));
   return `${lines.join('\n')}\n`;
+}
+
+/** What --budget N left out, for the console: one line, then the pairs (the first 20). */
+export function budgetLines(cut: BudgetCut): string[] {
+  const left = cut.left_out.reduce((s, l) => s + l.requests, 0);
+  if (cut.left_out.length === 0) return [`budget ${cut.requests} requests: nothing left out (${cut.planned} planned)`];
+  const lines = [`budget ${cut.requests} requests: ${cut.planned} planned; left out ${cut.left_out.length} check(s) of ${left} requests (fewest catalogue faults per request):`];
+  for (const l of cut.left_out.slice(0, 20)) lines.push(`  ${l.id} ${l.operation} (${l.requests} requests)`);
+  if (cut.left_out.length > 20) lines.push(`  ... and ${cut.left_out.length - 20} more (report.json budget.left_out)`);
+  return lines;
+}
+
+/** What `--budget N` left out of the plan: report.json's `budget`. */
+export interface BudgetCut {
+  /** The N of --budget N: requests the plan may send (discovery's few reads not counted). */
+  requests: number;
+  /** Requests planned after the cut. */
+  planned: number;
+  /** The check × operation pairs left out, in plan order, with the requests each would have sent. */
+  left_out: Array<{ id: string; operation: string; requests: number }>;
+}
+
+/** Catalogue faults per planned request of each pair (a check's faults shared among its operations); Infinity when it sends nothing. */
+function pairValues(plan: readonly PlannedCheck[], costs: readonly number[], faults: Readonly<Record<string, number>>): number[] {
+  const pairs = new Map<string, number>();
+  for (const item of plan) pairs.set(item.check.id, (pairs.get(item.check.id) ?? 0) + 1);
+  return plan.map((item, i) => (costs[i] === 0 ? Number.POSITIVE_INFINITY : (faults[item.check.id] ?? 1) / pairs.get(item.check.id)! / costs[i]!));
+}
+
+/**
+ * The run's order: the checks most likely to catch a fault early. Suites keep together (the console
+ * groups by suite) and are ordered by their catalogue faults per planned request; the ratelimit
+ * suite stays last (its burst spends the window). Within a suite, pairs go by faults per request,
+ * destructive ones last (a regenerated key changes the credentials of what follows); ties keep
+ * the registry's order.
+ */
+export function orderByValue(plan: readonly PlannedCheck[], runs: number, spec: SpecModel, faults: Readonly<Record<string, number>> = CATALOGUE_FAULTS): PlannedCheck[] {
+  const costs = plan.map((item) => plannedRequestsOf(item, runs, spec));
+  const values = pairValues(plan, costs, faults);
+  const groups = new Map<Suite, number[]>();
+  plan.forEach((item, i) => groups.set(item.check.suite, [...(groups.get(item.check.suite) ?? []), i]));
+  const density = (idx: number[]) => {
+    const cost = idx.reduce((s, i) => s + costs[i]!, 0);
+    return cost === 0 ? 0 : idx.reduce((s, i) => s + (Number.isFinite(values[i]!) ? values[i]! * costs[i]! : 0), 0) / cost;
+  };
+  const suites = [...groups.keys()].sort((a, b) => Number(a === 'ratelimit') - Number(b === 'ratelimit') || density(groups.get(b)!) - density(groups.get(a)!));
+  const last = (i: number) => Number(plan[i]!.check.destructive === true);
+  return suites.flatMap((suite) => groups.get(suite)!.sort((a, b) => last(a) - last(b) || values[b]! - values[a]! || a - b).map((i) => plan[i]!));
+}
+
+/**
+ * `--budget N`: the pairs that catch the most catalogue faults per planned request come first
+ * (a check's faults, from src/runner/check-values.ts, shared among the operations it applies to),
+ * kept while the planned requests stay within N; pairs that send nothing (skipped) always stay.
+ * The kept pairs run in plan order (suites in order, the burst last).
+ */
+export function applyBudget(
+  plan: readonly PlannedCheck[],
+  budget: number,
+  runs: number,
+  spec: SpecModel,
+  options: { advertisedLimit?: number; faults?: Readonly<Record<string, number>> } = {},
+): { plan: PlannedCheck[]; cut: BudgetCut } {
+  const costs = plan.map((item) => plannedRequestsOf(item, runs, spec, options.advertisedLimit));
+  const values = pairValues(plan, costs, options.faults ?? CATALOGUE_FAULTS);
+  // Pairs that send nothing first (Infinity), then by value; ties in plan order.
+  const order = plan.map((_, i) => i).sort((a, b) => (values[b]! === values[a]! ? 0 : values[b]! - values[a]!) || a - b);
+  const kept = new Set<number>();
+  let planned = 0;
+  for (const i of order) {
+    if (planned + costs[i]! > budget) continue;
+    planned += costs[i]!;
+    kept.add(i);
+  }
+  const left_out = plan.flatMap((item, i) => (kept.has(i) ? [] : [{ id: item.check.id, operation: operationLabel(item.operation), requests: costs[i]! }]));
+  return { plan: plan.filter((_, i) => kept.has(i)), cut: { requests: budget, planned, left_out } };
 }

@@ -9,7 +9,7 @@ import { createUndiciTransport, DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, pars
 import type { Exchange, Transport } from '../transport/types.js';
 import type { Secrets } from '../secrets/index.js';
 import { sanitizeConfig, sanitizeLine } from '../secrets/report.js';
-import { dryRunPlan, fitRuns, requestBudget, type DryRunPlan } from './budget.js';
+import { applyBudget, dryRunPlan, fitRuns, orderByValue, requestBudget, type BudgetCut, type DryRunPlan } from './budget.js';
 import type { RateLimitState } from './pacer.js';
 import type { CheckDefinition, Credentials, Fixtures, RequestValidator } from '../checks/check.js';
 import { createCheckContext, RunAbortedError, type CheckContextOptions, type RunContext } from './context.js';
@@ -69,6 +69,8 @@ export interface ConformanceOptions {
   includeDestructive?: boolean;
   strictTypes?: boolean;
   dryRun?: boolean;
+  /** `--budget N`: plan at most N requests, the checks catching most catalogue faults per request first. */
+  budget?: number;
   events?: RunEvents;
   /**
    * Re-validates each request as it went over the wire before a check may call it "invalid input
@@ -160,6 +162,19 @@ function planEventOf(plan: PlannedCheck[], suites: readonly Suite[], seed: numbe
 }
 
 /**
+ * The run's plan: the default --runs fitted to the request budget (and to --budget N), the checks
+ * most likely to catch a fault first (src/runner/check-values.ts; the burst last), and with
+ * --budget N at most N planned requests, the highest-value pairs kept and the rest listed.
+ */
+function orderedPlan(registryPlan: PlannedCheck[], options: ConformanceOptions, budget: number, spec: SpecModel, advertisedLimit: number | undefined): { runs: number; plan: PlannedCheck[]; cut?: BudgetCut } {
+  const runs = options.runs ?? fitRuns(registryPlan, Math.min(budget, options.budget ?? Number.POSITIVE_INFINITY), spec);
+  const plan = orderByValue(registryPlan, runs, spec);
+  if (options.budget === undefined) return { runs, plan };
+  const kept = applyBudget(plan, options.budget, runs, spec, advertisedLimit === undefined ? {} : { advertisedLimit });
+  return { runs, plan: kept.plan, cut: kept.cut };
+}
+
+/**
  * The conformance run, as a library call: discovery of fixtures (read-only), the plan (suites in
  * order, ratelimit last, destructive pairs only when asked), the default --runs sized to the
  * request budget at the advertised limit, the checks, and the RunReport. Touches no argv, console
@@ -186,7 +201,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const discovery = await discoverSetup(ctx, options, transport.baseUrl);
 
     const suites = options.suites ?? SUITES;
-    const wholePlan = planChecks(options.checks, ctx, {
+    const registryPlan = planChecks(options.checks, ctx, {
       suites,
       includeDestructive: options.includeDestructive ?? false,
       strictTypes: options.strictTypes ?? false,
@@ -194,7 +209,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       ...(options.operations ? { operations: options.operations } : {}),
     });
     const budget = requestBudget(ctx.pacer.state.limit, options.rpm);
-    const runs = options.runs ?? fitRuns(wholePlan, budget, spec);
+    const { runs, plan: wholePlan, cut } = orderedPlan(registryPlan, options, budget, spec, ctx.pacer.state.limit);
     const shard = options.shard ? shardOf(wholePlan, runs, spec, options.shard) : undefined;
     const plan = shard ? shard.positions.map((i) => wholePlan[i]!) : wholePlan;
     ctx.setRuns(runs);
@@ -225,10 +240,13 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       ...(options.focus ? { focus: options.focus } : {}),
       ...(shard ? { shard } : {}),
       ...(results.length > 0 ? { coverage: coverage.compute(results, wholePlan) } : {}),
+      ...(cut ? { budget: cut } : {}),
     });
 
     if (options.dryRun) {
-      return { report: makeReport([]), secrets: ctx.secrets.known(), discovery, dryRun: dryRunPlan(plan, runs, spec, ctx.pacer.state.limit, options.rpm) };
+      const dryRun = dryRunPlan(plan, runs, spec, ctx.pacer.state.limit, options.rpm);
+      if (cut) dryRun.budget = cut;
+      return { report: makeReport([]), secrets: ctx.secrets.known(), discovery, dryRun };
     }
 
     options.events?.onStart?.(planEvent);

@@ -1,4 +1,4 @@
-import SwaggerParser from '@apidevtools/swagger-parser';
+import type SwaggerParser from '@apidevtools/swagger-parser';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VapcError } from '../errors.js';
@@ -6,6 +6,7 @@ import { paths } from '../paths.js';
 import { readSpecFiles, SPEC_LIMITS, type SpecFiles, type SpecLimits } from './files.js';
 import { buildModel, type OpenAPIDocument, type SpecModel } from './model.js';
 import { shown } from './remote.js';
+import { readPackagedDocument } from './packaged.js';
 
 export { SPEC_LIMITS, type SpecLimits } from './files.js';
 
@@ -90,7 +91,9 @@ export async function loadDocument(options: LoadOptions = {}): Promise<OpenAPIDo
   try {
     // validate() dereferences too; the result has no $ref left.
     const validate = options.validateSchema === false ? { validate: { schema: false, spec: true } } : {};
-    document = (await SwaggerParser.validate(path, { ...fromFiles(files), ...validate })) as unknown as OpenAPIDocument;
+    // Loaded when used: a run on the packaged spec never needs the parser (see packaged.ts).
+    const { default: parser } = await import('@apidevtools/swagger-parser');
+    document = (await parser.validate(path, { ...fromFiles(files), ...validate })) as unknown as OpenAPIDocument;
   } catch (error) {
     if (error instanceof VapcError) throw error;
     const message = error instanceof Error ? error.message : String(error);
@@ -113,7 +116,12 @@ export async function checkSpecFiles(path: string, options: Pick<LoadOptions, 'a
   await readSpecFiles(resolve(path), { ...(options.allowRefHosts ? { allowRefHosts: options.allowRefHosts } : {}), limits: { ...SPEC_LIMITS, ...options.limits } });
 }
 
-/** Loads the spec and returns the model the rest of the toolkit reads (operations, security, bounds). */
+/**
+ * Loads the spec and returns the model the rest of the toolkit reads (operations, security, bounds).
+ * The packaged spec comes from the build's validated copy while the spec folder is unchanged; a
+ * spec named by `path` is always validated.
+ */
 export async function loadSpec(options: LoadOptions = {}): Promise<SpecModel> {
-  return buildModel(await loadDocument(options));
+  const packaged = options.path === undefined ? readPackagedDocument() : undefined;
+  return buildModel(packaged ?? (await loadDocument(options)));
 }

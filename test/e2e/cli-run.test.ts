@@ -231,7 +231,7 @@ describe('vapc run: time is bounded by --deadline-ms, rate-limit waits included'
   const FAR = 3 * 3600_000;
 
   it('a limit whose reset is hours away stops the run at a small deadline: exit 2, partial report, run.status aborted', async () => {
-    const limited = await startReferenceServer({ port: 0, spec, rateLimit: 60, rateWindowMs: FAR });
+    const limited = await startReferenceServer({ port: 0, spec, rateLimit: 30, rateWindowMs: FAR });
     try {
       const io = capture();
       const reportDir = join(dir, 'deadline-mid-run');

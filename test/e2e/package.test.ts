@@ -32,7 +32,7 @@ afterAll(() => {
 
 describe('npm pack', () => {
   it('ships the compiled library, the bundled spec, the CLI and the README, and nothing of the workshop', () => {
-    for (const needed of ['package.json', 'README.md', 'bin/vapc.js', 'dist/openapi.json', 'dist/openapi.yaml', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/generated/validators.js', 'dist/src/generated/types.d.ts']) {
+    for (const needed of ['package.json', 'README.md', 'bin/vapc.js', 'dist/openapi.json', 'dist/openapi.dereferenced.json', 'dist/openapi.yaml', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/generated/validators.js', 'dist/src/generated/types.d.ts']) {
       expect(packedFiles, needed).toContain(needed);
     }
     expect(packedFiles.filter((f) => /^(test|bench|scripts|src|node_modules|reports)\//.test(f) || f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toEqual([]);

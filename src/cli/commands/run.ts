@@ -19,9 +19,10 @@ import {
 } from '../../config/settings.js';
 import { isVapcError, SETUP_ERROR_CODES, VapcError } from '../../errors.js';
 import { escapeData, escapeProperty } from '../../reporters/github.js';
-import { createConsoleReporter, createGitHubSink, writeReports } from '../../reporters/index.js';
+import { createConsoleReporter } from '../../reporters/console.js';
+import { createGitHubSink } from '../../reporters/github-sink.js';
 import { composeEvents } from '../../results/events.js';
-import { renderDryRun } from '../../runner/budget.js';
+import { budgetLines, renderDryRun } from '../../runner/budget.js';
 import type { CheckDefinition, Credentials, Fixtures } from '../../checks/check.js';
 import { randomSeed, runConformance, type ConformanceResult } from '../../runner/conformance.js';
 import { SUITES, type RunReport } from '../../results/model.js';
@@ -29,17 +30,15 @@ import type { CredentialSource, RunConfig } from '../../results/run-config.js';
 import { checks as registry } from '../../../suites/index.js';
 import { profile } from '../../../suites/profile.js';
 import { validateWireRequest } from '../../checks/wire.js';
-import { startReferenceServer, type ReferenceServer } from '../../server/index.js';
+import type { ReferenceServer } from '../../server/index.js';
 import { parseBaseUrl } from '../../transport/undici.js';
 import { loadSpec } from '../../spec/load.js';
 import { Secrets } from '../../secrets/index.js';
 import { neutralizeCommands, printable } from '../../results/printable.js';
-import { markAborted, type AbortedRun } from '../aborted.js';
+import type { AbortedRun } from '../aborted.js';
 import { ExitCode, fromAction, type CliIo, type CommandContext } from '../io.js';
 import { baselinedReport, loadBaselineFlags, markKnownLive, saveBaseline, todayUtc, type BaselineFlags } from '../baseline.js';
-import { diffDocuments } from '../../diff/index.js';
-import { renderFocus, selectFocus, type RunFocus } from '../../diff/focus.js';
-import { loadSpecSource } from '../../diff/source.js';
+import type { RunFocus } from '../../diff/focus.js';
 import { paths } from '../../paths.js';
 import { operationLabel } from '../../runner/run.js';
 import type { SpecModel } from '../../spec/model.js';
@@ -47,6 +46,8 @@ import { buildUniverse, coverageGate, coverageGateFlags, coverageLine, renderPla
 
 /** --changed-since BASE: diff BASE against the spec this run uses and select the touched operations plus the smoke set. */
 async function focusSince(baseArg: string, spec: SpecModel): Promise<RunFocus> {
+  // Loaded only with --changed-since (start-up cost: see bench/RESULTS.md).
+  const [{ diffDocuments }, { selectFocus }, { loadSpecSource }] = await Promise.all([import('../../diff/index.js'), import('../../diff/focus.js'), import('../../diff/source.js')]);
   const base = await loadSpecSource(baseArg, process.cwd());
   const head = await loadSpecSource(paths.specSource, process.cwd()).catch((error: unknown) => {
     base.dispose();
@@ -83,6 +84,7 @@ export interface RunFlags extends BaselineFlags {
   seed?: string;
   runs?: string;
   rpm?: string;
+  budget?: string;
   timeoutMs?: string;
   deadlineMs?: string;
   includeDestructive?: boolean;
@@ -128,6 +130,7 @@ function settingsFromFlags(flags: RunFlags): PartialSettings {
   if (flags.seed !== undefined) out.seed = usage(() => coerce('int', flags.seed, '--seed', true) as number);
   if (flags.runs !== undefined) out.runs = usage(() => coerce('positiveInt', flags.runs, '--runs', true) as number);
   if (flags.rpm !== undefined) out.rpm = usage(() => coerce('positiveNumber', flags.rpm, '--rpm', true) as number);
+  if (flags.budget !== undefined) out.budget = usage(() => coerce('positiveInt', flags.budget, '--budget', true) as number);
   if (flags.timeoutMs !== undefined) out.timeoutMs = usage(() => coerce('positiveInt', flags.timeoutMs, '--timeout-ms', true) as number);
   if (flags.deadlineMs !== undefined) out.deadlineMs = usage(() => coerce('positiveInt', flags.deadlineMs, '--deadline-ms', true) as number);
   if (flags.includeDestructive) out.includeDestructive = true;
@@ -252,6 +255,7 @@ async function targetOf(settings: RunSettings, spec: SpecModel): Promise<{ baseU
   if (settings.apiKey !== undefined) credentials.apiKey = settings.apiKey;
   if (settings.userId !== undefined) credentials.userId = settings.userId;
   if (!settings.embedded) return { baseUrl: settings.baseUrl!, credentials, fixtures: { ...settings.fixtures } };
+  const { startReferenceServer } = await import('../../server/index.js');
   const server = await startReferenceServer({ host: '127.0.0.1', port: 0, spec, rateLimit: EMBEDDED_RATE_LIMIT, rateWindowMs: EMBEDDED_RATE_WINDOW_MS });
   credentials.apiKey = server.fixtures.api_key;
   credentials.userId = server.fixtures.user_id;
@@ -322,6 +326,7 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
       const run: AbortedRun = { reason: printable(secrets.evidence(error.message)), code: error.code, startedAt };
       if (settings?.baseUrl !== undefined) run.target = printable(secrets.text(settings.baseUrl));
       if (settings?.seed !== undefined) run.seed = settings.seed;
+      const { markAborted } = await import('../aborted.js');
       await markAborted(settings?.reportDir ?? flags.reportDir ?? DEFAULT_REPORT_DIR, run);
     }
     throw error;
@@ -361,7 +366,7 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
         `${settings.seed === undefined ? ` (random; replay with --seed ${seed})` : ''}${shard ? ` · shard ${shard.index}/${shard.count}` : ''}${settings.dryRun ? ' · dry run' : ''}\n`,
     );
     const focus = flags.changedSince === undefined ? undefined : await focusSince(flags.changedSince, spec);
-    if (focus) say(renderFocus(focus));
+    if (focus) say((await import('../../diff/focus.js')).renderFocus(focus));
     const checks = deps.checks ?? registry;
     // The console, and GitHub Actions output under GITHUB_ACTIONS=true, fed by one event stream.
     const reporter = composeEvents(
@@ -380,7 +385,7 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
       options.operations = new Set(focus.operations.map((o) => o.operation));
       options.focus = focus;
     }
-    for (const key of ['runs', 'rpm', 'timeoutMs', 'deadlineMs'] as const) if (settings[key] !== undefined) options[key] = settings[key];
+    for (const key of ['runs', 'rpm', 'budget', 'timeoutMs', 'deadlineMs'] as const) if (settings[key] !== undefined) options[key] = settings[key];
     if (shard) options.shard = shard;
     const result = await runConformance(options).catch((error: unknown) => {
       announceSetupError(error, io, secrets);
@@ -396,9 +401,11 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
     // report is safe from its source; the baseline adds only vapc's own fields, so it is written as it is.
     const report = baseline && flags.baseline !== undefined ? baselinedReport(result.report, baseline, { file: flags.baseline, today, prune: flags.pruneBaseline === true }) : result.report;
     reporter.onEnd?.(report);
+    const { writeReports } = await import('../../reporters/index.js');
     const written = await writeReports(report, settings.reportDir, { sanitized: true, sarif: { rules: checks, coverage: flags.sarifCoverage === true } });
     for (const e of written.errors) shout(`vapc: could not write ${e.file}: ${printable(e.message)}\n`);
     if (!settings.quiet || written.errors.length > 0) say(`reports: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`);
+    if (report.budget) say(`${budgetLines(report.budget).join('\n')}\n`);
 
     const gateFailed = coverageSays(report, gateOptions, say, shout);
     const status = await exitStatus(report, result, flags, baseline, { say, shout, secrets });
@@ -440,6 +447,7 @@ export function registerRunCommand(program: Command, ctx: CommandContext): void 
     .option('--seed <n>', 'fast-check seed (default: random, printed and written to report.json)')
     .option('--runs <n>', 'generated cases per property (default: the most that fit the request budget)')
     .option('--rpm <n>', 'client-side cap on requests per minute (default: follow X-RateLimit-*)')
+    .option('--budget <n>', 'plan at most N requests, the checks catching most catalogue faults per request first; the report lists what was left out')
     .option('--timeout-ms <n>', 'per-request timeout in milliseconds (default 10000)')
     .option('--deadline-ms <n>', 'whole-run deadline in milliseconds, report writing included (default 1200000)')
     .option('--include-destructive', 'also exercise operations with effects outside test data (key regeneration, invites)')

@@ -16,6 +16,9 @@ export class RunAbortedError extends VapcError {
   }
 }
 
+/** `GET /calls/{call_id}`: the operation a pacing message names. */
+const labelOf = (request: HttpRequest, op: Operation | undefined): string => `${request.method} ${op?.path ?? request.path}`;
+
 const CONNECTION_ERRORS: TransportErrorCode[] = ['connection_refused', 'connection_reset', 'timeout'];
 
 export interface SendingOptions {
@@ -45,8 +48,29 @@ export class SendingPolicy {
   private streak = 0;
   private readonly secretPointers: Map<Operation, string[]>;
 
+  /** The credential headers (lower case), the bearer's first: the first one a request carries names its rate-limit bucket. */
+  private readonly credentialNames: string[];
+
   constructor(private readonly o: SendingOptions) {
     this.secretPointers = new Map(o.spec.operations.map((op) => [op, secretResponsePointers(op)]));
+    const schemes = [...o.spec.securitySchemes].sort((x, y) => Number(y.credential === 'bearer') - Number(x.credential === 'bearer'));
+    this.credentialNames = [...new Set(schemes.map((s) => s.header.toLowerCase()))];
+  }
+
+  /**
+   * The bucket a server counts a request in: its key (servers count per API key, whatever the user
+   * id beside it), else its other credential, '' without any. The key stays in memory; messages
+   * name the bucket by number (see Pacer).
+   */
+  private bucketOf(request: HttpRequest): string {
+    const headers = request.headers ?? {};
+    let best = '';
+    let rank = this.credentialNames.length;
+    for (const [name, value] of Object.entries(headers)) {
+      const i = this.credentialNames.indexOf(name.toLowerCase());
+      if (i >= 0 && i < rank) [best, rank] = [`${i}\0${value}`, i];
+    }
+    return best;
   }
 
   /** Sends, then (when `retry`) waits out and resends a 429 up to the retry limit; `sent` counts every attempt. */
@@ -54,7 +78,8 @@ export class SendingPolicy {
     let exchange = await this.sendOnce(request, pace, op);
     sent.n++;
     for (let attempt = 0; retry && exchange.response?.status === 429 && attempt < this.o.maxRetries429; attempt++) {
-      await this.pause(this.o.pacer.backoffAfter429(exchange.response.headers, attempt));
+      const bucket = this.bucketOf(request);
+      await this.pause(this.o.pacer.backoffAfter429(exchange.response.headers, attempt, undefined, bucket, labelOf(request, op)), this.o.pacer.causeOf(bucket));
       exchange = await this.sendOnce(request, pace, op);
       sent.n++;
     }
@@ -68,13 +93,14 @@ export class SendingPolicy {
     if (resetAt === undefined) return;
     const wait = Math.min(resetAt - Date.now() + 100, 65_000, deadlineAt === undefined ? Infinity : deadlineAt - Date.now());
     if (wait <= 0) return;
-    await this.pause(wait);
+    await this.pause(wait, 'a fresh window for the rate-limit burst (X-RateLimit-Reset)');
   }
 
-  private async pause(waitMs: number): Promise<void> {
+  private async pause(waitMs: number, cause?: string): Promise<void> {
     const { pacer, events } = this.o;
     const info: PacingInfo = { waitMs };
     if (pacer.state.limit !== undefined) info.limit = pacer.state.limit;
+    if (cause !== undefined) info.cause = cause;
     events?.onPacing?.(info);
     await this.o.sleep(waitMs);
     pacer.windowReset();
@@ -85,13 +111,15 @@ export class SendingPolicy {
     if (deadlineAt !== undefined && Date.now() > deadlineAt) {
       throw new RunAbortedError('the run deadline passed before all checks ran', 'deadline');
     }
-    if (pace && !pacer.tryAcquire()) await pacer.acquire();
+    const bucket = this.bucketOf(request);
+    if (pace && !pacer.tryAcquire(bucket)) await pacer.acquire(bucket);
     const exchange = await this.o.transport.send(request);
+    if (pace) pacer.release(bucket);
     this.total++;
     this.o.events?.onRequest?.(this.total);
     this.o.onExchange?.(exchange, request.checkId);
     if (exchange.response) {
-      pacer.observe(exchange.response.headers);
+      pacer.observe(exchange.response.headers, bucket, labelOf(request, op));
       this.learnSecrets(exchange.response, op);
       this.scrubResponse(exchange.response);
     }

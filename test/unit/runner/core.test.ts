@@ -52,15 +52,16 @@ describe('pacer', () => {
     expect(readRateLimit({ 'x-ratelimit-limit': 'lots' }, now)).toEqual({});
   });
 
-  it('waits for the advertised reset when the remaining count reaches the reserve', async () => {
+  it('waits for the advertised reset only when the last answer says the budget is spent', async () => {
     let now = 0;
     const waits: number[] = [];
     const pacer = new Pacer({ now: () => now, sleep: async (ms) => void (waits.push(ms), (now += ms)) });
-    pacer.observe({ 'x-ratelimit-limit': '3', 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '10' });
-    await pacer.acquire();
-    await pacer.acquire();
+    pacer.observe({ 'x-ratelimit-limit': '3', 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': '10' });
+    await pacer.acquire(); // 1 left: it goes
+    pacer.release();
     expect(waits).toEqual([]);
-    await pacer.acquire(); // 3 - 2 sent = 1 left = reserve: wait for the reset
+    pacer.observe({ 'x-ratelimit-limit': '3', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '10' });
+    await pacer.acquire(); // the answer said 0: wait for the reset
     expect(waits).toEqual([10_050]);
   });
 

@@ -1,0 +1,85 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { burstSender, BURST_CONCURRENCY } from '../../../suites/lib/burst.js';
+import { burst429, burstRequests, MAX_BURST } from '../../../suites/ratelimit.js';
+import { dryRunPlan } from '../../../src/runner/budget.js';
+import { loadSpec } from '../../../src/spec/load.js';
+import type { SpecModel } from '../../../src/spec/model.js';
+import type { Exchange } from '../../../src/transport/types.js';
+
+/** A server of `limit` requests whose answers come back in a scrambled order within each batch in flight. */
+function scrambledServer(limit: number) {
+  let count = 0;
+  let inFlight: Array<() => void> = [];
+  const maxInFlight = { value: 0 };
+  const send = (): Promise<Exchange> =>
+    new Promise((resolve) => {
+      inFlight.push(() => {
+        count++;
+        const remaining = Math.max(0, limit - count);
+        const status = count > limit ? 429 : 200;
+        resolve({ request: {}, response: { status, headers: { 'x-ratelimit-remaining': String(remaining) }, text: '', timing: {} } } as unknown as Exchange);
+      });
+      maxInFlight.value = Math.max(maxInFlight.value, inFlight.length);
+      // Answer the batch in reverse order of sending, on the next tick.
+      queueMicrotask(() => {
+        const batch = inFlight.reverse();
+        inFlight = [];
+        for (const answer of batch) answer();
+      });
+    });
+  return { send, maxInFlight, sent: () => count };
+}
+
+const remainingOf = (e: Exchange) => Number(e.response?.headers['x-ratelimit-remaining']);
+
+describe('the burst sender', () => {
+  it('sends concurrently far from the edge, one at a time near it, and hands answers out in the server\'s order', async () => {
+    const server = scrambledServer(100);
+    const next = burstSender(server.send, remainingOf);
+    const seen: Array<{ status: number; remaining: number }> = [];
+    for (;;) {
+      const e = await next();
+      seen.push({ status: e.response!.status, remaining: remainingOf(e) });
+      if (e.response!.status === 429) break;
+    }
+    // Remaining never rises in the order handed out, and the 429 comes right after Remaining 0.
+    const served = seen.filter((s) => s.status !== 429).map((s) => s.remaining);
+    expect(served).toEqual([...served].sort((a, b) => b - a));
+    expect(served.length).toBe(100);
+    expect(served.at(-1)).toBe(0);
+    expect(server.maxInFlight.value).toBeLessThanOrEqual(BURST_CONCURRENCY);
+    expect(server.maxInFlight.value).toBeGreaterThan(1);
+    // Near the edge it went one at a time: nothing was sent past the 429.
+    expect(server.sent()).toBe(101);
+  });
+
+  it('goes one at a time while Remaining is unknown', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const next = burstSender(async () => {
+      most = Math.max(most, ++inFlight);
+      await Promise.resolve();
+      inFlight--;
+      return { request: {}, response: { status: 200, headers: {}, text: '', timing: {} } } as unknown as Exchange;
+    }, () => undefined);
+    for (let i = 0; i < 20; i++) await next();
+    expect(most).toBe(1);
+  });
+});
+
+describe('--dry-run projects the burst from the advertised limit', () => {
+  let spec: SpecModel;
+  beforeAll(async () => {
+    spec = await loadSpec();
+  });
+
+  it('a 1000/min target costs the limit and two more; an unknown limit the 100/min default; a skipped burst one probe', () => {
+    expect(burstRequests(1000)).toBe(1002);
+    expect(burstRequests(undefined)).toBe(102);
+    expect(burstRequests(MAX_BURST + 1)).toBe(1);
+    const op = spec.operation('getCurrentUser');
+    const plan = [{ check: burst429, operation: op }];
+    expect(dryRunPlan(plan, 1, spec, 1000).total).toBe(1002);
+    expect(dryRunPlan(plan, 1, spec, 100).total).toBe(102);
+  });
+});

@@ -142,7 +142,9 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
         const op = typeof operation === 'string' ? spec.operation(operation) : (operation ?? matchOperation(input.method, input.path) ?? scopeOp);
         const headers = input.auth === 'none' ? { ...input.headers } : { ...headersFor(op), ...input.headers };
         const retry = input.retryOn429 ?? suite !== 'ratelimit';
-        return sending.send(prepareRequest(input, headers, checkId), input.pace ?? true, op, retry, counter);
+        // A request made once per run for whichever check needs it first (tagged `setup`: a shared
+        // record, the create that learns a pairing) counts in the run's total, not in that check's.
+        return sending.send(prepareRequest(input, headers, checkId), input.pace ?? true, op, retry, input.checkId === 'setup' ? { n: 0 } : counter);
       },
       observe(observation) {
         observations.add(observation, checkId ?? 'runner');

@@ -333,6 +333,18 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
   }
 }
 
+/** The lines a run starts with: the config file read or ignored, the target, the seed and what kind of run. */
+function runHeader(settings: RunSettings, baseUrl: string, seed: number, shard: { index: number; count: number } | undefined): string {
+  const lines: string[] = [];
+  if (settings.configFile !== undefined) lines.push(`config: ${printable(settings.configFile)}`);
+  if (settings.configIgnored !== undefined) lines.push(`config: ${printable(settings.configIgnored)} ignored (the embedded run reads a config file only when --config names it)`);
+  lines.push(
+    `vapc run: ${settings.embedded ? `embedded reference server at ${baseUrl}` : baseUrl} · seed ${seed}` +
+      `${settings.seed === undefined ? ` (random; replay with --seed ${seed})` : ''}${shard ? ` · shard ${shard.index}/${shard.count}` : ''}${settings.dryRun ? ' · dry run' : ''}`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
 async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo, deps: RunDeps): Promise<number> {
   const shard = flags.shard !== undefined ? parseShard(flags.shard) : undefined;
   if (shard && settings.seed === undefined) {
@@ -359,12 +371,7 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
     const say = (text: string) => io.stdout(neutralizeCommands(secrets.text(text)));
     const shout = (text: string) => io.stderr(neutralizeCommands(secrets.text(text)));
     if (!settings.dryRun) await prepareReportDir(settings.reportDir);
-    if (settings.configFile !== undefined) say(`config: ${printable(settings.configFile)}\n`);
-    if (settings.configIgnored !== undefined) say(`config: ${printable(settings.configIgnored)} ignored (the embedded run reads a config file only when --config names it)\n`);
-    say(
-      `vapc run: ${settings.embedded ? `embedded reference server at ${baseUrl}` : baseUrl} · seed ${seed}` +
-        `${settings.seed === undefined ? ` (random; replay with --seed ${seed})` : ''}${shard ? ` · shard ${shard.index}/${shard.count}` : ''}${settings.dryRun ? ' · dry run' : ''}\n`,
-    );
+    say(runHeader(settings, baseUrl, seed, shard));
     const focus = flags.changedSince === undefined ? undefined : await focusSince(flags.changedSince, spec);
     if (focus) say((await import('../../diff/focus.js')).renderFocus(focus));
     const checks = deps.checks ?? registry;

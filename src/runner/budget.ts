@@ -147,7 +147,7 @@ function pairValues(plan: readonly PlannedCheck[], costs: readonly number[], fau
 /**
  * The run's order: the checks most likely to catch a fault early. Suites keep together (the console
  * groups by suite) and are ordered by their catalogue faults per planned request; the ratelimit
- * suite stays last (its burst spends the window). Within a suite, pairs go by faults per request,
+ * suite stays last, in the registry's order (its burst spends the window). Within another suite, pairs go by faults per request,
  * destructive ones last (a regenerated key changes the credentials of what follows); ties keep
  * the registry's order.
  */
@@ -162,7 +162,10 @@ export function orderByValue(plan: readonly PlannedCheck[], runs: number, spec: 
   };
   const suites = [...groups.keys()].sort((a, b) => Number(a === 'ratelimit') - Number(b === 'ratelimit') || density(groups.get(b)!) - density(groups.get(a)!));
   const last = (i: number) => Number(plan[i]!.check.destructive === true);
-  return suites.flatMap((suite) => groups.get(suite)!.sort((a, b) => last(a) - last(b) || values[b]! - values[a]! || a - b).map((i) => plan[i]!));
+  // The ratelimit suite keeps its own order: its checks read the window the ones before left
+  // (headers first, then the burst that spends it, then the wait for its reset).
+  const inOrder = (suite: Suite, idx: number[]) => (suite === 'ratelimit' ? idx : idx.sort((a, b) => last(a) - last(b) || values[b]! - values[a]! || a - b));
+  return suites.flatMap((suite) => inOrder(suite, groups.get(suite)!).map((i) => plan[i]!));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defineCheck } from '../../../src/checks/check.js';
-import { applyBudget } from '../../../src/runner/budget.js';
+import { applyBudget, orderByValue } from '../../../src/runner/budget.js';
 import type { PlannedCheck } from '../../../src/runner/run.js';
 import { loadSpec } from '../../../src/spec/load.js';
 import type { SpecModel } from '../../../src/spec/model.js';
@@ -40,5 +40,21 @@ describe('--budget N', () => {
     ];
     const { plan: kept } = applyBudget(plan, 10, 1, spec, { faults: { 'ranges.wide': 3, 'ranges.narrow': 2 } });
     expect(kept.map((p) => p.check.id)).toEqual(['ranges.narrow']);
+  });
+});
+
+describe('the value order of a run', () => {
+  it('puts the suites that catch most faults per request first, the ratelimit suite last and in its own order', () => {
+    const op = spec.operation('getHealth');
+    const plan: PlannedCheck[] = [
+      { check: check('ranges.low', 10), operation: op },
+      { check: check('ratelimit.headers', 3), operation: op },
+      { check: check('ratelimit.burst', 102), operation: op },
+      { check: check('ratelimit.reset', 2), operation: op },
+      { check: check('ranges.high', 10), operation: op },
+    ];
+    // The reset check is worth the most per request, yet it must follow the burst it waits out.
+    const faults = { 'ranges.low': 1, 'ranges.high': 5, 'ratelimit.headers': 1, 'ratelimit.burst': 1, 'ratelimit.reset': 9 };
+    expect(orderByValue(plan, 1, spec, faults).map((p) => p.check.id)).toEqual(['ranges.high', 'ranges.low', 'ratelimit.headers', 'ratelimit.burst', 'ratelimit.reset']);
   });
 });

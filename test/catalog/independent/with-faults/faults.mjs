@@ -199,7 +199,7 @@ export const FAULTS_ROUND2 = [
   { name: 'rl-remaining-never-zero', suite: 'ratelimit', contract: RL_HEADERS, description: 'X-RateLimit-Remaining never shows 0: the last allowed request says 1, the next is 429.' },
   { name: 'rl-reset-far-past', suite: 'ratelimit', contract: RL_HEADERS, description: 'X-RateLimit-Reset is an epoch in seconds seven days in the past.' },
   { name: 'rl-429-remaining-positive', suite: 'ratelimit', contract: `${RL_HEADERS} / ${RL_429}`, description: 'The 429 answer carries X-RateLimit-Remaining: 5.' },
-  { name: 'rl-limit-header-doubled', suite: 'ratelimit', contract: RL_HEADERS, description: 'X-RateLimit-Limit advertises twice the enforced limit (Remaining counts the real one).', unjudged: 'other clients of the same key may use part of a window; Limit against served count is not judged' },
+  { name: 'rl-limit-header-doubled', suite: 'ratelimit', contract: RL_HEADERS, description: 'X-RateLimit-Limit advertises twice the enforced limit (Remaining counts the real one). Judged since issue 23: after a reset, ratelimit.reset-honoured finds Remaining far below the advertised Limit.' },
   { name: 'rl-503-instead-of-429', suite: 'ratelimit', contract: 'When the limit is exceeded, the response is 429.', description: 'Exceeding the limit answers 503 {detail} (with the headers) instead of 429.' },
   { name: 'rl-post-not-limited', suite: 'ratelimit', contract: `Requests per minute, development plan | 100. ${RL_HEADERS}`, description: 'Only GET/OPTIONS requests are limited: POST and PATCH are never answered 429 (they are counted).', unjudged: 'whether every operation counts toward the limit is not stated' },
 ];
@@ -250,7 +250,7 @@ export const FAULTS_ROUND3 = [
   { name: 'st-create-channel-always-first', suite: 'stateful', contract: `${CHANNEL} / ${CREATE_ECHO} ... channel | string`, description: 'Create records channel as the first provider whatever was sent.' },
   { name: 'st-create-flags-swapped', suite: 'stateful', contract: `${CREATE_ECHO} ... use_returning_greeting | boolean; use_short_term_summaries | boolean`, description: 'Create stores use_returning_greeting in use_short_term_summaries and vice versa.' },
   { name: 'st-add-recipient-404-fixture-list', suite: 'stateful', contract: 'POST /recipient-lists/{recipient_list_id}/recipients: Adds a single recipient to the list. ... Response: a JSON object', description: 'Adding a recipient to the (existing) fixture list answers 404 {detail: "Recipient list not found"}.' },
-  { name: 'st-patch-nulls-unsent', suite: 'stateful', contract: 'PATCH /campaign/{campaign_id} (update; every body field optional: "Which fields of the create and update bodies are required: not shown")', description: 'PATCH replaces the record (PUT semantics): every update field not sent becomes null.', unjudged: "whether an update is partial is not stated: the contract never says that fields not sent keep their values" },
+  { name: 'st-patch-nulls-unsent', suite: 'stateful', contract: 'PATCH /campaign/{campaign_id} (update; every body field optional: "Which fields of the create and update bodies are required: not shown")', description: 'PATCH replaces the record (PUT semantics): every update field not sent becomes null. Judged since issue 23 (stateful.update-keeps-unsent: PATCH is a partial update, RFC 5789).' },
   { name: 'st-invite-email-wrong', suite: 'stateful', includeDestructive: true, contract: 'Request body: `email` string; `role` string ... Response: Invite (2.5): `email` string', description: 'The invite answer carries the inviting user\'s email instead of the invitee\'s. Needs includeDestructive.' },
 
   // ---------------- cors ----------------
@@ -271,7 +271,7 @@ export const FAULTS_ROUND3 = [
   { name: 'rl-reset-days', suite: 'ratelimit', contract: RL_HEADERS, description: 'X-RateLimit-Reset says three days (259200 + seconds-until) on the first three answers of each window, although the window is 1.5 s.', unjudged: "Reset is judged on answers after discovery; a Reset implausible only on the first answers of a window is left (low)" },
   { name: 'rl-429-late', suite: 'ratelimit', contract: `${RL_HEADERS} / When the limit is exceeded, the response is 429.`, description: 'The limit is enforced 5 requests late: after Remaining reaches 0, five more requests are served (Remaining 0) before the 429.', unjudged: "a moving-window or token-bucket limiter lawfully serves a request after Remaining 0 when an old request ages out; the issue asks only for no 429 sooner than advertised" },
   { name: 'rl-remaining-decimal', suite: 'ratelimit', contract: RL_HEADERS, description: 'X-RateLimit-Remaining is written as a decimal ("19.0").' },
-  { name: 'rl-never-resets', suite: 'ratelimit', contract: `${PER_MINUTE}. ${RL_HEADERS}`, description: 'Once a key is over the limit, its window never resets: every later request is 429 although Reset advertises a fresh window.', unjudged: "checking recovery costs a whole window of waiting after the burst; the issue does not ask for it" },
+  { name: 'rl-never-resets', suite: 'ratelimit', contract: `${PER_MINUTE}. ${RL_HEADERS}`, description: 'Once a key is over the limit, its window never resets: every later request is 429 although Reset advertises a fresh window. Judged since issue 23 (ratelimit.reset-honoured).' },
 ];
 FAULTS.push(...FAULTS_ROUND3);
 

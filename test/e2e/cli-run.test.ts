@@ -156,6 +156,9 @@ describe('vapc run: settings from flags, env and config', () => {
     expect(r.out).toMatch(/seed \d+ \(random; replay with --seed \d+\)/);
     expect(r.out).toMatch(/GET \/users\/me: answered 200/);
     expect(r.out).not.toContain(server.fixtures.api_key);
+    // Discovered phone numbers are shown with the channel each pairs with, not as "[object Object]".
+    expect(r.out).toMatch(/phone_numbers=[^ ,]+:[^ ,]+/);
+    expect(r.out).not.toContain('[object Object]');
   });
 });
 

@@ -263,11 +263,17 @@ async function targetOf(settings: RunSettings, spec: SpecModel): Promise<{ baseU
   return { baseUrl: server.url, credentials, fixtures: { org_id, recipient_list_id, api_key_id, channels: [...channels], ...settings.fixtures }, server };
 }
 
+/** A fixture value as a dry run shows it: ids joined by '/', a phone number with its channel as `id:channel`. */
+function fixtureText(v: unknown): string {
+  if (!Array.isArray(v)) return String(v);
+  return v.map((x) => (x !== null && typeof x === 'object' ? [(x as { id?: unknown }).id, (x as { channel?: unknown }).channel].filter((p) => p !== undefined).join(':') : String(x))).join('/');
+}
+
 /** What a dry run found and would do. Discovered values are server text: shown as data (escaped), never as control. */
 function dryRunText(result: ConformanceResult & { dryRun: NonNullable<ConformanceResult['dryRun']> }, secrets: Secrets): string {
   const lines = result.discovery.notes.map((n) => `  discovery: ${printable(secrets.evidence(n))}\n`).join('');
   const found = Object.entries(result.discovery.fixtures)
-    .map(([k, v]) => `${k}=${printable(secrets.evidence(Array.isArray(v) ? v.join('/') : String(v)))} (${result.discovery.sources[k as keyof Fixtures]})`)
+    .map(([k, v]) => `${k}=${printable(secrets.evidence(fixtureText(v)))} (${result.discovery.sources[k as keyof Fixtures]})`)
     .join(', ');
   return `${lines}  fixtures: ${found || 'none'}\n${renderDryRun(result.dryRun)}`;
 }

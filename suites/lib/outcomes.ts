@@ -1,14 +1,17 @@
 /** Outcomes of the suites' probes: one judgement per probe, gathered into a check outcome. */
 import type { Failure } from '../../src/results/model.js';
-import type { CheckContext, CheckOutcome } from '../../src/checks/check.js';
+import type { CheckContext, CheckOutcome, FailureDetails } from '../../src/checks/check.js';
 import type { Exchange } from '../../src/transport/types.js';
 
 /** A verdict of one probe: fine, or a failure to report. */
 export type Judgement = { ok: true } | { ok: false; failure: Failure; summary: string };
 export const OK: Judgement = { ok: true };
 
-export function fail(ctx: CheckContext, exchange: Exchange, expected: string, actual: string, summary: string, input?: unknown): Judgement {
-  const details: { expected: string; actual: string; input?: unknown } = { expected, actual };
+/** The facts of a failure as data: its kind and the field it is about (see FAILURE_KINDS). */
+export type Facts = Pick<FailureDetails, 'kind' | 'field'>;
+
+export function fail(ctx: CheckContext, exchange: Exchange, expected: string, actual: string, summary: string, input?: unknown, facts: Facts = {}): Judgement {
+  const details: FailureDetails = { expected, actual, ...facts };
   if (input !== undefined) details.input = input;
   return { ok: false, failure: ctx.failure(exchange, details), summary };
 }

@@ -36,7 +36,7 @@ export interface ConformanceOptions {
   /** The checks to run (the suites' registry). */
   checks: readonly CheckDefinition[];
   spec?: SpecModel;
-  /** A transport to use instead of undici (tests: recording, in-process). */
+  /** A transport to use instead of undici (a recording wrapper, or a test's fake). */
   transport?: Transport;
   credentials?: Credentials;
   /** Configured fixtures; they win over discovered ones. */

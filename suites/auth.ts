@@ -286,7 +286,7 @@ export const protectedEchoesUserId = defineCheck({
     const findings = new Findings();
     const res = exchange.response;
     if (!res || !isSuccess(res.status)) {
-      findings.add(fail(ctx, exchange, `${label(op)} served with valid credentials`, statusText(exchange), `${label(op)} with valid credentials answered ${res?.status ?? 'nothing'}`));
+      findings.add(fail(ctx, exchange, `${label(op)} served with valid credentials`, statusText(exchange), `${label(op)} with valid credentials answered ${res?.status ?? 'nothing'}`, undefined, res ? { kind: KIND.status } : {}));
       return findings.outcome('');
     }
     const body = res.json as { user_id?: unknown; message?: unknown } | undefined;

@@ -9,6 +9,7 @@ import { runnerFaults } from './runner-faults.js';
 
 export type { ServerFault } from './server-faults.js';
 export { serverFaults } from './server-faults.js';
+export { caughtBy, catchOf, checkOf, describeCatch, type Catch, type CatchSpec } from './catches.js';
 
 /** Every fault of the catalogue; construction refuses a duplicate name. */
 export const faults: readonly ServerFault[] = (() => {

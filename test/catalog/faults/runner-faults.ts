@@ -214,9 +214,17 @@ export const runnerFaults: Fault[] = [
   {
     name: 'protected-wrong-user',
     description: 'GET /protected answers another user id',
-    catches: ['auth.protected-echoes-user-id'],
+    catches: [{ check: 'auth.protected-echoes-user-id', kind: 'mismatch', field: '/user_id' }],
     configure(app) {
       onSendJson(app, opIs('getProtected'), (json) => ({ ...json, user_id: 'someone-else' }));
+    },
+  },
+  {
+    name: 'protected-message-without-user',
+    description: "GET /protected echoes user_id but its message does not contain the user id (4.12's second clause)",
+    catches: [{ check: 'auth.protected-echoes-user-id', kind: 'mismatch', field: '/message' }],
+    configure(app) {
+      onSendJson(app, opIs('getProtected'), (json) => ({ ...json, message: 'Hello, caller' }));
     },
   },
   // ---- validation --------------------------------------------------------------------------------

@@ -186,10 +186,13 @@ export function judgeResponse(ctx: CheckContext, op: Operation, exchange: Exchan
 
 /**
  * Where a response issue is, as a failure's field: the body (`response`) or a header
- * (`response-header`); a missing required property is located on the property itself.
+ * (`response-header`, the name lower-cased); a missing required property is located on the
+ * property itself.
  */
 export function issueField(issue: ValidationIssue, status: number): FailureField {
-  const location = issue.location === 'header' ? 'response-header' : 'response';
   const missing = issue.rule === 'required' && typeof issue.expected === 'string' ? pointerOf([issue.expected]) : '';
-  return { location, pointer: `${issue.pointer}${missing}`, status: String(status) };
+  const pointer = `${issue.pointer}${missing}`;
+  // Header names are case-insensitive: lower-cased, as HTTP/2 and the recorded headers spell them.
+  if (issue.location === 'header') return { location: 'response-header', pointer: pointer.toLowerCase(), status: String(status) };
+  return { location: 'response', pointer, status: String(status) };
 }

@@ -187,19 +187,22 @@ export const serverFaults: ServerFault[] = [
   // ---- rate-limit headers and 429 ---------------------------------------------------------------
   {
     name: 'ratelimit-reset-missing',
-    catches: ['ratelimit.headers-present', { check: 'schema.response-conforms', kind: 'schema' }],
+    catches: [
+      { check: 'ratelimit.headers-present', kind: 'schema', field: '/x-ratelimit-reset' },
+      { check: 'schema.response-conforms', kind: 'schema', field: '/x-ratelimit-reset' },
+    ],
     description: 'X-RateLimit-Reset is never sent',
     configure: (app) => editHeaders(app, always, (reply) => reply.removeHeader('x-ratelimit-reset')),
   },
   {
     name: 'ratelimit-limit-not-integer',
-    catches: ['ratelimit.headers-present'],
+    catches: [{ check: 'ratelimit.headers-present', kind: 'schema' }],
     description: 'X-RateLimit-Limit is not an integer ("100.0")',
     configure: (app) => editHeaders(app, always, (reply) => bumpHeader(reply, 'x-ratelimit-limit', (n) => `${n}.0`)),
   },
   {
     name: 'ratelimit-remaining-above-limit',
-    catches: ['ratelimit.headers-present'],
+    catches: [{ check: 'ratelimit.headers-present', kind: 'mismatch', field: '/x-ratelimit-remaining' }],
     description: 'X-RateLimit-Remaining is larger than X-RateLimit-Limit',
     configure: (app) =>
       editHeaders(app, always, (reply) => {

@@ -28,7 +28,7 @@ beforeAll(async () => {
 function freshContext(validate = true): CheckContext {
   observations = [];
   const evidence = evidenceOf(new Secrets(), 7, validate ? validateWireRequest : undefined);
-  return { spec, ...evidence, observe: (o: Observation) => observations.push({ id: o.id ?? 'observation', ...o }) } as unknown as CheckContext;
+  return { spec, ...evidence, observe: (o: Observation) => observations.push({ ...o, id: o.id ?? 'observation' }) } as unknown as CheckContext;
 }
 
 const RATE = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '30' };

@@ -6,7 +6,7 @@
 /** Each module: the files mutated and the test files that judge them (only those run). */
 const MODULES = {
   baseline: { mutate: ['src/baseline/**/*.ts'], tests: ['test/unit/baseline/**/*.test.ts'] },
-  secrets: { mutate: ['src/secrets/**/*.ts'], tests: ['test/unit/secrets/**/*.test.ts', 'test/unit/reporters/reporters.test.ts'] },
+  secrets: { mutate: ['src/secrets/**/*.ts'], tests: ['test/unit/secrets/**/*.test.ts', 'test/unit/reporters/reporters.test.ts', 'test/unit/transport/transport.test.ts'] },
   diff: { mutate: ['src/diff/**/*.ts'], tests: ['test/unit/diff/**/*.test.ts'] },
   checks: { mutate: ['src/checks/**/*.ts'], tests: ['test/checks/registry.test.ts', 'test/unit/runner/core.test.ts'] },
   judges: { mutate: ['suites/lib/judges.ts'], tests: ['test/checks/judges.test.ts'] },

@@ -35,7 +35,7 @@ export default {
   timeoutFactor: 2,
   ignoreStatic: true,
   reporters: ['clear-text', 'progress', 'json'],
-  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  jsonReporter: { fileName: `reports/mutation/${chosen.join('-')}.json` },
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
   thresholds: { high: 90, low: 85, break: null },

@@ -5,7 +5,9 @@
  * cuts, and the values at a pointer.
  */
 import { describe, expect, it } from 'vitest';
+import type { CheckResult, Failure, RunReport } from '../../../src/results/model.js';
 import { FRAGMENT, isDistinctive, isPlaceholder, MAX_LEARNED, MIN_LEARNED, REDACTED, Secrets, valuesAt } from '../../../src/secrets/index.js';
+import { learnFromReport, sanitizeResult } from '../../../src/secrets/report.js';
 
 const TOKEN = 'tk+A/b=c&d"e<f\'g>h-é中';
 const html = (s: string, quot: string, apos: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, quot).replace(/'/g, apos);
@@ -157,5 +159,69 @@ describe('valuesAt', () => {
   it('reads at most 100 items at each step', () => {
     const many = { list: Array.from({ length: 150 }, (_, i) => ({ t: `v${i}` })) };
     expect(valuesAt(many, '/list/*/t')).toHaveLength(100);
+  });
+});
+
+describe('sanitizeResult and learnFromReport, field by field', () => {
+  const KEY = 'key_0123456789abcdef';
+  const TOK = 'tok_ABCDEFGHIJKL';
+  const s = () => new Secrets({ apiKeys: [KEY], learned: [TOK] });
+  const failure: Failure = {
+    kind: 'schema',
+    field: { location: 'response', pointer: `/a/${TOK}`, status: '200' },
+    expected: `no ${TOK}`,
+    actual: `got ${KEY}`,
+    input: { token: 'tok_local_secret1', note: `x ${TOK}` },
+    request: { method: 'POST', url: `http://h/x?q=${TOK}`, headers: { authorization: `Bearer ${KEY}`, 'set-cookie': 'a=b' }, body: `{"v":"${TOK}"}` },
+    response: { status: 200, headers: { 'x-echo': TOK }, body: `{"v":"${TOK}"}`, duration_ms: 1 },
+    repro: `curl -H 'Authorization: Bearer ${KEY}' http://h/x`,
+    path: '0:1',
+  };
+  const result = { id: 'a.b', suite: 'auth', operation: 'POST /x', status: 'failed', message: `m ${TOK}`, repro: `r ${KEY}`, failures: [failure] } as unknown as CheckResult;
+
+  it('every text of a failure and of its result is redacted; kind, status and path kept', () => {
+    const out = sanitizeResult(result, s());
+    const text = JSON.stringify(out);
+    expect(text).not.toContain(TOK);
+    expect(text).not.toContain(KEY);
+    expect(text).not.toContain('tok_local_secret1');
+    const f = out.failures![0]!;
+    expect(f.kind).toBe('schema');
+    expect(f.field).toEqual({ location: 'response', pointer: `/a/${REDACTED}`, status: '200' });
+    expect([f.expected, f.actual, f.path, out.message, out.repro]).toEqual([`no ${REDACTED}`, 'got $VAPC_API_KEY', '0:1', `m ${REDACTED}`, 'r $VAPC_API_KEY']);
+    expect(f.request!.headers).toEqual({ authorization: 'Bearer $VAPC_API_KEY', 'set-cookie': REDACTED });
+    expect(f.response!.headers['x-echo']).toBe(REDACTED);
+    expect(f.response!.status).toBe(200);
+    expect(sanitizeResult(out, s())).toEqual(out);
+  });
+
+  it('a field without a status, and a failure without the optional parts, stay as they are', () => {
+    const bare = { ...result, repro: undefined, failures: [{ expected: 'e', actual: 'a', field: { location: 'body', pointer: '/x' } }] } as unknown as CheckResult;
+    const out = sanitizeResult(bare, s());
+    expect(out.failures).toEqual([{ expected: 'e', actual: 'a', field: { location: 'body', pointer: '/x' } }]);
+    expect(out.repro).toBeUndefined();
+  });
+
+  it('learns the credentials it sent and x-secret values of successful answers only', () => {
+    const learner = new Secrets();
+    const f = (status: number, body: string, headers: Record<string, string>): Failure => ({
+      expected: 'e',
+      actual: 'a',
+      request: { method: 'POST', url: 'http://h', headers },
+      response: { status, headers: {}, body, duration_ms: 1 },
+    });
+    const report = {
+      results: [
+        { id: 'a', operation: 'POST /invites', failures: [f(201, '{"token":"tok_fromOk_123"}', { Authorization: 'Bearer key_sent_12345', 'X-User-ID': 'usr_sent_1234' })] },
+        { id: 'b', operation: 'POST /invites', failures: [f(422, '{"token":"tok_fromErr_123"}', { Authorization: 'Bearer $VAPC_API_KEY' })] },
+        { id: 'c', operation: 'GET /other', failures: [f(200, '{"token":"tok_notDoc_123"}', {})] },
+        { id: 'd', operation: 'POST /invites', failures: [f(200, 'not json', {}), f(199, '{"token":"tok_info_1234"}', {}), f(300, '{"token":"tok_redir_123"}', {})] },
+      ],
+    } as unknown as RunReport;
+    learnFromReport(report, learner, (op) => (op === 'POST /invites' ? ['/token'] : []), [
+      { header: 'Authorization', bearer: true },
+      { header: 'x-user-id', bearer: false },
+    ]);
+    expect(learner.known().sort()).toEqual(['key_sent_12345', 'tok_fromOk_123', 'usr_sent_1234']);
   });
 });

@@ -178,3 +178,79 @@ describe('vapc diff: the rule table, each kind of rule written out', () => {
     for (const rule of Object.values(RULES)) expect(rule.summary.length).toBeGreaterThan(10);
   });
 });
+
+describe('vapc diff: what each branch says and where it points', () => {
+  /** The changes of a request schema as `id pointer message`. */
+  const said = (base: JsonObject, head: JsonObject): string[] => {
+    const sink = new ChangeSink();
+    compareSchemas(base, head, '/s', { sink, dir: 'request', operation: 'POST /x', place: 'the body' });
+    return sink.changes.map((c) => `${c.id} ${c.pointer} ${c.message}`);
+  };
+  const CASES: ReadonlyArray<[string, JsonObject, JsonObject, string[]]> = [
+    ['type changed', { type: 'string' }, { type: 'boolean' }, ['request-type-changed /s the body: type changed from string to boolean']],
+    ['type narrowed', { type: ['string', 'integer'] }, { type: 'string' }, ['request-type-narrowed /s the body: type narrowed from string|integer to string']],
+    ['type widened', { type: 'string' }, { type: ['string', 'boolean'] }, ['request-type-widened /s the body: type widened from string to string|boolean']],
+    ['type no longer restricted', { type: 'string' }, {}, ['request-type-widened /s the body: type no longer restricted (was string)']],
+    ['type now restricted', {}, { type: 'string' }, ['request-type-narrowed /s the body: type now restricted to string']],
+    ['nullable', { type: 'string' }, { type: ['string', 'null'] }, ['request-became-nullable /s the body: may now be null']],
+    ['not nullable', { type: ['string', 'null'] }, { type: 'string' }, ['request-became-not-nullable /s the body: may no longer be null']],
+    [
+      'enum value replaced',
+      { enum: ['a', 'b'] },
+      { enum: ['a', 'c'] },
+      ['request-enum-value-removed /s/enum the body: enum value(s) "b" removed', 'request-enum-value-added /s/enum the body: enum value(s) "c" added'],
+    ],
+    ['enum added', { type: 'string' }, { type: 'string', enum: ['a', 1] }, ['request-enum-value-removed /s/enum the body: now restricted to the values "a", 1']],
+    ['enum removed', { type: 'string', enum: ['a', 1] }, { type: 'string' }, ['request-enum-value-added /s the body: no longer restricted to the values "a", 1']],
+    [
+      'bounds',
+      { minimum: 1, maxLength: 3 },
+      { minimum: 0 },
+      ['request-max-increased /s/maxLength the body: maxLength changed from 3 to none', 'request-min-decreased /s/minimum the body: minimum changed from 1 to 0'],
+    ],
+    ['pattern changed', { pattern: '^a' }, { pattern: '^b' }, ['request-pattern-changed /s/pattern the body: pattern changed from "^a" to "^b"']],
+    ['pattern removed', { pattern: '^a' }, {}, ['request-pattern-removed /s/pattern the body: pattern changed from "^a" to none']],
+    ['format added', {}, { format: 'uuid' }, ['request-format-changed /s/format the body: format changed from none to "uuid"']],
+    ['default changed', { default: 1 }, { default: 2 }, ['request-default-changed /s/default the body: default changed from 1 to 2']],
+    [
+      'documentation',
+      { description: 'a', 'x-unspecified': ['a'] },
+      { description: 'b', 'x-unspecified': ['b'] },
+      ['description-changed /s/description the body: description changed', 'x-unspecified-changed /s/x-unspecified the body: what the contract leaves unspecified changed (x-unspecified)'],
+    ],
+    [
+      'properties',
+      obj({ a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string' } }, ['a']),
+      obj({ a: { type: 'string' }, c: { type: 'string' }, d: { type: 'string' }, e: { type: 'string' } }, ['c', 'e']),
+      [
+        'request-property-became-optional /s/properties/a the body: property `a` became optional',
+        'request-property-removed /s/properties/b the body: property `b` removed',
+        'request-property-became-required /s/properties/c the body: property `c` became required',
+        'request-property-added /s/properties/d the body: optional property `d` added',
+        'request-property-added-required /s/properties/e the body: required property `e` added',
+      ],
+    ],
+    [
+      'nested items',
+      obj({ s: obj({ t: { type: 'array', items: { type: 'string', maxLength: 5 } } }) }),
+      obj({ s: obj({ t: { type: 'array', items: { type: 'string', maxLength: 3 } } }) }),
+      ['request-max-decreased /s/properties/s/properties/t/items/maxLength the body, `s.t[]`: maxLength changed from 5 to 3'],
+    ],
+    [
+      'union branches',
+      { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+      { anyOf: [{ type: 'boolean' }, { type: 'string' }, { type: 'object' }] },
+      [
+        'request-union-branch-removed /s/anyOf/1 the body: a branch of the union was removed',
+        'request-union-branch-added /s/anyOf/0 the body: a branch was added to the union',
+        'request-union-branch-added /s/anyOf/2 the body: a branch was added to the union',
+      ],
+    ],
+    ['another keyword', { type: 'object' }, { type: 'object', additionalProperties: false }, ['unclassified-change /s the body: a schema keyword no rule classifies changed (additionalProperties, multipleOf, ...)']],
+  ];
+  for (const [name, base, head, expected] of CASES) {
+    it(name, () => {
+      expect(said(base, head)).toEqual(expected);
+    });
+  }
+});

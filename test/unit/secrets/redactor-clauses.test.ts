@@ -4,7 +4,7 @@
  * a learned value, the bounds of what is learned and kept, pieces of credentials that overlap,
  * cuts, and the values at a pointer.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { CheckResult, Failure, RunReport } from '../../../src/results/model.js';
 import { FRAGMENT, isDistinctive, isPlaceholder, MAX_LEARNED, MIN_LEARNED, REDACTED, Secrets, valuesAt } from '../../../src/secrets/index.js';
 import { learnFromReport, sanitizeResult } from '../../../src/secrets/report.js';
@@ -13,7 +13,8 @@ const TOKEN = 'tk+A/b=c&d"e<f\'g>h-é中';
 const html = (s: string, quot: string, apos: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, quot).replace(/'/g, apos);
 
 describe('every form of a learned value is replaced, and only it', () => {
-  const s = new Secrets({ learned: [TOKEN] });
+  // A fresh Secrets in each test: its compiled pattern is cached, and a mutation run must see each change.
+  const fresh = () => new Secrets({ learned: [TOKEN] });
   const json = JSON.stringify(TOKEN).slice(1, -1);
   const forms: Record<string, string> = {
     raw: TOKEN,
@@ -25,11 +26,12 @@ describe('every form of a learned value is replaced, and only it', () => {
 
   for (const [name, form] of Object.entries(forms)) {
     it(`${name}: ${form}`, () => {
-      expect(s.text(`before ${form} after`)).toBe(`before ${REDACTED} after`);
+      expect(fresh().text(`before ${form} after`)).toBe(`before ${REDACTED} after`);
     });
   }
 
   it('the \\u form uses four lower-case hex digits, as JSON.stringify would not', () => {
+    const s = fresh();
     expect(s.text('x tk+A/b=c&d\\"e<f\'g>h-\\u00e9\\u4e2d y')).toBe(`x ${REDACTED} y`);
     expect(s.text('x tk+A/b=c&d\\"e<f\'g>h-\\u00E9\\u4E2D y')).not.toContain(REDACTED);
   });
@@ -41,7 +43,7 @@ describe('every form of a learned value is replaced, and only it', () => {
   });
 
   it('leaves text without the value alone, and a text shorter than any credential', () => {
-    expect(s.text('nothing to see')).toBe('nothing to see');
+    expect(fresh().text('nothing to see')).toBe('nothing to see');
     const k = new Secrets({ apiKeys: ['abcd'] });
     expect(k.text('abc')).toBe('abc');
     expect(k.text('abcd')).toBe('$VAPC_API_KEY');
@@ -101,9 +103,9 @@ describe('what is learned and kept', () => {
 
 describe('pieces of a credential', () => {
   const key = 'KEY0123456789abcdef';
-  const s = new Secrets({ apiKeys: [key] });
 
   it(`hides every ${FRAGMENT}-character piece, and runs of overlapping pieces as one placeholder`, () => {
+    const s = new Secrets({ apiKeys: [key] });
     expect(s.evidence(`cut: ${key.slice(0, FRAGMENT)}|`)).toBe('cut: $VAPC_API_KEY|');
     expect(s.evidence(`mid: ${key.slice(3, 15)}.`)).toBe('mid: $VAPC_API_KEY.');
     expect(s.evidence(`two: ${key.slice(0, 9)} and ${key.slice(10, 19)}`)).toBe('two: $VAPC_API_KEY and $VAPC_API_KEY');
@@ -117,7 +119,10 @@ describe('pieces of a credential', () => {
 });
 
 describe('clip: redact, then cut, leaving no start of a secret', () => {
-  const s = new Secrets({ apiKeys: ['KEY0123456789abcdef'], learned: ['tok_ABCDEFGHIJKL'] });
+  let s: Secrets;
+  beforeEach(() => {
+    s = new Secrets({ apiKeys: ['KEY0123456789abcdef'], learned: ['tok_ABCDEFGHIJKL'] });
+  });
 
   it('a text within the cap is redacted and not cut', () => {
     expect(s.clip('a KEY0123456789abcdef b', 100)).toEqual({ text: 'a $VAPC_API_KEY b', cut: false });

@@ -31,7 +31,7 @@ import type { Exchange, Transport } from '../src/transport/types.js';
 import { validateWireRequest } from '../src/checks/wire.js';
 import { loadSpec } from '../src/spec/load.js';
 import { checks } from '../suites/index.js';
-import { faults, startFaultyServer } from '../test/catalog/faults/index.js';
+import { checkOf, faults, startFaultyServer } from '../test/catalog/faults/index.js';
 import { FAULTS as INDEPENDENT_FAULTS, start as startIndependent } from '../test/catalog/independent/with-faults/server.mjs';
 import type { CheckResult } from '../src/results/model.js';
 
@@ -79,7 +79,7 @@ const LIMIT = { rateLimit: 1_000, rateWindowMs: 10_000 };
 const catalogue = process.env['BENCH_KILLS_CATALOGUE'];
 const targets: Array<[string, Target[]]> = [];
 if (catalogue === undefined || catalogue === 'faults') {
-  targets.push(['test/catalog/faults', faults.map((f) => ({ name: f.name, lenient: ('lenient' in f && f.lenient === true) || f.catches.length === 0, catches: f.catches, start: () => startFaultyServer(f.name, LIMIT) }))]);
+  targets.push(['test/catalog/faults', faults.map((f) => ({ name: f.name, lenient: ('lenient' in f && f.lenient === true) || f.catches.length === 0, catches: f.catches.map(checkOf), start: () => startFaultyServer(f.name, LIMIT) }))]);
 }
 if (catalogue === undefined || catalogue === 'independent') {
   // Faults of destructive operations need --include-destructive: a default run cannot catch them.

@@ -18,7 +18,7 @@ import { profile } from '../suites/profile.js';
 import { runConformance } from '../src/runner/conformance.js';
 import { validateWireRequest } from '../src/checks/wire.js';
 import { referenceSpec, startReferenceServer, type ReferenceServerOptions } from '../src/server/index.js';
-import { faults, type ServerFault } from '../test/catalog/faults/index.js';
+import { checkOf, faults, type ServerFault } from '../test/catalog/faults/index.js';
 
 /** Checks with outside effects (run only when asked), and the small window of the rate-limit checks. */
 const DESTRUCTIVE = new Set(['stateful.create-invite', 'stateful.regenerate-key']);
@@ -32,11 +32,11 @@ function arg(name: string): string | undefined {
 /** Is the fault caught on this seed: does one of its checks fail? Returns the failing ids. */
 async function caught(fault: ServerFault, seed: number): Promise<string[]> {
   const spec = await referenceSpec();
-  const rate = fault.catches.some((id) => id.startsWith('ratelimit.'));
+  const rate = fault.catches.map(checkOf).some((id) => id.startsWith('ratelimit.'));
   const options: ReferenceServerOptions = { port: 0, host: '127.0.0.1', rateLimit: 100_000, spec, ...fault.options, ...(rate ? RATE : {}), configure: fault.configure };
   const server = await startReferenceServer(options);
   try {
-    const checks = fault.catches.map(checkById);
+    const checks = [...new Set(fault.catches.map(checkOf))].map(checkById);
     const f = server.fixtures;
     const { report } = await runConformance({
       baseUrl: server.url,
@@ -48,7 +48,7 @@ async function caught(fault: ServerFault, seed: number): Promise<string[]> {
       credentials: { apiKey: f.api_key, userId: f.user_id },
       fixtures: { org_id: f.org_id, recipient_list_id: f.recipient_list_id, api_key_id: f.api_key_id, channels: [...f.channels] },
       strictTypes: false,
-      includeDestructive: fault.catches.some((id) => DESTRUCTIVE.has(id)),
+      includeDestructive: fault.catches.map(checkOf).some((id) => DESTRUCTIVE.has(id)),
       validateRequest: validateWireRequest,
     });
     return [...new Set(report.results.filter((r) => r.status === 'failed').map((r) => r.id))];

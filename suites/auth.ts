@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
+import { FAILURE_KINDS as KIND } from '../src/results/model.js';
 import { credentialHeader, type Credential, type Operation, type SpecModel } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
 import {
@@ -55,10 +56,10 @@ function judge401(ctx: CheckContext, op: Operation, exchange: Exchange, what: st
   if (res.status !== 401) {
     // The id in the path may be invented (no record could be had): the failure says so.
     const where = exchange.request.url.includes(PLACEHOLDER_ID) ? ` (its path holds the placeholder id ${PLACEHOLDER_ID})` : '';
-    return fail(ctx, exchange, UNAUTHORIZED, `status ${res.status}`, `${label(op)}${where} with ${what} answered ${res.status}, not 401`, input);
+    return fail(ctx, exchange, UNAUTHORIZED, `status ${res.status}`, `${label(op)}${where} with ${what} answered ${res.status}, not 401`, input, { kind: KIND.status });
   }
   const problem = errorDetailProblem(401, res);
-  if (problem) return fail(ctx, exchange, UNAUTHORIZED, problem, `the 401 of ${label(op)}: ${problem}`, input);
+  if (problem) return fail(ctx, exchange, UNAUTHORIZED, problem, `the 401 of ${label(op)}: ${problem}`, input, { kind: KIND.errorDetail, field: { location: 'response', pointer: '/detail', status: '401' } });
   return OK;
 }
 
@@ -239,7 +240,7 @@ export const healthOpen = defineCheck({
     const findings = new Findings();
     const res = exchange.response;
     if (res && res.status !== 429 && !isSuccess(res.status)) {
-      findings.add(fail(ctx, exchange, `${label(op)} answered without credentials (rule 5.1)`, `status ${res.status}`, `${label(op)} without credentials answered ${res.status}`));
+      findings.add(fail(ctx, exchange, `${label(op)} answered without credentials (rule 5.1)`, `status ${res.status}`, `${label(op)} without credentials answered ${res.status}`, undefined, { kind: KIND.status }));
     } else {
       findings.add(judgeResponse(ctx, op, exchange, { what: `${label(op)} without credentials` }));
     }
@@ -264,7 +265,7 @@ export const bearerOnly = defineCheck({
     const res = exchange.response;
     if (!res) findings.add(fail(ctx, exchange, 'an answer', statusText(exchange), `${label(op)} with the bearer only: no response`));
     else if (res.status === 401 || res.status === 403) {
-      findings.add(fail(ctx, exchange, `${label(op)} served with the bearer only (section 5.4)`, `status ${res.status}`, `${label(op)} with the bearer only was refused (${res.status})`));
+      findings.add(fail(ctx, exchange, `${label(op)} served with the bearer only (section 5.4)`, `status ${res.status}`, `${label(op)} with the bearer only was refused (${res.status})`, undefined, { kind: KIND.status }));
     } else if (isSuccess(res.status)) findings.add(judgeResponse(ctx, op, exchange, { what: `${label(op)} with the bearer only` }));
     return findings.outcome(`${label(op)} is served with the bearer only`);
   },
@@ -290,15 +291,15 @@ export const protectedEchoesUserId = defineCheck({
     const findings = new Findings();
     const res = exchange.response;
     if (!res || !isSuccess(res.status)) {
-      findings.add(fail(ctx, exchange, `${label(op)} served with valid credentials`, statusText(exchange), `${label(op)} with valid credentials answered ${res?.status ?? 'nothing'}`));
+      findings.add(fail(ctx, exchange, `${label(op)} served with valid credentials`, statusText(exchange), `${label(op)} with valid credentials answered ${res?.status ?? 'nothing'}`, undefined, res ? { kind: KIND.status } : {}));
       return findings.outcome('');
     }
     const body = res.json as { user_id?: unknown; message?: unknown } | undefined;
     if (body?.user_id !== userId) {
-      findings.add(fail(ctx, exchange, 'user_id equal to the X-User-ID sent (section 4.12)', `user_id ${JSON.stringify(ctx.redact(body?.user_id))}`, `${label(op)} does not echo the user id in user_id`));
+      findings.add(fail(ctx, exchange, 'user_id equal to the X-User-ID sent (section 4.12)', `user_id ${JSON.stringify(ctx.redact(body?.user_id))}`, `${label(op)} does not echo the user id in user_id`, undefined, { kind: KIND.mismatch, field: { location: 'response', pointer: '/user_id', status: String(res.status) } }));
     }
     if (typeof body?.message !== 'string' || !body.message.includes(userId)) {
-      findings.add(fail(ctx, exchange, 'a message that contains the user id (section 4.12)', `message ${JSON.stringify(ctx.redact(body?.message))}`, `${label(op)}'s message does not contain the user id`));
+      findings.add(fail(ctx, exchange, 'a message that contains the user id (section 4.12)', `message ${JSON.stringify(ctx.redact(body?.message))}`, `${label(op)}'s message does not contain the user id`, undefined, { kind: KIND.mismatch, field: { location: 'response', pointer: '/message', status: String(res.status) } }));
     }
     return findings.outcome(`${label(op)} echoes the user id`);
   },

@@ -5,6 +5,7 @@
  * 200 and 204 are both accepted; allowed origins, methods and headers beyond the request are open.
  */
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
+import { FAILURE_KINDS as KIND } from '../src/results/model.js';
 import type { Operation } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
 import { Findings, OK, fail, isSuccess, label, pathValues, preflightHeaders, request, statusText, type Judgement } from './lib.js';
@@ -22,7 +23,7 @@ function answered(ctx: CheckContext, op: Operation, exchange: Exchange): Judgeme
   const res = exchange.response;
   if (!res) return fail(ctx, exchange, 'an answer to the preflight', statusText(exchange), `${label(op)}: no answer to the preflight`);
   if (res.status === 429) return OK;
-  if (!isSuccess(res.status)) return fail(ctx, exchange, 'the preflight answered with a success (200 or 204) (section 4.11)', `status ${res.status}`, `the preflight of ${op.path} was answered ${res.status}`);
+  if (!isSuccess(res.status)) return fail(ctx, exchange, 'the preflight answered with a success (200 or 204) (section 4.11)', `status ${res.status}`, `the preflight of ${op.path} was answered ${res.status}`, undefined, { kind: KIND.status });
   return OK;
 }
 

@@ -10,6 +10,7 @@
  * the spec's bounds at run time, and the registry test asserts every bound of the spec has them.
  */
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
+import { FAILURE_KINDS as KIND, pointerOf } from '../src/results/model.js';
 import type { NumericBound, Operation, SpecModel } from '../src/spec/model.js';
 import {
   boundCase,
@@ -161,10 +162,13 @@ function judgeInRange(ctx: CheckContext, op: Operation, exchange: Exchange, prob
   if (!res) return fail(ctx, exchange, `${field}=${value} accepted`, statusText(exchange), `${label(op)} with ${field}=${value}: no response`, value);
   if (res.status === 429) return unjudged('rate limited (429)');
   if (isSuccess(res.status)) return OK;
-  if (res.status >= 500) return fail(ctx, exchange, `${field}=${value} accepted (the contract allows ${range})`, `status ${res.status}`, `${label(op)} failed with ${res.status} for ${field}=${value}`, value);
+  if (res.status >= 500) return fail(ctx, exchange, `${field}=${value} accepted (the contract allows ${range})`, `status ${res.status}`, `${label(op)} failed with ${res.status} for ${field}=${value}`, value, { kind: KIND.status, field: { location: 'body', pointer: pointerOf(probe.loc) } });
   const detail = (res.json as { detail?: unknown } | undefined)?.detail;
   if (res.status === 422 && locNames(detail, { loc: probe.loc, location: 'body' })) {
-    return fail(ctx, exchange, `${field}=${value} accepted (the contract allows ${range})`, `422 naming ${field}`, `${field}=${value} was rejected on ${label(op)}; the contract allows ${range}`, value);
+    return fail(ctx, exchange, `${field}=${value} accepted (the contract allows ${range})`, `422 naming ${field}`, `${field}=${value} was rejected on ${label(op)}; the contract allows ${range}`, value, {
+      kind: KIND.rejectedValid,
+      field: { location: 'body', pointer: pointerOf(probe.loc) },
+    });
   }
   const open = openRule(ctx, op, exchange, { valid: true, fields: [{ loc: probe.loc, location: 'body' }] });
   if (open) return open;
@@ -243,10 +247,13 @@ function judgeAllowed(ctx: CheckContext, op: Operation, exchange: Exchange, kase
   const rule = `${kase.description}: a value the contract allows is accepted, or refused with 422 and the validation error body, never a server fault (sections 4, 7, 8)`;
   if (!res) return fail(ctx, exchange, rule, statusText(exchange), `${label(op)}: ${kase.description} got no answer`, kase.value);
   if (res.status === 429) return unjudged('rate limited (429)');
-  if (res.status >= 500) return fail(ctx, exchange, rule, `status ${res.status}`, `${label(op)} answered ${res.status} to ${kase.description}`, kase.value);
+  if (res.status >= 500) return fail(ctx, exchange, rule, `status ${res.status}`, `${label(op)} answered ${res.status} to ${kase.description}`, kase.value, { kind: KIND.status, field: { location: kase.location, pointer: pointerOf(kase.loc) } });
   if (res.status !== 422) return judgeResponse(ctx, op, exchange, { what: `${kase.description} on ${label(op)}` });
   if (!validate('HTTPValidationError', res.json).ok) {
-    return fail(ctx, exchange, rule, `422 ${res.text.slice(0, 120)}`, `the 422 of ${label(op)} for ${kase.description} is not the validation error body`, kase.value);
+    return fail(ctx, exchange, rule, `422 ${res.text.slice(0, 120)}`, `the 422 of ${label(op)} for ${kase.description} is not the validation error body`, kase.value, {
+      kind: KIND.validationBody,
+      field: { location: kase.location, pointer: pointerOf(kase.loc) },
+    });
   }
   refused.push(kase.description);
   return unjudged(`${kase.description} was refused with 422 (a server may be stricter where the contract is silent)`);

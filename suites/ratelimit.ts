@@ -5,6 +5,7 @@
  * and the headers, no sooner than advertised (sections 7, 8).
  */
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
+import { FAILURE_KINDS as KIND, pointerOf, type FailureField } from '../src/results/model.js';
 import type { Operation, SpecModel } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
 import { burstSender } from './lib/burst.js';
@@ -75,17 +76,26 @@ export function unreadable(r: Reading, names: RateHeaders, keys: ReadonlyArray<k
   return problems.length > 0 ? problems.join('; ') : undefined;
 }
 
+/** A response header as a failure's field. */
+const headerField = (exchange: Exchange, name: string): FailureField => ({ location: 'response-header', pointer: pointerOf([name.toLowerCase()]), status: String(exchange.response?.status ?? '') });
+
 function judgeHeaders(ctx: CheckContext, op: Operation, exchange: Exchange, names: RateHeaders): Judgement {
   if (!exchange.response) return fail(ctx, exchange, 'an answer', statusText(exchange), `${label(op)}: no response`);
   const r = read(exchange, names);
   if (r.missing.length) {
-    return fail(ctx, exchange, `the headers ${Object.values(names).join(', ')} on every response (section 8)`, `missing ${r.missing.join(', ')}`, `${label(op)} ${exchange.response.status} lacks ${r.missing.join(', ')}`);
+    return fail(ctx, exchange, `the headers ${Object.values(names).join(', ')} on every response (section 8)`, `missing ${r.missing.join(', ')}`, `${label(op)} ${exchange.response.status} lacks ${r.missing.join(', ')}`, undefined, {
+      kind: KIND.schema,
+      field: headerField(exchange, r.missing[0]!),
+    });
   }
   if (r.notInteger.length) {
-    return fail(ctx, exchange, 'each rate-limit header an integer (section 8)', r.notInteger.join('; '), `rate-limit header not an integer: ${r.notInteger.join('; ')}`);
+    return fail(ctx, exchange, 'each rate-limit header an integer (section 8)', r.notInteger.join('; '), `rate-limit header not an integer: ${r.notInteger.join('; ')}`, undefined, { kind: KIND.schema });
   }
   if (r.remaining! > r.limit!) {
-    return fail(ctx, exchange, `${names.remaining} never above ${names.limit}`, `${r.remaining} > ${r.limit}`, `${names.remaining} ${r.remaining} is above ${names.limit} ${r.limit}`);
+    return fail(ctx, exchange, `${names.remaining} never above ${names.limit}`, `${r.remaining} > ${r.limit}`, `${names.remaining} ${r.remaining} is above ${names.limit} ${r.limit}`, undefined, {
+      kind: KIND.mismatch,
+      field: headerField(exchange, names.remaining),
+    });
   }
   if (r.remaining! < 0 || r.limit! < 0 || r.reset! < 0) {
     return fail(ctx, exchange, 'non-negative rate-limit values', `limit ${r.limit}, remaining ${r.remaining}, reset ${r.reset}`, 'a rate-limit header is negative');
@@ -202,7 +212,10 @@ export const resetPlausible = defineCheck({
     if (r.reset === undefined) return skipped(`${unreadable(r, names, ['reset'])} on ${exchange.response.status} (judged by ratelimit.headers-present)`);
     const findings = new Findings();
     if (!plausibleReset(r.reset)) {
-      findings.add(fail(ctx, exchange, `${names.reset} as seconds until the reset (0..86400) or an epoch within a day`, `${r.reset}`, `${names.reset} ${r.reset} is neither seconds until a reset nor a near epoch`));
+      findings.add(fail(ctx, exchange, `${names.reset} as seconds until the reset (0..86400) or an epoch within a day`, `${r.reset}`, `${names.reset} ${r.reset} is neither seconds until a reset nor a near epoch`, undefined, {
+        kind: KIND.mismatch,
+        field: headerField(exchange, names.reset),
+      }));
     }
     return findings.outcome(`${names.reset} ${r.reset} is plausible`);
   },

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
+import { FAILURE_KINDS as KIND } from '../src/results/model.js';
 import type { Operation } from '../src/spec/model.js';
 import { integerQueryParams, itemsOf, propertiesOf, typesOf, validBody, validQueryValue, malformedJson, type JsonType } from '../src/generators/index.js';
 import { Findings, OK, checkProperty, fail, genOptions, label, recordCost, request, sampleBody, sharedPathForRecord, statusText, type Judgement } from './lib.js';
@@ -19,7 +20,7 @@ interface Input {
 function judge(ctx: CheckContext, op: Operation, exchange: Awaited<ReturnType<CheckContext['send']>>, what: string, input: unknown): Judgement {
   const res = exchange.response;
   if (!res) return fail(ctx, exchange, `an answer to ${what} (never a dropped or hung connection)`, statusText(exchange), `${label(op)}: no answer to ${what}`, input);
-  if (res.status >= 500) return fail(ctx, exchange, `no 5xx for ${what}: a bad input is a 422, a good one a success (sections 4, 7)`, `status ${res.status}`, `${label(op)} answered ${res.status} to ${what}`, input);
+  if (res.status >= 500) return fail(ctx, exchange, `no 5xx for ${what}: a bad input is a 422, a good one a success (sections 4, 7)`, `status ${res.status}`, `${label(op)} answered ${res.status} to ${what}`, input, { kind: KIND.status });
   return OK;
 }
 

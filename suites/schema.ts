@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
+import { FAILURE_KINDS as KIND } from '../src/results/model.js';
 import type { Operation } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
 import { validBody } from '../src/generators/index.js';
@@ -43,12 +44,12 @@ function judgeValid(ctx: CheckContext, op: Operation, exchange: Exchange, placeh
   if (!res) return fail(ctx, exchange, `an answer to a valid request`, statusText(exchange), `${label(op)}: no response to a valid request`);
   if (res.status === 429) return RATE_LIMITED;
   if (!isSuccess(res.status)) {
-    if (res.status >= 500) return fail(ctx, exchange, 'a documented answer to a valid request', `status ${res.status}`, `${label(op)} failed with ${res.status} on a valid request`);
-    if (res.status === 401) return fail(ctx, exchange, 'valid credentials served (section 5)', 'status 401', `${label(op)} refused valid credentials (401)`);
+    if (res.status >= 500) return fail(ctx, exchange, 'a documented answer to a valid request', `status ${res.status}`, `${label(op)} failed with ${res.status} on a valid request`, undefined, { kind: KIND.status });
+    if (res.status === 401) return fail(ctx, exchange, 'valid credentials served (section 5)', 'status 401', `${label(op)} refused valid credentials (401)`, undefined, { kind: KIND.status });
     const open = op.requestBody || res.status !== 422 ? openRule(ctx, op, exchange, { valid: true, placeholder }) : undefined;
     if (open) return open;
     const where = placeholder ? ` (its path holds the placeholder id ${PLACEHOLDER_ID})` : '';
-    return fail(ctx, exchange, 'a success answer to a valid request', `status ${res.status}: ${res.text.slice(0, 160)}`, `${label(op)} refused a valid request${where} (${res.status})`);
+    return fail(ctx, exchange, 'a success answer to a valid request', `status ${res.status}: ${res.text.slice(0, 160)}`, `${label(op)} refused a valid request${where} (${res.status})`, undefined, { kind: KIND.status });
   }
   return judgeResponse(ctx, op, exchange, placeholder ? { placeholder, what: `a valid request to ${label(op)} (its path holds the placeholder id ${PLACEHOLDER_ID})` } : {});
 }

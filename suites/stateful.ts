@@ -6,6 +6,7 @@
  * and the API key regenerated (then used) (sections 2.2, 3.1, 4.2-4.6, 4.9).
  */
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
+import { FAILURE_KINDS as KIND, pointerOf } from '../src/results/model.js';
 import type { JsonSchema, Operation } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
 import { enumOf, missingFixtures, propertiesOf, unspecifiedOf } from '../src/generators/index.js';
@@ -371,7 +372,7 @@ async function sendStatus(ctx: CheckContext, op: Operation, id: string, field: s
   const detail = (res.json as { detail?: unknown } | undefined)?.detail;
   const namesField = res.status === 422 && Array.isArray(detail) && detail.some((d) => Array.isArray((d as { loc?: unknown }).loc) && (d as { loc: unknown[] }).loc.includes(field));
   if (namesField) {
-    return { judgement: fail(ctx, exchange, `${field}=${String(value)} accepted (one of ${values.join(', ')}, section 4.4)`, `422 naming ${field}`, `${field}=${String(value)} was rejected as invalid`, { [field]: value }), changed: false, exchange };
+    return { judgement: fail(ctx, exchange, `${field}=${String(value)} accepted (one of ${values.join(', ')}, section 4.4)`, `422 naming ${field}`, `${field}=${String(value)} was rejected as invalid`, { [field]: value }, { kind: KIND.rejectedValid, field: { location: 'body', pointer: pointerOf([field]) } }), changed: false, exchange };
   }
   ctx.observe({ operation: label(op), message: `${field}=${String(value)} was answered ${res.status} (${res.text.slice(0, 120)}); status transitions are not specified, so not judged` });
   return { judgement: unjudged(`${field}=${String(value)} was answered ${res.status}: status transitions are not specified`), changed: false, exchange };
@@ -519,7 +520,7 @@ export const regenerateKey = defineCheck({
     if (probe) {
       const after = await ctx.send(request(probe, ctx));
       if (after.response && after.response.status !== 429 && !isSuccess(after.response.status)) {
-        findings.add(fail(ctx, after, `${label(probe)} served with the regenerated key`, `status ${after.response.status}`, `the regenerated key does not work (${after.response.status} on ${label(probe)})`));
+        findings.add(fail(ctx, after, `${label(probe)} served with the regenerated key`, `status ${after.response.status}`, `the regenerated key does not work (${after.response.status} on ${label(probe)})`, undefined, { kind: KIND.status }));
         await carryOnWithAWorkingKey(ctx, op, probe, previous, after.response.status);
       }
     }

@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
+import { FAILURE_KINDS as KIND, pointerOf } from '../src/results/model.js';
 import { wireParts } from '../src/checks/wire.js';
 import type { Operation } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
@@ -265,7 +266,10 @@ export const locNamesLocation = defineCheck({
       const placement = locPlacement(detail, kase);
       const locs = detail.map((d) => JSON.stringify((d as { loc?: unknown })?.loc)).join(', ');
       if (placement === 'misplaced') {
-        findings.add(fail(ctx, exchange, `a loc of ["${kase.location}", "${kase.field}", ...] (section 2.8)`, `loc ${locs}`, `the 422 for ${kase.description} places it in the wrong location (loc ${locs})`, kase.value));
+        findings.add(fail(ctx, exchange, `a loc of ["${kase.location}", "${kase.field}", ...] (section 2.8)`, `loc ${locs}`, `the 422 for ${kase.description} places it in the wrong location (loc ${locs})`, kase.value, {
+          kind: KIND.loc,
+          field: { location: kase.location, pointer: pointerOf(kase.loc) },
+        }));
       } else {
         if (placement === 'unlocated') {
           ctx.observe({ operation: label(op), message: `the 422 for ${kase.description} names the field but not its location (loc ${locs}); FastAPI-style servers start loc with "${kase.location}", the contract does not require it` });

@@ -1,5 +1,5 @@
 import type { Operation, SpecModel } from '../spec/model.js';
-import type { Failure, Observation, RecordedRequest, RecordedResponse, Severity, Suite } from '../results/model.js';
+import type { Failure, FailureField, FailureKind, Observation, RecordedRequest, RecordedResponse, Severity, Suite } from '../results/model.js';
 import type { Exchange, HttpRequest } from '../transport/types.js';
 import type { Fixtures } from '../results/fixtures.js';
 
@@ -86,8 +86,11 @@ export interface CheckContext {
    * confirm `valid === false` (and `available`).
    */
   validateWire(op: Operation, exchange: Exchange): WireValidation;
-  /** A Failure with the redacted request/response, the curl line and the seed filled in. */
-  failure(exchange: Exchange, details: { expected: string; actual: string; input?: unknown; path?: string }): Failure;
+  /**
+   * A Failure with the redacted request/response, the curl line and the seed filled in. `kind`
+   * defaults to `no-response` when the exchange got no answer, else to `mismatch`.
+   */
+  failure(exchange: Exchange, details: FailureDetails): Failure;
   /** The exchange as a report may show it, secrets removed. */
   record(exchange: Exchange): { request: RecordedRequest; response?: RecordedResponse };
   /** Removes known secrets (credentials, x-secret values seen so far) from a string or JSON value. */
@@ -101,6 +104,16 @@ export interface CheckContext {
    * so a burst starts with a full window. Returns at once when no reset is known.
    */
   waitForWindow(): Promise<void>;
+}
+
+/** What a check knows of a failure: the words for people, and the kind and field as data. */
+export interface FailureDetails {
+  expected: string;
+  actual: string;
+  input?: unknown;
+  path?: string;
+  kind?: FailureKind;
+  field?: FailureField;
 }
 
 export type CheckOutcome =

@@ -1,6 +1,6 @@
 /** Outcomes of the suites' probes: one judgement per probe, gathered into a check outcome. */
 import type { Failure } from '../results/model.js';
-import type { CheckContext, CheckOutcome } from './check.js';
+import type { CheckContext, CheckOutcome, FailureDetails } from './check.js';
 import type { Exchange } from '../transport/types.js';
 import { passWithEvidence } from './evidence.js';
 
@@ -14,8 +14,11 @@ export const OK: Judgement = { ok: true };
 /** A probe that judged nothing, and why. */
 export const unjudged = (reason: string): Judgement => ({ ok: true, unjudged: reason });
 
-export function fail(ctx: CheckContext, exchange: Exchange, expected: string, actual: string, summary: string, input?: unknown): Judgement {
-  const details: { expected: string; actual: string; input?: unknown } = { expected, actual };
+/** The facts of a failure as data: its kind and the field it is about (see FAILURE_KINDS). */
+export type Facts = Pick<FailureDetails, 'kind' | 'field'>;
+
+export function fail(ctx: CheckContext, exchange: Exchange, expected: string, actual: string, summary: string, input?: unknown, facts: Facts = {}): Judgement {
+  const details: FailureDetails = { expected, actual, ...facts };
   if (input !== undefined) details.input = input;
   return { ok: false, failure: ctx.failure(exchange, details), summary };
 }

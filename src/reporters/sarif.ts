@@ -1,14 +1,16 @@
 /**
  * report.sarif: the run as a SARIF 2.1.0 log, so code scanning shows each finding on the line of
  * the contract (spec/) it breaks. One rule per check (id, short and full description, the contract
- * section, help text), one result per failed check × operation, located on the request body field
- * or parameter the failures name when they name one, else on the operation's method key.
+ * section, help text), one result per failed check × operation, located on the request body field,
+ * parameter or response property the failures' `field` names when they name one, else on the
+ * operation's method key.
  * Tool errors (the runner could not check) are notifications of the invocation, never results.
  * Built on the @types/sarif definitions; a builder library added nothing the types do not give.
  */
 import { createHash } from 'node:crypto';
 import type * as Sarif from 'sarif';
-import type { CheckResult, Failure, RunReport, Severity } from '../results/model.js';
+import { segmentsOf, type CheckResult, type Failure, type RunReport, type Severity } from '../results/model.js';
+import { legacyFieldOf } from '../results/legacy.js';
 import { coverageRule, coverageSarifResults } from './coverage-sarif.js';
 
 /** A position in the authored spec: `file` relative to the repository root, 1-based line and column. */
@@ -99,33 +101,21 @@ function rulesFor(report: RunReport, options: SarifOptions): Sarif.ReportingDesc
   return [...byId.values()].map(({ source, trusted }) => ruleOf(source, trusted));
 }
 
-// A response-schema issue as the validators word it: `body /0/duration_seconds must be ...`,
-// `body /0 must have required property 'to_number'`.
-const RESPONSE_ISSUE = /\bbody (\/\S*|\/) must (?:have required property '([^']+)')?/;
-
 /**
- * The field a failure names: a structured invalid case ({location, loc|field}); else `field=value`
- * at the start of its expectation; else the first response-body issue of its actual answer.
+ * The field a failure is located on: its `field` (data), the pointer's array indices dropped since
+ * the spec describes the items, not one of them. A response header has no line of its own here
+ * (the operation's line is used). A failure of a report written before `field` existed: what its
+ * prose names (src/results/legacy.ts).
  */
 export function failureField(failure: Failure): FailureField | undefined {
-  const input = failure.input;
-  if (input && typeof input === 'object' && !Array.isArray(input)) {
-    const i = input as Record<string, unknown>;
-    const loc = Array.isArray(i['loc']) ? i['loc'].filter((s): s is string => typeof s === 'string') : [];
-    const segments = loc.length > 0 ? loc : typeof i['field'] === 'string' ? i['field'].split('.') : [];
-    if (segments.length > 0) return typeof i['location'] === 'string' ? { location: i['location'], segments } : { segments };
-  }
-  const named = /^([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)=/.exec(failure.expected ?? '');
-  if (named) return { segments: named[1]!.split('.') };
-  const issue = failure.response ? RESPONSE_ISSUE.exec(failure.actual ?? '') : null;
-  if (!issue) return undefined;
-  const segments = issue[1]!
-    .split('/')
-    .slice(1)
-    .filter((s) => s !== '' && !/^\d+$/.test(s))
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (issue[2]) segments.push(issue[2]);
-  return segments.length > 0 ? { location: 'response', status: String(failure.response!.status), segments } : undefined;
+  if (typeof failure.kind !== 'string') return legacyFieldOf(failure);
+  const field = failure.field;
+  if (!field || field.location === 'response-header') return undefined;
+  const segments = segmentsOf(String(field.pointer ?? '')).filter((s) => s !== '' && !/^\d+$/.test(s));
+  if (segments.length === 0) return undefined;
+  const out: FailureField = { location: field.location, segments };
+  if (field.status !== undefined) out.status = field.status;
+  return out;
 }
 
 function physical(position: SarifPosition): Sarif.PhysicalLocation {

@@ -38,7 +38,61 @@ export interface RecordedResponse {
   duration_ms: number;
 }
 
+/**
+ * Where a failure is, as data (consumers never parse it out of the prose): `location` is the part
+ * of the request the fault is in (`body`, `query`, `path`, `header`) or of the response
+ * (`response` for its body, `response-header`); `pointer` a JSON Pointer inside it ('' = the whole
+ * part; array indices as sent); `status` the status answered, for the response locations.
+ */
+export interface FailureField {
+  location: string;
+  pointer: string;
+  status?: string;
+}
+
+/**
+ * What kind of deviation a failure is: a stable identifier, data not prose (see FAILURE_KINDS for
+ * the ones the shipped checks use; a custom check may add its own). Baseline signatures, SARIF
+ * locations and catalogue tests read it, never the `expected`/`actual` wording.
+ */
+export type FailureKind = string;
+
+/**
+ * The kinds the shipped judges and checks set. The status kinds are judged by the class of the
+ * status answered (`status:4xx` in a baseline signature).
+ */
+export const FAILURE_KINDS = {
+  /** No answer (timeout, reset, refused). */
+  noResponse: 'no-response',
+  /** A status the rule does not allow for this request (a 5xx, a refusal of a valid request, ...). */
+  status: 'status',
+  /** A request that breaks a stated constraint was accepted (2xx) as it went over the wire. */
+  acceptedInvalid: 'accepted-invalid',
+  /** A value the contract allows was refused. */
+  rejectedValid: 'rejected-valid',
+  /** A status the operation does not document. */
+  undocumentedStatus: 'undocumented-status',
+  /** The content type differs from the documented one. */
+  contentType: 'content-type',
+  /** The body is not JSON where the contract documents JSON. */
+  invalidJson: 'invalid-json',
+  /** A documented response schema or header is broken; `field` says where. */
+  schema: 'schema',
+  /** The 422 body is not `{detail: [{loc, msg, type}]}`. */
+  validationBody: 'validation-body',
+  /** The 422's `loc` does not name the field at fault. */
+  loc: 'loc',
+  /** An error body's `detail` does not say what section 7 says it says. */
+  errorDetail: 'error-detail',
+  /** A value differs from the one the contract says it must equal (an echo, a read-back). */
+  mismatch: 'mismatch',
+} as const;
+
 export interface Failure {
+  /** What kind of deviation (stable data; see FAILURE_KINDS). Absent only in reports written before it existed. */
+  kind?: FailureKind;
+  /** Where in the request or response the deviation is, when it is about one field or part. */
+  field?: FailureField;
   /** What the contract expects, in words. */
   expected: string;
   /** What the server did, in words. */
@@ -211,4 +265,18 @@ export interface ShardField extends ShardInfo {
   plan_size: number;
   /** The plan position (0-based) of each of this shard's results, in order. */
   positions: number[];
+}
+
+/** A JSON Pointer of path segments (`['speech_settings', 'style']` → `/speech_settings/style`). */
+export function pointerOf(segments: ReadonlyArray<string | number>): string {
+  return segments.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
+/** The segments of a JSON Pointer (`''` → `[]`). */
+export function segmentsOf(pointer: string): string[] {
+  if (pointer === '' || pointer === '/') return [];
+  return pointer
+    .replace(/^\//, '')
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }

@@ -47,7 +47,7 @@ export interface ConformanceOptions {
    */
   profile?: ContractProfile;
   spec?: SpecModel;
-  /** A transport to use instead of undici (tests: recording, in-process). */
+  /** A transport to use instead of undici (a recording wrapper, or a test's fake). */
   transport?: Transport;
   credentials?: Credentials;
   /** Configured fixtures; they win over discovered ones. */

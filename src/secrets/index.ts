@@ -289,10 +289,16 @@ export class Secrets {
   }
 }
 
+/**
+ * The forms a secret takes in text: raw, JSON-escaped (also with non-ASCII as \u escapes),
+ * URL-encoded, and HTML-escaped with each spelling escapers use for the quotes.
+ */
 function escapedForms(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
-  const html = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-  return [...new Set([secret, json, html, encodeURIComponent(secret)])];
+  const asciiJson = json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const markup = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const html = ['&quot;', '&#34;', '&#x22;'].flatMap((quot) => ['&#39;', '&#x27;', '&apos;'].map((apos) => markup.replace(/"/g, quot).replace(/'/g, apos)));
+  return [...new Set([secret, json, asciiJson, ...html, encodeURIComponent(secret)])];
 }
 
 /** The values at a JSON Pointer with `*` for every array item (at most 100 at each step). */

@@ -52,6 +52,15 @@ function failure(f: Failure, secrets: Secrets): Failure {
   if (f.response) out.response = response(f.response, one, secrets);
   if (typeof f.repro === 'string') out.repro = line(secrets, MAX_REPRO)(f.repro);
   if (typeof f.path === 'string') out.path = printable(secrets.evidence(f.path));
+  if (typeof f.kind === 'string') out.kind = printable(f.kind);
+  if (f.field && typeof f.field === 'object') out.field = fieldOf(f.field, one);
+  return out;
+}
+
+/** A failure's field: its pointer may name what a server sent (an additional property), so it is evidence. */
+function fieldOf(field: NonNullable<Failure['field']>, one: Text): NonNullable<Failure['field']> {
+  const out: NonNullable<Failure['field']> = { location: printable(String(field.location ?? '')), pointer: one(String(field.pointer ?? '')) };
+  if (field.status !== undefined) out.status = printable(String(field.status));
   return out;
 }
 

@@ -1,6 +1,8 @@
 /**
- * One transport type. Checks see these normalised exchanges, never undici objects; the undici
- * transport, an in-process one and a recording one all implement `Transport`.
+ * One transport type. Checks see these normalised exchanges, never undici objects. Two
+ * implementations ship: the undici one (undici.ts, HTTP to a base URL) and a recording wrapper
+ * around any transport (recording.ts); tests pass fakes of their own. There is no in-process
+ * transport: tests start the reference server on a loopback port.
  */
 
 export interface HttpRequest {

@@ -8,6 +8,8 @@ import type { Operation } from '../../src/spec/model.js';
 import type { Exchange } from '../../src/transport/types.js';
 import { setPointer, type InvalidCase } from '../../src/generators/index.js';
 import { validate, validateResponse } from '../../src/validators/index.js';
+import { FAILURE_KINDS, pointerOf, type FailureField } from '../../src/results/model.js';
+import type { ValidationIssue } from '../../src/validators/issues.js';
 import { fail, isSuccess, OK, RATE_LIMITED, statusText, unjudged, type Judgement } from './outcomes.js';
 import { isEnumConflict, label } from './spec-queries.js';
 
@@ -112,12 +114,13 @@ export interface InvalidJudgeOptions {
 export function judgeInvalid(ctx: CheckContext, op: Operation, exchange: Exchange, kase: InvalidCase, options: InvalidJudgeOptions = {}): Judgement {
   const res = exchange.response;
   const rule = `${kase.description}: the contract answers a validation failure with 422 and the validation error body (sections 2.8, 4, 7)`;
+  const field: FailureField = { location: kase.location, pointer: pointerOf(kase.loc) };
   if (!res) return fail(ctx, exchange, rule, statusText(exchange), `${label(op)}: ${kase.description} got no response`, kase.value);
   if (res.status === 429) return RATE_LIMITED;
   if (isSuccess(res.status)) {
     if (options.stillInvalid) {
       if (!options.stillInvalid(exchange)) return unjudged(`${kase.description} went over the wire as a valid value`);
-      return fail(ctx, exchange, rule, `accepted with ${res.status}`, `${kase.description} was accepted (${res.status}) on ${label(op)}`, kase.value);
+      return fail(ctx, exchange, rule, `accepted with ${res.status}`, `${kase.description} was accepted (${res.status}) on ${label(op)}`, kase.value, { kind: FAILURE_KINDS.acceptedInvalid, field });
     }
     const wire = ctx.validateWire(op, exchange);
     if (!wire.available) {
@@ -125,17 +128,17 @@ export function judgeInvalid(ctx: CheckContext, op: Operation, exchange: Exchang
       return unjudged(`${kase.description} was accepted and the wire request could not be re-validated`);
     }
     if (wire.valid) return unjudged(`${kase.description} went over the wire as a valid value`);
-    return fail(ctx, exchange, rule, `accepted with ${res.status}`, `${kase.description} was accepted (${res.status}) on ${label(op)}`, kase.value);
+    return fail(ctx, exchange, rule, `accepted with ${res.status}`, `${kase.description} was accepted (${res.status}) on ${label(op)}`, kase.value, { kind: FAILURE_KINDS.acceptedInvalid, field });
   }
   const open = openRule(ctx, op, exchange, options.placeholder ? { placeholder: true } : {});
   if (open) return open;
   if (res.status !== 422) {
-    return fail(ctx, exchange, rule, `status ${res.status}`, `${kase.description} on ${label(op)} answered ${res.status}, not 422`, kase.value);
+    return fail(ctx, exchange, rule, `status ${res.status}`, `${kase.description} on ${label(op)} answered ${res.status}, not 422`, kase.value, { kind: FAILURE_KINDS.status, field });
   }
   const shape = validate('HTTPValidationError', res.json);
   if (!shape.ok) {
     const why = res.json === undefined ? 'the body is not JSON' : shape.issues.map((i) => i.message).slice(0, 3).join('; ');
-    return fail(ctx, exchange, `${rule}: {detail: [{loc, msg, type}]}`, why, `the 422 body of ${label(op)} is not the validation error body (${why})`, kase.value);
+    return fail(ctx, exchange, `${rule}: {detail: [{loc, msg, type}]}`, why, `the 422 body of ${label(op)} is not the validation error body (${why})`, kase.value, { kind: FAILURE_KINDS.validationBody, field });
   }
   if (options.checkLoc !== false && kase.loc.length > 0) {
     const detail = (res.json as { detail: unknown }).detail;
@@ -149,6 +152,7 @@ export function judgeInvalid(ctx: CheckContext, op: Operation, exchange: Exchang
         `loc ${locs || '(none)'}`,
         `the 422 of ${label(op)} for ${kase.description} does not name ${kase.loc.join('.')} in loc`,
         kase.value,
+        { kind: FAILURE_KINDS.loc, field },
       );
     }
   }
@@ -180,15 +184,18 @@ export function judgeResponse(ctx: CheckContext, op: Operation, exchange: Exchan
       ctx.observe({ operation: label(op), message: `answered ${res.status}, a success status the contract leaves open` });
       return OK;
     }
-    return fail(ctx, exchange, `one of the documented statuses ${op.responses.map((r) => r.status).join(', ')}`, `status ${res.status}`, `${label(op)} answered ${res.status}, which the contract does not document for it`);
+    return fail(ctx, exchange, `one of the documented statuses ${op.responses.map((r) => r.status).join(', ')}`, `status ${res.status}`, `${label(op)} answered ${res.status}, which the contract does not document for it`, undefined, { kind: FAILURE_KINDS.undocumentedStatus });
   }
   if (documented.contentType) {
     const type = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== documented.contentType && !(documented.contentType === 'application/json' && /\+json$/.test(type))) {
-      return fail(ctx, exchange, `content type ${documented.contentType} (section 4)`, `content type ${type || '(none)'}`, `${label(op)} answered ${res.status} with content type ${type || '(none)'}, not ${documented.contentType}`);
+      return fail(ctx, exchange, `content type ${documented.contentType} (section 4)`, `content type ${type || '(none)'}`, `${label(op)} answered ${res.status} with content type ${type || '(none)'}, not ${documented.contentType}`, undefined, {
+        kind: FAILURE_KINDS.contentType,
+        field: { location: 'response-header', pointer: '/content-type', status: String(res.status) },
+      });
     }
     if (res.json === undefined) {
-      return fail(ctx, exchange, `a JSON body`, res.jsonError ?? 'no JSON body', `${label(op)} answered ${res.status} with a body that is not JSON`);
+      return fail(ctx, exchange, `a JSON body`, res.jsonError ?? 'no JSON body', `${label(op)} answered ${res.status} with a body that is not JSON`, undefined, { kind: FAILURE_KINDS.invalidJson, field: { location: 'response', pointer: '', status: String(res.status) } });
     }
   }
   let result = validateResponse(op.id, res.status, { headers: res.headers, body: res.json });
@@ -224,5 +231,21 @@ export function judgeResponse(ctx: CheckContext, op: Operation, exchange: Exchan
   }
   if (!issues.length) return OK;
   const text = issues.slice(0, 4).map((i) => i.message).join('; ');
-  return fail(ctx, exchange, `the ${documented.status} response documented for ${label(op)} (its headers and body schema)`, text, `${label(op)} ${res.status}: ${issues[0]!.message}`);
+  return fail(ctx, exchange, `the ${documented.status} response documented for ${label(op)} (its headers and body schema)`, text, `${label(op)} ${res.status}: ${issues[0]!.message}`, undefined, {
+    kind: FAILURE_KINDS.schema,
+    field: issueField(issues[0]!, res.status),
+  });
+}
+
+/**
+ * Where a response issue is, as a failure's field: the body (`response`) or a header
+ * (`response-header`, the name lower-cased); a missing required property is located on the
+ * property itself.
+ */
+export function issueField(issue: ValidationIssue, status: number): FailureField {
+  const missing = issue.rule === 'required' && typeof issue.expected === 'string' ? pointerOf([issue.expected]) : '';
+  const pointer = `${issue.pointer}${missing}`;
+  // Header names are case-insensitive: lower-cased, as HTTP/2 and the recorded headers spell them.
+  if (issue.location === 'header') return { location: 'response-header', pointer: pointer.toLowerCase(), status: String(status) };
+  return { location: 'response', pointer, status: String(status) };
 }

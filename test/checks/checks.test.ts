@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checks } from '../../suites/index.js';
 import { runnerFault } from '../catalog/faults/runner-faults.js';
-import { faults, serverFaults } from '../catalog/faults/index.js';
+import { checkOf, faults, serverFaults } from '../catalog/faults/index.js';
 import { expectPassed, runCheck, runIds, startTarget, type CheckRun, type Target } from '../helpers/checks.js';
 import { DESTRUCTIVE as destructive, RATE, describeResults } from '../helpers/fails-on-fault.js';
 
@@ -118,7 +118,7 @@ describe('ranges.numeric-edges: every number at its edges, judged by what the co
 describe('the fault catalogue names real checks', () => {
   it('every id a fault catches is a registered check, and every server fault is examined', () => {
     const ids = new Set(checks.map((c) => c.id));
-    expect(faults.flatMap((f) => f.catches).filter((id) => !ids.has(id))).toEqual([]);
+    expect(faults.flatMap((f) => f.catches.map(checkOf)).filter((id) => !ids.has(id))).toEqual([]);
     // A server fault that no check catches must say why (only where the contract is silent).
     expect(serverFaults.filter((f) => f.catches.length === 0).map((f) => f.name)).toEqual(['error-422-loc-without-location']);
   });

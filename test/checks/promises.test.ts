@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { describeResults, expectPassed, runCheck, startTarget } from '../helpers/checks.js';
 import { RATE } from '../helpers/fails-on-fault.js';
 import { promiseFaults } from '../catalog/faults/promise-faults.js';
+import { checkOf } from '../catalog/faults/index.js';
 import { checkById } from '../../suites/index.js';
 import { profile } from '../../suites/profile.js';
 import { runConformance } from '../../src/runner/conformance.js';
@@ -32,7 +33,7 @@ describe('on the reference server', () => {
 
 describe.concurrent('issue 23 faults are caught on every seed', () => {
   for (const fault of promiseFaults) {
-    for (const id of fault.catches) {
+    for (const id of fault.catches.map(checkOf)) {
       for (const seed of SEEDS) {
         it(`${id} fails on ${fault.name} (seed ${seed})`, async () => {
           const target = await startTarget({ fault: fault.name, ...rateOf(id) });

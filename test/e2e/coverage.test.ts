@@ -18,7 +18,7 @@ import { mergeCoverage, coverageGate } from '../../src/coverage/index.js';
 import { REASONS } from '../../src/coverage/compute.js';
 import type { Coverage } from '../../src/results/coverage.js';
 import type { RunReport } from '../../src/results/model.js';
-import { faults } from '../catalog/faults/index.js';
+import { checkOf, faults } from '../catalog/faults/index.js';
 import { runnerOptions, SMALL_LIMIT, withLoopbackServer, failedOf } from '../helpers/loopback-runs.js';
 
 let spec: SpecModel;
@@ -65,7 +65,7 @@ describe('coverage of a default run', () => {
   it('judges, for every fault of the catalogue, a cell with each check that catches it', () => {
     const coverage = mergeCoverage([planted.coverage, burst.coverage, destructive.coverage])!;
     const judgedBy = new Set(coverage.cells.filter((c) => c.state === 'judged-pass' || c.state === 'judged-fail').flatMap((c) => c.checks));
-    const unjudged = faults.flatMap((f) => f.catches.filter((id) => !judgedBy.has(id)).map((id) => `${f.name}: ${id}`));
+    const unjudged = faults.flatMap((f) => f.catches.map(checkOf).filter((id) => !judgedBy.has(id)).map((id) => `${f.name}: ${id}`));
     expect(unjudged).toEqual([]);
     expect(faults.filter((f) => f.catches.length > 0).length).toBeGreaterThan(20);
   });

@@ -6,7 +6,7 @@
  * share the pairs; within a file the pairs run concurrently, each on its own loopback server.
  */
 import { describe, expect, it } from 'vitest';
-import { faults } from '../catalog/faults/index.js';
+import { caughtBy, catchOf, describeCatch, faults, type Catch } from '../catalog/faults/index.js';
 import { describeResults, runCheck, startTarget } from './checks.js';
 
 export { describeResults } from './checks.js';
@@ -17,8 +17,8 @@ export const DESTRUCTIVE = new Set(['stateful.create-invite', 'stateful.regenera
 export const RATE = { rateLimit: 20, rateWindowMs: 1500 };
 
 
-/** Every (check id, fault name) pair of the catalogue. */
-export const FAILS_ON: ReadonlyArray<readonly [string, string]> = faults.flatMap((f) => f.catches.map((id) => [id, f.name] as const));
+/** Every (check id, fault name, the finding it must make) triple of the catalogue. */
+export const FAILS_ON: ReadonlyArray<readonly [string, string, Catch]> = faults.flatMap((f) => f.catches.map((c) => [catchOf(c).check, f.name, catchOf(c)] as const));
 
 export function describeFailsOnFault(suite: string): void {
   const pairs = FAILS_ON.filter(([id]) => id.startsWith(`${suite}.`));
@@ -30,12 +30,13 @@ export function describeFailsOnFault(suite: string): void {
     it('the catalogue has a fault for this suite', () => {
       expect(pairs.length).toBeGreaterThan(0);
     });
-    for (const [id, faultName] of pairs) {
-      it(`${id} fails on ${faultName}`, async () => {
+    for (const [id, faultName, wanted] of pairs) {
+      it(`${describeCatch(wanted)} fails on ${faultName}`, async () => {
         const target = await startTarget({ fault: faultName, ...(id.startsWith('ratelimit.') ? RATE : {}) });
         try {
           const run = await runCheck(target, id, { includeDestructive: DESTRUCTIVE.has(id) });
-          const failed = run.results.filter((r) => r.status === 'failed');
+          // The finding the fault names (its kind, field, operation), not any failure of the check.
+          const failed = caughtBy(run.results, wanted);
           expect(failed.length, describeResults(run.results)).toBeGreaterThan(0);
           const failure = failed[0]!.failures![0]!;
           // Every failure is reproducible: expected vs actual, a curl line (a loop of them for what

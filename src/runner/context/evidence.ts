@@ -1,4 +1,4 @@
-import type { Failure } from '../../results/model.js';
+import { FAILURE_KINDS, type Failure } from '../../results/model.js';
 import type { Secrets } from '../../secrets/index.js';
 import { curlOf, recordRequest, recordResponse, redactValue } from '../../secrets/record.js';
 import type { Exchange } from '../../transport/types.js';
@@ -25,6 +25,7 @@ export function evidenceOf(secrets: Secrets, seed: number, validateRequest: Requ
     failure(exchange, details): Failure {
       const recorded = record(exchange);
       const failure: Failure = {
+        kind: details.kind ?? (exchange.response ? FAILURE_KINDS.mismatch : FAILURE_KINDS.noResponse),
         expected: secrets.evidence(details.expected),
         actual: secrets.evidence(details.actual),
         request: recorded.request,
@@ -34,6 +35,7 @@ export function evidenceOf(secrets: Secrets, seed: number, validateRequest: Requ
       if (recorded.response) failure.response = recorded.response;
       if (details.input !== undefined) failure.input = redactValue(secrets, details.input);
       if (details.path !== undefined) failure.path = details.path;
+      if (details.field !== undefined) failure.field = { ...details.field, pointer: secrets.evidence(details.field.pointer) };
       return failure;
     },
   };

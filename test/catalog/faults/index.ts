@@ -10,6 +10,7 @@ import { promiseFaults } from './promise-faults.js';
 
 export type { ServerFault } from './server-faults.js';
 export { serverFaults } from './server-faults.js';
+export { caughtBy, catchOf, checkOf, describeCatch, type Catch, type CatchSpec } from './catches.js';
 
 /** Every fault of the catalogue; construction refuses a duplicate name. */
 export const faults: readonly ServerFault[] = (() => {

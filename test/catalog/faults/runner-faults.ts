@@ -108,7 +108,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'user-id-not-required',
     description: 'X-User-ID is not checked: a request with the bearer only is served',
-    catches: ['auth.missing-credentials', 'auth.empty-credentials'],
+    catches: [{ check: 'auth.missing-credentials', kind: 'status' }, { check: 'auth.empty-credentials', kind: 'status' }],
     configure(_app, internals) {
       authenticateAlso(internals, (h) => bearer({ headers: h }) === `Bearer ${internals.store.apiKey}`);
     },
@@ -116,7 +116,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'wrong-user-id-accepted',
     description: 'X-User-ID must be present, but any value is served with a valid bearer (a user id naming no user is an invalid credential, 5.5)',
-    catches: ['auth.wrong-credentials'],
+    catches: [{ check: 'auth.wrong-credentials', kind: 'status' }],
     configure(_app, internals) {
       authenticateAlso(internals, (h) => bearer({ headers: h }) === `Bearer ${internals.store.apiKey}` && typeof h['x-user-id'] === 'string' && h['x-user-id'] !== '');
     },
@@ -124,7 +124,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'api-key-prefix-accepted',
     description: 'any bearer that starts with the real key is let in (a comparison by prefix)',
-    catches: ['auth.wrong-credentials'],
+    catches: [{ check: 'auth.wrong-credentials', kind: 'status' }],
     configure(_app, internals) {
       authenticateAlso(internals, (h) => String(h['authorization'] ?? '').startsWith(`Bearer ${internals.store.apiKey}`) && h['x-user-id'] === internals.store.userId);
     },
@@ -132,7 +132,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'bearer-trailing-words-accepted',
     description: 'the bearer is read up to the first space: "Bearer <key> junk" is let in',
-    catches: ['auth.wrong-credentials'],
+    catches: [{ check: 'auth.wrong-credentials', kind: 'status' }],
     configure(_app, internals) {
       authenticateAlso(internals, (h) => String(h['authorization'] ?? '').split(' ')[1] === internals.store.apiKey && h['x-user-id'] === internals.store.userId);
     },
@@ -140,7 +140,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'user-id-prefix-accepted',
     description: 'any X-User-ID that starts with the real user id is let in',
-    catches: ['auth.wrong-credentials'],
+    catches: [{ check: 'auth.wrong-credentials', kind: 'status' }],
     configure(_app, internals) {
       authenticateAlso(internals, (h) => bearer({ headers: h }) === `Bearer ${internals.store.apiKey}` && String(h['x-user-id'] ?? '').startsWith(internals.store.userId));
     },
@@ -148,7 +148,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'empty-bearer-accepted',
     description: 'an Authorization header of "Bearer " with nothing after it is served',
-    catches: ['auth.empty-credentials'],
+    catches: [{ check: 'auth.empty-credentials', kind: 'status' }],
     configure(_app, internals) {
       authenticateAlso(internals, (h, id) => /^Bearer\s*$/.test(bearer({ headers: h })) && (rightUser(internals, h) || id !== 'getCurrentUser'));
     },
@@ -156,7 +156,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'any-scheme-accepted',
     description: 'the key is accepted under any scheme (Basic, Token) or without one',
-    catches: ['auth.malformed-bearer'],
+    catches: [{ check: 'auth.malformed-bearer', kind: 'status' }],
     configure(_app, internals) {
       authenticateAlso(internals, (h) => bearer({ headers: h }).endsWith(internals.store.apiKey) && (rightUser(internals, h) || h['x-user-id'] === undefined));
     },
@@ -164,7 +164,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'any-bearer-accepted',
     description: 'any bearer token is served as long as the user id is right',
-    catches: ['auth.wrong-credentials', 'auth.malformed-bearer'],
+    catches: [{ check: 'auth.wrong-credentials', kind: 'status' }, { check: 'auth.malformed-bearer', kind: 'status' }],
     configure(_app, internals) {
       authenticateAlso(internals, (h) => /^Bearer \S+$/.test(bearer({ headers: h })) && rightUser(internals, h));
     },
@@ -172,7 +172,10 @@ export const runnerFaults: Fault[] = [
   {
     name: 'unauthorized-body-plain',
     description: 'the 401 body is plain text, not {detail: string}',
-    catches: ['auth.missing-credentials', 'auth.wrong-credentials'],
+    catches: [
+      { check: 'auth.missing-credentials', kind: 'error-detail', field: '/detail' },
+      { check: 'auth.wrong-credentials', kind: 'error-detail', field: '/detail' },
+    ],
     configure(app) {
       app.addHook('onSend', async (_request, reply, payload) => {
         if (reply.statusCode !== 401) return payload;
@@ -184,7 +187,10 @@ export const runnerFaults: Fault[] = [
   {
     name: 'unauthorized-detail-says-nothing',
     description: 'the 401 body is {detail: "No."}: a string, but it does not say the credentials are invalid (section 7)',
-    catches: ['auth.missing-credentials', 'auth.wrong-credentials'],
+    catches: [
+      { check: 'auth.missing-credentials', kind: 'error-detail', field: '/detail' },
+      { check: 'auth.wrong-credentials', kind: 'error-detail', field: '/detail' },
+    ],
     configure(app) {
       onSendJson(app, (_request, reply) => reply.statusCode === 401, () => ({ detail: 'No.' }));
     },
@@ -203,7 +209,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'preflight-requires-user-id',
     description: 'the bearer-only operations also demand X-User-ID',
-    catches: ['auth.bearer-only'],
+    catches: [{ check: 'auth.bearer-only', kind: 'status' }],
     configure(app) {
       app.addHook('onRequest', async (request, reply) => {
         if (request.method === 'OPTIONS' && !request.headers['x-user-id']) return reply.code(401).send({ detail: 'Invalid authentication credentials' });
@@ -214,16 +220,24 @@ export const runnerFaults: Fault[] = [
   {
     name: 'protected-wrong-user',
     description: 'GET /protected answers another user id',
-    catches: ['auth.protected-echoes-user-id'],
+    catches: [{ check: 'auth.protected-echoes-user-id', kind: 'mismatch', field: '/user_id' }],
     configure(app) {
       onSendJson(app, opIs('getProtected'), (json) => ({ ...json, user_id: 'someone-else' }));
+    },
+  },
+  {
+    name: 'protected-message-without-user',
+    description: "GET /protected echoes user_id but its message does not contain the user id (4.12's second clause)",
+    catches: [{ check: 'auth.protected-echoes-user-id', kind: 'mismatch', field: '/message' }],
+    configure(app) {
+      onSendJson(app, opIs('getProtected'), (json) => ({ ...json, message: 'Hello, caller' }));
     },
   },
   // ---- validation --------------------------------------------------------------------------------
   {
     name: 'body-types-unchecked',
     description: 'wrong JSON types in bodies are accepted',
-    catches: ['validation.wrong-type'],
+    catches: [{ check: 'validation.wrong-type', kind: 'accepted-invalid' }],
     configure(_app, internals) {
       ignoreIssues(internals, (i) => i.location === 'body' && i.rule === 'type');
     },
@@ -231,7 +245,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'string-fields-take-numbers',
     description: 'a number is accepted where a string is stated (recipients[].phone_number: 7)',
-    catches: ['validation.wrong-type'],
+    catches: [{ check: 'validation.wrong-type', kind: 'accepted-invalid' }],
     configure(_app, internals) {
       ignoreIssues(internals, (i) => i.location === 'body' && i.rule === 'type' && typeof i.actual === 'number' && String(i.expected).includes('string'));
     },
@@ -239,7 +253,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'integer-fields-take-fractions',
     description: 'a non-integral number is accepted where an integer is stated (short_term_summaries_limit: 2.5)',
-    catches: ['validation.wrong-type'],
+    catches: [{ check: 'validation.wrong-type', kind: 'accepted-invalid' }],
     configure(_app, internals) {
       ignoreIssues(internals, (i) => i.location === 'body' && i.rule === 'type' && typeof i.actual === 'number' && String(i.expected).includes('integer'));
     },
@@ -247,7 +261,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'object-fields-take-arrays',
     description: 'an array is accepted where an object is stated (retry_policy: [])',
-    catches: ['validation.wrong-type'],
+    catches: [{ check: 'validation.wrong-type', kind: 'accepted-invalid' }],
     configure(_app, internals) {
       ignoreIssues(internals, (i) => i.location === 'body' && i.rule === 'type' && Array.isArray(i.actual) && String(i.expected).includes('object'));
     },
@@ -255,7 +269,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'channel-unchecked',
     description: 'any channel string is accepted, not only the two provider ids (4.2)',
-    catches: ['validation.enum-violation'],
+    catches: [{ check: 'validation.enum-violation', kind: 'accepted-invalid' }],
     configure(_app, internals) {
       ignoreIssues(internals, (i) => i.pointer === '/channel' && i.rule === 'enum');
     },
@@ -263,7 +277,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'enum-ignores-case',
     description: 'the status enum is compared ignoring case ("DRAFT" is taken as draft)',
-    catches: ['validation.enum-violation'],
+    catches: [{ check: 'validation.enum-violation', kind: 'accepted-invalid' }],
     configure(_app, internals) {
       wrapValidate(internals, (original) => (operationId, parts) => {
         const body = parts.body as Json;
@@ -275,7 +289,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'validation-loc-vague',
     description: 'the 422 names only ["body"] in loc, never the field',
-    catches: ['validation.wrong-type', 'validation.enum-violation'],
+    catches: [{ check: 'validation.wrong-type', kind: 'loc' }, { check: 'validation.enum-violation', kind: 'loc' }],
     configure(app) {
       onSendJson(app, status(422), (json) => ({ detail: (json.detail ?? []).map((d: Json) => ({ ...d, loc: ['body'] })) }));
     },
@@ -294,7 +308,11 @@ export const runnerFaults: Fault[] = [
   {
     name: 'validation-body-shape',
     description: 'the 422 body is {error: string}, not the validation error body',
-    catches: ['validation.wrong-type', 'validation.malformed-json', 'validation.non-integer-query'],
+    catches: [
+      { check: 'validation.wrong-type', kind: 'validation-body' },
+      { check: 'validation.malformed-json', kind: 'validation-body' },
+      { check: 'validation.non-integer-query', kind: 'validation-body' },
+    ],
     configure(app) {
       onSendJson(app, status(422), () => ({ error: 'invalid request' }));
     },
@@ -302,7 +320,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'enum-unchecked',
     description: 'values outside an enum are accepted',
-    catches: ['validation.enum-violation'],
+    catches: [{ check: 'validation.enum-violation', kind: 'accepted-invalid' }],
     configure(_app, internals) {
       ignoreIssues(internals, (i) => i.rule === 'enum');
     },
@@ -310,7 +328,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'malformed-json-400',
     description: 'malformed JSON is answered 400 instead of 422',
-    catches: ['validation.malformed-json'],
+    catches: [{ check: 'validation.malformed-json', kind: 'status' }],
     configure(app) {
       app.addHook('onSend', async (_request, reply, payload) => {
         if (reply.statusCode === 422 && typeof payload === 'string' && payload.includes('json_invalid')) reply.code(400);
@@ -321,7 +339,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'query-types-unchecked',
     description: 'non-integer limit and offset are accepted (and ignored)',
-    catches: ['validation.non-integer-query'],
+    catches: [{ check: 'validation.non-integer-query', kind: 'accepted-invalid' }],
     configure(_app, internals) {
       wrapValidate(internals, (original) => (operationId, parts) => {
         const query = { ...(parts.query ?? {}) };
@@ -374,7 +392,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'calls-negative-offset-500',
     description: 'GET /calls answers 500 to a negative offset (the contract states no minimum; an SQL OFFSET -1 fails)',
-    catches: ['ranges.numeric-edges'],
+    catches: [{ check: 'ranges.numeric-edges', kind: 'status' }],
     configure(app) {
       app.addHook('preHandler', async (request, reply) => {
         if (operationIdOf(request) !== 'listCalls') return undefined;
@@ -389,7 +407,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'integer-field-numeric-string-500',
     description: 'an integer body field sent as a numeric string ("-1") crashes the server (arithmetic on a string)',
-    catches: ['ranges.numeric-edges'],
+    catches: [{ check: 'ranges.numeric-edges', kind: 'status' }],
     configure(app, internals) {
       app.addHook('preHandler', async (request, reply) => {
         const id = operationIdOf(request);
@@ -405,7 +423,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'assistant-name-number',
     description: 'GET /assistants returns name as a number',
-    catches: ['schema.response-conforms'],
+    catches: [{ check: 'schema.response-conforms', kind: 'schema' }],
     configure(app) {
       onSendJson(app, opIs('listAssistants'), (json) => (Array.isArray(json) ? json.map((a) => ({ ...a, name: 42 })) : json));
     },
@@ -584,7 +602,10 @@ export const runnerFaults: Fault[] = [
   {
     name: 'remaining-header-missing',
     description: 'X-RateLimit-Remaining is never sent',
-    catches: ['ratelimit.headers-present', 'schema.response-conforms'],
+    catches: [
+      { check: 'ratelimit.headers-present', kind: 'schema', field: '/x-ratelimit-remaining' },
+      { check: 'schema.response-conforms', kind: 'schema', field: '/x-ratelimit-remaining' },
+    ],
     configure(app) {
       onSendHeaders(app, () => true, (reply) => reply.removeHeader('x-ratelimit-remaining'));
     },
@@ -600,7 +621,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'reset-implausible',
     description: 'X-RateLimit-Reset is 999999 (neither seconds within a day nor an epoch)',
-    catches: ['ratelimit.reset-plausible'],
+    catches: [{ check: 'ratelimit.reset-plausible', kind: 'mismatch', field: '/x-ratelimit-reset' }],
     configure(app) {
       onSendHeaders(app, () => true, (reply) => reply.header('x-ratelimit-reset', '999999'));
     },
@@ -666,7 +687,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'preflight-405',
     description: 'the preflights are answered 405',
-    catches: ['cors.preflight-answered'],
+    catches: [{ check: 'cors.preflight-answered', kind: 'status' }],
     configure(app) {
       app.addHook('onSend', async (request, reply, payload) => {
         if (request.method === 'OPTIONS') reply.code(405);
@@ -710,7 +731,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'non-ascii-500',
     description: 'a body with a non-ASCII character crashes the server (500)',
-    catches: ['robustness.no-5xx-valid'],
+    catches: [{ check: 'robustness.no-5xx-valid', kind: 'status' }],
     configure(app) {
       app.addHook('preHandler', async (request, reply) => {
         if (request.body !== undefined && /[^\x20-\x7e]/.test(JSON.stringify(request.body).replace(/\\u[0-9a-f]{4}/gi, '\u0001'))) {
@@ -723,7 +744,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'non-object-body-500',
     description: 'a body that is not a JSON object crashes the server (500)',
-    catches: ['robustness.no-5xx-invalid'],
+    catches: [{ check: 'robustness.no-5xx-invalid', kind: 'status' }],
     configure(app) {
       app.addHook('preHandler', async (request, reply) => {
         const body = request.body;
@@ -737,7 +758,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'large-body-500',
     description: 'a request body over 100 KiB crashes the server (500)',
-    catches: ['robustness.no-5xx-valid'],
+    catches: [{ check: 'robustness.no-5xx-valid', kind: 'status' }],
     configure(app) {
       app.addHook('onRequest', async (request, reply) => (Number(request.headers['content-length'] ?? 0) > 100 * 1024 ? reply.code(500).send({ detail: 'Internal Server Error' }) : undefined));
     },
@@ -749,7 +770,7 @@ export const runnerFaults: Fault[] = [
   {
     name: 'repeated-query-500',
     description: 'a query parameter given twice crashes the server (500)',
-    catches: ['robustness.no-5xx-invalid'],
+    catches: [{ check: 'robustness.no-5xx-invalid', kind: 'status' }],
     configure(app) {
       app.addHook('onRequest', async (request, reply) => {
         const names = [...new URLSearchParams(request.url.split('?')[1] ?? '').keys()];

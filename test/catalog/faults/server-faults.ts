@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { operationIdOf, type ReferenceInternals, type ReferenceServerOptions } from '../../../src/server/index.js';
 import type { ValidationIssue } from '../../../src/validators/index.js';
+import type { CatchSpec } from './catches.js';
 
 /** A named fault: what the runner's faults also satisfy (they add `lenient`). */
 export interface ServerFault {
@@ -19,7 +20,7 @@ export interface ServerFault {
    * (every check is caught by some fault). Empty for a correct server (lenient variants) and for a
    * fault the contract leaves unjudged.
    */
-  catches: readonly string[];
+  catches: readonly CatchSpec[];
   /** Server options the fault needs (e.g. a small rate limit). */
   options?: Partial<ReferenceServerOptions>;
   configure(app: FastifyInstance, internals: ReferenceInternals): void | Promise<void>;
@@ -111,31 +112,34 @@ export const serverFaults: ServerFault[] = [
   // ---- ranges (bounds read from the spec) -------------------------------------------------------
   {
     name: 'range-max-concurrency-above-max',
-    catches: ['ranges.max-concurrency-above-maximum'],
+    catches: [{ check: 'ranges.max-concurrency-above-maximum', kind: 'accepted-invalid', field: '/max_concurrency' }],
     description: 'max_concurrency one above its maximum (201) is accepted',
     configure: (_app, internals) => acceptOutOfBound(internals, 'max_concurrency', 'maximum'),
   },
   {
     name: 'range-max-concurrency-below-min',
-    catches: ['ranges.max-concurrency-below-minimum'],
+    catches: [{ check: 'ranges.max-concurrency-below-minimum', kind: 'accepted-invalid', field: '/max_concurrency' }],
     description: 'max_concurrency one below its minimum (0) is accepted',
     configure: (_app, internals) => acceptOutOfBound(internals, 'max_concurrency', 'minimum'),
   },
   {
     name: 'range-machine-detection-above-max',
-    catches: ['ranges.machine-detection-timeout-seconds-above-maximum'],
+    catches: [{ check: 'ranges.machine-detection-timeout-seconds-above-maximum', kind: 'accepted-invalid' }],
     description: 'machine_detection_timeout_seconds one above its maximum (61) is accepted',
     configure: (_app, internals) => acceptOutOfBound(internals, 'machine_detection_timeout_seconds', 'maximum'),
   },
   {
     name: 'range-machine-detection-below-min',
-    catches: ['ranges.machine-detection-timeout-seconds-below-minimum'],
+    catches: [{ check: 'ranges.machine-detection-timeout-seconds-below-minimum', kind: 'accepted-invalid' }],
     description: 'machine_detection_timeout_seconds one below its minimum (2) is accepted',
     configure: (_app, internals) => acceptOutOfBound(internals, 'machine_detection_timeout_seconds', 'minimum'),
   },
   {
     name: 'range-violation-400',
-    catches: ['ranges.max-concurrency-above-maximum', 'ranges.machine-detection-timeout-seconds-below-minimum'],
+    catches: [
+      { check: 'ranges.max-concurrency-above-maximum', kind: 'status' },
+      { check: 'ranges.machine-detection-timeout-seconds-below-minimum', kind: 'status' },
+    ],
     description: 'a range violation is answered 400 instead of 422',
     configure(app) {
       editHeaders(app, (_r, reply) => reply.statusCode === 422, (reply) => reply.code(400));
@@ -144,7 +148,10 @@ export const serverFaults: ServerFault[] = [
   // ---- validation error body -------------------------------------------------------------------
   {
     name: 'error-422-wrong-shape',
-    catches: ['validation.wrong-type', 'validation.non-integer-query'],
+    catches: [
+      { check: 'validation.wrong-type', kind: 'validation-body' },
+      { check: 'validation.non-integer-query', kind: 'validation-body' },
+    ],
     description: 'the 422 body is {errors: [{field, message}]}, not {detail: [{loc, msg, type}]}',
     configure(app) {
       rewriteJson(app, statusIs(422), (json) => ({
@@ -162,7 +169,10 @@ export const serverFaults: ServerFault[] = [
   },
   {
     name: 'malformed-json-500',
-    catches: ['validation.malformed-json', 'robustness.no-5xx-invalid'],
+    catches: [
+      { check: 'validation.malformed-json', kind: 'status' },
+      { check: 'robustness.no-5xx-invalid', kind: 'status' },
+    ],
     description: 'a malformed JSON body crashes the server (500) instead of a 422',
     configure(app) {
       app.addHook('onSend', async (_request, reply, payload) => {
@@ -177,19 +187,22 @@ export const serverFaults: ServerFault[] = [
   // ---- rate-limit headers and 429 ---------------------------------------------------------------
   {
     name: 'ratelimit-reset-missing',
-    catches: ['ratelimit.headers-present', 'schema.response-conforms'],
+    catches: [
+      { check: 'ratelimit.headers-present', kind: 'schema', field: '/x-ratelimit-reset' },
+      { check: 'schema.response-conforms', kind: 'schema', field: '/x-ratelimit-reset' },
+    ],
     description: 'X-RateLimit-Reset is never sent',
     configure: (app) => editHeaders(app, always, (reply) => reply.removeHeader('x-ratelimit-reset')),
   },
   {
     name: 'ratelimit-limit-not-integer',
-    catches: ['ratelimit.headers-present'],
+    catches: [{ check: 'ratelimit.headers-present', kind: 'schema' }],
     description: 'X-RateLimit-Limit is not an integer ("100.0")',
     configure: (app) => editHeaders(app, always, (reply) => bumpHeader(reply, 'x-ratelimit-limit', (n) => `${n}.0`)),
   },
   {
     name: 'ratelimit-remaining-above-limit',
-    catches: ['ratelimit.headers-present'],
+    catches: [{ check: 'ratelimit.headers-present', kind: 'mismatch', field: '/x-ratelimit-remaining' }],
     description: 'X-RateLimit-Remaining is larger than X-RateLimit-Limit',
     configure: (app) =>
       editHeaders(app, always, (reply) => {
@@ -217,7 +230,10 @@ export const serverFaults: ServerFault[] = [
   // ---- authentication --------------------------------------------------------------------------
   {
     name: 'auth-skipped-list-calls',
-    catches: ['auth.missing-credentials', 'auth.wrong-credentials'],
+    catches: [
+      { check: 'auth.missing-credentials', kind: 'status' },
+      { check: 'auth.wrong-credentials', kind: 'status' },
+    ],
     description: 'GET /calls is served without any credentials',
     configure(_app, internals) {
       const original = internals.authenticate;
@@ -226,7 +242,7 @@ export const serverFaults: ServerFault[] = [
   },
   {
     name: 'auth-user-id-ignored',
-    catches: ['auth.missing-credentials'],
+    catches: [{ check: 'auth.missing-credentials', kind: 'status' }],
     description: 'any X-User-ID value (or none) is accepted with the right bearer',
     configure(_app, internals) {
       const original = internals.authenticate;
@@ -245,21 +261,24 @@ export const serverFaults: ServerFault[] = [
   },
   {
     name: 'error-401-without-detail',
-    catches: ['auth.missing-credentials', 'auth.malformed-bearer'],
+    catches: [
+      { check: 'auth.missing-credentials', kind: 'error-detail', field: '/detail' },
+      { check: 'auth.malformed-bearer', kind: 'error-detail', field: '/detail' },
+    ],
     description: 'the 401 body is {message: "..."}, without detail',
     configure: (app) => rewriteJson(app, statusIs(401), () => ({ message: 'unauthorized' })),
   },
   // ---- GET /calls --------------------------------------------------------------------------------
   {
     name: 'call-duration-string',
-    catches: ['schema.response-conforms'],
+    catches: [{ check: 'schema.response-conforms', kind: 'schema', field: '/0/duration_seconds' }],
     description: 'Call.duration_seconds is a string ("42") instead of an integer',
     configure: (app) =>
       rewriteJson(app, op('listCalls'), (json) => (Array.isArray(json) ? json.map((c) => ({ ...c, duration_seconds: String(c.duration_seconds) })) : json)),
   },
   {
     name: 'call-missing-to-number',
-    catches: ['schema.response-conforms'],
+    catches: [{ check: 'schema.response-conforms', kind: 'schema' }],
     description: 'the required Call field to_number is left out',
     configure: (app) =>
       rewriteJson(app, op('listCalls'), (json) =>
@@ -328,7 +347,7 @@ export const serverFaults: ServerFault[] = [
   },
   {
     name: 'update-status-paused-rejected',
-    catches: ['stateful.update-status-values'],
+    catches: [{ check: 'stateful.update-status-values', kind: 'rejected-valid', field: '/status' }],
     description: 'PATCH rejects status "paused", a value of the update enum, with 422',
     configure: (_app, internals) =>
       rejectAlso(internals, (operationId, body) =>
@@ -356,7 +375,7 @@ export const serverFaults: ServerFault[] = [
   // ---- robustness and response encoding ---------------------------------------------------------
   {
     name: 'unicode-body-500',
-    catches: ['robustness.no-5xx-valid'],
+    catches: [{ check: 'robustness.no-5xx-valid', kind: 'status' }],
     description: 'a request body with a non-ASCII character crashes the server (500)',
     configure(app) {
       app.addHook('preHandler', async (request) => {
@@ -366,7 +385,7 @@ export const serverFaults: ServerFault[] = [
   },
   {
     name: 'response-invalid-json',
-    catches: ['schema.response-conforms'],
+    catches: [{ check: 'schema.response-conforms', kind: 'invalid-json' }],
     description: 'GET /health answers a truncated, invalid JSON body under application/json',
     configure(app) {
       app.addHook('onSend', async (request, _reply, payload) =>
@@ -376,7 +395,7 @@ export const serverFaults: ServerFault[] = [
   },
   {
     name: 'response-wrong-content-type',
-    catches: ['schema.response-conforms'],
+    catches: [{ check: 'schema.response-conforms', kind: 'content-type' }],
     description: 'GET /protected answers its JSON body as text/html',
     configure: (app) => editHeaders(app, op('getProtected'), (reply) => reply.header('content-type', 'text/html; charset=utf-8')),
   },

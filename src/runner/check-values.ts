@@ -7,7 +7,7 @@ export const CATALOGUE_FAULTS: Readonly<Record<string, number>> = {
   'auth.health-open': 1,
   'auth.malformed-bearer': 3,
   'auth.missing-credentials': 6,
-  'auth.protected-echoes-user-id': 1,
+  'auth.protected-echoes-user-id': 2,
   'auth.wrong-credentials': 8,
   'cors.preflight-allow-headers': 2,
   'cors.preflight-allow-methods': 1,

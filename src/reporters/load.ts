@@ -72,6 +72,13 @@ function failureOf(f: Json): Failure {
   if (typeof f.repro === 'string') out.repro = one(f.repro, MAX_LONG);
   if (typeof f.seed === 'number') out.seed = f.seed;
   if (typeof f.path === 'string') out.path = one(f.path);
+  // A failure's facts as data (kind, field): baseline signatures and SARIF locations read them.
+  if (typeof f.kind === 'string') out.kind = one(f.kind);
+  if (isObject(f.field)) {
+    const field = f.field;
+    out.field = { location: one(field.location), pointer: one(field.pointer) };
+    if (typeof field.status === 'string') out.field.status = one(field.status);
+  }
   if (isObject(f.request)) {
     const r = f.request;
     out.request = { method: one(r.method), url: one(r.url, MAX_LONG), headers: headersOf(r.headers) };

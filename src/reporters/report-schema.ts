@@ -46,6 +46,8 @@ const failure = {
     repro: LONG,
     seed: { type: 'integer' },
     path: SHORT,
+    kind: SHORT,
+    field: { type: 'object', required: ['location', 'pointer'], properties: { location: SHORT, pointer: LINE, status: SHORT } },
     request: {
       type: 'object',
       required: ['method', 'url'],

@@ -82,7 +82,8 @@ function printableValue(v: unknown, secrets?: Secrets): unknown {
  */
 export function sanitizeResult(result: CheckResult, secrets: Secrets): CheckResult {
   const credentials = secrets.credentials();
-  const own = (s: string): string => credentials.evidence(s);
+  // Defensive: a result read from disk may lack a field its type promises (the schema bounds, not requires, them).
+  const own = (s: string): string => (typeof s === 'string' ? credentials.evidence(s) : s);
   const out: CheckResult = {
     ...result,
     id: own(result.id),

@@ -16,6 +16,9 @@ import type { Exchange, HttpResponse } from '../../src/transport/types.js';
 import { errorDetailProblem, judgeInvalid, judgeResponse, locNames } from '../../suites/lib/judges.js';
 import type { Judgement } from '../../suites/lib/outcomes.js';
 
+/** Fine, and no evidence either: the answer judged nothing (issue 21, no pass without evidence). */
+const NOT_JUDGED = { ok: true, unjudged: expect.any(String) };
+
 let spec: SpecModel;
 let observations: Observation[];
 let ctx: CheckContext;
@@ -67,7 +70,7 @@ describe('judgeInvalid', () => {
   });
 
   it('a 429 is a budget event, never judged', () => {
-    expect(judgeInvalid(ctx, op('POST', '/campaign'), post({ status: 429, json: { detail: 'slow down' } }), CASE)).toEqual({ ok: true });
+    expect(judgeInvalid(ctx, op('POST', '/campaign'), post({ status: 429, json: { detail: 'slow down' } }), CASE)).toEqual(NOT_JUDGED);
   });
 
   it('accepted, and still invalid as sent: accepted-invalid on the field', () => {
@@ -79,19 +82,19 @@ describe('judgeInvalid', () => {
   it('accepted, and valid as it went over the wire (a client layer fixed it): not a failure', () => {
     const valid = exchange('POST', '/campaign', { status: 201, json: {} }, JSON.stringify({ name: 'n', assistant_id: 'a', recipient_list_id: 'r' }));
     expect(ctx.validateWire(op('POST', '/campaign'), valid)).toMatchObject({ available: true, valid: true });
-    expect(judgeInvalid(ctx, op('POST', '/campaign'), valid, CASE)).toEqual({ ok: true });
+    expect(judgeInvalid(ctx, op('POST', '/campaign'), valid, CASE)).toEqual(NOT_JUDGED);
   });
 
   it('accepted when the wire request cannot be re-validated: an observation, not a failure', () => {
     const blind = freshContext(false);
-    expect(judgeInvalid(blind, op('POST', '/campaign'), post({ status: 201, json: {} }), CASE)).toEqual({ ok: true });
+    expect(judgeInvalid(blind, op('POST', '/campaign'), post({ status: 201, json: {} }), CASE)).toEqual(NOT_JUDGED);
     expect(observations.map((o) => o.message)).toEqual([expect.stringContaining('could not re-validate the wire request')]);
     ctx = freshContext();
   });
 
   it('stillInvalid decides for constraints the spec cannot state', () => {
     const j = (still: boolean) => judgeInvalid(ctx, op('POST', '/campaign'), post({ status: 200, json: {} }), CASE, { stillInvalid: () => still });
-    expect(j(false)).toEqual({ ok: true });
+    expect(j(false)).toEqual(NOT_JUDGED);
     expect(facts(j(true))).toEqual({ kind: 'accepted-invalid', field: FIELD });
   });
 
@@ -163,7 +166,7 @@ describe('judgeResponse', () => {
 
   it('a documented answer: fine; a 429: not judged', () => {
     expect(judgeResponse(ctx, op('GET', '/protected'), get({ status: 200, json: { user_id: 'u', message: 'hi u' } }))).toEqual({ ok: true });
-    expect(judgeResponse(ctx, op('GET', '/protected'), get({ status: 429, json: {} }))).toEqual({ ok: true });
+    expect(judgeResponse(ctx, op('GET', '/protected'), get({ status: 429, json: {} }))).toEqual(NOT_JUDGED);
   });
 
   it('no answer: no-response', () => {

@@ -182,7 +182,7 @@ export function causeLines(failed: readonly CheckResult[], p: Palette = palette(
   const out: string[] = [];
   for (const n of sharedCauseNotes(failed, causes)) {
     const others = n.cause.suites.filter((s) => s !== n.suite);
-    out.push(p.dim(`note: ${printable(n.suite)}'s ${n.failed} failed share 1 cause with ${listSome(others)}: ${printable(causeLabel(n.cause))}`));
+    out.push(p.dim(`note: ${printable(n.suite)}: ${n.failed} failed, all from 1 cause shared with ${listSome(others)}: ${printable(causeLabel(n.cause))}`));
   }
   out.push('', p.red(p.bold(`Causes (${causes.length}) of ${total} failure${total === 1 ? '' : 's'} in ${failed.length} checks`)));
   causes.forEach((c: Cause, i) => {

@@ -125,7 +125,7 @@ export function causeMarkdown(failed: readonly CheckResult[]): string[] {
   if (notes.length > 0) lines.push('');
   for (const n of notes) {
     const others = n.cause.suites.filter((x) => x !== n.suite);
-    lines.push(`- ${mdCell(n.suite)}: its ${n.failed} failed share 1 cause with ${mdSome(others)}: ${mdCell(causeLabel(n.cause))}`);
+    lines.push(`- ${mdCell(n.suite)}: ${n.failed} failed, all from 1 cause shared with ${mdSome(others)}: ${mdCell(causeLabel(n.cause))}`);
   }
   lines.push('', `### Causes (${causes.length}) of ${total} failure${total === 1 ? '' : 's'} in ${failed.length} checks`, '');
   lines.push('| cause | failures | suites | checks | operations |', '|---|---:|---|---|---|');

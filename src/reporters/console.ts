@@ -4,7 +4,7 @@ import type { PacingInfo, RunEvents, RunPlan } from '../results/events.js';
 import { clip, neutralizeCommands, printable } from '../results/printable.js';
 import { Secrets, type SecretsOptions } from '../secrets/index.js';
 import { sanitizeReport } from '../secrets/report.js';
-import { causeLabel, groupCauses, sharedCauseNotes, type Cause } from '../results/causes.js';
+import { causeLabel, causesGroup, groupCauses, sharedCauseNotes, type Cause } from '../results/causes.js';
 import { countsBySuite, failuresOf, formatDuration, rateLimitNote, replayCommand, reproOf, ruleWithRef } from './text.js';
 
 export interface ConsoleReporterOptions {
@@ -173,11 +173,11 @@ function listSome(items: readonly string[], max = 6): string {
 /**
  * The failures grouped by cause (src/results/causes.ts), each cause once with the checks and
  * operations it touched, and a note under the suite table for a suite whose failures all share a
- * cause with other suites. Nothing when fewer than two results failed.
+ * cause with other suites. Nothing when no cause touches two failed results (the list says it all).
  */
 export function causeLines(failed: readonly CheckResult[], p: Palette = palette(false)): string[] {
-  if (failed.length < 2) return [];
   const causes = groupCauses(failed);
+  if (!causesGroup(causes)) return [];
   const total = causes.reduce((n, c) => n + c.failures, 0);
   const out: string[] = [];
   for (const n of sharedCauseNotes(failed, causes)) {

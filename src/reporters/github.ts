@@ -1,6 +1,6 @@
 import type { CheckResult, RunReport } from '../results/model.js';
 import { mdCell, mdCode, mdFence as fence } from '../results/printable.js';
-import { causeLabel, groupCauses, sharedCauseNotes } from '../results/causes.js';
+import { causeLabel, causesGroup, groupCauses, sharedCauseNotes } from '../results/causes.js';
 import { countsBySuite, failuresOf, formatDuration, replayCommand, reproOf, ruleWithRef } from './text.js';
 import { coverageMarkdown } from './coverage-markdown.js';
 
@@ -114,11 +114,11 @@ function mdSome(items: readonly string[], max = 6): string {
 
 /**
  * The failures grouped by cause (src/results/causes.ts): a note per suite whose failures all share
- * a cause with other suites, then one row per cause. Nothing when fewer than two results failed.
+ * a cause with other suites, then one row per cause. Nothing when no cause touches two failed results.
  */
 export function causeMarkdown(failed: readonly CheckResult[]): string[] {
-  if (failed.length < 2) return [];
   const causes = groupCauses(failed);
+  if (!causesGroup(causes)) return [];
   const total = causes.reduce((n, c) => n + c.failures, 0);
   const lines: string[] = [];
   const notes = sharedCauseNotes(failed, causes);

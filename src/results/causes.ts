@@ -25,6 +25,8 @@ export interface Cause {
   family: string;
   /** Failures (not results) with this cause. */
   failures: number;
+  /** Failed results (check x operation) with at least one failure of this cause. */
+  results: number;
   /** The check ids, operations and suites it touched, in first-seen order. */
   checks: string[];
   operations: string[];
@@ -78,14 +80,17 @@ export function groupCauses(results: readonly CheckResult[]): Cause[] {
   for (const r of results) {
     if (r.status !== 'failed') continue;
     const failures: Array<Failure | undefined> = r.failures && r.failures.length > 0 ? r.failures : [undefined];
+    const seen = new Set<string>();
     for (const f of failures) {
       const id = causeOf(r, f);
       let cause = byKey.get(id.key);
       if (!cause) {
-        cause = { ...id, failures: 0, checks: [], operations: [], suites: [] };
+        cause = { ...id, failures: 0, results: 0, checks: [], operations: [], suites: [] };
         byKey.set(id.key, cause);
       }
       cause.failures += 1;
+      if (!seen.has(id.key)) cause.results += 1;
+      seen.add(id.key);
       addOnce(cause.checks, r.id);
       addOnce(cause.operations, r.operation);
       addOnce(cause.suites, r.suite);
@@ -93,6 +98,9 @@ export function groupCauses(results: readonly CheckResult[]): Cause[] {
   }
   return [...byKey.values()].sort((a, b) => b.failures - a.failures || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
+
+/** Whether grouping says more than the per-check list: some cause touches two or more failed results. */
+export const causesGroup = (causes: readonly Cause[]): boolean => causes.some((c) => c.results > 1);
 
 /** The keys of the causes of one result (for a JUnit message, a per-result note). */
 export function causeKeysOf(result: CheckResult): string[] {

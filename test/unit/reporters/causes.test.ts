@@ -41,7 +41,7 @@ describe('groupCauses', () => {
     const causes = groupCauses(RESET_RUN);
     expect(causes).toHaveLength(1);
     const c = causes[0]!;
-    expect(c).toMatchObject({ kind: 'schema', location: 'response-header', pointer: '/x-ratelimit-reset', family: '*', failures: 6 });
+    expect(c).toMatchObject({ kind: 'schema', location: 'response-header', pointer: '/x-ratelimit-reset', family: '*', failures: 6, results: 5 });
     expect(c.suites).toEqual(['schema', 'stateful', 'ratelimit']);
     expect(c.checks).toEqual(['schema.response-conforms', 'stateful.create-read', 'stateful.update-read', 'ratelimit.headers-present']);
     expect(c.operations).toEqual(['GET /agents', 'POST /agents', 'PATCH /agents/{id}', 'GET /protected']);
@@ -130,6 +130,14 @@ describe('the reporters show each cause once', () => {
     // The causes come before the per-check failures, which stay listed.
     expect(text.indexOf('Causes (1)')).toBeLessThan(text.indexOf('Failures (5)'));
     expect(causeLines(RESET_RUN.slice(0, 1))).toEqual([]);
+  });
+
+  it('says nothing more when no cause touches two failed checks (a report without kinds)', () => {
+    const report = fixture('failing-run');
+    expect(groupCauses(report.results).every((c) => c.results === 1)).toBe(true);
+    expect(renderSummary(report)).not.toContain('Causes (');
+    expect(githubStepSummary(report)).not.toContain('### Causes');
+    expect(causeMarkdown(RESET_RUN.slice(0, 2))).toContain('| schema at response-header /x-ratelimit-reset \\(all operations\\) | 2 | schema | schema.response-conforms | GET /agents, POST /agents |');
   });
 
   it('GitHub summary: one row per cause, escaped', () => {

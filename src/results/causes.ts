@@ -6,12 +6,14 @@
  * A cause is (kind, field location, field pointer with array indices as `*`, operation family).
  * The operation family is the path without the method (`GET /agents/{id}` and `PATCH /agents/{id}`
  * share one), or every operation (`*`) for a response header, which the server sets in one place.
+ * The kinds about the 422 body's shape (`loc`, `validation-body`) are the server's one validation
+ * error handler, not the field sent: their cause is (kind, location) on every operation, any field.
  * A failure without a kind falls back to its own (check, operation); one with a kind but no field
  * to (kind, check, operation): nothing is merged on a guess, and nothing is lost.
  */
 
 import type { CheckResult, Failure, Suite } from './model.js';
-import { pointerOf, segmentsOf } from './model.js';
+import { FAILURE_KINDS, pointerOf, segmentsOf } from './model.js';
 
 export interface Cause {
   /** A stable key: `kind location pointer @ family`, or `check operation` for a failure without kind. */
@@ -34,6 +36,9 @@ export interface Cause {
 }
 
 const INDEX = /^\d+$/;
+
+/** Kinds whose fault is in how the server builds every 422, whatever field was sent (see above). */
+export const HANDLER_WIDE_KINDS: ReadonlySet<string> = new Set([FAILURE_KINDS.loc, FAILURE_KINDS.validationBody]);
 
 /** A JSON Pointer with its array indices replaced by `*` (`/detail/0/loc` → `/detail/*\/loc`). */
 export function normalisePointer(pointer: string, location?: string): string {
@@ -62,8 +67,9 @@ export function causeOf(result: CheckResult, failure: Failure | undefined): Caus
   const field = failure?.field;
   if (kind === undefined) return { key: `${result.id} ${result.operation}`, family: result.operation };
   if (!field) return { key: `${kind} (${result.id} ${result.operation})`, kind, family: result.operation };
-  const pointer = normalisePointer(field.pointer, field.location);
-  const family = familyOf(result.operation, field.location);
+  const wide = HANDLER_WIDE_KINDS.has(kind);
+  const pointer = wide ? '*' : normalisePointer(field.pointer, field.location);
+  const family = wide ? '*' : familyOf(result.operation, field.location);
   return { key: `${kind} ${field.location} ${pointer === '' ? '(whole)' : pointer} @ ${family}`, kind, location: field.location, pointer, family };
 }
 
@@ -143,6 +149,6 @@ export function sharedCauseNotes(results: readonly CheckResult[], causes: readon
 /** A short name of a cause for people: `schema at response-header /x-ratelimit-reset (all operations)`. */
 export function causeLabel(c: Cause): string {
   if (c.location === undefined) return c.kind !== undefined ? `${c.kind} in ${c.checks[0] ?? ''} ${c.operations[0] ?? ''}` : `${c.checks[0] ?? ''} ${c.operations[0] ?? ''}`;
-  const where = c.pointer === '' ? c.location : `${c.location} ${c.pointer}`;
+  const where = c.pointer === '' ? c.location : c.pointer === '*' ? `${c.location}, any field` : `${c.location} ${c.pointer}`;
   return `${c.kind} at ${where} (${c.family === '*' ? 'all operations' : c.family})`;
 }

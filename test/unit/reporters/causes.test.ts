@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { causeLines, renderSummary } from '../../../src/reporters/console.js';
 import { causeMarkdown, githubStepSummary } from '../../../src/reporters/github.js';
 import { renderJunit } from '../../../src/reporters/junit.js';
-import { causeKeysOf, familyOf, groupCauses, normalisePointer, sharedCauseNotes } from '../../../src/results/causes.js';
+import { causeKeysOf, causeLabel, familyOf, groupCauses, normalisePointer, sharedCauseNotes } from '../../../src/results/causes.js';
 import type { CheckResult, Failure, Suite } from '../../../src/results/model.js';
 import { fixture } from '../../helpers/reports.js';
 
@@ -25,7 +25,8 @@ function failed(id: string, operation: string, failures: Failure[] | undefined, 
 }
 
 const header = (name: string, status = '200'): Failure => ({ kind: 'schema', field: { location: 'response-header', pointer: `/${name}`, status }, expected: 'an integer', actual: 'soon' });
-const loc = (pointer: string): Failure => ({ kind: 'loc', field: { location: 'body', pointer }, expected: 'loc names the field', actual: 'loc ["body"]' });
+const loc = (pointer: string, location = 'body'): Failure => ({ kind: 'loc', field: { location, pointer }, expected: 'loc names the field', actual: 'loc ["body"]' });
+const accepted = (pointer: string): Failure => ({ kind: 'accepted-invalid', field: { location: 'body', pointer }, expected: '422', actual: '201' });
 
 /** One wrong X-RateLimit-Reset seen by checks of three suites on many operations. */
 const RESET_RUN: CheckResult[] = [
@@ -50,14 +51,14 @@ describe('groupCauses', () => {
   it('different pointers, kinds or locations are different causes', () => {
     const causes = groupCauses([
       failed('schema.response-conforms', 'GET /agents', [header('x-ratelimit-reset'), header('x-ratelimit-limit')]),
-      failed('validation.missing', 'POST /agents', [loc('/name'), loc('/voice')]),
-      failed('validation.wrong-type', 'POST /agents', [{ ...loc('/name'), kind: 'status' }, { ...loc('/name'), field: { location: 'query', pointer: '/name' } }]),
+      failed('validation.missing', 'POST /agents', [accepted('/name'), accepted('/voice')]),
+      failed('validation.wrong-type', 'POST /agents', [{ ...accepted('/name'), kind: 'status' }, { ...accepted('/name'), field: { location: 'query', pointer: '/name' } }]),
     ]);
     expect(causes.map((c) => c.key).sort()).toEqual(
       [
-        'loc body /name @ /agents',
-        'loc body /voice @ /agents',
-        'loc query /name @ /agents',
+        'accepted-invalid body /name @ /agents',
+        'accepted-invalid body /voice @ /agents',
+        'accepted-invalid query /name @ /agents',
         'schema response-header /x-ratelimit-limit @ *',
         'schema response-header /x-ratelimit-reset @ *',
         'status body /name @ /agents',
@@ -74,14 +75,29 @@ describe('groupCauses', () => {
     expect(familyOf('PATCH /agents/{id}', 'response-header')).toBe('*');
     expect(familyOf('*', 'body')).toBe('*');
     const causes = groupCauses([
-      failed('validation.a', 'POST /agents', [loc('/tools/0/name')]),
-      failed('validation.b', 'PUT /agents', [loc('/tools/3/name')]),
-      failed('validation.a', 'POST /campaign', [loc('/tools/0/name')]),
+      failed('validation.a', 'POST /agents', [accepted('/tools/0/name')]),
+      failed('validation.b', 'PUT /agents', [accepted('/tools/3/name')]),
+      failed('validation.a', 'POST /campaign', [accepted('/tools/0/name')]),
     ]);
     expect(causes.map((c) => [c.key, c.failures])).toEqual([
-      ['loc body /tools/*/name @ /agents', 2],
-      ['loc body /tools/*/name @ /campaign', 1],
+      ['accepted-invalid body /tools/*/name @ /agents', 2],
+      ['accepted-invalid body /tools/*/name @ /campaign', 1],
     ]);
+  });
+
+  it('a 422 loc or body-shape fault is one cause per location on every operation, whatever field was sent', () => {
+    const causes = groupCauses([
+      failed('validation.wrong-type', 'POST /campaign', [loc('/name'), loc('/max_concurrency')]),
+      failed('ranges.max-concurrency', 'PATCH /campaign/{campaign_id}', [loc('/max_concurrency')]),
+      failed('validation.missing', 'POST /recipients', [loc('/phone', 'query')]),
+      failed('validation.error-body-shape', 'POST /campaign', [{ ...loc('/name'), kind: 'validation-body' }]),
+    ]);
+    expect(causes.map((c) => [c.key, c.failures, c.results])).toEqual([
+      ['loc body * @ *', 3, 2],
+      ['loc query * @ *', 1, 1],
+      ['validation-body body * @ *', 1, 1],
+    ]);
+    expect(causeLabel(causes[0]!)).toBe('loc at body, any field (all operations)');
   });
 
   it('a failure without kind or field falls back to its check and operation: nothing merged, nothing lost', () => {

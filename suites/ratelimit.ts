@@ -89,7 +89,9 @@ function judgeHeaders(ctx: CheckContext, op: Operation, exchange: Exchange, name
     });
   }
   if (r.notInteger.length) {
-    return fail(ctx, exchange, 'each rate-limit header an integer (section 8)', r.notInteger.join('; '), `rate-limit header not an integer: ${r.notInteger.join('; ')}`, undefined, { kind: KIND.schema });
+    const bad = (['limit', 'remaining', 'reset'] as const).find((k) => r.raw[k] !== undefined && r[k] === undefined) ?? 'reset';
+    const facts = { kind: KIND.schema, field: headerField(exchange, names[bad]) };
+    return fail(ctx, exchange, 'each rate-limit header an integer (section 8)', r.notInteger.join('; '), `rate-limit header not an integer: ${r.notInteger.join('; ')}`, undefined, facts);
   }
   if (r.remaining! > r.limit!) {
     return fail(ctx, exchange, `${names.remaining} never above ${names.limit}`, `${r.remaining} > ${r.limit}`, `${names.remaining} ${r.remaining} is above ${names.limit} ${r.limit}`, undefined, {

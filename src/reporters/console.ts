@@ -4,6 +4,7 @@ import type { PacingInfo, RunEvents, RunPlan } from '../results/events.js';
 import { clip, neutralizeCommands, printable } from '../results/printable.js';
 import { Secrets, type SecretsOptions } from '../secrets/index.js';
 import { sanitizeReport } from '../secrets/report.js';
+import { causeLabel, causesGroup, groupCauses, sharedCauseNotes, type Cause } from '../results/causes.js';
 import { countsBySuite, failuresOf, formatDuration, rateLimitNote, replayCommand, reproOf, ruleWithRef } from './text.js';
 
 export interface ConsoleReporterOptions {
@@ -95,6 +96,7 @@ export function renderSummary(report: RunReport, opts: { color?: boolean; brief?
 
   // With --baseline, known findings are listed apart and only new ones count as failures.
   const failed = report.results.filter((r) => r.status === 'failed' && r.baseline?.known !== true);
+  out.push(...causeLines(failed, p));
   if (failed.length > 0) {
     out.push('', p.red(p.bold(`${report.baseline ? 'New failures' : 'Failures'} (${failed.length})`)));
     failed.forEach((r, i) => {
@@ -160,6 +162,34 @@ export function renderSummary(report: RunReport, opts: { color?: boolean; brief?
           : p.green(p.bold(`PASSED: ${s.passed} passed, ${s.skipped} skipped${known}`)),
   );
   return `${out.join('\n')}\n`;
+}
+
+/** At most `max` items joined, then how many more. */
+function listSome(items: readonly string[], max = 6): string {
+  const shown = items.slice(0, max).map((i) => printable(i));
+  return items.length > max ? `${shown.join(', ')} (+${items.length - max} more)` : shown.join(', ');
+}
+
+/**
+ * The failures grouped by cause (src/results/causes.ts), each cause once with the checks and
+ * operations it touched, and a note under the suite table for a suite whose failures all share a
+ * cause with other suites. Nothing when no cause touches two failed results (the list says it all).
+ */
+export function causeLines(failed: readonly CheckResult[], p: Palette = palette(false)): string[] {
+  const causes = groupCauses(failed);
+  if (!causesGroup(causes)) return [];
+  const total = causes.reduce((n, c) => n + c.failures, 0);
+  const out: string[] = [];
+  for (const n of sharedCauseNotes(failed, causes)) {
+    const others = n.cause.suites.filter((s) => s !== n.suite);
+    out.push(p.dim(`note: ${printable(n.suite)}: ${n.failed} failed, all from 1 cause shared with ${listSome(others)}: ${printable(causeLabel(n.cause))}`));
+  }
+  out.push('', p.red(p.bold(`Causes (${causes.length}) of ${total} failure${total === 1 ? '' : 's'} in ${failed.length} checks`)));
+  causes.forEach((c: Cause, i) => {
+    out.push(`${i + 1}. ${printable(causeLabel(c))}: ${c.failures} failure${c.failures === 1 ? '' : 's'} in ${c.suites.length} suite${c.suites.length === 1 ? '' : 's'}`);
+    out.push(`   checks:     ${listSome(c.checks)}`, `   operations: ${listSome(c.operations)}`);
+  });
+  return out;
 }
 
 /** Why a failed result is new although a baseline is in use (expired entry, kinds not covered). */

@@ -1,5 +1,6 @@
 import type { CheckResult, RunReport } from '../results/model.js';
 import { mdCell, mdCode, mdFence as fence } from '../results/printable.js';
+import { causeLabel, causesGroup, groupCauses, sharedCauseNotes } from '../results/causes.js';
 import { countsBySuite, failuresOf, formatDuration, replayCommand, reproOf, ruleWithRef } from './text.js';
 import { coverageMarkdown } from './coverage-markdown.js';
 
@@ -74,6 +75,7 @@ export function githubStepSummary(report: RunReport): string {
     ...countsBySuite(report).map((c) => `| ${mdCell(c.suite)} | ${c.passed} | ${c.failed} | ${c.skipped} | ${c.error} |`),
     `| **total** | **${s.passed}** | **${s.failed}** | **${s.skipped}** | **${s.errors ?? 0}** |`,
   ];
+  lines.push(...causeMarkdown(failed));
   if (failed.length > 0) {
     lines.push('', report.baseline ? '### New failures' : '### Failures', '');
     const hidden = failed.length - MAX_ANNOTATIONS_PER_KIND;
@@ -102,6 +104,35 @@ export function githubStepSummary(report: RunReport): string {
   lines.push(...coverageMarkdown(report.coverage, mdCell));
   lines.push('', 'Full details: `report.html`, `junit.xml`, `report.json` in the report directory.', '');
   return lines.join('\n');
+}
+
+/** At most `max` items as Markdown, then how many more. */
+function mdSome(items: readonly string[], max = 6): string {
+  const shown = items.slice(0, max).map((i) => mdCell(i));
+  return items.length > max ? `${shown.join(', ')} (+${items.length - max} more)` : shown.join(', ');
+}
+
+/**
+ * The failures grouped by cause (src/results/causes.ts): a note per suite whose failures all share
+ * a cause with other suites, then one row per cause. Nothing when no cause touches two failed results.
+ */
+export function causeMarkdown(failed: readonly CheckResult[]): string[] {
+  const causes = groupCauses(failed);
+  if (!causesGroup(causes)) return [];
+  const total = causes.reduce((n, c) => n + c.failures, 0);
+  const lines: string[] = [];
+  const notes = sharedCauseNotes(failed, causes);
+  if (notes.length > 0) lines.push('');
+  for (const n of notes) {
+    const others = n.cause.suites.filter((x) => x !== n.suite);
+    lines.push(`- ${mdCell(n.suite)}: ${n.failed} failed, all from 1 cause shared with ${mdSome(others)}: ${mdCell(causeLabel(n.cause))}`);
+  }
+  lines.push('', `### Causes (${causes.length}) of ${total} failure${total === 1 ? '' : 's'} in ${failed.length} checks`, '');
+  lines.push('| cause | failures | suites | checks | operations |', '|---|---:|---|---|---|');
+  for (const c of causes) {
+    lines.push(`| ${mdCell(causeLabel(c))} | ${c.failures} | ${mdSome(c.suites)} | ${mdSome(c.checks)} | ${mdSome(c.operations)} |`);
+  }
+  return lines;
 }
 
 /** Known findings and baseline entries not observed (nothing without --baseline). */

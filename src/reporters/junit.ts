@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { CheckResult, RunReport } from '../results/model.js';
+import { causeKeysOf, causeOf } from '../results/causes.js';
 import { compactJson, countsBySuite, failuresOf, prettyBody, reproOf, ruleWithRef } from './text.js';
 
 /**
@@ -9,7 +10,8 @@ import { compactJson, countsBySuite, failuresOf, prettyBody, reproOf, ruleWithRe
  * The XML here is small, escaped in one place, and validated against that XSD in the tests.
  *
  * Shape: <testsuites> with one <testsuite> per suite, one <testcase> per check x operation
- * (name = check id, classname = `suite.METHOD /path`), <failure> (message + body with the
+ * (name = check id, classname = `suite.METHOD /path`), <failure> (message with the cause key of
+ * src/results/causes.ts, so readers can group testcases that share a cause, + body with the
  * expected/actual, input, seed, repro and the exchange), <skipped message=reason>, <error> for
  * tool faults, time in seconds. Observations, which are never failures, go into a last
  * testsuite "observations" with no test cases, as <system-out>.
@@ -32,7 +34,7 @@ function failureBody(result: CheckResult): string {
   const parts: string[] = [];
   parts.push(`rule: ${ruleWithRef(result)}`, `severity: ${result.severity}`);
   failuresOf(result).forEach((f, i) => {
-    const lines: string[] = [`--- failure ${i + 1}`, `expected: ${f.expected}`, `actual: ${f.actual}`];
+    const lines: string[] = [`--- failure ${i + 1}`, `cause: ${causeOf(result, f).key}`, `expected: ${f.expected}`, `actual: ${f.actual}`];
     if (f.input !== undefined) lines.push(`input: ${compactJson(f.input)}`);
     if (f.seed !== undefined) lines.push(`seed: ${f.seed}${f.path ? ` path: ${f.path}` : ''}`);
     const repro = reproOf(f, result);
@@ -70,7 +72,9 @@ function testcase(result: CheckResult): string {
         return `${open}>\n      <skipped message="${xmlAttr(reason)}"/>\n      <system-out>${xmlText(failureBody(result))}</system-out>\n    </testcase>`;
       }
       const repro = result.repro ?? failuresOf(result).map((f) => f.repro).find(Boolean);
-      const message = repro ? `${result.message} | repro: ${repro}` : result.message;
+      // The cause key (src/results/causes.ts) lets a reader group testcases that share one cause.
+      const cause = `${result.message} | cause: ${causeKeysOf(result).join('; ')}`;
+      const message = repro ? `${cause} | repro: ${repro}` : cause;
       return `${open}>\n      <failure message="${xmlAttr(message)}" type="${xmlAttr(result.severity)}">${xmlText(failureBody(result))}</failure>\n    </testcase>`;
     }
   }

@@ -38,7 +38,8 @@ try {
   const repo = join(work, 'repo');
   if (sh('git', ['clone', '-q', '--no-local', root, repo], work).status !== 0) fail('git clone of the checkout failed');
   const tag = `v${version}`;
-  if (sh('git', ['tag', tag], repo).status !== 0) fail(`git tag ${tag} failed`);
+  // -f: the checkout may carry the release tag already (cloned with it); HEAD is what is checked.
+  if (sh('git', ['tag', '-f', tag], repo).status !== 0) fail(`git tag ${tag} failed`);
   const commit = git(['rev-parse', 'HEAD'], repo);
   const app = join(work, 'app');
   const url = `git+file://${repo}#${tag}`;

@@ -9,7 +9,7 @@
  * stated bound, 422 naming the field.
  */
 import type { JsonSchema, Operation } from '../spec/model.js';
-import { fieldsOf, nonNull, toPointer, typesOf } from './schema.js';
+import { nonNull, operationTargets, toPointer, typesOf } from './schema.js';
 
 export interface NumericTarget {
   location: 'query' | 'path' | 'body';
@@ -74,19 +74,7 @@ function targetOf(location: NumericTarget['location'], name: string, loc: Array<
 
 /** Every numeric query and path parameter and body field (nested ones included) of an operation, from its schemas. */
 export function numericTargets(op: Operation): NumericTarget[] {
-  const out: NumericTarget[] = [];
-  for (const p of op.parameters) {
-    if (p.in !== 'query' && p.in !== 'path') continue;
-    const t = targetOf(p.in, p.name, [p.name], p.schema);
-    if (t) out.push(t);
-  }
-  if (op.requestBody) {
-    for (const f of fieldsOf(op.requestBody.schema)) {
-      const t = targetOf('body', f.field, f.loc, f.schema);
-      if (t) out.push(t);
-    }
-  }
-  return out;
+  return operationTargets(op, targetOf);
 }
 
 /** Whether the contract allows `value` for the target: its type (an integer for an integer) and its stated bounds. */

@@ -22,6 +22,31 @@ export {
   type JsonType,
 } from '../spec/schema.js';
 
+import type { JsonSchema, Operation } from '../spec/model.js';
+import { fieldsOf } from '../spec/schema.js';
+
+/** Where a value is sent: a query or path parameter, or a body field (nested ones by their `loc`). */
+export type ValueLocation = 'query' | 'path' | 'body';
+
+/**
+ * Every query and path parameter and body field (nested ones included) of an operation, in that
+ * order, each offered to `pick`, which returns the target it makes of it or undefined to leave it
+ * out. The numeric and the string edges walk an operation the same way.
+ */
+export function operationTargets<T>(op: Operation, pick: (location: ValueLocation, name: string, loc: Array<string | number>, schema: JsonSchema) => T | undefined): T[] {
+  const out: T[] = [];
+  for (const p of op.parameters) {
+    if (p.in !== 'query' && p.in !== 'path') continue;
+    const t = pick(p.in, p.name, [p.name], p.schema);
+    if (t !== undefined) out.push(t);
+  }
+  for (const f of op.requestBody ? fieldsOf(op.requestBody.schema) : []) {
+    const t = pick('body', f.field, f.loc, f.schema);
+    if (t !== undefined) out.push(t);
+  }
+  return out;
+}
+
 export function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
   return pointer

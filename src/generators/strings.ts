@@ -14,7 +14,7 @@
  * judges it by the existing rules.
  */
 import type { JsonSchema, Operation } from '../spec/model.js';
-import { enumOf, fieldsOf, isProviderId, itemsOf, nonNull, propertiesOf, toPointer, typesOf } from './schema.js';
+import { enumOf, fieldsOf, isProviderId, itemsOf, nonNull, operationTargets, propertiesOf, toPointer, typesOf } from './schema.js';
 import { FIXTURE_FIELDS } from './valid.js';
 
 export interface StringTarget {
@@ -101,19 +101,7 @@ function targetOf(location: StringTarget['location'], name: string, loc: Array<s
 
 /** Every free string query and path parameter and body field (nested ones included) of an operation. */
 export function stringTargets(op: Operation): StringTarget[] {
-  const out: StringTarget[] = [];
-  for (const p of op.parameters) {
-    if (p.in !== 'query' && p.in !== 'path') continue;
-    const t = targetOf(p.in, p.name, [p.name], p.schema);
-    if (t) out.push(t);
-  }
-  if (op.requestBody) {
-    for (const f of fieldsOf(op.requestBody.schema)) {
-      const t = targetOf('body', f.field, f.loc, f.schema);
-      if (t) out.push(t);
-    }
-  }
-  return out;
+  return operationTargets(op, targetOf);
 }
 
 /**

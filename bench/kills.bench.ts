@@ -31,6 +31,7 @@ import type { Exchange, Transport } from '../src/transport/types.js';
 import { validateWireRequest } from '../src/checks/wire.js';
 import { loadSpec } from '../src/spec/load.js';
 import { checks } from '../suites/index.js';
+import { profile } from '../suites/profile.js';
 import { checkOf, faults, startFaultyServer } from '../test/catalog/faults/index.js';
 import { FAULTS as INDEPENDENT_FAULTS, start as startIndependent } from '../test/catalog/independent/with-faults/server.mjs';
 import type { CheckResult } from '../src/results/model.js';
@@ -100,6 +101,7 @@ async function killCurve(target: Target): Promise<Kill> {
       baseUrl: server.url,
       transport,
       checks,
+      profile,
       spec,
       seed: 1,
       credentials: { apiKey: api_key, userId: user_id },

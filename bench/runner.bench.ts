@@ -25,6 +25,7 @@ import { validateWireRequest } from '../src/checks/wire.js';
 import { startReferenceServer } from '../src/server/index.js';
 import { loadSpec } from '../src/spec/load.js';
 import { checks } from '../suites/index.js';
+import { profile } from '../suites/profile.js';
 import type { Suite } from '../src/results/model.js';
 import type { WireRequest } from '../src/transport/types.js';
 import { packageRoot } from '../src/paths.js';
@@ -93,7 +94,7 @@ async function coldRuns(): Promise<{ runnerMs: number; rawMs: number; requests: 
     const { api_key, user_id, org_id, recipient_list_id, api_key_id, channels } = server.fixtures;
     const wire = [];
     const started = performance.now();
-    await runConformance({ baseUrl: server.url, checks, spec, seed: 1, credentials: { apiKey: api_key, userId: user_id },
+    await runConformance({ baseUrl: server.url, checks, profile, spec, seed: 1, credentials: { apiKey: api_key, userId: user_id },
       fixtures: { org_id, recipient_list_id, api_key_id, channels: [...channels] }, validateRequest: validateWireRequest,
       suites: ${JSON.stringify(PRE_BURST)}, followRateLimit: false, onExchange: (e) => void wire.push(e.request) });
     const ms = performance.now() - started;
@@ -127,6 +128,7 @@ const { api_key, user_id, org_id, recipient_list_id, api_key_id, channels } = se
 const common = {
   baseUrl: server.url,
   checks,
+  profile,
   spec,
   seed: 1,
   credentials: { apiKey: api_key, userId: user_id },

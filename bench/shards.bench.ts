@@ -16,6 +16,7 @@ import { validateWireRequest } from '../src/checks/wire.js';
 import { startReferenceServer } from '../src/server/index.js';
 import { loadSpec } from '../src/spec/load.js';
 import { checks } from '../suites/index.js';
+import { profile } from '../suites/profile.js';
 import type { Suite } from '../src/results/model.js';
 import { acceptExtraKeys } from '../test/helpers/multi-key.js';
 
@@ -38,6 +39,7 @@ async function compare(label: string, suites: Suite[]): Promise<void> {
       baseUrl: server.url,
       spec,
       checks,
+      profile,
       credentials: { apiKey, userId: user_id },
       fixtures: { org_id, recipient_list_id, channels: [...channels] },
       suites,

@@ -28,6 +28,7 @@ export {
   TEST_DATA_PREFIX,
   fillPath,
   missingFixtures,
+  FIXTURE_FIELDS,
   pathFixture,
   validBody,
   validQueryValue,

@@ -3,7 +3,7 @@ import type { CheckContext, Fixtures } from '../../src/checks/check.js';
 import { learnedFixtures, learnedOf } from './learned.js';
 import type { Operation, SpecModel } from '../../src/spec/model.js';
 import type { Exchange, HttpRequest } from '../../src/transport/types.js';
-import { enumFields, enumOf, fillPath, pathFixture, providerIdFields, TEST_DATA_PREFIX, validBody } from '../../src/generators/index.js';
+import { enumFields, enumOf, fillPath, FIXTURE_FIELDS, pathFixture, providerIdFields, TEST_DATA_PREFIX, validBody } from '../../src/generators/index.js';
 import { isSuccess, statusText } from './outcomes.js';
 import { genOptions, sampleBodyOf } from './property.js';
 import { label } from './spec-queries.js';
@@ -78,13 +78,13 @@ export function pairings(fixtures: Fixtures): Array<Partial<Fixtures>> {
   return out;
 }
 
-/** The fixture-backed values of an accepted create body (phone number, assistant, channel), as fixtures. */
+/** The fixture-backed values of an accepted create body (phone number, assistant, ... and the channel), as fixtures. */
 function pairingOf(creator: Operation, body: Record<string, unknown>): Partial<Fixtures> {
   const out: Partial<Fixtures> = {};
-  const phone = body['phone_number_id'];
-  const assistant = body['assistant_id'];
-  if (typeof phone === 'string') out.phone_number_id = phone;
-  if (typeof assistant === 'string') out.assistant_id = assistant;
+  for (const f of FIXTURE_FIELDS) {
+    const value = body[f];
+    if (typeof value === 'string') out[f] = value;
+  }
   const channel = providerIdFields(creator).find((f) => f.depth === 0);
   const value = channel ? body[channel.field] : undefined;
   if (typeof value === 'string') out.channels = [value];
@@ -96,8 +96,7 @@ function pinAccepted(ctx: CheckContext, creator: Operation, body: Record<string,
   const accepted = learnedOf(ctx).accepted;
   if (!accepted) return body;
   const out = { ...body };
-  if (accepted.phone_number_id !== undefined && 'phone_number_id' in out) out['phone_number_id'] = accepted.phone_number_id;
-  if (accepted.assistant_id !== undefined && 'assistant_id' in out) out['assistant_id'] = accepted.assistant_id;
+  for (const f of FIXTURE_FIELDS) if (accepted[f] !== undefined && f in out) out[f] = accepted[f];
   const channel = providerIdFields(creator).find((f) => f.depth === 0);
   if (channel && accepted.channels?.[0] !== undefined && channel.field in out) out[channel.field] = accepted.channels[0];
   return out;

@@ -126,7 +126,7 @@ export const updateKeepsUnsent = defineCheck({
     const made = await createOwn(ctx, ops);
     if (typeof made === 'string') return skipped(made);
     const managed = new Set([...serverManaged(ops.read), ...serverManaged(op), ...serverManaged(ops.create)]);
-    const fields = Object.keys(propertiesOf(op.requestBody!.schema)).filter((f) => f !== field && !managed.has(f) && f !== 'status');
+    const fields = Object.keys(propertiesOf(op.requestBody!.schema)).filter((f) => f !== field && !managed.has(f));
     const findings = new Findings();
     const one = await patch(ctx, op, made, { [field]: `${TEST_DATA_PREFIX} partial ${ctx.seed}` });
     if (!one.record) return skipped(`${label(op)} of ${field} alone answered ${statusText(one.exchange)} (judged by stateful.update-persists)`);

@@ -89,3 +89,14 @@ export function coverageGateFlags(flags: { minCoverage?: string; failOnUnseenSta
   if (flags.failOnUndocumentedStatus) out.failOnUndocumentedStatus = true;
   return out;
 }
+
+/**
+ * What `vapc run` and `vapc report merge` print of coverage: the summary line (`say`), and the
+ * gate's lines when it fails (`shout`, --min-coverage, --fail-on-*-status). True when it fails.
+ */
+export function announceCoverage(coverage: Coverage | undefined, options: CoverageGateOptions, say: (text: string) => void, shout: (text: string) => void): boolean {
+  if (coverage) say(`${coverageLine(coverage)}\n`);
+  const gate = coverageGate(coverage, options);
+  for (const line of gate.lines) shout(`${line}\n`);
+  return gate.failed;
+}

@@ -16,7 +16,7 @@ export { touchedCells, documentedStatus, type ExchangeFacts, type CoverageCreden
 export { ExchangeLog, type ExchangeRecord } from './log.js';
 export { computeCoverage, summarizeCoverage, REASONS, STATE_RANK, type PlanPair, type CoverageInput } from './compute.js';
 export { mergeCoverage } from './merge.js';
-export { coverageGate, coverageGateFlags, coverageLine, coverageByDimension, unseenStatuses, type CoverageGate, type CoverageGateOptions } from './gate.js';
+export { announceCoverage, coverageGate, coverageGateFlags, coverageLine, coverageByDimension, unseenStatuses, type CoverageGate, type CoverageGateOptions } from './gate.js';
 export { plannedCoverage, renderPlannedCoverage, type PlannedLine } from './planned.js';
 
 /** A plan pair as the runner holds it (src/runner's PlannedCheck fits). */

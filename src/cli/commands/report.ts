@@ -10,7 +10,7 @@ import { loadSpec } from '../../spec/load.js';
 import { operationLabel, secretResponsePointers } from '../../spec/model.js';
 import { ExitCode, type CommandContext } from '../io.js';
 import { mergeShardReports } from '../../reporters/merge.js';
-import { coverageGate, coverageGateFlags, coverageLine } from '../../coverage/index.js';
+import { announceCoverage, coverageGateFlags } from '../../coverage/index.js';
 import type { RunReport } from '../../results/model.js';
 import { neutralizeCommands, printable } from '../../results/printable.js';
 import { applyBaseline } from '../../baseline/index.js';
@@ -148,9 +148,7 @@ function registerMergeCommand(report: Command, { io, exit }: CommandContext): vo
       for (const e of written.errors) io.stderr(guarded(secrets, `vapc: could not write ${e.file}: ${e.message}\n`));
       if (written.errors.length > 0) return exit(ExitCode.usage);
       io.stdout(guarded(secrets, `merged ${shards.length} shards: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`));
-      if (merged.coverage) io.stdout(guarded(secrets, `${coverageLine(merged.coverage)}\n`));
-      const gate = coverageGate(merged.coverage, gateOptions);
-      for (const line of gate.lines) io.stderr(guarded(secrets, `${line}\n`));
-      exit(gate.failed && verdict(merged) === ExitCode.ok ? ExitCode.failed : verdict(merged));
+      const gateFailed = announceCoverage(merged.coverage, gateOptions, (t) => io.stdout(guarded(secrets, t)), (t) => io.stderr(guarded(secrets, t)));
+      exit(gateFailed && verdict(merged) === ExitCode.ok ? ExitCode.failed : verdict(merged));
     });
 }

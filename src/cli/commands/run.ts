@@ -42,7 +42,7 @@ import type { RunFocus } from '../../diff/focus.js';
 import { paths } from '../../paths.js';
 import { operationLabel } from '../../runner/run.js';
 import type { SpecModel } from '../../spec/model.js';
-import { buildUniverse, coverageGate, coverageGateFlags, coverageLine, renderPlannedCoverage, type CoverageGateOptions } from '../../coverage/index.js';
+import { announceCoverage, buildUniverse, coverageGateFlags, renderPlannedCoverage } from '../../coverage/index.js';
 
 /** --changed-since BASE: diff BASE against the spec this run uses and select the touched operations plus the smoke set. */
 async function focusSince(baseArg: string, spec: SpecModel): Promise<RunFocus> {
@@ -307,13 +307,6 @@ async function exitStatus(
   return ExitCode.ok;
 }
 
-/** The coverage line, and the gate's lines when it fails (--min-coverage, --fail-on-*-status); true when it fails. */
-function coverageSays(report: RunReport, options: CoverageGateOptions, say: (text: string) => void, shout: (text: string) => void): boolean {
-  if (report.coverage) say(`${coverageLine(report.coverage)}\n`);
-  const gate = coverageGate(report.coverage, options);
-  for (const line of gate.lines) shout(`${line}\n`);
-  return gate.failed;
-}
 
 /**
  * The whole `vapc run`: returns the exit status; bad input and unreachable targets are VapcErrors
@@ -420,7 +413,7 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
     if (!settings.quiet || written.errors.length > 0) say(`reports: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`);
     if (report.budget) say(`${budgetLines(report.budget).join('\n')}\n`);
 
-    const gateFailed = coverageSays(report, gateOptions, say, shout);
+    const gateFailed = announceCoverage(report.coverage, gateOptions, say, shout);
     const status = await exitStatus(report, result, flags, baseline, { say, shout, secrets });
     return gateFailed && status === ExitCode.ok ? ExitCode.failed : status;
   } finally {

@@ -272,6 +272,9 @@ export function pointerOf(segments: ReadonlyArray<string | number>): string {
   return segments.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }
 
+/** A pointer's array indices as `*` (`/recipients/0/phone_number` → `/recipients/*\/phone_number`): the same finding whatever the index. */
+export const wildcardIndices = (pointer: string): string => pointer.replace(/\/\d+(?=\/|$)/g, '/*');
+
 /** The segments of a JSON Pointer (`''` → `[]`). */
 export function segmentsOf(pointer: string): string[] {
   if (pointer === '' || pointer === '/') return [];

@@ -9,6 +9,7 @@ import { learnFromReport } from '../../secrets/report.js';
 import { loadSpec } from '../../spec/load.js';
 import { operationLabel, secretResponsePointers } from '../../spec/model.js';
 import { ExitCode, type CommandContext } from '../io.js';
+import { environmentSecrets } from '../guard.js';
 import { mergeShardReports } from '../../reporters/merge.js';
 import { announceCoverage, coverageGateFlags } from '../../coverage/index.js';
 import type { RunReport } from '../../results/model.js';
@@ -80,7 +81,8 @@ export function registerReportCommand(program: Command, ctx: CommandContext): vo
  * the report itself shows vapc sent or was given by its own successful calls (learnFromReport).
  */
 async function reportSecrets(env: NodeJS.ProcessEnv, report: RunReport): Promise<Secrets> {
-  const secrets = new Secrets({ apiKeys: [env.VAPC_API_KEY ?? ''], userIds: [env.VAPC_USER_ID ?? ''] });
+  // The environment's credentials and tokens, as every other command's output guard knows them.
+  const secrets = environmentSecrets(env);
   const spec = await loadSpec();
   const pointers = new Map(spec.operations.map((op) => [operationLabel(op), secretResponsePointers(op)]));
   // The credential headers are the contract's security schemes, read from the spec.

@@ -55,6 +55,18 @@ describe('vapc report DIR', () => {
     expect(leaks(readFileSync(join(dir, 'report.html'), 'utf8'))).toEqual([]);
   });
 
+  it('never prints a token of the environment that the report quotes (as diff and lint do not either)', async () => {
+    const token = 'ghs_ReportQuotedToken0123456789';
+    const dir = dirWith('failing-run');
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { results: Array<{ message: string }> };
+    for (const r of report.results) r.message = `${r.message} ${token}`;
+    writeFileSync(join(dir, 'report.json'), JSON.stringify(report));
+    const { cli, out } = io({ GITHUB_TOKEN: token });
+    await main(['report', dir], cli);
+    expect(out.stdout + out.stderr).not.toContain(token);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).not.toContain(token);
+  });
+
   it('exit 2 with a clear message when report.json is missing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vapc-report-empty-'));
     const { cli, out } = io();

@@ -488,7 +488,7 @@ export function registerRunCommand(program: Command, ctx: CommandContext): void 
     .option('--embedded', 'start the bundled reference server on a free loopback port and test it')
     .option('--api-key <key>', 'bearer value (env VAPC_API_KEY)')
     .option('--user-id <id>', 'X-User-ID value (env VAPC_USER_ID)')
-    .option('--config <file>', 'YAML file: any option here (snake_case or camelCase) plus fixtures: (default: vapc.yaml or .vapc.yaml in the working directory, except with --embedded)')
+    .option('--config <file>', 'YAML file: base_url, api_key, user_id, suite, seed, runs, rpm, timeout_ms, deadline_ms, report_dir, the booleans embedded, include_destructive, dry_run, strict_types, quiet (snake_case or camelCase) and fixtures:; other keys are refused (default: vapc.yaml or .vapc.yaml in the working directory, except with --embedded)')
     .option('--no-config', 'read no config file, not even one in the working directory (the GitHub Action passes this unless its `config` input names a file)')
     .option('--trust-config', 'under CI, also read dry_run, suite, include_destructive and embedded from the config file (refused there by default: the pull request under test wrote it)')
     .option('--suite <list>', `only these suites: ${SUITES.join(',')}`)

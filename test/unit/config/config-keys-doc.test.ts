@@ -1,8 +1,8 @@
 /**
- * docs/running.md says exactly which keys a vapc.yaml accepts and which flags of `vapc run` are
- * flags only: the keys are the config reader's, every other flag of the command is listed as
- * flag-only, and a config file naming one of those is refused (E_CONFIG), with the flag to use for
- * the keys the reader names.
+ * docs/running.md says exactly which keys a vapc.yaml accepts (its `fixtures:` keys too, as
+ * docs/interface.md does) and which flags of `vapc run` are flags only: the keys are the config
+ * reader's, every other flag of the command is listed as flag-only, and a config file naming one
+ * of those is refused (E_CONFIG), with the flag to use for the keys the reader names.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,17 +10,19 @@ import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../../src/cli/main.js';
 import { CONFIG_KEYS, FLAG_ONLY_CONFIG_KEYS, settingsFromObject } from '../../../src/config/settings.js';
 import { isVapcError } from '../../../src/errors.js';
+import { FIXTURE_KEYS } from '../../../src/results/fixtures.js';
 import { packageRoot } from '../../../src/paths.js';
 
 const page = readFileSync(join(packageRoot, 'docs', 'running.md'), 'utf8');
+const interfacePage = readFileSync(join(packageRoot, 'docs', 'interface.md'), 'utf8');
 
-/** The code spans of the page between two phrases. */
-function spansBetween(from: string, to: string): string[] {
-  const start = page.indexOf(from);
-  const end = page.indexOf(to, start);
+/** The code spans of a page between two phrases. */
+function spansBetween(from: string, to: string, text = page): string[] {
+  const start = text.indexOf(from);
+  const end = text.indexOf(to, start);
   expect(start, from).toBeGreaterThanOrEqual(0);
   expect(end, to).toBeGreaterThan(start);
-  return [...page.slice(start, end).matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!);
+  return [...text.slice(start, end).matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!);
 }
 
 const accepted = spansBetween('The keys `vapc.yaml` accepts', 'other key is refused').filter((s) => /^[a-z_]+$/.test(s));
@@ -65,5 +67,11 @@ describe('docs/running.md: the keys of vapc.yaml', () => {
       const key = flag.replace(/^--/, '').replace(/-/g, '_');
       expect(refusal(key), key).toMatch(/^E_CONFIG: /);
     }
+  });
+
+  it('lists the fixtures: keys the reader knows, on this page and in docs/interface.md', () => {
+    const keys = (spans: string[]) => spans.filter((k) => /^[a-z_]+$/.test(k)).sort();
+    expect(keys(spansBetween('The `fixtures:` keys are', 'a check that needs a fixture'))).toEqual([...FIXTURE_KEYS].sort());
+    expect(keys(spansBetween('The `fixtures:` keys of the config file', 'A check that', interfacePage))).toEqual([...FIXTURE_KEYS].sort());
   });
 });

@@ -73,6 +73,9 @@ const KEYS: Record<string, { setting: keyof PartialSettings; kind: Kind }> = {
 };
 
 
+/** The keys a config file accepts, in snake_case (docs/running.md lists them). */
+export const CONFIG_KEYS: readonly string[] = [...Object.keys(KEYS), 'fixtures'];
+
 const snakeOf = (key: string): string => snakeCase(key).replace(/-/g, '_');
 
 /**
@@ -84,6 +87,9 @@ const FLAG_ONLY_KEYS: Record<string, string> = {
   write_baseline: '--write-baseline FILE',
   budget: '--budget N',
 };
+
+/** The keys refused with the flag to use instead (any other unknown key is refused listing the known ones). */
+export const FLAG_ONLY_CONFIG_KEYS: readonly string[] = Object.keys(FLAG_ONLY_KEYS);
 
 function describeValue(value: unknown): string {
   if (value === null) return 'null';
@@ -206,7 +212,7 @@ function readKey(out: PartialSettings, rawKey: string, value: unknown, source: s
   }
   const spec = KEYS[key];
   if (!spec) {
-    const known = [...Object.keys(KEYS), 'fixtures'].join(', ');
+    const known = CONFIG_KEYS.join(', ');
     const instead = FLAG_ONLY_KEYS[key];
     if (instead) throw new VapcError('E_CONFIG', `${source}: "${rawKey}" is not read from a config file; give ${instead}`);
     throw new VapcError('E_CONFIG', `${source}: unknown key "${rawKey}"; known keys: ${known} (snake_case or camelCase)`);

@@ -97,36 +97,7 @@ export function renderSummary(report: RunReport, opts: { color?: boolean; brief?
   // With --baseline, known findings are listed apart and only new ones count as failures.
   const failed = report.results.filter((r) => r.status === 'failed' && r.baseline?.known !== true);
   out.push(...causeLines(failed, p));
-  if (failed.length > 0) {
-    out.push('', p.red(p.bold(`${report.baseline ? 'New failures' : 'Failures'} (${failed.length})`)));
-    failed.forEach((r, i) => {
-      out.push('', `${i + 1}. ${p.red(r.id)}  ${r.operation}  [${r.severity}]`);
-      const why = baselineNote(r);
-      if (why) out.push(`   ${p.yellow(why)}`);
-      if (opts.brief) {
-        out.push(`   ${r.message}`);
-        const first = failuresOf(r)[0]!;
-        const body = bodyLine(first);
-        if (body) out.push(`   body:  ${body}`);
-        const repro = reproOf(first, r);
-        if (repro) out.push(`   repro: ${repro}`);
-        return;
-      }
-      out.push(`   ${r.message}`, `   rule:     ${ruleWithRef(r)}`);
-      const fs = failuresOf(r);
-      fs.slice(0, 3).forEach((f, j) => {
-        if (fs.length > 1) out.push(p.dim(`   (${j + 1}/${fs.length})`));
-        out.push(`   expected: ${f.expected}`, `   actual:   ${f.actual}`);
-        if (f.input !== undefined) out.push(`   input:    ${oneLine(f.input)}`);
-        const body = bodyLine(f);
-        if (body) out.push(`   body:     ${body}`);
-        if (f.seed !== undefined) out.push(`   seed:     ${f.seed}${f.path ? ` path ${f.path}` : ''}`);
-        const repro = reproOf(f, r);
-        if (repro) out.push(`   repro:    ${p.cyan(repro)}`);
-      });
-      if (fs.length > 3) out.push(p.dim(`   ... ${fs.length - 3} more in report.html`));
-    });
-  }
+  out.push(...failureLines(failed, report, p, opts.brief === true));
   out.push(...baselineLines(report, p));
   const errors = report.results.filter((r) => r.status === 'error');
   if (errors.length > 0) {
@@ -150,18 +121,58 @@ export function renderSummary(report: RunReport, opts: { color?: boolean; brief?
   if (failed.length > 0 || errors.length > 0) out.push('', p.dim(replay));
   const window = rateLimitNote(report);
   if (window) out.push('', p.yellow(window));
-  out.push('');
+  out.push('', verdictLine(report, failed.length, errors.length, p));
+  return `${out.join('\n')}\n`;
+}
+
+/** The failed results (with --baseline, the new ones), numbered, each with its failures; `brief`: the first failure's body and repro only. */
+function failureLines(failed: readonly CheckResult[], report: RunReport, p: Palette, brief: boolean): string[] {
+  if (failed.length === 0) return [];
+  const out: string[] = [];
+  out.push('', p.red(p.bold(`${report.baseline ? 'New failures' : 'Failures'} (${failed.length})`)));
+  failed.forEach((r, i) => {
+    out.push('', `${i + 1}. ${p.red(r.id)}  ${r.operation}  [${r.severity}]`);
+    const why = baselineNote(r);
+    if (why) out.push(`   ${p.yellow(why)}`);
+    if (brief) {
+      out.push(`   ${r.message}`);
+      const first = failuresOf(r)[0]!;
+      const body = bodyLine(first);
+      if (body) out.push(`   body:  ${body}`);
+      const repro = reproOf(first, r);
+      if (repro) out.push(`   repro: ${repro}`);
+      return;
+    }
+    out.push(`   ${r.message}`, `   rule:     ${ruleWithRef(r)}`);
+    const fs = failuresOf(r);
+    fs.slice(0, 3).forEach((f, j) => {
+      if (fs.length > 1) out.push(p.dim(`   (${j + 1}/${fs.length})`));
+      out.push(`   expected: ${f.expected}`, `   actual:   ${f.actual}`);
+      if (f.input !== undefined) out.push(`   input:    ${oneLine(f.input)}`);
+      const body = bodyLine(f);
+      if (body) out.push(`   body:     ${body}`);
+      if (f.seed !== undefined) out.push(`   seed:     ${f.seed}${f.path ? ` path ${f.path}` : ''}`);
+      const repro = reproOf(f, r);
+      if (repro) out.push(`   repro:    ${p.cyan(repro)}`);
+    });
+    if (fs.length > 3) out.push(p.dim(`   ... ${fs.length - 3} more in report.html`));
+  });
+  return out;
+}
+
+/** The last line: FAILED, NO FAILURES but some checks could not run, ABORTED or PASSED, with the counts. */
+function verdictLine(report: RunReport, failed: number, errors: number, p: Palette): string {
+  const s = report.summary;
   const known = report.baseline ? `, ${report.baseline.known} known (baseline)` : '';
-  out.push(
-    failed.length > 0
-      ? p.red(p.bold(`FAILED: ${failed.length} of ${report.results.length} checks failed${known ? ` (new)${known}` : ''}`))
-      : errors.length > 0
-        ? p.yellow(p.bold(`NO FAILURES, but ${errors.length} check${errors.length === 1 ? '' : 's'} could not run`))
+  return (
+    failed > 0
+      ? p.red(p.bold(`FAILED: ${failed} of ${report.results.length} checks failed${known ? ` (new)${known}` : ''}`))
+      : errors > 0
+        ? p.yellow(p.bold(`NO FAILURES, but ${errors} check${errors === 1 ? '' : 's'} could not run`))
         : report.run?.status === 'aborted'
           ? p.yellow(p.bold(`ABORTED: the run stopped early; ${s.passed} passed before it stopped, ${s.skipped} skipped`))
-          : p.green(p.bold(`PASSED: ${s.passed} passed, ${s.skipped} skipped${known}`)),
+          : p.green(p.bold(`PASSED: ${s.passed} passed, ${s.skipped} skipped${known}`))
   );
-  return `${out.join('\n')}\n`;
 }
 
 /** At most `max` items joined, then how many more. */

@@ -217,6 +217,28 @@ function observationsHtml(obs: NonNullable<RunReport['observations']>): string {
         .join('')}</ul>`;
 }
 
+/** The verdict badge: its class and its words. With --baseline it counts new findings only; known ones are shown apart. */
+function verdictOf(report: RunReport): { verdict: 'failed' | 'error' | 'passed'; verdictText: string } {
+  const failed = report.results.filter((r) => r.status === 'failed' && r.baseline?.known !== true).length;
+  const errors = report.results.filter((r) => r.status === 'error').length;
+  const aborted = failed === 0 && errors === 0 && report.run?.status === 'aborted';
+  const verdict = failed > 0 ? 'failed' : errors > 0 || aborted ? 'error' : 'passed';
+  const knownText = report.baseline ? ` · ${report.baseline.known} known` : '';
+  const verdictText = (failed > 0 ? `${failed} ${report.baseline ? 'new ' : ''}failed` : errors > 0 ? `${errors} could not run` : aborted ? 'aborted: the run stopped early' : 'passed') + knownText;
+  return { verdict, verdictText };
+}
+
+/** The summary cards: one count per verdict, the requests and the observations. */
+function cardsHtml(report: RunReport, byStatus: (v: Verdict) => number): string {
+  return `<section class="cards" id="summary" aria-label="summary">
+${(['passed', 'failed', 'skipped', 'error'] as const)
+  .map((v) => `<div class="card ${v}"><span class="n" id="count-${v}" data-count="${v}">${byStatus(v)}</span><span class="l">${v === 'error' ? 'errors (tool)' : v}</span></div>`)
+  .join('\n')}
+<div class="card"><span class="n" id="count-requests">${esc(report.summary.requests)}</span><span class="l">requests</span></div>
+<div class="card"><span class="n" id="count-observations">${(report.observations ?? []).length}</span><span class="l">observations</span></div>
+</section>`;
+}
+
 export function renderHtml(report: RunReport): string {
   const ids = new Ids();
   const s = report.summary;
@@ -224,13 +246,7 @@ export function renderHtml(report: RunReport): string {
     .map((r, i) => ({ r, i }))
     .sort((a, b) => STATUS_RANK[a.r.status] - STATUS_RANK[b.r.status] || a.i - b.i)
     .map(({ r }) => r);
-  // With --baseline the verdict counts new findings only; known ones are shown apart.
-  const failed = report.results.filter((r) => r.status === 'failed' && r.baseline?.known !== true).length;
-  const errors = report.results.filter((r) => r.status === 'error').length;
-  const aborted = failed === 0 && errors === 0 && report.run?.status === 'aborted';
-  const verdict = failed > 0 ? 'failed' : errors > 0 || aborted ? 'error' : 'passed';
-  const knownText = report.baseline ? ` · ${report.baseline.known} known` : '';
-  const verdictText = (failed > 0 ? `${failed} ${report.baseline ? 'new ' : ''}failed` : errors > 0 ? `${errors} could not run` : aborted ? 'aborted: the run stopped early' : 'passed') + knownText;
+  const { verdict, verdictText } = verdictOf(report);
   const suites = countsBySuite(report);
   const byStatus = (v: Verdict) => report.results.filter((r) => r.status === v).length;
   const obs = report.observations ?? [];
@@ -257,13 +273,7 @@ export function renderHtml(report: RunReport): string {
 </dl>
 <div class="rerun">${copyBlock(ids, replayCommand(report), 'Copy rerun command')}</div>
 </header>
-<section class="cards" id="summary" aria-label="summary">
-${(['passed', 'failed', 'skipped', 'error'] as const)
-  .map((v) => `<div class="card ${v}"><span class="n" id="count-${v}" data-count="${v}">${byStatus(v)}</span><span class="l">${v === 'error' ? 'errors (tool)' : v}</span></div>`)
-  .join('\n')}
-<div class="card"><span class="n" id="count-requests">${esc(s.requests)}</span><span class="l">requests</span></div>
-<div class="card"><span class="n" id="count-observations">${obs.length}</span><span class="l">observations</span></div>
-</section>
+${cardsHtml(report, byStatus)}
 <h2>By suite</h2>
 ${suiteTableHtml(report)}
 <h2 id="results">Results</h2>

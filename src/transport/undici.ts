@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import { VapcError } from '../errors.js';
 import type { Exchange, HttpRequest, HttpResponse, Transport, TransportErrorCode, WireRequest } from './types.js';
 
@@ -263,6 +263,28 @@ async function readCapped(body: AsyncIterable<Buffer>, maxBodyBytes: number): Pr
 }
 
 /**
+ * The exchange of a response whose headers arrived (`started`: when the request was sent). A body
+ * no longer than its declared length is read in one go; any other is read up to the cap, and the
+ * rest discarded with the connection.
+ */
+async function readExchange(wire: WireRequest, response: Dispatcher.ResponseData, maxBodyBytes: number, started: number): Promise<Exchange> {
+  const responseHeaders = normaliseHeaders(response.headers);
+  const declared = Number(responseHeaders['content-length']);
+  if ((Number.isSafeInteger(declared) && declared <= maxBodyBytes) || response.statusCode === 204 || response.statusCode === 304) {
+    // HTTP framing bounds the body to the declared length (none for 204 and 304): read and
+    // decode it in one go.
+    const text = await response.body.text();
+    return { request: wire, response: toHttpResponse(response.statusCode, responseHeaders, text, false), durationMs: performance.now() - started };
+  }
+  const { text, truncated } = await readCapped(response.body as AsyncIterable<Buffer>, maxBodyBytes);
+  if (truncated) response.body.destroy();
+  const http = toHttpResponse(response.statusCode, responseHeaders, text, truncated);
+  const exchange: Exchange = { request: wire, response: http, durationMs: performance.now() - started };
+  if (truncated) exchange.error = { code: 'body_too_large', message: `the response body exceeded ${maxBodyBytes} bytes and was cut` };
+  return exchange;
+}
+
+/**
  * The HTTP transport: undici pool, no redirect following (a 3xx is returned as it is), a whole-request
  * deadline (so a server dripping bytes cannot hold a request open), and a body cap (the rest of an
  * oversized body is discarded and the connection dropped).
@@ -315,20 +337,7 @@ export function createUndiciTransport(options: UndiciTransportOptions): Transpor
         response.body.destroy(deadline());
         throw deadline();
       }
-      const responseHeaders = normaliseHeaders(response.headers);
-      const declared = Number(responseHeaders['content-length']);
-      if ((Number.isSafeInteger(declared) && declared <= maxBodyBytes) || response.statusCode === 204 || response.statusCode === 304) {
-        // HTTP framing bounds the body to the declared length (none for 204 and 304): read and
-        // decode it in one go.
-        const text = await response.body.text();
-        return { request: wire, response: toHttpResponse(response.statusCode, responseHeaders, text, false), durationMs: performance.now() - started };
-      }
-      const { text, truncated } = await readCapped(response.body as AsyncIterable<Buffer>, maxBodyBytes);
-      if (truncated) response.body.destroy();
-      const http = toHttpResponse(response.statusCode, responseHeaders, text, truncated);
-      const exchange: Exchange = { request: wire, response: http, durationMs: performance.now() - started };
-      if (truncated) exchange.error = { code: 'body_too_large', message: `the response body exceeded ${maxBodyBytes} bytes and was cut` };
-      return exchange;
+      return await readExchange(wire, response, maxBodyBytes, started);
     } catch (error) {
       const code = classifyError(error, timedOut);
       const message = (!timedOut && tlsSentence(error, base)) || describe(code, error, timeoutMs);

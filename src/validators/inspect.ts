@@ -37,6 +37,25 @@ function pointerAt(path: string[], depth: number): string {
   return out;
 }
 
+/** A pointer as a message shows it: a long one cut in the middle, with its depth. */
+function shownPointer(at: string, depth: number): string {
+  return at.length > 80 ? `${at.slice(0, 40)}...${at.slice(-20)} (${depth} levels down)` : at || '/';
+}
+
+/**
+ * At the depth bound (`objects[d]`: the object at depth d on the way down): a value met twice is a
+ * cycle, reported where it first repeats; otherwise the value is just deep.
+ */
+function depthIssue(objects: object[], depth: number, maxDepth: number): { depth: number; rule: string; message: string; extra: Partial<ValidationIssue> } {
+  const seen = new Set<object>();
+  for (let d = 0; d <= depth; d++) {
+    const o = objects[d] as object;
+    if (seen.has(o)) return { depth: d, rule: 'cycle', message: 'refers back to one of its own ancestors: a cyclic value is not JSON', extra: { actual: 'cycle' } };
+    seen.add(o);
+  }
+  return { depth, rule: 'depth', message: `is nested deeper than ${maxDepth} levels`, extra: { expected: maxDepth } };
+}
+
 /** Returns the issues that keep `data` from being validated as JSON, or an empty array. */
 export function inspectJson(data: unknown, limits: InspectLimits = DEFAULT_LIMITS): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
@@ -48,22 +67,8 @@ export function inspectJson(data: unknown, limits: InspectLimits = DEFAULT_LIMIT
 
   const report = (depth: number, rule: string, message: string, extra: Partial<ValidationIssue> = {}): void => {
     const at = pointerAt(path, depth);
-    const shown = at.length > 80 ? `${at.slice(0, 40)}...${at.slice(-20)} (${depth} levels down)` : at || '/';
-    issues.push({ pointer: at, rule, message: `${shown} ${message}`, ...extra });
+    issues.push({ pointer: at, rule, message: `${shownPointer(at, depth)} ${message}`, ...extra });
     if (issues.length >= limits.maxIssues) stop = true;
-  };
-  /** At the depth bound: a value met twice on the way down is a cycle, otherwise it is just deep. */
-  const tooDeep = (depth: number): void => {
-    const seen = new Set<object>();
-    for (let d = 0; d <= depth; d++) {
-      const o = objects[d] as object;
-      if (seen.has(o)) {
-        report(d, 'cycle', 'refers back to one of its own ancestors: a cyclic value is not JSON', { actual: 'cycle' });
-        return;
-      }
-      seen.add(o);
-    }
-    report(depth, 'depth', `is nested deeper than ${limits.maxDepth} levels`, { expected: limits.maxDepth });
   };
 
   // Recursion is bounded by maxDepth, far below the engine's stack limit. Without a set of
@@ -87,7 +92,8 @@ export function inspectJson(data: unknown, limits: InspectLimits = DEFAULT_LIMIT
     if (value === null) return;
     if (depth >= limits.maxDepth) {
       objects[depth] = value as object;
-      tooDeep(depth);
+      const deep = depthIssue(objects, depth, limits.maxDepth);
+      report(deep.depth, deep.rule, deep.message, deep.extra);
       stop = true;
       return;
     }

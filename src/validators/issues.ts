@@ -58,72 +58,59 @@ function isSecret(error: ErrorObject): boolean {
 export function issueFromAjv(error: ErrorObject, prefix = ''): ValidationIssue {
   const pointer = error.instancePath;
   const at = `${prefix}${pointer || '/'}`;
-  const secret = isSecret(error);
-  const actual = secret ? REDACTED : error.data;
-  const got = secret ? REDACTED : show(error.data);
   const p = error.params as Record<string, unknown>;
-  let expected: unknown;
-  let text: string;
   switch (error.keyword) {
-    case 'type': {
-      const types = String(p['type']).split(',');
-      expected = types.length === 1 ? types[0] : types;
-      text = `must be ${types.join(' or ')}, got ${got}`;
-      break;
-    }
-    case 'minimum':
-    case 'maximum':
-    case 'exclusiveMinimum':
-    case 'exclusiveMaximum':
-      expected = p['limit'];
-      text = `must be ${String(p['comparison'])} ${show(p['limit'])}, got ${got}`;
-      break;
-    case 'enum':
-      expected = p['allowedValues'];
-      text = `must be one of ${list(p['allowedValues'])}, got ${got}`;
-      break;
-    case 'const':
-      expected = p['allowedValue'];
-      text = `must be ${show(p['allowedValue'])}, got ${got}`;
-      break;
     case 'required':
     case 'dependentRequired':
-      expected = p['missingProperty'];
-      return { pointer, rule: error.keyword, expected, message: `${at} must have required property '${String(p['missingProperty'])}'` };
+      return { pointer, rule: error.keyword, expected: p['missingProperty'], message: `${at} must have required property '${String(p['missingProperty'])}'` };
     case 'additionalProperties':
     case 'unevaluatedProperties': {
       const name = String(p['additionalProperty'] ?? p['unevaluatedProperty']);
       return { pointer, rule: error.keyword, expected: false, actual: name, message: `${at} must not have additional property '${name}'` };
     }
-    case 'minLength':
-    case 'maxLength':
-      expected = p['limit'];
-      text = `must have ${error.keyword === 'minLength' ? 'at least' : 'at most'} ${String(p['limit'])} characters, got ${got}`;
-      break;
-    case 'minItems':
-    case 'maxItems':
-      expected = p['limit'];
-      text = `must have ${error.keyword === 'minItems' ? 'at least' : 'at most'} ${String(p['limit'])} items, got ${Array.isArray(error.data) ? error.data.length : got}`;
-      break;
-    case 'format':
-      expected = p['format'];
-      text = `must match format "${String(p['format'])}", got ${got}`;
-      break;
-    case 'pattern':
-      expected = p['pattern'];
-      text = `must match pattern ${show(p['pattern'])}, got ${got}`;
-      break;
-    case 'multipleOf':
-      expected = p['multipleOf'];
-      text = `must be a multiple of ${show(p['multipleOf'])}, got ${got}`;
-      break;
-    default:
-      text = `${error.message ?? `breaks ${error.keyword}`}, got ${got}`;
   }
+  const secret = isSecret(error);
+  const { expected, text } = valueRule(error, secret ? REDACTED : show(error.data));
   const issue: ValidationIssue = { pointer, rule: error.keyword, message: `${at} ${text}` };
   if (expected !== undefined) issue.expected = expected;
-  issue.actual = actual;
+  issue.actual = secret ? REDACTED : error.data;
   return issue;
+}
+
+/** What a rule on the value asks for, and the sentence saying the value breaks it (`got`: the value as shown, or redacted). */
+function valueRule(error: ErrorObject, got: string): { expected?: unknown; text: string } {
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'type': {
+      const types = String(p['type']).split(',');
+      return { expected: types.length === 1 ? types[0] : types, text: `must be ${types.join(' or ')}, got ${got}` };
+    }
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return { expected: p['limit'], text: `must be ${String(p['comparison'])} ${show(p['limit'])}, got ${got}` };
+    case 'enum':
+      return { expected: p['allowedValues'], text: `must be one of ${list(p['allowedValues'])}, got ${got}` };
+    case 'const':
+      return { expected: p['allowedValue'], text: `must be ${show(p['allowedValue'])}, got ${got}` };
+    case 'minLength':
+    case 'maxLength':
+      return { expected: p['limit'], text: `must have ${error.keyword === 'minLength' ? 'at least' : 'at most'} ${String(p['limit'])} characters, got ${got}` };
+    case 'minItems':
+    case 'maxItems': {
+      const count = Array.isArray(error.data) ? error.data.length : got;
+      return { expected: p['limit'], text: `must have ${error.keyword === 'minItems' ? 'at least' : 'at most'} ${String(p['limit'])} items, got ${count}` };
+    }
+    case 'format':
+      return { expected: p['format'], text: `must match format "${String(p['format'])}", got ${got}` };
+    case 'pattern':
+      return { expected: p['pattern'], text: `must match pattern ${show(p['pattern'])}, got ${got}` };
+    case 'multipleOf':
+      return { expected: p['multipleOf'], text: `must be a multiple of ${show(p['multipleOf'])}, got ${got}` };
+    default:
+      return { text: `${error.message ?? `breaks ${error.keyword}`}, got ${got}` };
+  }
 }
 
 /**

@@ -117,46 +117,69 @@ export function judgeInvalid(ctx: CheckContext, op: Operation, exchange: Exchang
   const field: FailureField = { location: kase.location, pointer: pointerOf(kase.loc) };
   if (!res) return fail(ctx, exchange, rule, statusText(exchange), `${label(op)}: ${kase.description} got no response`, kase.value);
   if (res.status === 429) return RATE_LIMITED;
-  if (isSuccess(res.status)) {
-    if (options.stillInvalid) {
-      if (!options.stillInvalid(exchange)) return unjudged(`${kase.description} went over the wire as a valid value`);
-      return fail(ctx, exchange, rule, `accepted with ${res.status}`, `${kase.description} was accepted (${res.status}) on ${label(op)}`, kase.value, { kind: FAILURE_KINDS.acceptedInvalid, field });
-    }
-    const wire = ctx.validateWire(op, exchange);
-    if (!wire.available) {
-      ctx.observe({ operation: label(op), message: `${kase.description} was accepted (${res.status}); could not re-validate the wire request, so not judged` });
-      return unjudged(`${kase.description} was accepted and the wire request could not be re-validated`);
-    }
-    if (wire.valid) return unjudged(`${kase.description} went over the wire as a valid value`);
-    return fail(ctx, exchange, rule, `accepted with ${res.status}`, `${kase.description} was accepted (${res.status}) on ${label(op)}`, kase.value, { kind: FAILURE_KINDS.acceptedInvalid, field });
-  }
+  if (isSuccess(res.status)) return judgeAccepted(ctx, op, exchange, kase, options, { rule, field });
   const open = openRule(ctx, op, exchange, options.placeholder ? { placeholder: true } : {});
   if (open) return open;
   if (res.status !== 422) {
     return fail(ctx, exchange, rule, `status ${res.status}`, `${kase.description} on ${label(op)} answered ${res.status}, not 422`, kase.value, { kind: FAILURE_KINDS.status, field });
   }
+  return judgeValidationBody(ctx, op, exchange, kase, options, { rule, field });
+}
+
+/** The rule an invalid request is judged by, and the field it breaks, as judgeInvalid's helpers report them. */
+interface InvalidFinding {
+  rule: string;
+  field: FailureField;
+}
+
+/**
+ * An invalid request answered 2xx: a failure only when the request as it went over the wire is
+ * still invalid (by `stillInvalid`, else by the project's validators); unjudged when it is not, or
+ * when the wire form cannot be re-validated (then also an observation).
+ */
+function judgeAccepted(ctx: CheckContext, op: Operation, exchange: Exchange, kase: InvalidCase, options: InvalidJudgeOptions, finding: InvalidFinding): Judgement {
+  const status = exchange.response!.status;
+  const accepted = () =>
+    fail(ctx, exchange, finding.rule, `accepted with ${status}`, `${kase.description} was accepted (${status}) on ${label(op)}`, kase.value, { kind: FAILURE_KINDS.acceptedInvalid, field: finding.field });
+  if (options.stillInvalid) {
+    if (!options.stillInvalid(exchange)) return unjudged(`${kase.description} went over the wire as a valid value`);
+    return accepted();
+  }
+  const wire = ctx.validateWire(op, exchange);
+  if (!wire.available) {
+    ctx.observe({ operation: label(op), message: `${kase.description} was accepted (${status}); could not re-validate the wire request, so not judged` });
+    return unjudged(`${kase.description} was accepted and the wire request could not be re-validated`);
+  }
+  if (wire.valid) return unjudged(`${kase.description} went over the wire as a valid value`);
+  return accepted();
+}
+
+/**
+ * A 422 to an invalid request: its body must be the validation error body, and (unless
+ * `checkLoc` is off) one of its `loc`s must name the field the request broke.
+ */
+function judgeValidationBody(ctx: CheckContext, op: Operation, exchange: Exchange, kase: InvalidCase, options: InvalidJudgeOptions, finding: InvalidFinding): Judgement {
+  const res = exchange.response!;
+  const { rule, field } = finding;
   const shape = validate('HTTPValidationError', res.json);
   if (!shape.ok) {
     const why = res.json === undefined ? 'the body is not JSON' : shape.issues.map((i) => i.message).slice(0, 3).join('; ');
     return fail(ctx, exchange, `${rule}: {detail: [{loc, msg, type}]}`, why, `the 422 body of ${label(op)} is not the validation error body (${why})`, kase.value, { kind: FAILURE_KINDS.validationBody, field });
   }
-  if (options.checkLoc !== false && kase.loc.length > 0) {
-    const detail = (res.json as { detail: unknown }).detail;
-    if (!locNames(detail, kase)) {
-      if (options.validRefused !== undefined) return unjudged(`a valid body is refused too (${options.validRefused})`);
-      const locs = (detail as Array<{ loc: unknown }>).map((d) => JSON.stringify(d.loc)).join(', ');
-      return fail(
-        ctx,
-        exchange,
-        `a 422 whose loc names ${[kase.location, ...kase.loc].join('.')} (section 2.8)`,
-        `loc ${locs || '(none)'}`,
-        `the 422 of ${label(op)} for ${kase.description} does not name ${kase.loc.join('.')} in loc`,
-        kase.value,
-        { kind: FAILURE_KINDS.loc, field },
-      );
-    }
-  }
-  return OK;
+  if (options.checkLoc === false || kase.loc.length === 0) return OK;
+  const detail = (res.json as { detail: unknown }).detail;
+  if (locNames(detail, kase)) return OK;
+  if (options.validRefused !== undefined) return unjudged(`a valid body is refused too (${options.validRefused})`);
+  const locs = (detail as Array<{ loc: unknown }>).map((d) => JSON.stringify(d.loc)).join(', ');
+  return fail(
+    ctx,
+    exchange,
+    `a 422 whose loc names ${[kase.location, ...kase.loc].join('.')} (section 2.8)`,
+    `loc ${locs || '(none)'}`,
+    `the 422 of ${label(op)} for ${kase.description} does not name ${kase.loc.join('.')} in loc`,
+    kase.value,
+    { kind: FAILURE_KINDS.loc, field },
+  );
 }
 
 export interface ResponseJudgeOptions {
@@ -179,62 +202,84 @@ export function judgeResponse(ctx: CheckContext, op: Operation, exchange: Exchan
   const open = openRule(ctx, op, exchange, { placeholder: options.placeholder ?? false });
   if (open) return open;
   const documented = op.responses.find((r) => r.status === String(res.status) || r.status === `${String(res.status)[0]}XX`);
-  if (!documented) {
-    if (isSuccess(res.status) && op.unspecified.some((u) => /success status/i.test(u))) {
-      ctx.observe({ operation: label(op), message: `answered ${res.status}, a success status the contract leaves open` });
-      return OK;
-    }
-    return fail(ctx, exchange, `one of the documented statuses ${op.responses.map((r) => r.status).join(', ')}`, `status ${res.status}`, `${label(op)} answered ${res.status}, which the contract does not document for it`, undefined, { kind: FAILURE_KINDS.undocumentedStatus });
-  }
-  if (documented.contentType) {
-    const type = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type !== documented.contentType && !(documented.contentType === 'application/json' && /\+json$/.test(type))) {
-      return fail(ctx, exchange, `content type ${documented.contentType} (section 4)`, `content type ${type || '(none)'}`, `${label(op)} answered ${res.status} with content type ${type || '(none)'}, not ${documented.contentType}`, undefined, {
-        kind: FAILURE_KINDS.contentType,
-        field: { location: 'response-header', pointer: '/content-type', status: String(res.status) },
-      });
-    }
-    if (res.json === undefined) {
-      return fail(ctx, exchange, `a JSON body`, res.jsonError ?? 'no JSON body', `${label(op)} answered ${res.status} with a body that is not JSON`, undefined, { kind: FAILURE_KINDS.invalidJson, field: { location: 'response', pointer: '', status: String(res.status) } });
-    }
-  }
-  let result = validateResponse(op.id, res.status, { headers: res.headers, body: res.json });
+  if (!documented) return judgeUndocumentedStatus(ctx, op, exchange);
+  const typeProblem = contentTypeProblem(ctx, op, exchange, documented);
+  if (typeProblem) return typeProblem;
+  const result = withoutContractConflicts(ctx, op, res, validateResponse(op.id, res.status, { headers: res.headers, body: res.json }));
   if (result.ok) return OK;
-  const conflicts = result.issues.filter((i) => isEnumConflict(ctx.spec, i));
-  if (conflicts.length) {
-    // The contract's own conflict (3.1): judge the rest of the body as if the status were allowed.
-    ctx.observe({
-      id: 'contract-conflict.campaign-status-scheduled',
-      operation: label(op),
-      message: conflicts
-        .map((c) => `the record's ${c.pointer.split('/').pop()} is ${JSON.stringify(c.actual)}, which the record's list lacks while the update accepts it (contract section 3.1): not judged`)
-        .join('; '),
-    });
-    let body = res.json;
-    for (const c of conflicts) {
-      const allowed = Array.isArray(c.expected) ? c.expected.find((v) => typeof v === 'string') : undefined;
-      body = setPointer(body, c.pointer, allowed ?? null);
-    }
-    result = validateResponse(op.id, res.status, { headers: res.headers, body });
-    if (result.ok) return OK;
-  }
-  let issues = result.issues.filter((i) => !isEnumConflict(ctx.spec, i));
-  if (op.method === 'OPTIONS') {
-    // A CORS preflight is usually answered by a CORS layer ahead of any rate limiter, and browsers
-    // never read its headers: missing rate-limit headers there are noted, not failed (the
-    // ratelimit suite judges them on ordinary responses).
-    const headerIssues = issues.filter((i) => i.location === 'header');
-    if (headerIssues.length) {
-      ctx.observe({ operation: label(op), message: `the preflight answer lacks documented headers (${headerIssues.map((i) => i.message).join('; ')}); not judged on a preflight` });
-      issues = issues.filter((i) => i.location !== 'header');
-    }
-  }
+  const issues = judgedIssues(ctx, op, result.issues.filter((i) => !isEnumConflict(ctx.spec, i)));
   if (!issues.length) return OK;
   const text = issues.slice(0, 4).map((i) => i.message).join('; ');
   return fail(ctx, exchange, `the ${documented.status} response documented for ${label(op)} (its headers and body schema)`, text, `${label(op)} ${res.status}: ${issues[0]!.message}`, undefined, {
     kind: FAILURE_KINDS.schema,
     field: issueField(issues[0]!, res.status),
   });
+}
+
+type AnsweredResponse = NonNullable<Exchange['response']>;
+type ResponseCheck = ReturnType<typeof validateResponse>;
+
+/** A status the operation does not document: a failure, unless it is a success status the contract leaves open (an observation). */
+function judgeUndocumentedStatus(ctx: CheckContext, op: Operation, exchange: Exchange): Judgement {
+  const status = exchange.response!.status;
+  if (isSuccess(status) && op.unspecified.some((u) => /success status/i.test(u))) {
+    ctx.observe({ operation: label(op), message: `answered ${status}, a success status the contract leaves open` });
+    return OK;
+  }
+  return fail(ctx, exchange, `one of the documented statuses ${op.responses.map((r) => r.status).join(', ')}`, `status ${status}`, `${label(op)} answered ${status}, which the contract does not document for it`, undefined, { kind: FAILURE_KINDS.undocumentedStatus });
+}
+
+/** The failure when the response's content type is not the documented one (any `+json` stands for JSON) or its JSON body does not parse; else undefined. */
+function contentTypeProblem(ctx: CheckContext, op: Operation, exchange: Exchange, documented: Operation['responses'][number]): Judgement | undefined {
+  const res = exchange.response!;
+  if (!documented.contentType) return undefined;
+  const type = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== documented.contentType && !(documented.contentType === 'application/json' && /\+json$/.test(type))) {
+    return fail(ctx, exchange, `content type ${documented.contentType} (section 4)`, `content type ${type || '(none)'}`, `${label(op)} answered ${res.status} with content type ${type || '(none)'}, not ${documented.contentType}`, undefined, {
+      kind: FAILURE_KINDS.contentType,
+      field: { location: 'response-header', pointer: '/content-type', status: String(res.status) },
+    });
+  }
+  if (res.json === undefined) {
+    return fail(ctx, exchange, `a JSON body`, res.jsonError ?? 'no JSON body', `${label(op)} answered ${res.status} with a body that is not JSON`, undefined, { kind: FAILURE_KINDS.invalidJson, field: { location: 'response', pointer: '', status: String(res.status) } });
+  }
+  return undefined;
+}
+
+/**
+ * The contract's own conflict (3.1): a record status its list lacks while the update accepts it is
+ * observed, and the rest of the body judged as if the status were allowed.
+ */
+function withoutContractConflicts(ctx: CheckContext, op: Operation, res: AnsweredResponse, result: ResponseCheck): ResponseCheck {
+  if (result.ok) return result;
+  const conflicts = result.issues.filter((i) => isEnumConflict(ctx.spec, i));
+  if (!conflicts.length) return result;
+  ctx.observe({
+    id: 'contract-conflict.campaign-status-scheduled',
+    operation: label(op),
+    message: conflicts
+      .map((c) => `the record's ${c.pointer.split('/').pop()} is ${JSON.stringify(c.actual)}, which the record's list lacks while the update accepts it (contract section 3.1): not judged`)
+      .join('; '),
+  });
+  let body = res.json;
+  for (const c of conflicts) {
+    const allowed = Array.isArray(c.expected) ? c.expected.find((v) => typeof v === 'string') : undefined;
+    body = setPointer(body, c.pointer, allowed ?? null);
+  }
+  return validateResponse(op.id, res.status, { headers: res.headers, body });
+}
+
+/**
+ * The issues a response is failed on. A CORS preflight is usually answered by a CORS layer ahead
+ * of any rate limiter, and browsers never read its headers: missing rate-limit headers there are
+ * noted, not failed (the ratelimit suite judges them on ordinary responses).
+ */
+function judgedIssues(ctx: CheckContext, op: Operation, issues: ValidationIssue[]): ValidationIssue[] {
+  if (op.method !== 'OPTIONS') return issues;
+  const headerIssues = issues.filter((i) => i.location === 'header');
+  if (!headerIssues.length) return issues;
+  ctx.observe({ operation: label(op), message: `the preflight answer lacks documented headers (${headerIssues.map((i) => i.message).join('; ')}); not judged on a preflight` });
+  return issues.filter((i) => i.location !== 'header');
 }
 
 /**

@@ -21,7 +21,7 @@ import { isVapcError, SETUP_ERROR_CODES, VapcError } from '../../errors.js';
 import { escapeData, escapeProperty } from '../../reporters/github.js';
 import { createConsoleReporter } from '../../reporters/console.js';
 import { createGitHubSink } from '../../reporters/github-sink.js';
-import { composeEvents } from '../../results/events.js';
+import { composeEvents, type RunEvents } from '../../results/events.js';
 import { budgetLines, renderDryRun } from '../../runner/budget.js';
 import type { CheckDefinition, Credentials, Fixtures } from '../../checks/check.js';
 import { randomSeed, runConformance, type ConformanceResult } from '../../runner/conformance.js';
@@ -42,7 +42,7 @@ import type { RunFocus } from '../../diff/focus.js';
 import { paths } from '../../paths.js';
 import { operationLabel } from '../../runner/run.js';
 import type { SpecModel } from '../../spec/model.js';
-import { announceCoverage, buildUniverse, coverageGateFlags, renderPlannedCoverage } from '../../coverage/index.js';
+import { announceCoverage, buildUniverse, coverageGateFlags, renderPlannedCoverage, type CoverageGateOptions } from '../../coverage/index.js';
 
 /** --changed-since BASE: diff BASE against the spec this run uses and select the touched operations plus the smoke set. */
 async function focusSince(baseArg: string, spec: SpecModel): Promise<RunFocus> {
@@ -284,7 +284,7 @@ async function exitStatus(
   result: ConformanceResult,
   flags: RunFlags,
   baseline: Awaited<ReturnType<typeof loadBaselineFlags>>,
-  out: { say: (text: string) => void; shout: (text: string) => void; secrets: Secrets },
+  out: RunOutput,
 ): Promise<number> {
   const { say, shout, secrets } = out;
   const { failed: anyFailed, errors, new_failures } = report.summary;
@@ -344,6 +344,70 @@ function runHeader(settings: RunSettings, baseUrl: string, seed: number, shard: 
   return `${lines.join('\n')}\n`;
 }
 
+type ConformanceOptions = Parameters<typeof runConformance>[0];
+type Target = Awaited<ReturnType<typeof targetOf>>;
+/** Where a run prints: both streams made safe (secrets scrubbed, no workflow commands), and the secrets. */
+type RunOutput = { say: (text: string) => void; shout: (text: string) => void; secrets: Secrets };
+
+/** What the run is about, resolved before runConformance is called. */
+interface RunScope {
+  spec: SpecModel;
+  target: Target;
+  checks: readonly CheckDefinition[];
+  seed: number;
+  shard: { index: number; count: number } | undefined;
+  focus: RunFocus | undefined;
+}
+
+/** runConformance's options: the target, the checks and the contract's profile, and what the settings chose. */
+function conformanceOptions(settings: RunSettings, flags: RunFlags, io: CliIo, scope: RunScope, secrets: Secrets): ConformanceOptions {
+  const { spec, checks, seed, shard, focus } = scope;
+  const { baseUrl, credentials, fixtures } = scope.target;
+  const config = runConfigOf(settings, seed, baseUrl, credentialSources(flags, io.env, settings));
+  const options: ConformanceOptions = { baseUrl, spec, secrets, checks, profile, credentials, fixtures, seed, config, validateRequest: validateWireRequest };
+  Object.assign(options, { includeDestructive: settings.includeDestructive, strictTypes: settings.strictTypes, dryRun: settings.dryRun } satisfies Partial<typeof options>);
+  if (settings.suites) options.suites = settings.suites;
+  if (focus) {
+    options.operations = new Set(focus.operations.map((o) => o.operation));
+    options.focus = focus;
+  }
+  for (const key of ['runs', 'rpm', 'budget', 'timeoutMs', 'deadlineMs'] as const) if (settings[key] !== undefined) options[key] = settings[key];
+  if (shard) options.shard = shard;
+  return options;
+}
+
+/** What a judged run needs after runConformance returns. */
+interface RunFinish {
+  settings: RunSettings;
+  flags: RunFlags;
+  baseline: Awaited<ReturnType<typeof loadBaselineFlags>>;
+  today: string;
+  checks: readonly CheckDefinition[];
+  reporter: RunEvents;
+  gateOptions: CoverageGateOptions;
+}
+
+/**
+ * A judged run to its exit status. One pipeline, by return values: runConformance → baselinedReport
+ * → writeReports. The run's report is safe from its source; the baseline adds only vapc's own
+ * fields, so it is written as it is.
+ */
+async function finishRun(result: ConformanceResult, run: RunFinish, out: RunOutput): Promise<number> {
+  const { settings, flags, baseline, today, checks, reporter } = run;
+  const { say, shout } = out;
+  const report = baseline && flags.baseline !== undefined ? baselinedReport(result.report, baseline, { file: flags.baseline, today, prune: flags.pruneBaseline === true }) : result.report;
+  reporter.onEnd?.(report);
+  const { writeReports } = await import('../../reporters/index.js');
+  const written = await writeReports(report, settings.reportDir, { sanitized: true, sarif: { rules: checks, coverage: flags.sarifCoverage === true } });
+  for (const e of written.errors) shout(`vapc: could not write ${e.file}: ${printable(e.message)}\n`);
+  if (!settings.quiet || written.errors.length > 0) say(`reports: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`);
+  if (report.budget) say(`${budgetLines(report.budget).join('\n')}\n`);
+
+  const gateFailed = announceCoverage(report.coverage, run.gateOptions, say, shout);
+  const status = await exitStatus(report, result, flags, baseline, out);
+  return gateFailed && status === ExitCode.ok ? ExitCode.failed : status;
+}
+
 async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo, deps: RunDeps): Promise<number> {
   const shard = flags.shard !== undefined ? parseShard(flags.shard) : undefined;
   if (shard && settings.seed === undefined) {
@@ -359,7 +423,7 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
     const spec = await loadSpec();
     const target = await targetOf(settings, spec);
     server = target.server;
-    const { baseUrl, credentials, fixtures } = target;
+    const { baseUrl, credentials } = target;
     // One set of secrets for the run and every line printed: secrets learned mid-run (a regenerated
     // key, an invite token) are scrubbed from live output too; no printed line can pose as a
     // workflow command.
@@ -379,20 +443,11 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
       createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: settings.quiet, secrets }),
       createGitHubSink({ write: io.stdout, env: io.env, secrets }),
     );
-    const config = runConfigOf(settings, seed, baseUrl, credentialSources(flags, io.env, settings));
-    const options: Parameters<typeof runConformance>[0] = { baseUrl, spec, secrets, checks, profile, credentials, fixtures, seed, config, validateRequest: validateWireRequest };
-    Object.assign(options, { includeDestructive: settings.includeDestructive, strictTypes: settings.strictTypes, dryRun: settings.dryRun } satisfies Partial<typeof options>);
+    const options = conformanceOptions(settings, flags, io, { spec, target, checks, seed, shard, focus }, secrets);
     const today = deps.today ?? todayUtc();
     // The live lines during the run; the summary (onEnd) is printed from the final report below.
     const { onEnd: _end, ...live } = baseline && flags.baseline !== undefined ? markKnownLive(reporter, baseline, today) : reporter;
     if (!settings.dryRun) options.events = live;
-    if (settings.suites) options.suites = settings.suites;
-    if (focus) {
-      options.operations = new Set(focus.operations.map((o) => o.operation));
-      options.focus = focus;
-    }
-    for (const key of ['runs', 'rpm', 'budget', 'timeoutMs', 'deadlineMs'] as const) if (settings[key] !== undefined) options[key] = settings[key];
-    if (shard) options.shard = shard;
     const result = await runConformance(options).catch((error: unknown) => {
       announceSetupError(error, io, secrets);
       throw error;
@@ -402,20 +457,7 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
       say(dryRunText({ ...result, dryRun: result.dryRun }, secrets) + renderPlannedCoverage(buildUniverse(spec), result.dryRun.lines));
       return ExitCode.ok;
     }
-
-    // One pipeline, by return values: runConformance → baselinedReport → writeReports. The run's
-    // report is safe from its source; the baseline adds only vapc's own fields, so it is written as it is.
-    const report = baseline && flags.baseline !== undefined ? baselinedReport(result.report, baseline, { file: flags.baseline, today, prune: flags.pruneBaseline === true }) : result.report;
-    reporter.onEnd?.(report);
-    const { writeReports } = await import('../../reporters/index.js');
-    const written = await writeReports(report, settings.reportDir, { sanitized: true, sarif: { rules: checks, coverage: flags.sarifCoverage === true } });
-    for (const e of written.errors) shout(`vapc: could not write ${e.file}: ${printable(e.message)}\n`);
-    if (!settings.quiet || written.errors.length > 0) say(`reports: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`);
-    if (report.budget) say(`${budgetLines(report.budget).join('\n')}\n`);
-
-    const gateFailed = announceCoverage(report.coverage, gateOptions, say, shout);
-    const status = await exitStatus(report, result, flags, baseline, { say, shout, secrets });
-    return gateFailed && status === ExitCode.ok ? ExitCode.failed : status;
+    return await finishRun(result, { settings, flags, baseline, today, checks, reporter, gateOptions }, { say, shout, secrets });
   } finally {
     await server?.close().catch(() => undefined);
   }
@@ -446,7 +488,7 @@ export function registerRunCommand(program: Command, ctx: CommandContext): void 
     .option('--embedded', 'start the bundled reference server on a free loopback port and test it')
     .option('--api-key <key>', 'bearer value (env VAPC_API_KEY)')
     .option('--user-id <id>', 'X-User-ID value (env VAPC_USER_ID)')
-    .option('--config <file>', 'YAML file: any option here (snake_case or camelCase) plus fixtures: (default: vapc.yaml or .vapc.yaml in the working directory, except with --embedded)')
+    .option('--config <file>', 'YAML file: base_url, api_key, user_id, suite, seed, runs, rpm, timeout_ms, deadline_ms, report_dir, the booleans embedded, include_destructive, dry_run, strict_types, quiet (snake_case or camelCase) and fixtures:; other keys are refused (default: vapc.yaml or .vapc.yaml in the working directory, except with --embedded)')
     .option('--no-config', 'read no config file, not even one in the working directory (the GitHub Action passes this unless its `config` input names a file)')
     .option('--trust-config', 'under CI, also read dry_run, suite, include_destructive and embedded from the config file (refused there by default: the pull request under test wrote it)')
     .option('--suite <list>', `only these suites: ${SUITES.join(',')}`)

@@ -9,11 +9,11 @@ import { learnFromReport } from '../../secrets/report.js';
 import { loadSpec } from '../../spec/load.js';
 import { operationLabel, secretResponsePointers } from '../../spec/model.js';
 import { ExitCode, type CommandContext } from '../io.js';
-import { environmentSecrets } from '../guard.js';
+import { environmentSecrets, guardText } from '../guard.js';
 import { mergeShardReports } from '../../reporters/merge.js';
 import { announceCoverage, coverageGateFlags } from '../../coverage/index.js';
 import type { RunReport } from '../../results/model.js';
-import { neutralizeCommands, printable } from '../../results/printable.js';
+import { printable } from '../../results/printable.js';
 import { applyBaseline } from '../../baseline/index.js';
 import { checks as registry } from '../../../suites/index.js';
 import { loadBaselineFlags, todayUtc } from '../baseline.js';
@@ -66,9 +66,9 @@ export function registerReportCommand(program: Command, ctx: CommandContext): vo
       if (files.length > 0) {
         const written = await writeReports(loaded, dir, { formats: files, secrets, sarif: { rules: registry } });
         for (const f of files) {
-          if (!written.errors.some((e) => e.format === f)) io.stdout(guarded(secrets, `wrote ${written[f]}\n`));
+          if (!written.errors.some((e) => e.format === f)) io.stdout(guardText(`wrote ${written[f]}\n`, secrets));
         }
-        for (const e of written.errors) io.stderr(guarded(secrets, `vapc: could not write ${e.file}: ${e.message}\n`));
+        for (const e of written.errors) io.stderr(guardText(`vapc: could not write ${e.file}: ${e.message}\n`, secrets));
         if (written.errors.length > 0) return exit(ExitCode.usage);
       }
       exit(verdict(loaded));
@@ -90,9 +90,6 @@ async function reportSecrets(env: NodeJS.ProcessEnv, report: RunReport): Promise
   learnFromReport(report, secrets, (operation) => pointers.get(operation) ?? [], credentialHeaders);
   return secrets;
 }
-
-/** A line vapc prints besides the reporters: secrets scrubbed, control characters escaped, no workflow command. */
-const guarded = (secrets: Secrets, line: string): string => `${neutralizeCommands(secrets.text(printable(line.replace(/\n$/, ''))))}\n`;
 
 /**
  * A report's baseline marks are the artefact's claim: a forged `known: true` would hide a failure.
@@ -147,10 +144,10 @@ function registerMergeCommand(report: Command, { io, exit }: CommandContext): vo
         createGitHubSink({ write: io.stdout, env: io.env, secrets }),
       ).onEnd?.(merged);
       const written = await writeReports(merged, out, { secrets, sarif: { rules: registry } });
-      for (const e of written.errors) io.stderr(guarded(secrets, `vapc: could not write ${e.file}: ${e.message}\n`));
+      for (const e of written.errors) io.stderr(guardText(`vapc: could not write ${e.file}: ${e.message}\n`, secrets));
       if (written.errors.length > 0) return exit(ExitCode.usage);
-      io.stdout(guarded(secrets, `merged ${shards.length} shards: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`));
-      const gateFailed = announceCoverage(merged.coverage, gateOptions, (t) => io.stdout(guarded(secrets, t)), (t) => io.stderr(guarded(secrets, t)));
+      io.stdout(guardText(`merged ${shards.length} shards: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`, secrets));
+      const gateFailed = announceCoverage(merged.coverage, gateOptions, (t) => io.stdout(guardText(t, secrets)), (t) => io.stderr(guardText(t, secrets)));
       exit(gateFailed && verdict(merged) === ExitCode.ok ? ExitCode.failed : verdict(merged));
     });
 }

@@ -5,7 +5,7 @@ import { createConsoleReporter, createGitHubSink, writeReports, type ReportForma
 import { composeEvents } from '../../results/events.js';
 import { loadReport, loadReports } from '../../reporters/load.js';
 import { Secrets } from '../../secrets/index.js';
-import { learnFromReport } from '../../secrets/report.js';
+import { learnFromReport, sanitizeReport } from '../../secrets/report.js';
 import { loadSpec } from '../../spec/load.js';
 import { operationLabel, secretResponsePointers } from '../../spec/model.js';
 import { ExitCode, type CommandContext } from '../io.js';
@@ -56,15 +56,17 @@ export function registerReportCommand(program: Command, ctx: CommandContext): vo
       }
       const files = formats.filter((f): f is Exclude<Format, 'console'> => f !== 'console') as ReportFormat[];
       const secrets = await reportSecrets(io.env, loaded);
+      // The one sanitising pass of a report read from disk, after the baseline marks: every output gets this report.
+      const safe = sanitizeReport(loaded, secrets);
       if (formats.includes('console')) {
         const reporter = composeEvents(
           createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: Boolean(opts.quiet), secrets }),
           createGitHubSink({ write: io.stdout, env: io.env, secrets }),
         );
-        reporter.onEnd?.(loaded);
+        reporter.onEnd?.(safe);
       }
       if (files.length > 0) {
-        const written = await writeReports(loaded, dir, { formats: files, secrets, sarif: { rules: registry } });
+        const written = await writeReports(safe, dir, { formats: files, sanitized: true, secrets, sarif: { rules: registry } });
         for (const f of files) {
           if (!written.errors.some((e) => e.format === f)) io.stdout(guardText(`wrote ${written[f]}\n`, secrets));
         }
@@ -137,13 +139,15 @@ function registerMergeCommand(report: Command, { io, exit }: CommandContext): vo
       const clash = dirs.find((d) => resolve(d) === out);
       if (clash !== undefined) throw new VapcError('E_USAGE', `--report-dir ${opts.reportDir} is one of the shard directories; merge into another directory`);
       const shards = await loadReports(dirs);
-      const merged = await rebaseline(mergeShardReports(shards), opts.baseline, io.stderr);
-      const secrets = await reportSecrets(io.env, merged);
+      const rebaselined = await rebaseline(mergeShardReports(shards), opts.baseline, io.stderr);
+      const secrets = await reportSecrets(io.env, rebaselined);
+      // Reports read from disk, merged and marked: sanitised once here, and every output gets this one.
+      const merged = sanitizeReport(rebaselined, secrets);
       composeEvents(
         createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: Boolean(opts.quiet), secrets }),
         createGitHubSink({ write: io.stdout, env: io.env, secrets }),
       ).onEnd?.(merged);
-      const written = await writeReports(merged, out, { secrets, sarif: { rules: registry } });
+      const written = await writeReports(merged, out, { sanitized: true, secrets, sarif: { rules: registry } });
       for (const e of written.errors) io.stderr(guardText(`vapc: could not write ${e.file}: ${e.message}\n`, secrets));
       if (written.errors.length > 0) return exit(ExitCode.usage);
       io.stdout(guardText(`merged ${shards.length} shards: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`, secrets));

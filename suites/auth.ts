@@ -301,6 +301,7 @@ export const protectedEchoesUserId = defineCheck({
     if (typeof body?.message !== 'string' || !body.message.includes(userId)) {
       findings.add(fail(ctx, exchange, 'a message that contains the user id (section 4.12)', `message ${JSON.stringify(ctx.redact(body?.message))}`, `${label(op)}'s message does not contain the user id`, undefined, { kind: KIND.mismatch, field: { location: 'response', pointer: '/message', status: String(res.status) } }));
     }
+    findings.add(OK); // the answer was judged on both clauses
     return findings.outcome(`${label(op)} echoes the user id`);
   },
 });

@@ -9,7 +9,7 @@ import { FAILURE_KINDS as KIND, pointerOf, type FailureField } from '../src/resu
 import type { Operation, SpecModel } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
 import { burstSender } from './lib/burst.js';
-import { Findings, errorDetailProblem, fail, isCredentialedRead, isSuccess, label, request, skipped, statusText, successResponse, type Judgement, OK } from './lib.js';
+import { Findings, errorDetailProblem, fail, isCredentialedRead, isSuccess, label, request, skipped, statusText, successResponse, type Judgement, OK, unjudged } from './lib.js';
 
 export interface RateHeaders {
   limit: string;
@@ -181,6 +181,7 @@ export const remainingDecreases = defineCheck({
       }
       if (b.remaining! < a.remaining!) decreased = true;
     }
+    findings.add(sameWindowPairs > 0 ? OK : unjudged('every two answers in a row fell in different windows'));
     if (sameWindowPairs > 0 && !decreased && findings.failures.length === 0) {
       const last = readings[readings.length - 1]!;
       findings.add(fail(ctx, last.exchange, `${names.remaining} going down as requests are made`, `stuck at ${last.r.remaining}`, `${names.remaining} stayed at ${last.r.remaining} over ${readings.length} requests`));
@@ -218,7 +219,7 @@ export const resetPlausible = defineCheck({
         kind: KIND.mismatch,
         field: headerField(exchange, names.reset),
       }));
-    }
+    } else findings.add(OK);
     return findings.outcome(`${names.reset} ${r.reset} is plausible`);
   },
 });
@@ -337,6 +338,7 @@ export const burst429 = defineCheck({
     } else if (headers.remaining! > 0) {
       findings.add(fail(ctx, limited, `${names.remaining}: 0 on the 429 (the limit is exceeded, section 8)`, `${names.remaining}: ${headers.remaining}`, `the 429 advertises ${headers.remaining} request(s) remaining`));
     }
+    findings.add(OK); // the burst reached its 429, and the 429 was judged
     return outcome(`429 {detail} after ${okCount} requests (limit ${start.limit})`);
   },
 });

@@ -1,7 +1,8 @@
+import { causeOf } from '../results/causes.js';
 import type { BaselineMark, CheckResult, NotObservedEntry, RunReport } from '../results/model.js';
 import { printable } from '../results/printable.js';
 import { signatureOf, TODO_REASON, type Baseline, type BaselineEntry } from './file.js';
-import { kindsOfResult } from './kind.js';
+import { kindsOfFailure, kindsOfResult } from './kind.js';
 
 /**
  * The baseline applied to a run: pure functions from a RunReport and a Baseline to a new
@@ -108,14 +109,38 @@ export function prunable(baseline: Baseline, report: Pick<RunReport, 'results'>)
 }
 
 /**
- * The entries --write-baseline writes: every finding of this run (an entry of `previous` with the
- * same signature keeps its reason and expiry; a new one gets the TODO reason), plus the entries of
- * `previous` not seen this run, unless `prune` is set and they are prunable.
+ * The cause of each finding of a run (by signature): the `Cause.key` of the failures that gave it
+ * (src/results/causes.ts), several joined with "; " in order. A failed result without failures has
+ * the cause of its check and operation.
+ */
+export function causesOfFindings(report: Pick<RunReport, 'results'>): Map<string, string> {
+  const causes = new Map<string, Set<string>>();
+  const add = (signature: string, cause: string) => causes.set(signature, (causes.get(signature) ?? new Set()).add(cause));
+  for (const r of report.results) {
+    if (r.status !== 'failed') continue;
+    if (!r.failures || r.failures.length === 0) {
+      for (const kind of kindsOfResult(r)) add(signatureOf({ check: r.id, operation: r.operation, kind }), causeOf(r, undefined).key);
+      continue;
+    }
+    for (const f of r.failures) for (const kind of kindsOfFailure(f)) add(signatureOf({ check: r.id, operation: r.operation, kind }), causeOf(r, f).key);
+  }
+  return new Map([...causes].map(([sig, keys]) => [sig, [...keys].sort().join('; ')]));
+}
+
+/**
+ * The entries --write-baseline writes: every finding of this run with its cause (an entry of
+ * `previous` with the same signature keeps its reason and expiry; a new one gets the TODO reason),
+ * plus the entries of `previous` not seen this run, unless `prune` is set and they are prunable.
  */
 export function entriesToWrite(report: Pick<RunReport, 'results'>, previous?: Baseline, prune = false): BaselineEntry[] {
   const index = new Map((previous?.findings ?? []).map((e) => [signatureOf(e), e]));
+  const causes = causesOfFindings(report);
   const out = new Map<string, BaselineEntry>();
-  for (const f of findingsOf(report)) out.set(signatureOf(f), index.get(signatureOf(f)) ?? { ...f, reason: TODO_REASON });
+  for (const f of findingsOf(report)) {
+    const sig = signatureOf(f);
+    const cause = causes.get(sig);
+    out.set(sig, { ...(index.get(sig) ?? { ...f, reason: TODO_REASON }), ...(cause !== undefined ? { cause } : {}) });
+  }
   const drop = new Set(prune && previous ? prunable(previous, report).map(signatureOf) : []);
   for (const [sig, e] of index) if (!out.has(sig) && !drop.has(sig)) out.set(sig, e);
   return [...out.values()];

@@ -1,5 +1,6 @@
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, stringify, type Node } from 'yaml';
+import { Document, isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { VapcError } from '../errors.js';
+import { printable } from '../results/printable.js';
 
 /**
  * The baseline file: known findings, each a signature (check, operation, kind) with a human
@@ -9,12 +10,17 @@ import { VapcError } from '../errors.js';
  * ```yaml
  * version: 1
  * findings:
+ *   # cause: accepted-invalid body /max_concurrency @ /campaign (1 finding)
  *   - check: ranges.max-concurrency-above-maximum
  *     operation: POST /campaign
  *     kind: status:2xx
  *     reason: TODO tracked in API-123, fixed in the next release
  *     expires: 2027-03-31
+ *     cause: accepted-invalid body /max_concurrency @ /campaign
  * ```
+ *
+ * Entries are grouped by their cause (src/results/causes.ts), so a reviewer sees one cause with the
+ * checks it touched; the cause is shown, never matched (a file without causes reads as before).
  */
 export interface BaselineEntry {
   check: string;
@@ -23,6 +29,8 @@ export interface BaselineEntry {
   reason: string;
   /** YYYY-MM-DD: the last day the entry counts as known; after it the finding fails again. */
   expires?: string;
+  /** The cause the finding belonged to when it was written (`Cause.key`): for reviewers, not part of the signature. */
+  cause?: string;
 }
 
 export interface Baseline {
@@ -34,7 +42,7 @@ export const BASELINE_VERSION = 1;
 /** The reason --write-baseline gives new entries: a reviewer replaces it. */
 export const TODO_REASON = 'TODO: say why this finding is accepted (and add expires: YYYY-MM-DD)';
 
-const ENTRY_KEYS = ['check', 'operation', 'kind', 'reason', 'expires'] as const;
+const ENTRY_KEYS = ['check', 'operation', 'kind', 'reason', 'expires', 'cause'] as const;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** A valid calendar date written YYYY-MM-DD. */
@@ -48,25 +56,37 @@ export function isIsoDate(text: string): boolean {
 /** The signature of an entry or finding, one string: `check operation kind`. */
 export const signatureOf = (e: Pick<BaselineEntry, 'check' | 'operation' | 'kind'>): string => `${e.check}\u0000${e.operation}\u0000${e.kind}`;
 
+/** Entries by cause (those without one last), then by check, operation and kind. */
 export function compareEntries(a: BaselineEntry, b: BaselineEntry): number {
-  const key = (e: BaselineEntry) => [e.check, e.operation, e.kind];
+  const key = (e: BaselineEntry) => [e.cause === undefined ? '1' : '0', e.cause ?? '', e.check, e.operation, e.kind];
   const [ka, kb] = [key(a), key(b)];
-  for (let i = 0; i < 3; i++) if (ka[i] !== kb[i]) return ka[i]! < kb[i]! ? -1 : 1;
+  for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i]! < kb[i]! ? -1 : 1;
   return 0;
 }
 
-/** The file's text: sorted entries, fixed key order, a header saying what it is. */
+/** The file's text: entries grouped by cause (a comment opens each group) and sorted, fixed key order, a header saying what it is. */
 export function serializeBaseline(findings: readonly BaselineEntry[]): string {
-  const sorted = [...findings].sort(compareEntries).map((e) => {
+  const sorted = [...findings].sort(compareEntries);
+  const entries = sorted.map((e) => {
     const out: Record<string, string> = { check: e.check, operation: e.operation, kind: e.kind, reason: e.reason };
     if (e.expires !== undefined) out['expires'] = e.expires;
+    if (e.cause !== undefined) out['cause'] = e.cause;
     return out;
+  });
+  const doc = new Document({ version: BASELINE_VERSION, findings: entries });
+  const items = (doc.get('findings', true) as { items: Node[] }).items;
+  sorted.forEach((e, i) => {
+    if (e.cause === undefined || sorted[i - 1]?.cause === e.cause) return;
+    const group = sorted.filter((x) => x.cause === e.cause);
+    const checks = new Set(group.map((x) => x.check)).size;
+    const size = `${group.length} finding${group.length === 1 ? '' : 's'}${checks > 1 ? ` in ${checks} checks` : ''}`;
+    items[i]!.commentBefore = ` cause: ${printable(e.cause)} (${size})`;
   });
   const header =
     '# vapc baseline: known findings that `vapc run --baseline FILE` reports apart and does not fail on.\n' +
     '# One entry per (check, operation, kind). Give each a reason; an entry past its `expires` date\n' +
     '# (YYYY-MM-DD) fails again. Written by --write-baseline; see docs/baseline.md.\n';
-  return header + stringify({ version: BASELINE_VERSION, findings: sorted }, { lineWidth: 0 });
+  return header + doc.toString({ lineWidth: 0 });
 }
 
 /** Parses and checks a baseline file's text; any problem is E_BASELINE naming the file and line. */
@@ -121,6 +141,7 @@ function parseEntry(item: Node, index: number, fail: Fail): BaselineEntry {
   for (const key of ['check', 'operation', 'kind', 'reason']) if (out[key] === undefined) fail(`${n}: missing ${key}`, item);
   if (out['expires'] !== undefined && !isIsoDate(out['expires'])) fail(`${n}: expires must be a date YYYY-MM-DD, got "${out['expires']}"`, item.get('expires', true) as Node);
   const entry: BaselineEntry = { check: out['check']!, operation: out['operation']!, kind: out['kind']!, reason: out['reason']! };
+  if (out['cause'] !== undefined) entry.cause = out['cause'];
   if (out['expires'] !== undefined) entry.expires = out['expires'];
   return entry;
 }

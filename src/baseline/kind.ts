@@ -1,4 +1,4 @@
-import { FAILURE_KINDS, wildcardIndices, type CheckResult, type Failure } from '../results/model.js';
+import { FAILURE_KINDS, normalisePointer, type CheckResult, type Failure } from '../results/model.js';
 import { legacyKindOfIssue, legacyKindsOfFailure } from '../results/legacy.js';
 
 /**
@@ -30,7 +30,7 @@ export function kindOfFailure(failure: Pick<Failure, 'kind' | 'field' | 'respons
     return failure.response ? `status:${String(failure.response.status).charAt(0)}xx` : FAILURE_KINDS.noResponse;
   }
   if (!failure.field) return failure.kind;
-  const pointer = wildcardIndices(String(failure.field.pointer ?? ''));
+  const pointer = normalisePointer(String(failure.field.pointer ?? ''), failure.field.location);
   return `${failure.kind} ${failure.field.location} ${pointer || '/'}`;
 }
 

@@ -20,12 +20,16 @@ export function unjudgedReasons(unjudged: readonly string[]): string {
   return `${unique.slice(0, 3).join('; ')}${more}`;
 }
 
+/** Why a check that recorded no probe at all is skipped: it has no evidence to pass on. */
+export const NO_PROBE_REASON = 'not judged: the check recorded no judged answer';
+
 /**
- * The outcome of a check that found no failure: passed with `message` when something was judged
- * (or when it recorded no probe: it judged inline), else skipped with what every answer was instead.
+ * The outcome of a check that found no failure: passed with `message` when something was judged,
+ * else skipped with what every answer was instead, or, when it recorded no probe at all, with
+ * NO_PROBE_REASON. A check that judges an answer inline records it (`findings.add(OK)`).
  */
 export function passWithEvidence(tally: EvidenceTally, message: string): CheckOutcome {
-  // No probe recorded at all: the check judged inline (it fails through its own findings).
-  if (tally.judged > 0 || tally.unjudged.length === 0) return { status: 'passed', message };
+  if (tally.judged > 0) return { status: 'passed', message };
+  if (tally.unjudged.length === 0) return { status: 'skipped', message: NO_PROBE_REASON };
   return { status: 'skipped', message: `not judged: ${unjudgedReasons(tally.unjudged)}` };
 }

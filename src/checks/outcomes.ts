@@ -49,8 +49,8 @@ export class Findings {
   outcome(passedMessage: string): CheckOutcome {
     if (this.failures.length === 0) return passWithEvidence(this, passedMessage);
     const distinct = distinctFailures(this.failures);
-    const recorded = distinct.slice(0, RECORDED_FAILURES);
-    const more = recorded.length > 1 ? ` (and ${recorded.length - 1} more${distinct.length > recorded.length ? `; ${distinct.length} found, the first ${recorded.length} recorded` : ''})` : '';
+    const recorded = recordedFailures(this.failures);
+    const more = recorded.length > 1 ? ` (and ${recorded.length - 1} more${distinct.length > recorded.length ? `; ${distinct.length} found, ${recorded.length} recorded` : ''})` : '';
     return { status: 'failed', message: `${this.summaries[0]}${more}`, failures: recorded };
   }
 }
@@ -58,15 +58,44 @@ export class Findings {
 /** The most failures one result records (the runner's cap, src/runner/run.ts `dedupeFailures`). */
 export const RECORDED_FAILURES = 20;
 
-/** The first of failures that say the same thing (same expected and actual), as the runner keeps them. */
-function distinctFailures(failures: readonly Failure[]): Failure[] {
+/** What a failure is as data: its kind, field and the status answered; undefined without a kind (a custom check's, an old report's). */
+const findingKey = (f: Failure): string | undefined =>
+  typeof f.kind === 'string' ? [f.kind, f.field?.location, f.field?.pointer, f.field?.status, f.response?.status].join('\u0000') : undefined;
+const fullKey = (f: Failure): string => `${findingKey(f) ?? ''}\u0001${f.expected}\u0000${f.actual}`;
+
+/** Failures without repeats: one of those with the same data and the same words. */
+export function distinctFailures(failures: readonly Failure[]): Failure[] {
   const seen = new Set<string>();
   return failures.filter((f) => {
-    const key = `${f.expected}\u0000${f.actual}`;
+    const key = fullKey(f);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * The failures a result records, in their order, at most `max`: first one of each finding (kind,
+ * field, status), then other wordings of them. Which findings are kept is read from data only, so
+ * rewording a message never changes what a baseline signature or a SARIF location sees.
+ */
+export function recordedFailures(failures: readonly Failure[], max = RECORDED_FAILURES): Failure[] {
+  const distinct = distinctFailures(failures);
+  const kept = new Set<Failure>();
+  const findings = new Set<string>();
+  for (const f of distinct) {
+    const key = findingKey(f);
+    if (kept.size >= max) break;
+    if (key !== undefined && !findings.has(key)) {
+      findings.add(key);
+      kept.add(f);
+    }
+  }
+  for (const f of distinct) {
+    if (kept.size >= max) break;
+    kept.add(f);
+  }
+  return distinct.filter((f) => kept.has(f));
 }
 
 /** A 429 is a budget event: nothing is judged on it. */

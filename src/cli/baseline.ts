@@ -128,7 +128,9 @@ export async function saveBaseline(flags: BaselineFlags, report: RunReport, prev
       const entries = entriesToWrite(report, previous, flags.pruneBaseline === true);
       await writeAtomic(flags.writeBaseline, serializeBaseline(entries));
       const todo = entries.filter((e) => e.reason === TODO_REASON).length;
-      lines.push(`baseline: wrote ${entries.length} finding${entries.length === 1 ? '' : 's'} to ${flags.writeBaseline}${todo > 0 ? ` (${todo} with a TODO reason to fill in)` : ''}`);
+      const causes = new Set(entries.map((e) => e.cause).filter((c) => c !== undefined)).size;
+      const notes = [...(todo > 0 ? [`${todo} with a TODO reason to fill in`] : []), ...(causes > 0 ? [`${causes} cause${causes === 1 ? '' : 's'}`] : [])];
+      lines.push(`baseline: wrote ${entries.length} finding${entries.length === 1 ? '' : 's'} to ${flags.writeBaseline}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`);
       if (previous && flags.pruneBaseline) {
         const dropped = prunedEntries(previous, report).dropped;
         lines.push(`baseline: pruned ${dropped.length} entr${dropped.length === 1 ? 'y' : 'ies'} whose check and operation ran and passed`);

@@ -3,7 +3,6 @@ import type { CheckResult, Failure, Observation, RunReport, Suite } from '../res
 import type { PacingInfo, RunEvents, RunPlan } from '../results/events.js';
 import { clip, neutralizeCommands, printable } from '../results/printable.js';
 import { Secrets, type SecretsOptions } from '../secrets/index.js';
-import { sanitizeReport } from '../secrets/report.js';
 import { causeLabel, causesGroup, groupCauses, sharedCauseNotes, type Cause } from '../results/causes.js';
 import { countsBySuite, failuresOf, formatDuration, rateLimitNote, replayCommand, reproOf, ruleWithRef } from './text.js';
 
@@ -407,8 +406,9 @@ function liveEvents(out: ConsoleOut, progress: Progress): ModeEvents {
  */
 export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleReporter {
   const { env } = options;
-  // Results arrive already made safe by the runner (redacted, escaped); every write still passes the
-  // run's known secrets and the workflow-command guard.
+  // Results and the final report arrive already made safe (by the runner at their source, or by
+  // sanitizeReport once when read from disk): nothing here sanitises them again. Every write still
+  // passes the run's known secrets and the workflow-command guard.
   const secrets = options.secrets instanceof Secrets ? options.secrets : new Secrets(options.secrets ?? {});
   const scrub = (text: string) => neutralizeCommands(secrets.text(text));
   const write = (text: string) => options.write(scrub(text));
@@ -446,10 +446,10 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
     onSuiteEnd: (s: Suite) => events.onSuiteEnd?.(s),
     onEnd(full: RunReport) {
       events.onEnd?.();
-      write(renderSummary(sanitizeReport(full, secrets), { color, brief: mode === 'quiet' }));
+      write(renderSummary(full, { color, brief: mode === 'quiet' }));
     },
     summary(full: RunReport) {
-      return scrub(renderSummary(sanitizeReport(full, secrets), { color }));
+      return scrub(renderSummary(full, { color }));
     },
   };
 }

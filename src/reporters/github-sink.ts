@@ -2,7 +2,6 @@ import { appendFileSync } from 'node:fs';
 import type { RunEvents } from '../results/events.js';
 import { neutralizeCommands } from '../results/printable.js';
 import { Secrets, type SecretsOptions } from '../secrets/index.js';
-import { sanitizeReport } from '../secrets/report.js';
 import { githubAnnotations, githubStepSummary } from './github.js';
 
 export interface GitHubSinkOptions {
@@ -18,14 +17,14 @@ export interface GitHubSinkOptions {
 /**
  * GitHub Actions output as an event sink, composed next to the console reporter: at the end of a
  * run under GITHUB_ACTIONS=true, `::error` annotations on stdout and a Markdown job summary
- * appended to $GITHUB_STEP_SUMMARY; nothing elsewhere.
+ * appended to $GITHUB_STEP_SUMMARY; nothing elsewhere. The report it is given is already safe (the
+ * runner's, sanitised at its source, or one read from disk and passed through sanitizeReport once).
  */
 export function createGitHubSink(options: GitHubSinkOptions): RunEvents {
   if (options.env.GITHUB_ACTIONS !== 'true') return {};
   const secrets = options.secrets instanceof Secrets ? options.secrets : new Secrets(options.secrets ?? {});
   return {
-    onEnd(full) {
-      const report = sanitizeReport(full, secrets);
+    onEnd(report) {
       // The trusted path: vapc's own workflow commands, built from the safe report, skip the
       // workflow-command guard; every other line passes it.
       options.write(secrets.text(githubAnnotations(report)));

@@ -30,11 +30,16 @@ export interface WriteReportsOptions {
   formats?: readonly ReportFormat[];
   /**
    * Whether the report is already safe: true for the report `runConformance` returns (made safe
-   * at its source, then only given vapc's own fields by the baseline), written as it is. Default
-   * false: a report read from disk or built by hand is sanitised here first, with `secrets`.
+   * at its source, then only given vapc's own fields by the baseline) and for one already passed
+   * through `sanitizeReport`, written as it is. Default false: a report read from disk or built by
+   * hand is sanitised here first, with `secrets`.
    */
   sanitized?: boolean;
-  /** The secrets (or the credentials to redact) a report that is not yet safe is sanitised with. */
+  /**
+   * The secrets (or the credentials to redact) a report that is not yet safe is sanitised with.
+   * Given, each file's text is also cleared of them (a report from disk may hold a learned secret
+   * in a field sanitizeReport keeps as vapc's own, an id), sanitised here or not.
+   */
   secrets?: Secrets | SecretsOptions;
   /** report.sarif: the checks as rules (default: those in the report) and the spec locator (default: spec/). */
   sarif?: SarifOptions;
@@ -87,8 +92,9 @@ export async function writeReports(report: RunReport, dir: string, options: Writ
     errors: [],
   };
   await mkdir(root, { recursive: true });
-  const secrets = options.sanitized ? undefined : options.secrets instanceof Secrets ? options.secrets : new Secrets(options.secrets ?? {});
-  const safe = secrets ? sanitizeReport(report, secrets) : report;
+  const given = options.secrets ?? (options.sanitized ? undefined : {});
+  const secrets = given === undefined ? undefined : given instanceof Secrets ? given : new Secrets(given);
+  const safe = options.sanitized ? report : sanitizeReport(report, secrets);
   for (const format of ALL_FORMATS.filter((f) => formats.includes(f))) {
     const file = out[format];
     try {

@@ -13,7 +13,7 @@
  */
 
 import type { CheckResult, Failure, Suite } from './model.js';
-import { FAILURE_KINDS, pointerOf, segmentsOf } from './model.js';
+import { FAILURE_KINDS, normalisePointer } from './model.js';
 
 export interface Cause {
   /** A stable key: `kind location pointer @ family`, or `check operation` for a failure without kind. */
@@ -35,16 +35,8 @@ export interface Cause {
   suites: Suite[];
 }
 
-const INDEX = /^\d+$/;
-
 /** Kinds whose fault is in how the server builds every 422, whatever field was sent (see above). */
 export const HANDLER_WIDE_KINDS: ReadonlySet<string> = new Set([FAILURE_KINDS.loc, FAILURE_KINDS.validationBody]);
-
-/** A JSON Pointer with its array indices replaced by `*` (`/detail/0/loc` → `/detail/*\/loc`). */
-export function normalisePointer(pointer: string, location?: string): string {
-  const p = pointerOf(segmentsOf(pointer).map((s) => (INDEX.test(s) ? '*' : s)));
-  return location === 'response-header' ? p.toLowerCase() : p;
-}
 
 /** The operation family: the path without the method; `*` for a response header or a cross-operation check. */
 export function familyOf(operation: string, location?: string): string {

@@ -4,7 +4,7 @@
  * so this module, and only this one, reads the prose: the baseline kind and the SARIF field the
  * old wording implies. A failure that carries `kind` never comes here.
  */
-import { wildcardIndices, type Failure } from './model.js';
+import { normalisePointer, type Failure } from './model.js';
 
 /** A field as the old prose names it: where (when it says) and the property path. */
 export interface LegacyField {
@@ -34,7 +34,7 @@ export function legacyKindOfIssue(issue: string): string {
   const schema = SCHEMA_ISSUE.exec(text);
   if (schema) {
     const [, where, pointer, rule] = schema;
-    const ptr = wildcardIndices(pointer!);
+    const ptr = normalisePointer(pointer!);
     return `${where ? `${where} ` : ''}${ptr} ${ruleOf(rule!)}`;
   }
   const status = STATUS.exec(text);

@@ -272,8 +272,17 @@ export function pointerOf(segments: ReadonlyArray<string | number>): string {
   return segments.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }
 
-/** A pointer's array indices as `*` (`/recipients/0/phone_number` → `/recipients/*\/phone_number`): the same finding whatever the index. */
-export const wildcardIndices = (pointer: string): string => pointer.replace(/\/\d+(?=\/|$)/g, '/*');
+/**
+ * A failure's pointer as every consumer compares it (baseline signatures, causes, the legacy prose
+ * reader): array indices as `*` (`/recipients/0/phone_number` → `/recipients/*\/phone_number`), the
+ * same finding whatever the index, and under a `response-header` location the header name
+ * lower-cased (HTTP header names are case-insensitive). The pointer text is otherwise kept as it
+ * is (`/` stays `/`), so old baseline signatures still match.
+ */
+export function normalisePointer(pointer: string, location?: string): string {
+  const p = pointer.replace(/\/\d+(?=\/|$)/g, '/*');
+  return location === 'response-header' ? p.toLowerCase() : p;
+}
 
 /** The segments of a JSON Pointer (`''` → `[]`). */
 export function segmentsOf(pointer: string): string[] {

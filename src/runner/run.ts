@@ -4,6 +4,7 @@ import { operationLabel, type Operation } from '../spec/model.js';
 import { sanitizeLine, sanitizeResult } from '../secrets/report.js';
 import type { CheckDefinition, CheckOutcome } from '../checks/check.js';
 import { GENERIC_PROFILE, type ContractProfile } from '../checks/profile.js';
+import { RECORDED_FAILURES, recordedFailures } from '../checks/outcomes.js';
 import { RunAbortedError, type RunContext } from './context.js';
 
 /** One check applied to one operation: the unit that yields one CheckResult. */
@@ -73,18 +74,9 @@ export function planChecks(checks: readonly CheckDefinition[], ctx: Pick<RunCont
   return plan;
 }
 
-/** Keeps the first of failures that say the same thing (same expected and actual). */
-export function dedupeFailures(failures: readonly Failure[], max = 20): Failure[] {
-  const seen = new Set<string>();
-  const out: Failure[] = [];
-  for (const f of failures) {
-    const key = `${f.expected}\u0000${f.actual}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(f);
-    if (out.length >= max) break;
-  }
-  return out;
+/** The failures a result keeps: one per finding first, no repeats, at most `max` (see `recordedFailures`). */
+export function dedupeFailures(failures: readonly Failure[], max = RECORDED_FAILURES): Failure[] {
+  return recordedFailures(failures, max);
 }
 
 export interface RunChecksOptions extends PlanOptions {

@@ -52,15 +52,17 @@ function failure(f: Failure, secrets: Secrets): Failure {
   if (f.response) out.response = response(f.response, one, secrets);
   if (typeof f.repro === 'string') out.repro = line(secrets, MAX_REPRO)(f.repro);
   if (typeof f.path === 'string') out.path = printable(secrets.evidence(f.path));
-  if (typeof f.kind === 'string') out.kind = printable(f.kind);
-  if (f.field && typeof f.field === 'object') out.field = fieldOf(f.field, one);
+  // kind, location and status are vapc's own words, but a custom check may put a credential in them (as in its id).
+  const own = (s: unknown): string => printable(secrets.credentials().evidence(String(s ?? '')));
+  if (typeof f.kind === 'string') out.kind = own(f.kind);
+  if (f.field && typeof f.field === 'object') out.field = fieldOf(f.field, one, own);
   return out;
 }
 
 /** A failure's field: its pointer may name what a server sent (an additional property), so it is evidence. */
-function fieldOf(field: NonNullable<Failure['field']>, one: Text): NonNullable<Failure['field']> {
-  const out: NonNullable<Failure['field']> = { location: printable(String(field.location ?? '')), pointer: one(String(field.pointer ?? '')) };
-  if (field.status !== undefined) out.status = printable(String(field.status));
+function fieldOf(field: NonNullable<Failure['field']>, one: Text, own: (s: unknown) => string): NonNullable<Failure['field']> {
+  const out: NonNullable<Failure['field']> = { location: own(field.location), pointer: one(String(field.pointer ?? '')) };
+  if (field.status !== undefined) out.status = own(field.status);
   return out;
 }
 

@@ -196,6 +196,15 @@ describe('vapc run: exit statuses of a run', () => {
     expect(report.target).toBe(server.url);
   });
 
+  it('prints what it says besides the reporters through the one output guard: a report directory named with control characters is shown escaped', async () => {
+    const io = capture();
+    const reportDir = join(dir, 'odd\u001b[2J\u202e');
+    const code = await runCommand({ baseUrl: server.url, apiKey: server.fixtures.api_key, userId: server.fixtures.user_id, seed: '3', reportDir }, io, { checks: [pass] });
+    expect(code).toBe(0);
+    expect(io.out()).toContain('odd\\x1b[2J\\u202e');
+    expect(io.out()).not.toMatch(/[\u001b\u202e]/);
+  });
+
   it('exits 1 when a check failed, with a curl repro free of secrets', async () => {
     const io = capture();
     const reportDir = join(dir, 'fail');

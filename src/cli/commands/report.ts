@@ -5,15 +5,15 @@ import { createConsoleReporter, createGitHubSink, writeReports, type ReportForma
 import { composeEvents } from '../../results/events.js';
 import { loadReport, loadReports } from '../../reporters/load.js';
 import { Secrets } from '../../secrets/index.js';
-import { learnFromReport } from '../../secrets/report.js';
+import { learnFromReport, sanitizeReport } from '../../secrets/report.js';
 import { loadSpec } from '../../spec/load.js';
 import { operationLabel, secretResponsePointers } from '../../spec/model.js';
 import { ExitCode, type CommandContext } from '../io.js';
-import { environmentSecrets } from '../guard.js';
+import { environmentSecrets, guardText } from '../guard.js';
 import { mergeShardReports } from '../../reporters/merge.js';
 import { announceCoverage, coverageGateFlags } from '../../coverage/index.js';
 import type { RunReport } from '../../results/model.js';
-import { neutralizeCommands, printable } from '../../results/printable.js';
+import { printable } from '../../results/printable.js';
 import { applyBaseline } from '../../baseline/index.js';
 import { checks as registry } from '../../../suites/index.js';
 import { loadBaselineFlags, todayUtc } from '../baseline.js';
@@ -56,19 +56,21 @@ export function registerReportCommand(program: Command, ctx: CommandContext): vo
       }
       const files = formats.filter((f): f is Exclude<Format, 'console'> => f !== 'console') as ReportFormat[];
       const secrets = await reportSecrets(io.env, loaded);
+      // The one sanitising pass of a report read from disk, after the baseline marks: every output gets this report.
+      const safe = sanitizeReport(loaded, secrets);
       if (formats.includes('console')) {
         const reporter = composeEvents(
           createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: Boolean(opts.quiet), secrets }),
           createGitHubSink({ write: io.stdout, env: io.env, secrets }),
         );
-        reporter.onEnd?.(loaded);
+        reporter.onEnd?.(safe);
       }
       if (files.length > 0) {
-        const written = await writeReports(loaded, dir, { formats: files, secrets, sarif: { rules: registry } });
+        const written = await writeReports(safe, dir, { formats: files, sanitized: true, secrets, sarif: { rules: registry } });
         for (const f of files) {
-          if (!written.errors.some((e) => e.format === f)) io.stdout(guarded(secrets, `wrote ${written[f]}\n`));
+          if (!written.errors.some((e) => e.format === f)) io.stdout(guardText(`wrote ${written[f]}\n`, secrets));
         }
-        for (const e of written.errors) io.stderr(guarded(secrets, `vapc: could not write ${e.file}: ${e.message}\n`));
+        for (const e of written.errors) io.stderr(guardText(`vapc: could not write ${e.file}: ${e.message}\n`, secrets));
         if (written.errors.length > 0) return exit(ExitCode.usage);
       }
       exit(verdict(loaded));
@@ -90,9 +92,6 @@ async function reportSecrets(env: NodeJS.ProcessEnv, report: RunReport): Promise
   learnFromReport(report, secrets, (operation) => pointers.get(operation) ?? [], credentialHeaders);
   return secrets;
 }
-
-/** A line vapc prints besides the reporters: secrets scrubbed, control characters escaped, no workflow command. */
-const guarded = (secrets: Secrets, line: string): string => `${neutralizeCommands(secrets.text(printable(line.replace(/\n$/, ''))))}\n`;
 
 /**
  * A report's baseline marks are the artefact's claim: a forged `known: true` would hide a failure.
@@ -140,17 +139,19 @@ function registerMergeCommand(report: Command, { io, exit }: CommandContext): vo
       const clash = dirs.find((d) => resolve(d) === out);
       if (clash !== undefined) throw new VapcError('E_USAGE', `--report-dir ${opts.reportDir} is one of the shard directories; merge into another directory`);
       const shards = await loadReports(dirs);
-      const merged = await rebaseline(mergeShardReports(shards), opts.baseline, io.stderr);
-      const secrets = await reportSecrets(io.env, merged);
+      const rebaselined = await rebaseline(mergeShardReports(shards), opts.baseline, io.stderr);
+      const secrets = await reportSecrets(io.env, rebaselined);
+      // Reports read from disk, merged and marked: sanitised once here, and every output gets this one.
+      const merged = sanitizeReport(rebaselined, secrets);
       composeEvents(
         createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: Boolean(opts.quiet), secrets }),
         createGitHubSink({ write: io.stdout, env: io.env, secrets }),
       ).onEnd?.(merged);
-      const written = await writeReports(merged, out, { secrets, sarif: { rules: registry } });
-      for (const e of written.errors) io.stderr(guarded(secrets, `vapc: could not write ${e.file}: ${e.message}\n`));
+      const written = await writeReports(merged, out, { sanitized: true, secrets, sarif: { rules: registry } });
+      for (const e of written.errors) io.stderr(guardText(`vapc: could not write ${e.file}: ${e.message}\n`, secrets));
       if (written.errors.length > 0) return exit(ExitCode.usage);
-      io.stdout(guarded(secrets, `merged ${shards.length} shards: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`));
-      const gateFailed = announceCoverage(merged.coverage, gateOptions, (t) => io.stdout(guarded(secrets, t)), (t) => io.stderr(guarded(secrets, t)));
+      io.stdout(guardText(`merged ${shards.length} shards: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`, secrets));
+      const gateFailed = announceCoverage(merged.coverage, gateOptions, (t) => io.stdout(guardText(t, secrets)), (t) => io.stderr(guardText(t, secrets)));
       exit(gateFailed && verdict(merged) === ExitCode.ok ? ExitCode.failed : verdict(merged));
     });
 }

@@ -34,7 +34,8 @@ import type { ReferenceServer } from '../../server/index.js';
 import { parseBaseUrl } from '../../transport/undici.js';
 import { loadSpec } from '../../spec/load.js';
 import { Secrets } from '../../secrets/index.js';
-import { neutralizeCommands, printable } from '../../results/printable.js';
+import { printable } from '../../results/printable.js';
+import { environmentSecrets, guardText } from '../guard.js';
 import type { AbortedRun } from '../aborted.js';
 import { ExitCode, fromAction, type CliIo, type CommandContext } from '../io.js';
 import { baselinedReport, loadBaselineFlags, markKnownLive, saveBaseline, todayUtc, type BaselineFlags } from '../baseline.js';
@@ -417,7 +418,7 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
   const seed = settings.seed ?? randomSeed();
   const gateOptions = coverageGateFlags(flags);
   // A bad baseline file stops the run before any request (exit 2, file and line named).
-  const baseline = await loadBaselineFlags(flags, { today: deps.today ?? todayUtc(), warn: (line) => io.stderr(neutralizeCommands(line)) });
+  const baseline = await loadBaselineFlags(flags, { today: deps.today ?? todayUtc(), warn: (line) => io.stderr(guardText(line, environmentSecrets(io.env))) });
   let server: ReferenceServer | undefined;
   try {
     const spec = await loadSpec();
@@ -431,8 +432,8 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
       apiKeys: credentials.apiKey ? [credentials.apiKey] : [],
       userIds: credentials.userId ? [credentials.userId] : [],
     });
-    const say = (text: string) => io.stdout(neutralizeCommands(secrets.text(text)));
-    const shout = (text: string) => io.stderr(neutralizeCommands(secrets.text(text)));
+    const say = (text: string) => io.stdout(guardText(text, secrets));
+    const shout = (text: string) => io.stderr(guardText(text, secrets));
     if (!settings.dryRun) await prepareReportDir(settings.reportDir);
     say(runHeader(settings, baseUrl, seed, shard));
     const focus = flags.changedSince === undefined ? undefined : await focusSince(flags.changedSince, spec);

@@ -75,7 +75,7 @@ describe('the baseline file: what parseBaseline refuses, with the line', () => {
 
   it('an unknown key, a value that is not a non-empty text, a missing key, a date that is not one', () => {
     expect(refusal(one('    kind: k\n    reason: r\n    owner: me\n'))).toBe(
-      'baseline f.yaml:7: finding 1: unknown key "owner" (expected check, operation, kind, reason, expires)',
+      'baseline f.yaml:7: finding 1: unknown key "owner" (expected check, operation, kind, reason, expires, cause)',
     );
     expect(refusal(one('    kind: k\n    reason: "  "\n'))).toBe('baseline f.yaml:6: finding 1: reason must be a non-empty text');
     expect(refusal(one('    kind: k\n    reason:\n'))).toBe('baseline f.yaml:6: finding 1: reason must be a non-empty text');

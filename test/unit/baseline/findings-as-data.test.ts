@@ -2,10 +2,22 @@
  * Findings as data: a baseline signature and a SARIF location are read from a failure's `kind`
  * and `field`, never from its wording. A run against faulty servers, then the same report with
  * every `expected`, `actual` and `message` rewritten to "x": the signatures and the locations do
- * not move. A report written before `kind` existed is still read, through its prose (legacy).
+ * not move. Then the wording is renamed at its source: the same checks run again with every text
+ * a check or judge writes replaced by "x" before the context records the failure (so no step
+ * after it, the runner's or a reporter's, can read the original prose): the same again. A report
+ * written before `kind` existed is still read, through its prose (legacy), and only the legacy
+ * reader and the two consumers of its answers import it.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findingsOf } from '../../../src/baseline/apply.js';
+import type { CheckDefinition, CheckContext } from '../../../src/checks/check.js';
+import { validateWireRequest } from '../../../src/checks/wire.js';
+import { runConformance } from '../../../src/runner/conformance.js';
+import { referenceSpec } from '../../../src/server/index.js';
+import { checkById } from '../../../suites/index.js';
+import { profile } from '../../../suites/profile.js';
 import { signatureOf } from '../../../src/baseline/file.js';
 import { kindsOfResult } from '../../../src/baseline/kind.js';
 import { buildSarif } from '../../../src/reporters/sarif.js';
@@ -54,8 +66,45 @@ function readings(results: CheckResult[]) {
   };
 }
 
+/**
+ * The check with its wording renamed at the source: every `expected`/`actual` it (or a judge it
+ * calls) hands the context is "x" before the failure is recorded, and its outcome's message is "x".
+ */
+function renamedAtSource(check: CheckDefinition): CheckDefinition {
+  return {
+    ...check,
+    async run(ctx: CheckContext, op) {
+      const renamed: CheckContext = Object.create(ctx, {
+        failure: { value: (exchange: Parameters<CheckContext['failure']>[0], details: Parameters<CheckContext['failure']>[1]) => ctx.failure(exchange, { ...details, expected: 'x', actual: 'x' }) },
+      });
+      const outcome = await check.run(renamed, op);
+      return { ...outcome, message: 'x' };
+    },
+  };
+}
+
+/** A run of the checks, each renamed at its source, against a target (as runIds runs them). */
+async function runRenamed(target: Target, ids: string[]): Promise<CheckResult[]> {
+  const checks = ids.map((id) => renamedAtSource(checkById(id)));
+  const f = target.server.fixtures;
+  const { report } = await runConformance({
+    baseUrl: target.server.url,
+    checks,
+    profile,
+    suites: [...new Set(checks.map((c) => c.suite))],
+    spec: await referenceSpec(),
+    seed: 7,
+    runs: 3,
+    credentials: { apiKey: f.api_key, userId: f.user_id },
+    fixtures: { org_id: f.org_id, recipient_list_id: f.recipient_list_id, api_key_id: f.api_key_id, channels: [...f.channels] },
+    validateRequest: validateWireRequest,
+  });
+  return report.results;
+}
+
 describe('findings as data', () => {
   let results: CheckResult[] = [];
+  let renamed: CheckResult[] = [];
   const targets: Target[] = [];
 
   beforeAll(async () => {
@@ -63,10 +112,12 @@ describe('findings as data', () => {
       RUNS.map(async ([fault, check]) => {
         const target = await startTarget({ fault });
         targets.push(target);
-        return (await runIds(target, [check], { runs: 3 })).results;
+        // The same checks twice on one target, the second time with every failure text renamed at its source.
+        return [(await runIds(target, [check], { runs: 3 })).results, await runRenamed(target, [check])] as const;
       }),
     );
-    results = runs.flat();
+    results = runs.flatMap(([plain]) => plain);
+    renamed = runs.flatMap(([, r]) => r);
   }, 60_000);
   afterAll(async () => {
     await Promise.all(targets.map((t) => t.close()));
@@ -98,6 +149,25 @@ describe('findings as data', () => {
     expect(before.locations.length).toBeGreaterThan(2);
     const after = readings(reworded(results));
     expect(after).toEqual(before);
+  });
+
+  it('renaming every failure text at its source, before the failure is recorded, leaves them unchanged too', () => {
+    const failures = renamed.flatMap((r) => r.failures ?? []);
+    // The texts really were renamed: no original wording is left in the run.
+    expect(failures.length).toBeGreaterThan(2);
+    expect(failures.filter((f) => f.expected !== 'x' || f.actual !== 'x').map((f) => [f.expected, f.actual])).toEqual([]);
+    const failed = renamed.filter((r) => r.status === 'failed');
+    expect(failed.length).toBeGreaterThan(2);
+    expect(failed.filter((r) => r.message !== 'x').map((r) => `${r.id} ${r.message}`)).toEqual([]);
+    expect(readings(renamed)).toEqual(readings(results));
+  });
+
+  it('only the legacy reader reads failure prose: nothing but baseline kinds and SARIF fields imports it', () => {
+    const root = join(import.meta.dirname, '../../..');
+    const files = (dir: string): string[] =>
+      readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? (e.name === 'generated' ? [] : files(join(dir, e.name))) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+    const importers = [...files('src'), ...files('suites')].filter((f) => /from '[./]+(?:results\/)?legacy\.js'/.test(readFileSync(join(root, f), 'utf8')));
+    expect(importers.map((f) => relative(root, join(root, f))).sort()).toEqual(['src/baseline/kind.ts', 'src/reporters/sarif.ts']);
   });
 
   it('a signature moves when the kind or the field does (it is read from them)', () => {

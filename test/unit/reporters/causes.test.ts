@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { causeLines, renderSummary } from '../../../src/reporters/console.js';
 import { causeMarkdown, githubStepSummary } from '../../../src/reporters/github.js';
 import { renderJunit } from '../../../src/reporters/junit.js';
-import { causeKeysOf, causeLabel, familyOf, groupCauses, normalisePointer, sharedCauseNotes } from '../../../src/results/causes.js';
+import { causeKeysOf, causeLabel, familyOf, groupCauses, sharedCauseNotes } from '../../../src/results/causes.js';
+import { normalisePointer } from '../../../src/results/model.js';
+import { kindOfFailure } from '../../../src/baseline/kind.js';
 import type { CheckResult, Failure, Suite } from '../../../src/results/model.js';
 import { fixture } from '../../helpers/reports.js';
 
@@ -64,6 +66,15 @@ describe('groupCauses', () => {
         'status body /name @ /agents',
       ].sort(),
     );
+  });
+
+  it('reads a pointer as the baseline does: one normalisation, header names in any case, `/` kept for old signatures', () => {
+    const mixed = header('X-RateLimit-Reset');
+    const [cause] = causeKeysOf(failed('ratelimit.a', 'GET /calls', [mixed]));
+    expect(kindOfFailure({ ...mixed, kind: 'schema' })).toBe('schema response-header /x-ratelimit-reset');
+    expect(cause).toBe('schema response-header /x-ratelimit-reset @ *');
+    expect(kindOfFailure({ kind: 'schema', field: { location: 'response', pointer: '/0/items/12' } })).toBe('schema response /*/items/*');
+    expect(normalisePointer('/')).toBe('/');
   });
 
   it('normalises array indices, keeps the method out of the family and other paths apart', () => {

@@ -11,7 +11,9 @@
  * once (another every path and query string), the five character classes go in one mixed value,
  * and only a 5xx is followed by one request per field, then per class, to say which field and
  * which characters the server broke on. A 422 naming some fields is followed by the same edge
- * without them, so a stricter field does not hide the others.
+ * without them, so a stricter field does not hide the others. Over operations a covering design,
+ * not the cross product (stringGroups): the update of a created record gets one body edge and one
+ * container probe, a path id read elsewhere gets its edges there.
  */
 import { defineCheck, type CheckContext } from '../src/checks/check.js';
 import type { Operation, SpecModel } from '../src/spec/model.js';
@@ -257,7 +259,7 @@ async function probeContainers(run: Run, probe: ReturnType<typeof containerProbe
 export const stringEdgesCheck = defineCheck({
   id: 'ranges.string-edges',
   suite: 'ranges',
-  rule: 'Every free string (body, path, query; nested fields included) empty, whitespace only, non-ASCII (accents, CJK), astral (emoji), with combining marks, right-to-left, with a NUL, and 10,000 characters long (or the longest allowed), and the body\'s arrays and objects empty or nested one level deeper, never gets a 5xx: accepted as documented or refused with the validation error body; past a stated maxLength, 422 naming the field',
+  rule: 'Every free string (body, path, query; nested fields included) empty, whitespace only, non-ASCII (accents, CJK), astral (emoji), with combining marks, right-to-left, with a NUL, and 10,000 characters long (or the longest allowed), and the body\'s arrays and objects empty or nested one level deeper, never gets a 5xx: accepted as documented or refused with the validation error body; past a stated maxLength, 422 naming the field (the update of a created record is sent the mixed value and empty containers, its fields take the rest on the create)',
   contractRef: '2.8, 4, 7',
   severity: 'critical',
   appliesTo: (op, spec) => planned(op, spec) > 0,

@@ -26,6 +26,7 @@ import {
   type NumericTarget,
 } from '../src/generators/index.js';
 import { validate } from '../src/validators/index.js';
+import { onOwnPath } from './lib/covering.js';
 import type { Exchange } from '../src/transport/types.js';
 import {
   Findings,
@@ -65,7 +66,7 @@ async function pathFor(ctx: CheckContext, op: Operation, salt: number): Promise<
  * update) is sent the boundaries only (min-1, min, max, max+1), since a server checking a bound
  * twice most often gets one place's boundary wrong, not the type limits. Fixed, so every seed sends the same values.
  */
-const fullSet = (op: Operation): boolean => !op.parameters.some((p) => p.in === 'path');
+const fullSet = onOwnPath;
 
 /**
  * The out-of-range values: min-1 or max+1; with the full set, also below a minimum above 1 the 0

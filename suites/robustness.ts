@@ -8,6 +8,7 @@ import { defineCheck, type CheckContext, type CheckDefinition } from '../src/che
 import { FAILURE_KINDS as KIND } from '../src/results/model.js';
 import type { Operation } from '../src/spec/model.js';
 import { integerQueryParams, itemsOf, propertiesOf, typesOf, validBody, validQueryValue, malformedJson, malformedJsonExamples, type JsonType } from '../src/generators/index.js';
+import { coveringShare } from './lib/covering.js';
 import { Findings, OK, checkProperty, fail, genOptions, label, recordCost, request, sampleBody, sharedPathForRecord, statusText, type Judgement } from './lib.js';
 
 interface Input {
@@ -126,9 +127,7 @@ function shapeExamples(spec: { operations: Operation[] }, op: Operation, path: R
     { path, query: [], rawBody: malformedJsonExamples(base)[0]!.rawBody! },
     { path, query: [], body: { nested: JSON.parse('['.repeat(64) + ']'.repeat(64)) } as unknown },
   ];
-  if (!op.parameters.some((p) => p.in === 'path')) return all;
-  const onPaths = spec.operations.filter((o) => o.requestBody && o.parameters.some((p) => p.in === 'path'));
-  return [all[Math.max(0, onPaths.indexOf(op)) % all.length]!];
+  return coveringShare(spec, op, all);
 }
 
 /**

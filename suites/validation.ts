@@ -29,6 +29,7 @@ import {
   type FieldInfo,
   type InvalidCase,
 } from '../src/generators/index.js';
+import { coveringShare } from './lib/covering.js';
 import { probePacked } from './lib/packed.js';
 import { Findings, baseBody, checkProperty, fail, judgeInvalid, label, ownPathForRecord, recordCost, request, skipped, validCreateRefused, type InvalidJudgeOptions, type Judgement, unjudged } from './lib.js';
 
@@ -217,10 +218,7 @@ export const enumViolation = defineCheck({
  * another, on the operations with a path parameter.
  */
 export function malformationsFor(spec: { operations: Operation[] }, op: Operation, base: unknown): InvalidCase[] {
-  const all = malformedJsonExamples(base);
-  if (!op.parameters.some((p) => p.in === 'path')) return all;
-  const onPaths = spec.operations.filter((o) => o.requestBody && o.parameters.some((p) => p.in === 'path'));
-  return [all[Math.max(0, onPaths.indexOf(op)) % all.length]!];
+  return coveringShare(spec, op, malformedJsonExamples(base));
 }
 
 export const malformedJsonCheck = defineCheck({

@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
 import { FAILURE_KINDS as KIND } from '../src/results/model.js';
 import type { Operation } from '../src/spec/model.js';
-import { integerQueryParams, itemsOf, propertiesOf, typesOf, validBody, validQueryValue, malformedJson, type JsonType } from '../src/generators/index.js';
+import { integerQueryParams, itemsOf, propertiesOf, typesOf, validBody, validQueryValue, malformedJson, malformedJsonExamples, type JsonType } from '../src/generators/index.js';
+import { coveringShare } from './lib/covering.js';
 import { Findings, OK, checkProperty, fail, genOptions, label, recordCost, request, sampleBody, sharedPathForRecord, statusText, type Judgement } from './lib.js';
 
 interface Input {
@@ -113,11 +114,29 @@ function validExamples(op: Operation, path: Record<string, string>, base: Record
 }
 
 /**
+ * Bodies that are no JSON object at all, where a server reading fields before checking the shape
+ * crashes: a JSON array, malformed JSON text, nesting 64 levels deep. Faults here are the server's
+ * body parser, usually one for every operation, so the whole set goes to the operation on a path
+ * of its own (POST /campaign) and each operation on a record's path gets one, in a fixed rotation
+ * over the operations in contract order (every seed sends the same).
+ */
+function shapeExamples(spec: { operations: Operation[] }, op: Operation, path: Record<string, string>, base: unknown): Input[] {
+  if (!op.requestBody) return [];
+  const all: Input[] = [
+    { path, query: [], body: ['vapc'] },
+    { path, query: [], rawBody: malformedJsonExamples(base)[0]!.rawBody! },
+    { path, query: [], body: { nested: JSON.parse('['.repeat(64) + ']'.repeat(64)) } as unknown },
+  ];
+  return coveringShare(spec, op, all);
+}
+
+/**
  * Inputs tried first, at any --runs, where servers classically crash: each integer query parameter
  * alone given a word (a bare int()), an integer parameter given twice, a body integer past 2^53
- * (1e20), the first body field null. Read from the schema, so the plan counts them with an empty `base`.
+ * (1e20), the first body field null, and the bodies of another shape (shapeExamples). Read from the
+ * schema, so the plan counts them with an empty `base`.
  */
-function invalidExamples(op: Operation, path: Record<string, string>, base: unknown): Input[] {
+function invalidExamples(spec: { operations: Operation[] }, op: Operation, path: Record<string, string>, base: unknown): Input[] {
   const out: Input[] = integerQueryParams(op).map((p) => ({ path, query: [[p.name, 'vapc']] }));
   const first = integerQueryParams(op)[0];
   if (first) out.push({ path, query: [[first.name, '5'], [first.name, '6']] });
@@ -127,8 +146,23 @@ function invalidExamples(op: Operation, path: Record<string, string>, base: unkn
     const any = Object.keys(propertiesOf(op.requestBody.schema))[0];
     if (any) out.push({ path, query: [], body: { ...base, [any]: null } });
   }
-  return out;
+  return [...out, ...shapeExamples(spec, op, path, base), ...pathExamples(op)];
 }
+
+/** A path id no server issues: characters outside [A-Za-z0-9_-] and over 100 characters once encoded (a route pattern, a fixed-size buffer). */
+export const GARBAGE_PATH_ID = `vapc ☃ ${'x'.repeat(120)}`;
+
+/**
+ * An operation whose only input is its path (a read or a preflight of one record) is sent the
+ * garbage id in every path parameter, in place of a drawn one, so whether a long or odd id is tried
+ * never depends on the seed.
+ */
+function pathExamples(op: Operation): Input[] {
+  if (!pathOnly(op)) return [];
+  return [{ path: Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, GARBAGE_PATH_ID])), query: [] }];
+}
+
+const pathOnly = (op: Operation): boolean => !op.requestBody && queryParams(op).length === 0 && op.parameters.some((p) => p.in === 'path');
 
 const hasInputs = (op: Operation): boolean => Boolean(op.requestBody) || op.parameters.some((p) => p.in === 'query' || p.in === 'path');
 /**
@@ -158,20 +192,23 @@ export const noServerErrorValid = defineCheck({
   },
 });
 
+/** Random invalid inputs per operation after the examples (path ids, query values, any JSON body): the examples hold the classic crashes, the draw explores. */
+const INVALID_DRAWN = 1;
+
 export const noServerErrorInvalid = defineCheck({
   id: 'robustness.no-5xx-invalid',
   suite: 'robustness',
-  rule: 'Invalid inputs (arbitrary JSON in place of the body, malformed JSON, deep nesting, null fields, integers past 2^53, garbage and repeated query values, path ids) never get a 5xx or no answer',
+  rule: 'Invalid inputs (a JSON array, malformed JSON and 64-deep nesting in place of the body, null fields, integers past 2^53, garbage and repeated query values, a long path id of odd characters, arbitrary JSON, query values and path ids) never get a 5xx or no answer',
   contractRef: '4, 7',
   severity: 'critical',
   appliesTo: (op) => !op.sideEffects && hasInputs(op),
-  plannedRequests: (op, runs, spec) => invalidExamples(op, {}, {}).length + Math.min(runs, CAP) + recordCost(op, spec),
+  plannedRequests: (op, runs, spec) => invalidExamples(spec, op, {}, {}).length + (pathOnly(op) ? 0 : Math.min(runs, INVALID_DRAWN)) + recordCost(op, spec),
   async run(ctx, op) {
     const path = await basePath(ctx, op);
     const base = op.requestBody ? fc.sample(validBody(op, genOptions(ctx)), { seed: ctx.seed, numRuns: 1 })[0] : undefined;
     const findings = new Findings();
-    const numRuns = Math.min(ctx.runs, CAP);
-    const examples = invalidExamples(op, path, base);
+    const numRuns = pathOnly(op) ? 0 : Math.min(ctx.runs, INVALID_DRAWN);
+    const examples = invalidExamples(ctx.spec, op, path, base);
     findings.add(
       await checkProperty(ctx, invalidInputs(op, path, base), async (input) => judge(ctx, op, await sendInput(ctx, op, input), 'an invalid input', input), { numRuns, examples }),
     );

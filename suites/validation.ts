@@ -3,6 +3,14 @@
  * stated constraint at a time (a wrong JSON type for a field, a value outside an enum, malformed
  * JSON, a non-integer query value) are answered 422 with the validation error body, whose `loc`
  * names the fault (sections 2.8, 4, 7).
+ *
+ * Requests (issue 25): the wrong types of every field, and the non-integer values of every query
+ * parameter, go in one request per pack and are narrowed by what each 422 names (suites/lib/packed.ts):
+ * a field counts as judged only when a 422 names it, so one fault cannot mask another, and any
+ * other answer sends the open cases one by one. Malformed JSON is a covering design (every
+ * malformation on the create, one each on the record operations). Not seen any more: random wrong
+ * types beyond one per field, random words and fractions beyond `xyz` and `2.5` in the query, and a
+ * malformation a per-route parser takes on a record operation while it refuses the one sent there.
  */
 import fc from 'fast-check';
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
@@ -15,20 +23,22 @@ import {
   enumNearMiss,
   enumFields,
   integerQueryParams,
-  malformedJson,
   malformedJsonExamples,
   nearMissWrongValue,
-  nonIntegerQuery,
   nonIntegerQueryExamples,
   providerIdFields,
   setPointer,
   strictNearMissWrongValue,
+  toPointer,
   typedFields,
   wrongTypeCase,
+  wrongTypeValue,
   wrongTypeOf,
   type FieldInfo,
   type InvalidCase,
 } from '../src/generators/index.js';
+import { coveringShare } from './lib/covering.js';
+import { probePacked } from './lib/packed.js';
 import { Findings, baseBody, checkProperty, fail, judgeInvalid, label, ownPathForRecord, recordCost, request, skipped, validCreateRefused, type InvalidJudgeOptions, type Judgement, unjudged } from './lib.js';
 
 /**
@@ -67,55 +77,85 @@ async function sendCase(ctx: CheckContext, op: Operation, target: Target, kase: 
 }
 
 const topLevel = (op: Operation) => typedFields(op).filter((f) => f.depth === 0);
-/** Random wrong-type cases after one per field (the per-field ones already reach every field). */
-const RANDOM_CAP = 3;
+
+/**
+ * The fields of an operation in packs that can share a request: no field in a pack holds another
+ * (a wrong `speech_settings` would hide a wrong `speech_settings.style`), so the innermost fields
+ * go first and each parent in the pack after its deepest member.
+ */
+export function fieldPacks(fields: readonly FieldInfo[]): FieldInfo[][] {
+  const inside = (child: FieldInfo, parent: FieldInfo) => child !== parent && child.pointer.startsWith(`${parent.pointer}/`);
+  const height = (f: FieldInfo): number => Math.max(0, ...fields.filter((c) => inside(c, f)).map((c) => height(c) + 1));
+  const packs: FieldInfo[][] = [];
+  for (const f of fields) (packs[height(f)] ??= []).push(f);
+  return packs.filter((p) => p.length > 0);
+}
+
+/** The wrong values a field is given, one per round: the near miss, (strict types) the coerced one, and one drawn by the seed. */
+function wrongValues(ctx: CheckContext, f: FieldInfo, i: number, drawn: boolean): Array<{ value: unknown } | undefined> {
+  const arb = wrongTypeValue(f.schema, ctx.strictTypes);
+  const near = nearMissWrongValue(f.schema);
+  const coerced = ctx.strictTypes ? strictNearMissWrongValue(f.schema) : undefined;
+  const sample = () => (arb ? { value: fc.sample(arb, { seed: ctx.seed + i, numRuns: 1 })[0] } : undefined);
+  return [near !== undefined ? { value: near } : sample(), coerced !== undefined ? { value: coerced } : undefined, drawn ? sample() : undefined];
+}
+
+/** Rounds of wrong values (near miss, strict, drawn): how many are sent per pack. */
+const wrongRounds = (op: Operation, runs: number, strictTypes: boolean | undefined): number =>
+  1 + (strictTypes && typedFields(op).some((f) => strictNearMissWrongValue(f.schema) !== undefined) ? 1 : 0) + (Math.min(runs, DRAWN) > 0 ? 1 : 0);
+
+/** One packed round of wrong values after the fixed ones, each field's drawn by the seed. */
+const DRAWN = 1;
 
 export const wrongType = defineCheck({
   id: 'validation.wrong-type',
   suite: 'validation',
-  rule: 'A body field of the wrong JSON type (one field at a time) is answered 422 with the validation error body naming the field in loc',
+  rule: 'A body field of the wrong JSON type is answered 422 with the validation error body naming the field in loc (every field judged on its own: packed into one request, each field counted only when the 422 names it, the others sent again without it)',
   contractRef: '2.8, 4, 7',
   severity: 'major',
   appliesTo: (op) => typedFields(op).length > 0,
-  plannedRequests: (op, runs, spec, options) =>
-    typedFields(op).filter((f) => options?.strictTypes && strictNearMissWrongValue(f.schema) !== undefined).length +
-    typedFields(op).length +
-    Math.min(runs, RANDOM_CAP) +
-    recordCost(op, spec),
+  plannedRequests: (op, runs, spec, options) => fieldPacks(typedFields(op)).length * wrongRounds(op, runs, options?.strictTypes) + recordCost(op, spec),
   async run(ctx, op) {
     const target = await targetFor(ctx, op, 11);
     if ('skip' in target) return skipped(target.skip);
     const fields = typedFields(op);
-    // Each field's body: the required fields and the field's own top-level member (one variable at a time).
-    const baseOf = (f: FieldInfo) => baseBody(ctx, op, 11, [String(f.loc[0])], target.record);
-    const cases = fields.map((f) => [f, wrongTypeCase(baseOf(f), f, ctx.strictTypes)] as const).filter((c): c is readonly [FieldInfo, fc.Arbitrary<InvalidCase>] => c[1] !== undefined);
-    const perField = cases.map(([, a]) => a);
-    if (!perField.length) return skipped('no field whose type can be broken');
-    // One case per field first, nested ones included (recipients[].phone_number...), so no field's
-    // type goes unchecked at any --runs: the near miss a hand-written check most often lets through
-    // (7 for a string, 2.5 for an integer, [] for an object), else one drawn by the seed; then
-    // random fields and wrong types.
-    const examples = cases.flatMap(([f, a], i) => {
-      const near = nearMissWrongValue(f.schema);
-      const first = near !== undefined ? wrongTypeOf(baseOf(f), f, near) : fc.sample(a, { seed: ctx.seed + i, numRuns: 1 })[0]!;
-      // Strict types (opt-in) also tries what frameworks coerce by design, first thing for each field.
-      const coerced = ctx.strictTypes ? strictNearMissWrongValue(f.schema) : undefined;
-      return coerced !== undefined ? [first, wrongTypeOf(baseOf(f), f, coerced)] : [first];
-    });
+    // Per field: the near miss a hand-written check most often lets through (7 for a string, 2.5 for
+    // an integer, [] for an object), with strict types what frameworks coerce, then one drawn by the seed.
+    const values = fields.map((f, i) => wrongValues(ctx, f, i, Math.min(ctx.runs, DRAWN) > 0));
+    if (!values.some((v) => v.some(Boolean))) return skipped('no field whose type can be broken');
     const findings = new Findings();
-    // Each field is judged on its own, so every field that breaks the rule is reported.
-    for (const kase of examples) {
-      const j = await sendCase(ctx, op, target, kase);
-      findings.add(j.ok ? j : { ...j, failure: { ...j.failure, input: ctx.redact(kase) } });
+    // The body: the required fields and the top-level members under test, one wrong value per field.
+    const baseOf = (fs: readonly FieldInfo[]) => baseBody(ctx, op, 11, [...new Set(fs.map((f) => String(f.loc[0])))], target.record);
+    let cases = 0;
+    for (let round = 0; round < 3; round++) {
+      for (const pack of fieldPacks(fields)) {
+        const kases = pack.flatMap((f) => {
+          const v = values[fields.indexOf(f)]![round];
+          return v ? [wrongTypeOf(baseOf([f]), f, v.value)] : [];
+        });
+        if (!kases.length) continue;
+        cases += kases.length;
+        await probePacked(findings, kases, {
+          together: (open) => sendTogether(ctx, op, target, open, baseOf(open.map((k) => fields.find((f) => f.loc === k.loc)!))),
+          alone: async (kase) => {
+            const j = await sendCase(ctx, op, target, kase);
+            return j.ok ? j : { ...j, failure: { ...j.failure, input: ctx.redact(kase) } };
+          },
+        });
+      }
     }
-    findings.add(
-      await checkProperty(ctx, fc.oneof(...perField), (kase) => sendCase(ctx, op, target, kase), {
-        numRuns: Math.min(ctx.runs, RANDOM_CAP),
-      }),
-    );
-    return findings.outcome(`422 with the field named in loc for ${examples.length + Math.min(ctx.runs, RANDOM_CAP)} wrong-type bodies`);
+    return findings.outcome(`422 with the field named in loc for ${cases} wrong-type values`);
   },
 });
+
+/** The cases of one pack in one request: `base` with every case's value at its field. */
+function sendTogether(ctx: CheckContext, op: Operation, target: Target, kases: readonly InvalidCase[], base: Record<string, unknown>): Promise<Exchange> {
+  const parts: Parameters<typeof request>[2] = { pathValues: target.values };
+  const query = kases.flatMap((k) => k.query ?? []);
+  if (query.length) parts.query = query;
+  if (kases.some((k) => k.body !== undefined)) parts.json = kases.reduce<unknown>((body, k) => setPointer(body, toPointer(k.loc), k.value), base);
+  return ctx.send(request(op, ctx, parts));
+}
 
 /** The wire body's value at a top-level field, as the validators read it (wireParts), or undefined. */
 function sentValue(op: Operation, exchange: Exchange, field: string): unknown {
@@ -123,6 +163,9 @@ function sentValue(op: Operation, exchange: Exchange, field: string): unknown {
   const body = split.ok ? split.parts.body : undefined;
   return body && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
 }
+
+/** Values drawn outside an enum after its near miss: any word outside it shows an unchecked enum, so one. */
+const ENUM_DRAWN = 1;
 
 export const enumViolation = defineCheck({
   id: 'validation.enum-violation',
@@ -132,7 +175,7 @@ export const enumViolation = defineCheck({
   severity: 'major',
   appliesTo: (op) => enumFields(op).length > 0 || providerIdFields(op).some((f) => f.depth === 0),
   plannedRequests: (op, runs, spec) =>
-    (enumFields(op).length ? enumFields(op).length + Math.min(runs, 3) : 0) + providerIdFields(op).filter((f) => f.depth === 0).length + recordCost(op, spec),
+    (enumFields(op).length ? enumFields(op).length + Math.min(runs, ENUM_DRAWN) : 0) + providerIdFields(op).filter((f) => f.depth === 0).length + recordCost(op, spec),
   async run(ctx, op) {
     const target = await targetFor(ctx, op, 13);
     if ('skip' in target) return skipped(target.skip);
@@ -144,7 +187,7 @@ export const enumViolation = defineCheck({
     if (cases.length) {
       // First an allowed value in upper case ("DRAFT"): a comparison ignoring case lets it in.
       const examples = enumFields(op).map((f) => enumNearMiss(base, f)).filter((c): c is InvalidCase => c !== undefined);
-      findings.add(await checkProperty(ctx, fc.oneof(...cases), (kase) => sendCase(ctx, op, target, kase), { examples, numRuns: Math.min(ctx.runs, 3) }));
+      findings.add(await checkProperty(ctx, fc.oneof(...cases), (kase) => sendCase(ctx, op, target, kase), { examples, numRuns: Math.min(ctx.runs, ENUM_DRAWN) }));
     }
     // The provider ids are a closed set the spec cannot list (the contract does not name them): judged
     // only when the run knows both, and on the wire body as sent.
@@ -173,42 +216,61 @@ export const enumViolation = defineCheck({
   },
 });
 
+/**
+ * The malformations sent to an operation. A malformed body fails in the JSON parser, before any
+ * field is read, and a server usually has one parser for every operation: so every malformation
+ * goes to the operation that takes a body on a path of its own (POST /campaign, the first a client
+ * calls and where a parser is set up), and each operation on a record's path is sent one, in a fixed
+ * rotation over the operations in contract order, so a per-route parser is still tried and every
+ * seed sends the same bodies. Not seen: a per-route parser that takes one malformation and refuses
+ * another, on the operations with a path parameter.
+ */
+export function malformationsFor(spec: { operations: Operation[] }, op: Operation, base: unknown): InvalidCase[] {
+  return coveringShare(spec, op, malformedJsonExamples(base));
+}
+
 export const malformedJsonCheck = defineCheck({
   id: 'validation.malformed-json',
   suite: 'validation',
-  rule: 'A body that is not well-formed JSON is answered 422 with the validation error body',
+  rule: 'A body that is not well-formed JSON is answered 422 with the validation error body (every malformation on the operation without a path parameter, one each in rotation on the others)',
   contractRef: '2.8, 4, 7',
   severity: 'major',
   appliesTo: (op) => Boolean(op.requestBody),
-  plannedRequests: (op, _runs, spec) => malformedJsonExamples({}).length + recordCost(op, spec),
+  plannedRequests: (op, _runs, spec) => malformationsFor(spec, op, {}).length + recordCost(op, spec),
+  plannedCases: (op, spec) => [`body: ${malformationsFor(spec, op, {}).map((k) => k.description.replace(/^malformed JSON \((.*)\)$/, '$1')).join(', ')}`],
   async run(ctx, op) {
     const target = await targetFor(ctx, op, 17);
     if ('skip' in target) return skipped(target.skip);
     const base = baseBody(ctx, op, 17, [], target.record);
     const findings = new Findings();
-    // Every malformation, on every seed (a random draw of five would miss some); none is left to draw.
-    findings.add(await checkProperty(ctx, malformedJson(base), (kase) => sendCase(ctx, op, target, kase), { examples: malformedJsonExamples(base), numRuns: 0 }));
+    for (const kase of malformationsFor(ctx.spec, op, base)) findings.add(await sendCase(ctx, op, target, kase));
     return findings.outcome('422 with the validation error body for malformed JSON');
   },
 });
 
-/** Random non-integer query values after the examples (a word and a fraction per parameter). */
-const QUERY_RANDOM = 2;
+/** The non-integer values every integer query parameter is given (nonIntegerQueryExamples: a word, a fraction), one packed request each. */
+const nonIntegerRounds = (op: Operation): string[] => [...new Set(nonIntegerQueryExamples(op).map((k) => String(k.value)))];
 
 export const nonIntegerQueryCheck = defineCheck({
   id: 'validation.non-integer-query',
   suite: 'validation',
-  rule: 'An integer query parameter given a non-integer value (a word, a decimal) is answered 422 with the validation error body naming the parameter',
+  rule: 'An integer query parameter given a non-integer value (a word, a decimal) is answered 422 with the validation error body naming the parameter (every parameter judged on its own: all of them in one request, each counted only when the 422 names it, the others sent again without it)',
   contractRef: '4.1, 2.8, 7',
   severity: 'major',
   appliesTo: (op) => integerQueryParams(op).length > 0,
-  plannedRequests: (op, runs) => nonIntegerQueryExamples(op).length + Math.min(runs, QUERY_RANDOM),
+  plannedRequests: (op) => nonIntegerRounds(op).length,
   plannedCases: (op) => integerQueryParams(op).map((p) => `query ${p.name}: ${nonIntegerQueryExamples(op).filter((k) => k.field === p.name).map((k) => k.value).join(' ')}`),
   async run(ctx, op) {
-    const arb = nonIntegerQuery(op);
-    if (!arb) return skipped('no integer query parameter');
+    const examples = nonIntegerQueryExamples(op);
+    if (!examples.length) return skipped('no integer query parameter');
     const findings = new Findings();
-    findings.add(await checkProperty(ctx, arb, (kase) => sendCase(ctx, op, { values: {} }, kase), { examples: nonIntegerQueryExamples(op), numRuns: Math.min(ctx.runs, QUERY_RANDOM) }));
+    // The fixed word and fraction reach every parameter on every seed; random ones repeat them.
+    for (const value of nonIntegerRounds(op)) {
+      await probePacked(findings, examples.filter((k) => k.value === value), {
+        together: (open) => sendTogether(ctx, op, { values: {} }, open, {}),
+        alone: (kase) => sendCase(ctx, op, { values: {} }, kase),
+      });
+    }
     return findings.outcome('422 naming the parameter for non-integer query values');
   },
 });

@@ -109,9 +109,9 @@ function fullSetOperation(spec: SpecModel): Operation | undefined {
  * operation: enough to see an operation that skips the gate, or one of its credentials (every
  * operation gets a probe of each of its credentials across the checks: the bearer from
  * wrong-credentials and malformed-bearer, the user id from empty-credentials; a preflight's bearer
- * from missing-credentials). Where a check has
- * several variants for the other operations, the one sent is picked by the operation's place among
- * those `rotation` names, in the spec's order: fixed, so every seed sends the same cases.
+ * from missing-credentials). Where a check has several variants for the other operations, the one
+ * sent is picked by the operation's place among those `rotation` names, in the spec's order: fixed,
+ * so every seed sends the same cases.
  */
 function coveringPick<T>(spec: SpecModel, op: Operation, variants: readonly T[], rotation: (op: Operation) => boolean): T[] {
   const full = fullSetOperation(spec);

@@ -88,6 +88,20 @@ ${OPEN_RULE_LINES}
   comment, \`# after: curl -X POST .../campaign ...\` (replaying the create would make another record).
 - **Destructive checks** (invites, key regeneration) run only with \`--include-destructive\`; the
   regenerated key is used for the rest of the run. Test campaigns are named \`vapc-test ...\`.
+- **The auth probes are a covering design, the same on every seed.** Credentials are checked by one
+  gate in most servers, so each auth check sends all its cases to one operation, \`GET /users/me\`
+  (the plain credentialed read: no record needed, nothing changed, and its answer names the user the
+  server took the caller for), near misses of the real key and user id and a few random bearers
+  included. Every other operation gets one case per check: one missing credential (which one is
+  fixed by the operation's place in the spec), an empty \`X-User-ID\`, a wrong bearer and one fixed
+  malformed \`Authorization\` (also rotated), so each credential of each operation is probed and
+  every operation answers several 401s. The CORS preflights get the missing bearer only: browsers
+  send preflights without credentials, so their answer to a bad credential is observed, never
+  failed, and their 401 body is judged on that one request. About 55 auth requests for this
+  contract instead of 161. What this plan cannot see: a fault confined to one operation other than
+  \`GET /users/me\` that lets through only a form that operation is not sent (another scheme, an
+  empty bearer, a wrong or near-miss user id or key, one missing header but not the other), a random
+  bearer breaking another operation, and a preflight's observations for bad credentials.
 - **Budget:** each check declares its planned requests (scaled by \`--runs\`, capped), which
   \`--dry-run\` lists and which size the default \`--runs\` (see [running.md](running.md)).
 

@@ -2,6 +2,8 @@
  * auth: every credential the contract requires, tried missing, empty, malformed and wrong, gets
  * 401 with {detail: string}; health answers without credentials; the operations documented with
  * the bearer only work with the bearer only; GET /protected echoes the user id (sections 4.12, 5, 7).
+ * Every case of a check goes to one operation (GET /users/me) and one case of each check to every
+ * other operation, fixed across seeds (`coveringPick`): docs/checks.md says what that leaves out.
  */
 import fc from 'fast-check';
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
@@ -82,33 +84,90 @@ function withBody<T extends object>(ctx: CheckContext, op: Operation, parts: T):
 const requiresCredentials = (op: Operation): boolean => op.requiresCredentials && op.credentials.length > 0;
 
 /**
- * The one operation that also gets near misses of the real credentials: the first plain read
- * needing both (GET /users/me). Credentials are checked by one gate in practice; one is enough.
+ * Operations probed with empty, wrong and malformed credentials: all that need credentials but the
+ * CORS preflights. Browsers send preflights without credentials, so a preflight's answer to a bad
+ * credential is only observed (see judge401); its one judged property, the 401 body, is seen by
+ * auth.missing-credentials there, and the other forms' 401 bodies on every other operation.
  */
-function nearMissOperation(spec: SpecModel): Operation | undefined {
-  return spec.operations.find((op) => isCredentialedRead(op) && op.credentials.length === 2);
+const probedWithBadValues = (op: Operation): boolean => requiresCredentials(op) && op.method !== 'OPTIONS';
+const malformedApplies = (op: Operation): boolean => probedWithBadValues(op) && op.credentials.includes('bearer');
+
+/**
+ * The operation every auth check sends its full set of variants to: the first plain read needing
+ * both credentials (GET /users/me). It is where an auth fault is likeliest to show and cheapest to
+ * see: a client calls it first to check its key, it needs no record and changes nothing, and its
+ * answer names the user the server took the caller for. It also gets the near misses of the real
+ * credentials.
+ */
+function fullSetOperation(spec: SpecModel): Operation | undefined {
+  return spec.operations.find((op) => isCredentialedRead(op) && op.credentials.length === 2) ?? spec.operations.find(requiresCredentials);
 }
+
+/**
+ * The covering design across operations. Credentials are checked by one gate in most servers, so
+ * each auth check sends every variant to the full-set operation and one variant to each other
+ * operation: enough to see an operation that skips the gate, or one of its credentials (every
+ * operation gets a probe of each of its credentials across the checks: the bearer from
+ * wrong-credentials and malformed-bearer, the user id from empty-credentials; a preflight's bearer
+ * from missing-credentials). Where a check has several variants for the other operations, the one
+ * sent is picked by the operation's place among those `rotation` names, in the spec's order: fixed,
+ * so every seed sends the same cases.
+ */
+function coveringPick<T>(spec: SpecModel, op: Operation, variants: readonly T[], rotation: (op: Operation) => boolean): T[] {
+  const full = fullSetOperation(spec);
+  if (op === full || variants.length <= 1) return [...variants];
+  const index = spec.operations.filter((o) => rotation(o) && o !== full).indexOf(op);
+  return [variants[Math.max(0, index) % variants.length]!];
+}
+
+/** The credentials left out, per request: each one alone, then all of them; one rotated variant off the full-set operation. */
+function missingVariants(spec: SpecModel, op: Operation): Credential[][] {
+  const variants = op.credentials.map((c) => [c]);
+  if (op.credentials.length > 1) variants.push([...op.credentials]);
+  return coveringPick(spec, op, variants, (o) => requiresCredentials(o) && o.credentials.length > 1);
+}
+
+/**
+ * The credentials sent empty: every one on the full-set operation; elsewhere the user id, the one
+ * credential no other check probes there (the bearer gets a wrong and a malformed value).
+ */
+function emptyVariants(spec: SpecModel, op: Operation): Credential[] {
+  if (op === fullSetOperation(spec)) return [...op.credentials];
+  return [op.credentials.find((c) => c !== 'bearer') ?? op.credentials[0]!];
+}
+
+/**
+ * The credentials sent wrong: every one on the full-set operation (with the near misses there);
+ * elsewhere the bearer, whose refusal is judged on every server (a wrong user id may be answered
+ * 403, which is observed, so a probe of it alone could judge nothing).
+ */
+function wrongVariants(spec: SpecModel, op: Operation): Credential[] {
+  if (op === fullSetOperation(spec)) return [...op.credentials];
+  return [op.credentials.includes('bearer') ? 'bearer' : op.credentials[0]!];
+}
+
+/** Near misses of the real credentials (the key or user id with something appended), sent on the full-set operation only. */
+const NEAR_MISSES = 3;
 
 export const missingCredentials = defineCheck({
   id: 'auth.missing-credentials',
   suite: 'auth',
-  rule: 'A request without one of the credentials the operation requires (or without any) is answered 401 {detail: string}',
+  rule: 'A request without one of the credentials the operation requires (or without any) is answered 401 {detail: string}; every case on one operation, one case (rotated, the same on every seed) on each other',
   contractRef: '5.1, 5.4, 5.5, 7',
   severity: 'critical',
   appliesTo: requiresCredentials,
   // The first check on an operation that needs a created record pays for creating it.
-  plannedRequests: (op, _runs, spec) => op.credentials.length + 1 + recordCost(op, spec),
+  plannedRequests: (op, _runs, spec) => missingVariants(spec, op).length + recordCost(op, spec),
   async run(ctx, op) {
     const values = await probePath(ctx, op);
     const all = documentedHeaders(ctx, op);
     const findings = new Findings();
-    const variants: Array<[string, Record<string, string>]> = op.credentials.map((c) => {
-      const header = credentialHeader(ctx.spec, c);
+    const variants: Array<[string, Record<string, string>]> = missingVariants(ctx.spec, op).map((left) => {
       const rest = { ...all };
-      delete rest[header];
-      return [`no ${header} header`, rest];
+      for (const c of left) delete rest[credentialHeader(ctx.spec, c)];
+      const what = left.length > 1 && left.length === op.credentials.length ? 'no credentials at all' : `no ${credentialHeader(ctx.spec, left[0]!)} header`;
+      return [what, rest];
     });
-    if (op.credentials.length > 1) variants.push(['no credentials at all', {}]);
     for (const [what, headers] of variants) {
       const exchange = await ctx.send({ ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })), auth: 'none' });
       findings.add(judge401(ctx, op, exchange, what));
@@ -120,15 +179,15 @@ export const missingCredentials = defineCheck({
 export const emptyCredentials = defineCheck({
   id: 'auth.empty-credentials',
   suite: 'auth',
-  rule: 'A required credential sent empty ("Bearer " or an empty X-User-ID) is answered 401 {detail: string}',
+  rule: 'A required credential sent empty ("Bearer " or an empty X-User-ID) is answered 401 {detail: string}; both on one operation, the user id on each other',
   contractRef: '5.1, 5.5, 7',
   severity: 'major',
-  appliesTo: requiresCredentials,
-  plannedRequests: (op) => op.credentials.length,
+  appliesTo: probedWithBadValues,
+  plannedRequests: (op, _runs, spec) => emptyVariants(spec, op).length,
   async run(ctx, op) {
     const values = await probePath(ctx, op);
     const findings = new Findings();
-    for (const c of op.credentials) {
+    for (const c of emptyVariants(ctx.spec, op)) {
       const header = credentialHeader(ctx.spec, c);
       const headers = { ...documentedHeaders(ctx, op), [header]: c === 'bearer' ? 'Bearer ' : '' };
       const exchange = await ctx.send({ ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })), auth: 'none' });
@@ -141,32 +200,46 @@ export const emptyCredentials = defineCheck({
 /** Token-shaped strings; built once (stringMatching compiles the pattern into an arbitrary tree). */
 const TOKEN = fc.stringMatching(/^[A-Za-z0-9._~+/-]{1,48}$/);
 
-/** Authorization values that are not a bearer of the run's key: other schemes, no scheme, random tokens. */
+/**
+ * Random bearers that are not the run's key (token-shaped, or any printable text), drawn after the
+ * fixed values of `malformedExamples`, which already send the other schemes and no scheme.
+ */
 function malformedBearer(apiKey: string): fc.Arbitrary<string> {
   const token = TOKEN.filter((t) => t !== apiKey);
   return fc.oneof(
-    fc.constant(apiKey).map((k) => `Basic ${k}`),
-    fc.constant(apiKey).map((k) => `Token ${k}`),
-    fc.constant(apiKey),
-    fc.constant(apiKey).map((k) => `Bearer${k}`),
     token.map((t) => `Bearer ${t}`),
     fc.string({ minLength: 1, maxLength: 40 }).filter((s) => /^[\x21-\x7e]+$/.test(s) && !s.includes(apiKey)).map((s) => `Bearer ${s}`),
   );
 }
 
+/** The fixed malformed values: another scheme, no scheme, no space after the scheme, a token that is not a key. */
+const malformedExamples = (apiKey: string): string[] => [`Basic ${apiKey}`, apiKey, `Token ${apiKey}`, `Bearer${apiKey}`, 'Bearer vapc-not-a-key'];
+
+/** Random malformed values after the fixed ones, on the full-set operation only. */
+const MALFORMED_RUNS = 3;
+
+/** The fixed values an operation gets (all on the full-set one, one rotated elsewhere) and how many random ones. */
+function malformedPlan(spec: SpecModel, op: Operation, runs: number, apiKey: string): { examples: string[]; numRuns: number } {
+  const full = op === fullSetOperation(spec);
+  return { examples: coveringPick(spec, op, malformedExamples(apiKey), malformedApplies), numRuns: full ? Math.min(runs, MALFORMED_RUNS) : 0 };
+}
+
 export const malformedBearerCheck = defineCheck({
   id: 'auth.malformed-bearer',
   suite: 'auth',
-  rule: 'An Authorization header that is not "Bearer <API key>" (another scheme, no scheme, a random token) is answered 401 {detail: string}',
+  rule: 'An Authorization header that is not "Bearer <API key>" (another scheme, no scheme, a random token) is answered 401 {detail: string}; every fixed case and a few random ones on one operation, one fixed case (rotated) on each other',
   contractRef: '5.1, 5.2, 5.5, 7',
   severity: 'critical',
-  appliesTo: (op) => requiresCredentials(op) && op.credentials.includes('bearer'),
-  plannedRequests: (_op, runs) => 4 + Math.min(runs, 4),
+  appliesTo: malformedApplies,
+  plannedRequests: (op, runs, spec) => {
+    const plan = malformedPlan(spec, op, runs, 'key');
+    return plan.examples.length + plan.numRuns;
+  },
   async run(ctx, op) {
     const values = await probePath(ctx, op);
     const apiKey = ctx.credentials.apiKey ?? 'vapc';
     const header = credentialHeader(ctx.spec, 'bearer');
-    const examples = [`Basic ${apiKey}`, apiKey, `Token ${apiKey}`, 'Bearer vapc-not-a-key'];
+    const { examples, numRuns } = malformedPlan(ctx.spec, op, ctx.runs, apiKey);
     const verdict = await checkProperty(
       ctx,
       malformedBearer(apiKey),
@@ -175,7 +248,7 @@ export const malformedBearerCheck = defineCheck({
         const exchange = await ctx.send({ ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })), auth: 'none' });
         return judge401(ctx, op, exchange, `Authorization "${ctx.redact(value)}"`, value);
       },
-      { examples, numRuns: Math.min(ctx.runs, 4) },
+      { examples, numRuns },
     );
     const findings = new Findings();
     findings.add(verdict);
@@ -183,36 +256,40 @@ export const malformedBearerCheck = defineCheck({
   },
 });
 
+/** The wrong values to send: a made-up one per credential of `wrongVariants`, and the near misses on the full-set operation. */
+function wrongTries(ctx: CheckContext, op: Operation): Array<{ credential: Credential; value: string; what: string }> {
+  const tries: Array<{ credential: Credential; value: string; what: string }> = [];
+  for (const c of wrongVariants(ctx.spec, op)) {
+    const header = credentialHeader(ctx.spec, c);
+    const made = c === 'bearer' ? `Bearer vapc_wrong_${(ctx.credentials.apiKey ?? 'key').length}_${ctx.seed}` : `vapc-wrong-user-${ctx.seed}`;
+    tries.push({ credential: c, value: made, what: `a wrong ${header}` });
+  }
+  // On one operation, near misses of the real values too: a check by prefix or length lets the
+  // real key or user id with something appended through (written with the placeholder in reports).
+  if (op !== fullSetOperation(ctx.spec)) return tries;
+  for (const c of op.credentials) {
+    const header = credentialHeader(ctx.spec, c);
+    if (c === 'bearer' && ctx.credentials.apiKey) {
+      tries.push({ credential: c, value: `Bearer ${ctx.credentials.apiKey}x`, what: `the API key with "x" appended in ${header}` });
+      tries.push({ credential: c, value: `Bearer ${ctx.credentials.apiKey} x`, what: `the API key followed by " x" in ${header}` });
+    }
+    if (c === 'userId' && ctx.credentials.userId) tries.push({ credential: c, value: `${ctx.credentials.userId}-x`, what: `the user id with "-x" appended in ${header}` });
+  }
+  return tries;
+}
+
 export const wrongCredentials = defineCheck({
   id: 'auth.wrong-credentials',
   suite: 'auth',
-  rule: 'A well-formed bearer that is not a valid API key, or an X-User-ID naming no user, is answered 401 {detail: string}, near misses of the real ones included (the key or user id with characters appended, the key followed by a space and more, on one operation); 403 for the user id is observed, not failed',
+  rule: 'A well-formed bearer that is not a valid API key, or an X-User-ID naming no user, is answered 401 {detail: string}, near misses of the real ones included (the key or user id with characters appended, the key followed by a space and more); all of them on one operation, a wrong bearer on each other; 403 for the user id is observed, not failed',
   contractRef: '5.1, 5.5, 7',
   severity: 'critical',
-  appliesTo: requiresCredentials,
-  plannedRequests: (op, _runs, spec) => op.credentials.length + (op === nearMissOperation(spec) ? 3 : 0),
+  appliesTo: probedWithBadValues,
+  plannedRequests: (op, _runs, spec) => wrongVariants(spec, op).length + (op === fullSetOperation(spec) ? NEAR_MISSES : 0),
   async run(ctx, op) {
     const values = await probePath(ctx, op);
     const findings = new Findings();
-    const tries: Array<{ credential: Credential; value: string; what: string }> = [];
-    for (const c of op.credentials) {
-      const header = credentialHeader(ctx.spec, c);
-      const made = c === 'bearer' ? `Bearer vapc_wrong_${(ctx.credentials.apiKey ?? 'key').length}_${ctx.seed}` : `vapc-wrong-user-${ctx.seed}`;
-      tries.push({ credential: c, value: made, what: `a wrong ${header}` });
-    }
-    // On one operation, near misses of the real values too: a check by prefix or length lets the
-    // real key or user id with something appended through (written with the placeholder in reports).
-    if (op === nearMissOperation(ctx.spec)) {
-      for (const c of op.credentials) {
-        const header = credentialHeader(ctx.spec, c);
-        if (c === 'bearer' && ctx.credentials.apiKey) {
-          tries.push({ credential: c, value: `Bearer ${ctx.credentials.apiKey}x`, what: `the API key with "x" appended in ${header}` });
-          tries.push({ credential: c, value: `Bearer ${ctx.credentials.apiKey} x`, what: `the API key followed by " x" in ${header}` });
-        }
-        if (c === 'userId' && ctx.credentials.userId) tries.push({ credential: c, value: `${ctx.credentials.userId}-x`, what: `the user id with "-x" appended in ${header}` });
-      }
-    }
-    for (const { credential, value, what } of tries) {
+    for (const { credential, value, what } of wrongTries(ctx, op)) {
       const headers = { ...documentedHeaders(ctx, op), [credentialHeader(ctx.spec, credential)]: value };
       const exchange = await ctx.send({ ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })), auth: 'none' });
       if (credential === 'userId' && exchange.response?.status === 403) {

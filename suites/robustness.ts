@@ -8,7 +8,7 @@ import { defineCheck, type CheckContext, type CheckDefinition } from '../src/che
 import { FAILURE_KINDS as KIND } from '../src/results/model.js';
 import type { Operation } from '../src/spec/model.js';
 import { integerQueryParams, itemsOf, propertiesOf, typesOf, validBody, validQueryValue, malformedJson, type JsonType } from '../src/generators/index.js';
-import { Findings, OK, checkProperty, fail, genOptions, label, recordCost, request, sampleBody, sharedPathForRecord, statusText, type Judgement } from './lib.js';
+import { Findings, OK, checkProperty, fail, genOptions, label, recordCost, request, sampleBody, sharedPathForRecord, skipped, statusText, type Judgement } from './lib.js';
 
 interface Input {
   path: Record<string, string>;
@@ -144,11 +144,25 @@ export const noServerErrorValid = defineCheck({
   contractRef: '4, 7',
   severity: 'critical',
   appliesTo: (op) => !op.sideEffects,
-  plannedRequests: (op, runs, spec) => (validVaries(op) ? Math.min(runs, CAP) : 1) + validExamples(op, {}, {}).length + recordCost(op, spec),
+  plannedRequests: (op, runs, spec, options) => {
+    const examples = validExamples(op, {}, {}).length;
+    if (options?.covered) return examples + (examples > 0 ? recordCost(op, spec) : 0);
+    return (validVaries(op) ? Math.min(runs, CAP) : 1) + examples + recordCost(op, spec);
+  },
+  judgeExchange(ctx, op, exchange) {
+    if (exchange.response?.status === 429) return undefined;
+    const wire = ctx.validateWire(op, exchange);
+    if (!wire.available || !wire.valid) return undefined;
+    return judge(ctx, op, exchange, 'a valid request', undefined);
+  },
   async run(ctx, op) {
+    // Every valid request of the run on the operation was judged as it came (judgeExchange): the
+    // random valid inputs only where no other check sent one; the awkward examples always.
+    const elsewhere = ctx.judgedElsewhere?.().judged ?? 0;
+    if (elsewhere > 0 && !op.requestBody) return skipped(`no request of its own: the valid requests other checks sent on ${label(op)} were judged`);
     const path = await basePath(ctx, op);
     const findings = new Findings();
-    const numRuns = validVaries(op) ? Math.min(ctx.runs, CAP) : 1;
+    const numRuns = elsewhere > 0 ? 0 : validVaries(op) ? Math.min(ctx.runs, CAP) : 1;
     const base = sampleBody(ctx, op, 83);
     const examples = base ? validExamples(op, path, base) : [];
     findings.add(

@@ -1,10 +1,12 @@
 import type { RunEvents } from '../results/events.js';
 import { SUITES, type CheckResult, type Failure, type Suite } from '../results/model.js';
 import { operationLabel, type Operation } from '../spec/model.js';
+import type { Exchange } from '../transport/types.js';
 import { sanitizeLine, sanitizeResult } from '../secrets/report.js';
 import type { CheckDefinition, CheckOutcome } from '../checks/check.js';
 import { GENERIC_PROFILE, type ContractProfile } from '../checks/profile.js';
 import { RunAbortedError, type RunContext } from './context.js';
+import { markCovered, PassiveJudges, passiveLast } from './passive.js';
 
 /** One check applied to one operation: the unit that yields one CheckResult. */
 export interface PlannedCheck {
@@ -14,6 +16,8 @@ export interface PlannedCheck {
   skip?: string;
   /** Planned under --strict-types (some checks send more cases). */
   strictTypes?: boolean;
+  /** A passive check's pair whose operation another pair sends on first (see `markCovered`). */
+  covered?: boolean;
 }
 
 export interface PlanOptions {
@@ -70,6 +74,7 @@ export function planChecks(checks: readonly CheckDefinition[], ctx: Pick<RunCont
     }
     plan.push(...normal, ...destructivePairs, ...credential);
   }
+  markCovered(plan);
   return plan;
 }
 
@@ -135,57 +140,94 @@ export async function runChecks(checks: readonly CheckDefinition[], ctx: RunCont
   return runPlan(plan, ctx, options.events);
 }
 
-export async function runPlan(plan: readonly PlannedCheck[], ctx: RunContext, events?: RunEvents): Promise<RunChecksResult> {
-  const results: CheckResult[] = [];
-  let aborted: RunChecksResult['aborted'];
-  let currentSuite: Suite | undefined;
-  for (const [index, item] of plan.entries()) {
-    const suite = item.check.suite;
-    if (suite !== currentSuite) {
-      if (currentSuite !== undefined) events?.onSuiteEnd?.(currentSuite);
-      currentSuite = suite;
+/** An exchange heard before the plan ran (discovery), with its operation and the tag of its sender. */
+export type HeardAnswer = [exchange: Exchange, op: Operation, checkId: string | undefined];
+
+/** Announces suite starts and ends as the plan moves from one suite to the next. */
+function suiteTracker(plan: readonly PlannedCheck[], events: RunEvents | undefined): { at(index: number): void; end(): void } {
+  let current: Suite | undefined;
+  return {
+    at(index) {
+      const suite = plan[index]!.check.suite;
+      if (suite === current) return;
+      if (current !== undefined) events?.onSuiteEnd?.(current);
+      current = suite;
       let count = 0;
       for (let j = index; j < plan.length && plan[j]!.check.suite === suite; j++) count++;
       events?.onSuiteStart?.(suite, count);
+    },
+    end() {
+      if (current !== undefined) events?.onSuiteEnd?.(current);
+    },
+  };
+}
+
+/** Why a pair is not run (the run aborted, the credentials were lost, the plan skips it), or undefined. */
+function notRunReason(item: PlannedCheck, ctx: RunContext, aborted: RunChecksResult['aborted']): string | undefined {
+  if (aborted) return `not run: ${aborted.message}`;
+  if (ctx.lostCredentials !== undefined && (item.operation?.credentials.length ?? 0) > 0) return `not run: ${ctx.lostCredentials}`;
+  return item.skip;
+}
+
+/** Runs one pair in its own scope: its result, or the abort that stopped it (the result then says so). */
+async function runPair(item: PlannedCheck, ctx: RunContext, passive: PassiveJudges): Promise<{ result: CheckResult; aborted?: RunAbortedError }> {
+  const scoped = passive.has(item) ? ctx.scope(item.check.id, item.check.suite, item.operation, passive.tally(item)) : ctx.scope(item.check.id, item.check.suite, item.operation);
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    const outcome = await item.check.run(scoped, item.operation);
+    if (!outcome || typeof outcome !== 'object' || !['passed', 'failed', 'skipped'].includes((outcome as CheckOutcome).status)) {
+      throw new Error(`the check returned no valid outcome (${JSON.stringify(outcome)?.slice(0, 80)})`);
     }
-    let result: CheckResult;
-    if (aborted) {
-      result = { ...baseResult(item), status: 'skipped', message: `not run: ${aborted.message}`, duration_ms: 0, requests: 0 };
-    } else if (ctx.lostCredentials !== undefined && (item.operation?.credentials.length ?? 0) > 0) {
-      result = { ...baseResult(item), status: 'skipped', message: `not run: ${ctx.lostCredentials}`, duration_ms: 0, requests: 0 };
-    } else if (item.skip) {
-      result = { ...baseResult(item), status: 'skipped', message: item.skip, duration_ms: 0, requests: 0 };
-    } else {
-      const scoped = ctx.scope(item.check.id, suite, item.operation);
-      const started = performance.now();
-      try {
-        const outcome = await item.check.run(scoped, item.operation);
-        if (!outcome || typeof outcome !== 'object' || !['passed', 'failed', 'skipped'].includes((outcome as CheckOutcome).status)) {
-          throw new Error(`the check returned no valid outcome (${JSON.stringify(outcome)?.slice(0, 80)})`);
-        }
-        result = toResult(item, outcome, performance.now() - started, scoped.requests);
-      } catch (error) {
-        if (error instanceof RunAbortedError) {
-          aborted = { reason: error.reason, message: error.message };
-          result = { ...baseResult(item), status: 'skipped', message: `not finished: ${error.message}`, duration_ms: Math.round(performance.now() - started), requests: scoped.requests };
-        } else {
-          const message = error instanceof Error ? error.message : String(error);
-          result = {
-            ...baseResult(item),
-            status: 'error',
-            message: `tool error (not a server failure): ${message}`,
-            duration_ms: Math.round(performance.now() - started),
-            requests: scoped.requests,
-          };
-        }
-      }
+    return { result: toResult(item, passive.finish(item, outcome), performance.now() - started, scoped.requests) };
+  } catch (error) {
+    if (error instanceof RunAbortedError) {
+      return { result: { ...baseResult(item), status: 'skipped', message: `not finished: ${error.message}`, duration_ms: elapsed(), requests: scoped.requests }, aborted: error };
     }
-    // Made safe once, here: every sink (live console, reports) then shows the same safe text.
-    result = sanitizeResult(result, ctx.secrets);
-    results.push(result);
-    events?.onCheckDone?.(result);
+    const message = error instanceof Error ? error.message : String(error);
+    return { result: { ...baseResult(item), status: 'error', message: `tool error (not a server failure): ${message}`, duration_ms: elapsed(), requests: scoped.requests } };
   }
-  if (currentSuite !== undefined) events?.onSuiteEnd?.(currentSuite);
+}
+
+/**
+ * Runs the plan, passive pairs' own turns last (`passiveLast`), one CheckResult per pair, each
+ * made safe and announced as it is recorded. A passive pair that fails on another check's answer
+ * is reported right after the pair that sent it (its verdict cannot change), else at its turn.
+ */
+export async function runPlan(plan: readonly PlannedCheck[], ctx: RunContext, events?: RunEvents, heard: readonly HeardAnswer[] = []): Promise<RunChecksResult> {
+  const ordered = passiveLast(plan);
+  const results: CheckResult[] = [];
+  let aborted: RunChecksResult['aborted'];
+  const suites = suiteTracker(ordered, events);
+  const passive = new PassiveJudges(ordered, ctx);
+  const stopListening = passive.size > 0 ? ctx.onAnswer((exchange, op, checkId) => passive.judge(exchange, op, checkId)) : () => undefined;
+  // Made safe once, here: every sink (live console, reports) then shows the same safe text.
+  const record = (result: CheckResult): void => {
+    const safe = sanitizeResult(result, ctx.secrets);
+    results.push(safe);
+    events?.onCheckDone?.(safe);
+  };
+  try {
+    // The answers heard before the plan ran (discovery's reads) are judged first.
+    for (const [exchange, op, checkId] of heard) passive.judge(exchange, op, checkId);
+    for (const early of passive.failedNow()) record(toResult(early.item, early.outcome, 0, 0));
+    for (const [index, item] of ordered.entries()) {
+      if (passive.reported(item)) continue;
+      suites.at(index);
+      const reason = notRunReason(item, ctx, aborted);
+      if (reason !== undefined) {
+        record({ ...baseResult(item), status: 'skipped', message: reason, duration_ms: 0, requests: 0 });
+        continue;
+      }
+      const ran = await runPair(item, ctx, passive);
+      if (ran.aborted) aborted = { reason: ran.aborted.reason, message: ran.aborted.message };
+      record(ran.result);
+      for (const early of passive.failedNow()) record(toResult(early.item, early.outcome, 0, 0));
+    }
+  } finally {
+    stopListening();
+  }
+  suites.end();
   return aborted ? { results: aborted.reason === 'unreachable' ? results.map((r) => notJudgedWhenDown(r, sanitizeLine(aborted!.message, ctx.secrets))) : results, aborted } : { results };
 }
 

@@ -2,7 +2,6 @@ import type { Operation, SpecModel } from '../spec/model.js';
 import type { Failure, FailureField, FailureKind, Observation, RecordedRequest, RecordedResponse, Severity, Suite } from '../results/model.js';
 import type { Exchange, HttpRequest } from '../transport/types.js';
 import type { Fixtures } from '../results/fixtures.js';
-import type { Judgement } from './outcomes.js';
 
 export type { Fixtures };
 
@@ -120,6 +119,12 @@ export interface SharedTally {
   /** Why other answers it looked at judged nothing. */
   unjudged: readonly string[];
 }
+
+/**
+ * A verdict of one probe: fine, a failure to report, or fine because nothing was judged
+ * (`unjudged` says why). Made with the helpers of outcomes.ts (OK, unjudged, fail).
+ */
+export type Judgement = { ok: true; unjudged?: string } | { ok: false; failure: Failure; summary: string };
 
 /** What a check knows of a failure: the words for people, and the kind and field as data. */
 export interface FailureDetails {

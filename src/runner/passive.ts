@@ -12,7 +12,7 @@ import { Findings } from '../checks/outcomes.js';
 import type { Operation } from '../spec/model.js';
 import type { Exchange } from '../transport/types.js';
 import type { RunContext } from './context.js';
-import type { PlannedCheck } from './run.js';
+import type { PlannedCheck } from './planned.js';
 
 /** A check × operation that judges others' exchanges. */
 interface PassivePair {

@@ -7,18 +7,9 @@ import type { CheckDefinition, CheckOutcome } from '../checks/check.js';
 import { GENERIC_PROFILE, type ContractProfile } from '../checks/profile.js';
 import { RunAbortedError, type RunContext } from './context.js';
 import { markCovered, PassiveJudges, passiveLast } from './passive.js';
+import type { PlannedCheck } from './planned.js';
 
-/** One check applied to one operation: the unit that yields one CheckResult. */
-export interface PlannedCheck {
-  check: CheckDefinition;
-  operation: Operation;
-  /** Why it will not run (destructive without the flag, fixture missing), when it will not. */
-  skip?: string;
-  /** Planned under --strict-types (some checks send more cases). */
-  strictTypes?: boolean;
-  /** A passive check's pair whose operation another pair sends on first (see `markCovered`). */
-  covered?: boolean;
-}
+export type { PlannedCheck };
 
 export interface PlanOptions {
   /** Suites to run, default all. */

@@ -268,7 +268,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       return { report: makeReport([]), secrets: ctx.secrets.known(), discovery, dryRun };
     }
     options.events?.onStart?.(planEvent);
-    const outcome = await runPlan(plan, ctx, composeEvents(coverage.events, options.events ?? {}), heard);
+    const outcome = await runPlan(plan, ctx, composeEvents(coverage.events, options.events ?? {}), { heard, onJudged: (exchange, checkId) => coverage.onJudged(exchange, checkId) });
     // The aborted reason may quote the target: made safe like every other line.
     const run: RunReport['run'] = outcome.aborted ? { status: 'aborted', reason: sanitizeLine(outcome.aborted.message, ctx.secrets) } : { status: 'complete' };
     const report: RunReport = { ...makeReport(outcome.results, run), ...withRateLimit(ctx.pacer.state) };

@@ -23,6 +23,10 @@ interface PassivePair {
   senders: Set<string>;
   /** Reported (failed early, or at its own turn): it judges nothing more. */
   done: boolean;
+  /** The exchanges it judged (for coverage, told when the result is recorded). */
+  judged: Exchange[];
+  /** A judge that threw: the tool's fault, reported as the pair's error at its turn. */
+  error?: unknown;
 }
 
 export const isPassive = (item: PlannedCheck): boolean => typeof item.check.judgeExchange === 'function' && item.skip === undefined;
@@ -60,7 +64,7 @@ export class PassiveJudges {
 
   constructor(plan: readonly PlannedCheck[], run: RunContext) {
     for (const item of plan.filter(isPassive)) {
-      const pair: PassivePair = { item, ctx: run.scope(item.check.id, item.check.suite, item.operation), findings: new Findings(), senders: new Set(), done: false };
+      const pair: PassivePair = { item, ctx: run.scope(item.check.id, item.check.suite, item.operation), findings: new Findings(), senders: new Set(), done: false, judged: [] };
       this.byItem.set(item, pair);
       this.byOperation.set(item.operation, [...(this.byOperation.get(item.operation) ?? []), pair]);
     }
@@ -73,10 +77,17 @@ export class PassiveJudges {
   /** The runner's answer listener: every open pair of the operation judges the exchange (not its own). */
   judge(exchange: Exchange, op: Operation, senderId: string | undefined): void {
     for (const pair of this.byOperation.get(op) ?? []) {
-      if (pair.done || senderId === pair.item.check.id) continue;
-      const judgement = pair.item.check.judgeExchange!(pair.ctx, op, exchange);
+      if (pair.done || pair.error !== undefined || senderId === pair.item.check.id) continue;
+      let judgement: ReturnType<NonNullable<PlannedCheck['check']['judgeExchange']>>;
+      try {
+        judgement = pair.item.check.judgeExchange!(pair.ctx, op, exchange);
+      } catch (error) {
+        pair.error = error;
+        continue;
+      }
       if (judgement === undefined) continue;
       pair.findings.add(judgement);
+      pair.judged.push(exchange);
       if (!judgement.ok) pair.senders.add(senderId ?? 'discovery');
     }
   }
@@ -94,6 +105,11 @@ export class PassiveJudges {
   tally(item: PlannedCheck): () => SharedTally {
     const pair = this.byItem.get(item);
     return () => ({ judged: pair?.findings.judged ?? 0, unjudged: [...(pair?.findings.unjudged ?? [])] });
+  }
+
+  /** The exchanges of others the pair judged (none for a pair that judges nothing passively). */
+  judgedBy(item: PlannedCheck): readonly Exchange[] {
+    return this.byItem.get(item)?.judged ?? [];
   }
 
   /** The pairs that failed and were not yet reported, each with its outcome; they are final from now on. */
@@ -115,6 +131,7 @@ export class PassiveJudges {
     const pair = this.byItem.get(item);
     if (!pair) return own;
     pair.done = true;
+    if (pair.error !== undefined) throw pair.error;
     const { findings } = pair;
     if (findings.failures.length > 0) return this.withSenders(findings.outcome(''), pair);
     if (own.status === 'failed' || findings.judged === 0) return own;

@@ -134,6 +134,12 @@ export async function runChecks(checks: readonly CheckDefinition[], ctx: RunCont
 /** An exchange heard before the plan ran (discovery), with its operation and the tag of its sender. */
 export type HeardAnswer = [exchange: Exchange, op: Operation, checkId: string | undefined];
 
+/** What runPlan hears and tells beside the events: discovery's answers, and the exchanges each passive pair judged (coverage). */
+export interface PassiveTaps {
+  heard?: readonly HeardAnswer[];
+  onJudged?: (exchange: Exchange, checkId: string) => void;
+}
+
 /** Announces suite starts and ends as the plan moves from one suite to the next. */
 function suiteTracker(plan: readonly PlannedCheck[], events: RunEvents | undefined): { at(index: number): void; end(): void } {
   let current: Suite | undefined;
@@ -185,7 +191,7 @@ async function runPair(item: PlannedCheck, ctx: RunContext, passive: PassiveJudg
  * made safe and announced as it is recorded. A passive pair that fails on another check's answer
  * is reported right after the pair that sent it (its verdict cannot change), else at its turn.
  */
-export async function runPlan(plan: readonly PlannedCheck[], ctx: RunContext, events?: RunEvents, heard: readonly HeardAnswer[] = []): Promise<RunChecksResult> {
+export async function runPlan(plan: readonly PlannedCheck[], ctx: RunContext, events?: RunEvents, taps: PassiveTaps = {}): Promise<RunChecksResult> {
   const ordered = passiveLast(plan);
   const results: CheckResult[] = [];
   let aborted: RunChecksResult['aborted'];
@@ -193,15 +199,17 @@ export async function runPlan(plan: readonly PlannedCheck[], ctx: RunContext, ev
   const passive = new PassiveJudges(ordered, ctx);
   const stopListening = passive.size > 0 ? ctx.onAnswer((exchange, op, checkId) => passive.judge(exchange, op, checkId)) : () => undefined;
   // Made safe once, here: every sink (live console, reports) then shows the same safe text.
-  const record = (result: CheckResult): void => {
+  const record = (result: CheckResult, item?: PlannedCheck): void => {
+    // The exchanges of others a passive pair judged belong to its result (coverage), told just before it.
+    if (item && taps.onJudged) for (const exchange of passive.judgedBy(item)) taps.onJudged(exchange, item.check.id);
     const safe = sanitizeResult(result, ctx.secrets);
     results.push(safe);
     events?.onCheckDone?.(safe);
   };
   try {
     // The answers heard before the plan ran (discovery's reads) are judged first.
-    for (const [exchange, op, checkId] of heard) passive.judge(exchange, op, checkId);
-    for (const early of passive.failedNow()) record(toResult(early.item, early.outcome, 0, 0));
+    for (const [exchange, op, checkId] of taps.heard ?? []) passive.judge(exchange, op, checkId);
+    for (const early of passive.failedNow()) record(toResult(early.item, early.outcome, 0, 0), early.item);
     for (const [index, item] of ordered.entries()) {
       if (passive.reported(item)) continue;
       suites.at(index);
@@ -212,8 +220,8 @@ export async function runPlan(plan: readonly PlannedCheck[], ctx: RunContext, ev
       }
       const ran = await runPair(item, ctx, passive);
       if (ran.aborted) aborted = { reason: ran.aborted.reason, message: ran.aborted.message };
-      record(ran.result);
-      for (const early of passive.failedNow()) record(toResult(early.item, early.outcome, 0, 0));
+      record(ran.result, item);
+      for (const early of passive.failedNow()) record(toResult(early.item, early.outcome, 0, 0), early.item);
     }
   } finally {
     stopListening();

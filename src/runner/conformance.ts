@@ -207,7 +207,7 @@ function planRun(ctx: RunContext, options: ConformanceOptions, spec: SpecModel):
 /** The report of the run from its results, made safe at the source (see runConformance). */
 function reportMaker(options: ConformanceOptions, spec: SpecModel, ctx: RunContext, planning: RunPlanning, extra: { startedAt: number; target: string; config: RunConfig; coverage: ReturnType<typeof coverageTap> }) {
   const { shard, cut, wholePlan } = planning;
-  return (results: RunReport['results'], run?: RunReport['run']): RunReport => ({
+  return (results: RunReport['results'], run?: RunReport['run'], runOrder: RunReport['results'] = results): RunReport => ({
     tool: { name: 'voice-agent-contract', version: packageVersion() },
     spec_version: spec.version,
     target: sanitizeLine(extra.target, ctx.secrets),
@@ -220,7 +220,7 @@ function reportMaker(options: ConformanceOptions, spec: SpecModel, ctx: RunConte
     ...(run ? { run } : {}),
     ...(options.focus ? { focus: options.focus } : {}),
     ...(shard ? { shard } : {}),
-    ...(results.length > 0 ? { coverage: extra.coverage.compute(results, wholePlan) } : {}),
+    ...(results.length > 0 ? { coverage: extra.coverage.compute(runOrder, wholePlan) } : {}),
     ...(cut ? { budget: cut } : {}),
   });
 }
@@ -271,7 +271,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const outcome = await runPlan(plan, ctx, composeEvents(coverage.events, options.events ?? {}), { heard, onJudged: (exchange, checkId) => coverage.onJudged(exchange, checkId) });
     // The aborted reason may quote the target: made safe like every other line.
     const run: RunReport['run'] = outcome.aborted ? { status: 'aborted', reason: sanitizeLine(outcome.aborted.message, ctx.secrets) } : { status: 'complete' };
-    const report: RunReport = { ...makeReport(outcome.results, run), ...withRateLimit(ctx.pacer.state) };
+    const report: RunReport = { ...makeReport(outcome.results, run, outcome.runOrder), ...withRateLimit(ctx.pacer.state) };
     options.events?.onEnd?.(report);
     const result: ConformanceResult = { report, discovery, secrets: ctx.secrets.known() };
     if (outcome.aborted) result.aborted = outcome.aborted;

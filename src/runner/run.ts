@@ -88,7 +88,10 @@ export interface RunChecksOptions extends PlanOptions {
 }
 
 export interface RunChecksResult {
+  /** One result per pair of the plan, in plan order. */
   results: CheckResult[];
+  /** The same results in the order they were done (passive pairs late, or early when they failed): what the coverage log indexes. */
+  runOrder: CheckResult[];
   /** Set when the run stopped early (deadline, target stopped answering); the rest is skipped. */
   aborted?: { reason: 'deadline' | 'unreachable'; message: string };
 }
@@ -193,17 +196,21 @@ async function runPair(item: PlannedCheck, ctx: RunContext, passive: PassiveJudg
  */
 export async function runPlan(plan: readonly PlannedCheck[], ctx: RunContext, events?: RunEvents, taps: PassiveTaps = {}): Promise<RunChecksResult> {
   const ordered = passiveLast(plan);
-  const results: CheckResult[] = [];
+  // Results in plan order (shard positions name plan order); the run order, which the coverage log indexes, apart.
+  const position = new Map(plan.map((item, i) => [item, i]));
+  const results = new Array<CheckResult>(plan.length);
+  const runOrder: CheckResult[] = [];
   let aborted: RunChecksResult['aborted'];
   const suites = suiteTracker(ordered, events);
   const passive = new PassiveJudges(ordered, ctx);
   const stopListening = passive.size > 0 ? ctx.onAnswer((exchange, op, checkId) => passive.judge(exchange, op, checkId)) : () => undefined;
   // Made safe once, here: every sink (live console, reports) then shows the same safe text.
-  const record = (result: CheckResult, item?: PlannedCheck): void => {
+  const record = (result: CheckResult, item: PlannedCheck): void => {
     // The exchanges of others a passive pair judged belong to its result (coverage), told just before it.
-    if (item && taps.onJudged) for (const exchange of passive.judgedBy(item)) taps.onJudged(exchange, item.check.id);
+    if (taps.onJudged) for (const exchange of passive.judgedBy(item)) taps.onJudged(exchange, item.check.id);
     const safe = sanitizeResult(result, ctx.secrets);
-    results.push(safe);
+    results[position.get(item)!] = safe;
+    runOrder.push(safe);
     events?.onCheckDone?.(safe);
   };
   try {
@@ -215,7 +222,7 @@ export async function runPlan(plan: readonly PlannedCheck[], ctx: RunContext, ev
       suites.at(index);
       const reason = notRunReason(item, ctx, aborted);
       if (reason !== undefined) {
-        record({ ...baseResult(item), status: 'skipped', message: reason, duration_ms: 0, requests: 0 });
+        record({ ...baseResult(item), status: 'skipped', message: reason, duration_ms: 0, requests: 0 }, item);
         continue;
       }
       const ran = await runPair(item, ctx, passive);
@@ -227,7 +234,8 @@ export async function runPlan(plan: readonly PlannedCheck[], ctx: RunContext, ev
     stopListening();
   }
   suites.end();
-  return aborted ? { results: aborted.reason === 'unreachable' ? results.map((r) => notJudgedWhenDown(r, sanitizeLine(aborted!.message, ctx.secrets))) : results, aborted } : { results };
+  const down = (list: CheckResult[]) => (aborted?.reason === 'unreachable' ? list.map((r) => notJudgedWhenDown(r, sanitizeLine(aborted!.message, ctx.secrets))) : list);
+  return { results: down(results), runOrder: down(runOrder), ...(aborted ? { aborted } : {}) };
 }
 
 /**

@@ -67,14 +67,16 @@ describe('passive checks (judgeExchange)', () => {
     const t = transport([]);
     const ctx = createCheckContext({ spec, transport: t });
     const ran = { own: 0 };
-    const { results } = await runChecks([passive(ran), sender('auth.a', 2), sender('cors.c')], ctx);
-    // The passive pair's own turn comes after every other pair, whatever the registry order.
-    expect(results.map((r) => [r.id, r.status, r.requests])).toEqual([
+    const { results, runOrder } = await runChecks([passive(ran), sender('auth.a', 2), sender('cors.c')], ctx);
+    // The passive pair's own turn comes after every other pair, whatever the registry order; the
+    // results stay in plan order (shards name plan positions).
+    expect(results.map((r) => r.id)).toEqual(['auth.a', 'schema.passive', 'cors.c']);
+    expect(runOrder.map((r) => [r.id, r.status, r.requests])).toEqual([
       ['auth.a', 'passed', 2],
       ['cors.c', 'passed', 1],
       ['schema.passive', 'passed', 0],
     ]);
-    expect(results[2]!.message).toContain("3 answer(s) to other checks' requests judged");
+    expect(results[1]!.message).toContain("3 answer(s) to other checks' requests judged");
     expect(t.sent).toHaveLength(3);
     expect(ran.own).toBe(1);
   });
@@ -82,7 +84,7 @@ describe('passive checks (judgeExchange)', () => {
   it("report a failure on another check's answer at once, under the passive check, with that request's curl line", async () => {
     const ctx = createCheckContext({ spec, transport: transport([200, 503]) });
     const ran = { own: 0 };
-    const { results } = await runChecks([sender('auth.a'), sender('auth.b'), passive(ran), sender('cors.c')], ctx);
+    const { runOrder: results } = await runChecks([sender('auth.a'), sender('auth.b'), passive(ran), sender('cors.c')], ctx);
     expect(results.map((r) => [r.id, r.status, r.requests])).toEqual([
       ['auth.a', 'passed', 1],
       ['auth.b', 'passed', 1],

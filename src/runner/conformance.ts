@@ -15,7 +15,7 @@ import type { CheckDefinition, Credentials, Fixtures, RequestValidator } from '.
 import { createCheckContext, RunAbortedError, type CheckContextOptions, type RunContext } from './context.js';
 import { diagnoseSetup, discoverFixtures, probeConfiguredFixtures, type DiscoveryResult } from './discovery.js';
 import { planChecks, runPlan, type HeardAnswer, type PlannedCheck } from './run.js';
-import { markCovered, passiveLast } from './passive.js';
+import { markCovered, passiveTurns } from './passive.js';
 import { validateWireRequest } from '../checks/wire.js';
 import { GENERIC_PROFILE, type ContractProfile } from '../checks/profile.js';
 import { shardPositions, type ShardField, type ShardInfo } from '../results/shard.js';
@@ -200,7 +200,7 @@ function planRun(ctx: RunContext, options: ConformanceOptions, spec: SpecModel):
   const shard = options.shard ? shardOf(wholePlan, runs, spec, options.shard) : undefined;
   const plan = shard ? shard.positions.map((i) => wholePlan[i]!) : wholePlan;
   // What a passive check's own turn will find covered, in the order the pairs will run.
-  markCovered(passiveLast(plan));
+  markCovered(passiveTurns(plan));
   return { suites, budget, runs, wholePlan, plan, ...(cut ? { cut } : {}), ...(shard ? { shard } : {}) };
 }
 

@@ -6,7 +6,7 @@ import { sanitizeLine, sanitizeResult } from '../secrets/report.js';
 import type { CheckDefinition, CheckOutcome } from '../checks/check.js';
 import { GENERIC_PROFILE, type ContractProfile } from '../checks/profile.js';
 import { RunAbortedError, type RunContext } from './context.js';
-import { markCovered, PassiveJudges, passiveLast } from './passive.js';
+import { markCovered, PassiveJudges, passiveTurns, type Settled } from './passive.js';
 import type { PlannedCheck } from './planned.js';
 
 export type { PlannedCheck };
@@ -65,7 +65,7 @@ export function planChecks(checks: readonly CheckDefinition[], ctx: Pick<RunCont
     }
     plan.push(...normal, ...destructivePairs, ...credential);
   }
-  markCovered(plan);
+  markCovered(passiveTurns(plan));
   return plan;
 }
 
@@ -169,8 +169,8 @@ function notRunReason(item: PlannedCheck, ctx: RunContext, aborted: RunChecksRes
   return item.skip;
 }
 
-/** Runs one pair in its own scope: its result, or the abort that stopped it (the result then says so). */
-async function runPair(item: PlannedCheck, ctx: RunContext, passive: PassiveJudges): Promise<{ result: CheckResult; aborted?: RunAbortedError }> {
+/** Runs one pair in its own scope: its result (and outcome, when it returned one), or the abort that stopped it. */
+async function runPair(item: PlannedCheck, ctx: RunContext, passive: PassiveJudges): Promise<{ result: CheckResult; outcome?: CheckOutcome; aborted?: RunAbortedError }> {
   const scoped = passive.has(item) ? ctx.scope(item.check.id, item.check.suite, item.operation, passive.tally(item)) : ctx.scope(item.check.id, item.check.suite, item.operation);
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -179,7 +179,7 @@ async function runPair(item: PlannedCheck, ctx: RunContext, passive: PassiveJudg
     if (!outcome || typeof outcome !== 'object' || !['passed', 'failed', 'skipped'].includes((outcome as CheckOutcome).status)) {
       throw new Error(`the check returned no valid outcome (${JSON.stringify(outcome)?.slice(0, 80)})`);
     }
-    return { result: toResult(item, passive.finish(item, outcome), performance.now() - started, scoped.requests) };
+    return { result: toResult(item, outcome, performance.now() - started, scoped.requests), outcome };
   } catch (error) {
     if (error instanceof RunAbortedError) {
       return { result: { ...baseResult(item), status: 'skipped', message: `not finished: ${error.message}`, duration_ms: elapsed(), requests: scoped.requests }, aborted: error };
@@ -190,19 +190,20 @@ async function runPair(item: PlannedCheck, ctx: RunContext, passive: PassiveJudg
 }
 
 /**
- * Runs the plan, passive pairs' own turns last (`passiveLast`), one CheckResult per pair, each
- * made safe and announced as it is recorded. A passive pair that fails on another check's answer
- * is reported right after the pair that sent it (its verdict cannot change), else at its turn.
+ * Runs the plan in its order, one CheckResult per pair, each made safe and announced as it is
+ * recorded. A passive pair (judgeExchange) judges every answer on its operation until it is
+ * reported: at once when it fails, else before the ratelimit suite (or at the end), with its own
+ * turn's outcome held till then (passive.ts).
  */
-export async function runPlan(plan: readonly PlannedCheck[], ctx: RunContext, events?: RunEvents, taps: PassiveTaps = {}): Promise<RunChecksResult> {
-  const ordered = passiveLast(plan);
-  // Results in plan order (shard positions name plan order); the run order, which the coverage log indexes, apart.
-  const position = new Map(plan.map((item, i) => [item, i]));
-  const results = new Array<CheckResult>(plan.length);
+export async function runPlan(given: readonly PlannedCheck[], ctx: RunContext, events?: RunEvents, taps: PassiveTaps = {}): Promise<RunChecksResult> {
+  const plan = passiveTurns(given);
+  // Results in the given order (shard positions name plan order); the run order, which the coverage log indexes, apart.
+  const position = new Map(given.map((item, i) => [item, i]));
+  const results = new Array<CheckResult>(given.length);
   const runOrder: CheckResult[] = [];
   let aborted: RunChecksResult['aborted'];
-  const suites = suiteTracker(ordered, events);
-  const passive = new PassiveJudges(ordered, ctx);
+  const suites = suiteTracker(plan, events);
+  const passive = new PassiveJudges(plan, ctx, toResult);
   const stopListening = passive.size > 0 ? ctx.onAnswer((exchange, op, checkId) => passive.judge(exchange, op, checkId)) : () => undefined;
   // Made safe once, here: every sink (live console, reports) then shows the same safe text.
   const record = (result: CheckResult, item: PlannedCheck): void => {
@@ -213,23 +214,27 @@ export async function runPlan(plan: readonly PlannedCheck[], ctx: RunContext, ev
     runOrder.push(safe);
     events?.onCheckDone?.(safe);
   };
+  const recordAll = (settled: Settled[]) => settled.forEach((s) => record(s.result, s.item));
   try {
     // The answers heard before the plan ran (discovery's reads) are judged first.
     for (const [exchange, op, checkId] of taps.heard ?? []) passive.judge(exchange, op, checkId);
-    for (const early of passive.failedNow()) record(toResult(early.item, early.outcome, 0, 0), early.item);
-    for (const [index, item] of ordered.entries()) {
+    recordAll(passive.failedNow());
+    for (const [index, item] of plan.entries()) {
+      // The burst and the waits of the ratelimit suite are judged by that suite: passive results are final before it.
+      if (item.check.suite === 'ratelimit') recordAll(passive.settle());
       if (passive.reported(item)) continue;
       suites.at(index);
       const reason = notRunReason(item, ctx, aborted);
-      if (reason !== undefined) {
-        record({ ...baseResult(item), status: 'skipped', message: reason, duration_ms: 0, requests: 0 }, item);
-        continue;
+      const ran = reason === undefined ? await runPair(item, ctx, passive) : { result: { ...baseResult(item), status: 'skipped' as const, message: reason, duration_ms: 0, requests: 0 } };
+      if ('aborted' in ran && ran.aborted) aborted = { reason: ran.aborted.reason, message: ran.aborted.message };
+      const held = 'outcome' in ran && ran.outcome !== undefined && passive.hold(item, ran.outcome, ran.result.duration_ms, ran.result.requests);
+      if (!held) {
+        passive.close(item);
+        record(ran.result, item);
       }
-      const ran = await runPair(item, ctx, passive);
-      if (ran.aborted) aborted = { reason: ran.aborted.reason, message: ran.aborted.message };
-      record(ran.result, item);
-      for (const early of passive.failedNow()) record(toResult(early.item, early.outcome, 0, 0), early.item);
+      recordAll(passive.failedNow());
     }
+    recordAll(passive.settle());
   } finally {
     stopListening();
   }

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCheckContext } from '../../../src/runner/context.js';
 import { planChecks, runChecks } from '../../../src/runner/run.js';
-import { passiveLast } from '../../../src/runner/passive.js';
 import { defineCheck, type CheckDefinition } from '../../../src/checks/check.js';
 import { fail, OK } from '../../../src/checks/outcomes.js';
 import { plannedRequestsOf } from '../../../src/runner/budget.js';
@@ -68,8 +67,8 @@ describe('passive checks (judgeExchange)', () => {
     const ctx = createCheckContext({ spec, transport: t });
     const ran = { own: 0 };
     const { results, runOrder } = await runChecks([passive(ran), sender('auth.a', 2), sender('cors.c')], ctx);
-    // The passive pair's own turn comes after every other pair, whatever the registry order; the
-    // results stay in plan order (shards name plan positions).
+    // Covered by the time its turn comes, it sends nothing, and its result waits for every answer
+    // before the ratelimit suite; the results stay in plan order (shards name plan positions).
     expect(results.map((r) => r.id)).toEqual(['auth.a', 'schema.passive', 'cors.c']);
     expect(runOrder.map((r) => [r.id, r.status, r.requests])).toEqual([
       ['auth.a', 'passed', 2],
@@ -109,9 +108,20 @@ describe('passive checks (judgeExchange)', () => {
     expect(results.map((r) => [r.id, r.status, r.requests])).toEqual([['schema.passive', 'passed', 1]]);
   });
 
-  it('keep the ratelimit suite last, in its own order', () => {
-    const ctx = createCheckContext({ spec, transport: transport([]) });
-    const plan = planChecks([passive({ own: 0 }), sender('auth.a'), sender('ratelimit.r')], ctx);
-    expect(passiveLast(plan).map((p) => p.check.id)).toEqual(['auth.a', 'schema.passive', 'ratelimit.r']);
+  it('wait for the last other pair on their operation, and are final before the ratelimit suite', async () => {
+    const t = transport([200, 200, 503]);
+    const ctx = createCheckContext({ spec, transport: t });
+    const ran = { own: 0 };
+    const { results, runOrder } = await runChecks([passive(ran), sender('cors.c'), sender('ratelimit.r')], ctx);
+    // cors.c comes after it in the plan: its own turn moves after cors.c, which covers it; the
+    // ratelimit suite's 503 comes after it is final, so it is that suite's to judge.
+    expect(runOrder.map((r) => [r.id, r.status, r.requests])).toEqual([
+      ['cors.c', 'passed', 1],
+      ['schema.passive', 'passed', 0],
+      ['ratelimit.r', 'passed', 1],
+    ]);
+    expect(results.map((r) => r.id)).toEqual(['schema.passive', 'cors.c', 'ratelimit.r']);
+    expect(results[0]!.message).toBe("1 answer(s) to other checks' requests judged; covered");
+    expect(ran.own).toBe(1);
   });
 });

@@ -73,8 +73,8 @@ ${OPEN_RULE_LINES}
   the cors checks every documented preflight, stateful.update-record-shape every success answer to
   a valid update, whichever check sent it, as it arrives. A failure found so is reported at once
   under the passive check, with the request and its \`curl\` line, and names the check that sent
-  it. Their own requests come after every other check's (the ratelimit suite's aside) and cover
-  only what nothing else did: an operation no other check reached, no-5xx-valid's awkward bodies.
+  it. Their own requests come after the last other check on the operation and cover only what
+  nothing else did: an operation no other check reached, no-5xx-valid's awkward bodies.
   A passive check run alone (\`--suite\`, \`--shard\`, \`--budget\`) therefore sends its full plan.
 - **A target that stops answering is an aborted run** (\`run: {status: "aborted"}\` in
   report.json, exit 2): a check whose failures got no response is skipped, not failed.

@@ -171,9 +171,9 @@ export interface CheckDefinition {
    * applies to, whoever sent the request (its own requests and discovery's aside), from the first
    * pair of the run until this check × operation is reported. Returns the judgement, or undefined
    * for an exchange it does not judge (not counted). It must not send. A failure is reported at
-   * once under this check × operation, with the request and its curl line; its own `run` comes
-   * after every other check's (the ratelimit suite's aside) and sends only what nothing else covered
-   * (`ctx.judgedElsewhere()`). See ARCHITECTURE.md "Passive checks".
+   * once under this check × operation, with the request and its curl line; otherwise the result is
+   * reported before the ratelimit suite. Its own `run` follows the last other pair on the operation
+   * and sends only what nothing else covered (`ctx.judgedElsewhere()`). See ARCHITECTURE.md "Passive checks".
    */
   judgeExchange?(ctx: CheckContext, op: Operation, exchange: Exchange): Judgement | undefined;
 }

@@ -22,7 +22,7 @@ interface PassivePair {
   findings: Findings;
   /** Checks whose requests it judged, for the message. */
   senders: Set<string>;
-  /** Reported (failed early, or at its own turn): it judges nothing more. */
+  /** Reported (failed early, or settled before the ratelimit suite): it judges nothing more. */
   done: boolean;
   /** The exchanges it judged (for coverage, told when the result is recorded). */
   judged: Exchange[];

@@ -10,6 +10,7 @@ import { FAILURE_KINDS as KIND } from '../src/results/model.js';
 import type { Operation } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
 import { validBody } from '../src/generators/index.js';
+import { validateResponse } from '../src/validators/index.js';
 import {
   Findings,
   OK,
@@ -66,6 +67,27 @@ export function isValidSuccess(ctx: CheckContext, op: Operation, exchange: Excha
   return wire.available && wire.valid;
 }
 
+/**
+ * Others' answers with a null where a response field not marked required stands read as absent:
+ * their inputs (an empty speech_settings {}) may leave optional fields unset, which a framework
+ * answers as null (the fastapi-like correct server); no record field is marked required. A null
+ * where a required field stands still fails (as that field missing).
+ */
+function nullsAsAbsent(op: Operation, exchange: Exchange): Exchange {
+  const res = exchange.response!;
+  const result = validateResponse(op.id, res.status, { headers: res.headers, body: res.json });
+  if (result.ok) return exchange;
+  const nulls = result.issues.filter((issue) => issue.location === 'body' && issue.actual === null && issue.pointer !== '');
+  if (!nulls.length) return exchange;
+  const body = structuredClone(res.json);
+  for (const { pointer } of nulls) {
+    const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const parent = parts.slice(0, -1).reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), body);
+    if (parent && typeof parent === 'object' && !Array.isArray(parent)) delete (parent as Record<string, unknown>)[parts[parts.length - 1]!];
+  }
+  return { ...exchange, response: { ...res, json: body } };
+}
+
 export const responseConforms = defineCheck({
   id: 'schema.response-conforms',
   suite: 'schema',
@@ -80,7 +102,7 @@ export const responseConforms = defineCheck({
     if (options?.covered) return op.method === 'GET' && op.parameters.length === 0 ? 1 : 0;
     return (op.requestBody ? Math.min(runs, BODY_CASES) : 1) + recordCost(op, spec);
   },
-  judgeExchange: (ctx, op, exchange) => (isValidSuccess(ctx, op, exchange) ? judgeResponse(ctx, op, exchange) : undefined),
+  judgeExchange: (ctx, op, exchange) => (isValidSuccess(ctx, op, exchange) ? judgeResponse(ctx, op, nullsAsAbsent(op, exchange)) : undefined),
   async run(ctx, op) {
     // Every success answer to a valid request on the operation was judged as it came (judgeExchange):
     // requests of its own only where no other check got one.

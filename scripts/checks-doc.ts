@@ -67,6 +67,15 @@ ${OPEN_RULE_LINES}
 - **No pass without evidence.** A check passes only when at least one request it sent was judged
   on its property (an accepted in-range value, a 422 for an out-of-range one); when every answer
   was a 429, an open rule or a refusal for another reason, it is skipped naming why.
+- **Every answer judged by every check that can judge it.** Some checks are passive as well
+  (\`judgeExchange\`): schema.response-conforms judges every success answer to a request the wire
+  validator calls valid, robustness.no-5xx-valid every valid request answered 5xx or not at all,
+  the cors checks every documented preflight, stateful.update-record-shape every success answer to
+  a valid update, whichever check sent it, as it arrives. A failure found so is reported at once
+  under the passive check, with the request and its \`curl\` line, and names the check that sent
+  it. Their own requests come after the last other check on the operation and cover only what
+  nothing else did: an operation no other check reached, no-5xx-valid's awkward bodies.
+  A passive check run alone (\`--suite\`, \`--shard\`, \`--budget\`) therefore sends its full plan.
 - **A target that stops answering is an aborted run** (\`run: {status: "aborted"}\` in
   report.json, exit 2): a check whose failures got no response is skipped, not failed.
 - **The \`detail\` of a 401 and of a 429 must say what section 7 says**, in any wording: a message

@@ -6,9 +6,9 @@
  */
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
 import { FAILURE_KINDS as KIND } from '../src/results/model.js';
-import type { Operation } from '../src/spec/model.js';
+import { credentialHeader, type Operation } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
-import { Findings, OK, fail, isSuccess, label, pathValues, preflightHeaders, request, statusText, type Judgement } from './lib.js';
+import { Findings, OK, fail, isSuccess, label, pathValues, preflightHeaders, request, skipped, statusText, type Judgement } from './lib.js';
 
 const isPreflight = (op: Operation): boolean => op.method === 'OPTIONS';
 
@@ -18,6 +18,22 @@ async function preflight(ctx: CheckContext, op: Operation): Promise<Exchange> {
 }
 
 const list = (value: string | undefined): string[] => (value ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+
+/**
+ * A preflight as the contract documents it, whoever sent it: the browser's preflight headers and
+ * the credentials in use (a wrong or missing key is the auth suite's probe, not a preflight to judge).
+ */
+function isDocumentedPreflight(ctx: CheckContext, op: Operation, exchange: Exchange): boolean {
+  const sent = Object.fromEntries(Object.entries(exchange.request.headers).map(([k, v]) => [k.toLowerCase(), v]));
+  const want: Record<string, string | undefined> = { ...preflightHeaders(ctx.spec) };
+  for (const kind of op.credentials) want[credentialHeader(ctx.spec, kind)] = kind === 'bearer' ? `Bearer ${ctx.credentials.apiKey}` : ctx.credentials.userId;
+  return Object.entries(want).every(([k, v]) => sent[k.toLowerCase()] === v);
+}
+
+/** Why a cors check sends nothing of its own: another check's documented preflight was judged. */
+function coveredElsewhere(ctx: CheckContext, op: Operation): string | undefined {
+  return (ctx.judgedElsewhere?.().judged ?? 0) > 0 ? `no preflight of its own: the documented preflight another check sent to ${op.path} was judged` : undefined;
+}
 
 function answered(ctx: CheckContext, op: Operation, exchange: Exchange): Judgement {
   const res = exchange.response;
@@ -34,8 +50,11 @@ export const preflightAnswered = defineCheck({
   contractRef: '4.11',
   severity: 'major',
   appliesTo: isPreflight,
-  plannedRequests: () => 1,
+  plannedRequests: (_op, _runs, _spec, options) => (options?.covered ? 0 : 1),
+  judgeExchange: (ctx, op, exchange) => (isDocumentedPreflight(ctx, op, exchange) && exchange.response?.status !== 429 ? answered(ctx, op, exchange) : undefined),
   async run(ctx, op) {
+    const covered = coveredElsewhere(ctx, op);
+    if (covered) return skipped(covered);
     const findings = new Findings();
     findings.add(answered(ctx, op, await preflight(ctx, op)));
     return findings.outcome('the preflight is answered');
@@ -54,8 +73,16 @@ function preflightHeaderCheck(def: Pick<CheckDefinition, 'id' | 'rule' | 'contra
     contractRef: def.contractRef,
     severity: def.severity,
     appliesTo: isPreflight,
-    plannedRequests: () => 1,
+    plannedRequests: (_op, _runs, _spec, options) => (options?.covered ? 0 : 1),
+    judgeExchange(ctx, op, exchange) {
+      const res = exchange.response;
+      if (!res || !isSuccess(res.status) || !isDocumentedPreflight(ctx, op, exchange)) return undefined;
+      const verdict = def.judge(ctx, op, exchange, res.headers);
+      return typeof verdict === 'string' ? OK : verdict;
+    },
     async run(ctx, op) {
+      const covered = coveredElsewhere(ctx, op);
+      if (covered) return skipped(covered);
       const exchange = await preflight(ctx, op);
       const findings = new Findings();
       if (!findings.add(answered(ctx, op, exchange)) || exchange.response?.status === 429) return findings.outcome('');

@@ -9,13 +9,15 @@ import { FAILURE_KINDS as KIND } from '../src/results/model.js';
 import type { Operation } from '../src/spec/model.js';
 import { integerQueryParams, itemsOf, propertiesOf, typesOf, validBody, validQueryValue, malformedJson, malformedJsonExamples, type JsonType } from '../src/generators/index.js';
 import { coveringShare } from './lib/covering.js';
-import { Findings, OK, checkProperty, fail, genOptions, label, recordCost, request, sampleBody, sharedPathForRecord, statusText, type Judgement } from './lib.js';
+import { Findings, OK, checkProperty, fail, genOptions, label, recordCost, request, sampleBody, sharedPathForRecord, skipped, statusText, type Judgement } from './lib.js';
 
 interface Input {
   path: Record<string, string>;
   query: Array<[string, string]>;
   body?: unknown;
   rawBody?: string;
+  /** A packed example's cases one by one, sent when the packed one is refused (a refusal of one must not hide another's crash). */
+  parts?: Input[];
 }
 
 function judge(ctx: CheckContext, op: Operation, exchange: Awaited<ReturnType<CheckContext['send']>>, what: string, input: unknown): Judgement {
@@ -85,8 +87,9 @@ const objectArrayFields = (op: Operation): string[] =>
 /**
  * Valid bodies tried first, at any --runs, where servers classically crash (the contract states no
  * maximum length, count or minimum size): one 150 KiB long (one free-text field that long), one with
- * 40 items in each array of objects, one with every free-text field "" and every object field {},
- * and the empty body {} (no field is stated required). A 413 or a 422 is fine, a 5xx is not.
+ * 40 items in each array of objects and every free-text field "" and every object field {} (packed:
+ * sent again as two bodies only when refused, so a server refusing "" cannot hide a crash on 40
+ * items), and the empty body {} (no field is stated required). A 413 or a 422 is fine, a 5xx is not.
  * Which ones exist is read from the schema, so the plan counts them with an empty `base`.
  */
 function validExamples(op: Operation, path: Record<string, string>, base: Record<string, unknown>): Input[] {
@@ -96,6 +99,9 @@ function validExamples(op: Operation, path: Record<string, string>, base: Record
   const longField = freeText[0] ?? fieldsOfType(op, 'string')[0];
   if (longField) out.push({ path, query: [], body: { ...base, [longField]: 'Lorem ipsum dolor sit amet. '.repeat(5500) } });
   // Many items apart from the long body, so a server's body-size limit (413) cannot hide them.
+  const empty: Record<string, unknown> = { ...base };
+  for (const f of freeText) empty[f] = '';
+  for (const f of fieldsOfType(op, 'object')) empty[f] = {};
   const arrays = objectArrayFields(op);
   if (arrays.length) {
     const many: Record<string, unknown> = { ...base };
@@ -104,12 +110,11 @@ function validExamples(op: Operation, path: Record<string, string>, base: Record
       const item = Array.isArray(items) && items.length > 0 ? items[0] : {};
       many[f] = Array.from({ length: 40 }, () => item);
     }
-    out.push({ path, query: [], body: many });
-  }
-  const empty: Record<string, unknown> = { ...base };
-  for (const f of freeText) empty[f] = '';
-  for (const f of fieldsOfType(op, 'object')) empty[f] = {};
-  out.push({ path, query: [], body: empty }, { path, query: [], body: {} });
+    // Many items and the empty fields in one body; each alone only when that one is refused.
+    const packed = { ...empty, ...Object.fromEntries(arrays.map((f) => [f, many[f]])) };
+    out.push({ path, query: [], body: packed, parts: [{ path, query: [], body: many }, { path, query: [], body: empty }] });
+  } else out.push({ path, query: [], body: empty });
+  out.push({ path, query: [], body: {} });
   return out;
 }
 
@@ -164,6 +169,19 @@ function pathExamples(op: Operation): Input[] {
 
 const pathOnly = (op: Operation): boolean => !op.requestBody && queryParams(op).length === 0 && op.parameters.some((p) => p.in === 'path');
 
+/** Sends a valid input and judges the answer; a packed one refused (4xx but 429) is sent again case by case. */
+async function judgeValidInput(ctx: CheckContext, op: Operation, input: Input): Promise<Judgement> {
+  const exchange = await sendInput(ctx, op, input);
+  const judged = judge(ctx, op, exchange, 'a valid input', input.body ?? input);
+  const status = exchange.response?.status ?? 0;
+  if (!judged.ok || !input.parts || status < 400 || status >= 500 || status === 429) return judged;
+  for (const part of input.parts) {
+    const alone = judge(ctx, op, await sendInput(ctx, op, part), 'a valid input', part.body);
+    if (!alone.ok) return alone;
+  }
+  return OK;
+}
+
 const hasInputs = (op: Operation): boolean => Boolean(op.requestBody) || op.parameters.some((p) => p.in === 'query' || p.in === 'path');
 /**
  * Random valid inputs differ only in the query and the body (the path names one existing record):
@@ -174,19 +192,33 @@ const validVaries = (op: Operation): boolean => Boolean(op.requestBody) || query
 export const noServerErrorValid = defineCheck({
   id: 'robustness.no-5xx-valid',
   suite: 'robustness',
-  rule: 'Valid but awkward inputs (unicode, long strings, a 150 KiB body with 40 recipients, empty strings, objects and bodies, empty arrays, nested open objects, boundary numbers) never get a 5xx or no answer',
+  rule: 'Valid but awkward inputs (unicode, long strings, a 150 KiB body with 40 recipients, empty strings, objects and bodies, empty arrays, nested open objects, boundary numbers) never get a 5xx or no answer; nor does any valid request of the run, whoever sent it (its own random inputs only where no other check sent one)',
   contractRef: '4, 7',
   severity: 'critical',
   appliesTo: (op) => !op.sideEffects,
-  plannedRequests: (op, runs, spec) => (validVaries(op) ? Math.min(runs, CAP) : 1) + validExamples(op, {}, {}).length + recordCost(op, spec),
+  plannedRequests: (op, runs, spec, options) => {
+    const examples = validExamples(op, {}, {}).length;
+    if (options?.covered) return examples + (examples > 0 ? recordCost(op, spec) : 0);
+    return (validVaries(op) ? Math.min(runs, CAP) : 1) + examples + recordCost(op, spec);
+  },
+  judgeExchange(ctx, op, exchange) {
+    if (exchange.response?.status === 429) return undefined;
+    const wire = ctx.validateWire(op, exchange);
+    if (!wire.available || !wire.valid) return undefined;
+    return judge(ctx, op, exchange, 'a valid request', undefined);
+  },
   async run(ctx, op) {
+    // Every valid request of the run on the operation was judged as it came (judgeExchange): the
+    // random valid inputs only where no other check sent one; the awkward examples always.
+    const elsewhere = ctx.judgedElsewhere?.().judged ?? 0;
+    if (elsewhere > 0 && !op.requestBody) return skipped(`no request of its own: the valid requests other checks sent on ${label(op)} were judged`);
     const path = await basePath(ctx, op);
     const findings = new Findings();
-    const numRuns = validVaries(op) ? Math.min(ctx.runs, CAP) : 1;
+    const numRuns = elsewhere > 0 ? 0 : validVaries(op) ? Math.min(ctx.runs, CAP) : 1;
     const base = sampleBody(ctx, op, 83);
     const examples = base ? validExamples(op, path, base) : [];
     findings.add(
-      await checkProperty(ctx, validInputs(ctx, op, path), async (input) => judge(ctx, op, await sendInput(ctx, op, input), 'a valid input', input), { numRuns, examples }),
+      await checkProperty(ctx, validInputs(ctx, op, path), (input) => judgeValidInput(ctx, op, input), { numRuns, examples }),
     );
     return findings.outcome(`no 5xx for ${examples.length + numRuns} valid awkward inputs`);
   },

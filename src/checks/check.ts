@@ -104,7 +104,27 @@ export interface CheckContext {
    * so a burst starts with a full window. Returns at once when no reset is known.
    */
   waitForWindow(): Promise<void>;
+  /**
+   * For a check with `judgeExchange`: what it has judged so far on its operation from the answers to
+   * other checks' requests (the runner's passive judging; absent outside a run). Its `run` then sends
+   * only what nothing else covered.
+   */
+  judgedElsewhere?(): SharedTally;
 }
+
+/** What a passive check judged of other checks' exchanges on one operation (see `judgeExchange`). */
+export interface SharedTally {
+  /** Answers judged on the check's property (whatever the verdict). */
+  judged: number;
+  /** Why other answers it looked at judged nothing. */
+  unjudged: readonly string[];
+}
+
+/**
+ * A verdict of one probe: fine, a failure to report, or fine because nothing was judged
+ * (`unjudged` says why). Made with the helpers of outcomes.ts (OK, unjudged, fail).
+ */
+export type Judgement = { ok: true; unjudged?: string } | { ok: false; failure: Failure; summary: string };
 
 /** What a check knows of a failure: the words for people, and the kind and field as data. */
 export interface FailureDetails {
@@ -140,12 +160,34 @@ export interface CheckDefinition {
    * `options.strictTypes` is set when --strict-types adds cases; `options.advertisedLimit` is the
    * target's X-RateLimit-Limit when known (the burst's size).
    */
-  plannedRequests?(op: Operation, runs: number, spec: SpecModel, options?: { strictTypes?: boolean; advertisedLimit?: number }): number;
+  plannedRequests?(op: Operation, runs: number, spec: SpecModel, options?: PlanEstimateOptions): number;
   /** The fixed inputs the check tries on `op`, one line per parameter or field, listed by --dry-run. */
   plannedCases?(op: Operation, spec: SpecModel): string[];
   /** Fixtures the check cannot run without: when one is missing the check is skipped with the reason. */
   needs?: Array<keyof Fixtures>;
   run(ctx: CheckContext, op: Operation): Promise<CheckOutcome>;
+  /**
+   * Passive judging: the runner calls it on every answer the run gets on an operation the check
+   * applies to, whoever sent the request (its own requests and discovery's aside), from the first
+   * pair of the run until this check × operation is reported. Returns the judgement, or undefined
+   * for an exchange it does not judge (not counted). It must not send. A failure is reported at
+   * once under this check × operation, with the request and its curl line; otherwise the result is
+   * reported before the ratelimit suite. Its own `run` follows the last other pair on the operation
+   * and sends only what nothing else covered (`ctx.judgedElsewhere()`). See ARCHITECTURE.md "Passive checks".
+   */
+  judgeExchange?(ctx: CheckContext, op: Operation, exchange: Exchange): Judgement | undefined;
+}
+
+/** What `plannedRequests` is told of the plan beside the operation and runs. */
+export interface PlanEstimateOptions {
+  strictTypes?: boolean;
+  /** The target's X-RateLimit-Limit when known (the burst's size). */
+  advertisedLimit?: number;
+  /**
+   * For a check with `judgeExchange`: another pair of the plan sends on this operation before this
+   * one's own turn, so its answers are judged passively and the check's own plan may shrink.
+   */
+  covered?: boolean;
 }
 
 /** Identity helper that keeps definitions typed. */

@@ -1,6 +1,6 @@
 /** Outcomes of the suites' probes: one judgement per probe, gathered into a check outcome. */
 import type { Failure } from '../results/model.js';
-import type { CheckContext, CheckOutcome, FailureDetails } from './check.js';
+import type { CheckContext, CheckOutcome, FailureDetails, Judgement } from './check.js';
 import type { Exchange } from '../transport/types.js';
 import { passWithEvidence } from './evidence.js';
 
@@ -9,7 +9,7 @@ import { passWithEvidence } from './evidence.js';
  * (`unjudged` says why: a 429, a rule the contract leaves to the server, a valid body refused for
  * another reason). A check with only unjudged probes is skipped, never passed.
  */
-export type Judgement = { ok: true; unjudged?: string } | { ok: false; failure: Failure; summary: string };
+export type { Judgement };
 export const OK: Judgement = { ok: true };
 /** A probe that judged nothing, and why. */
 export const unjudged = (reason: string): Judgement => ({ ok: true, unjudged: reason });

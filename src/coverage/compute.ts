@@ -88,11 +88,11 @@ export function computeCoverage(input: CoverageInput): Coverage {
     for (const key of record.cells) {
       let t = tally.get(key);
       if (!t) tally.set(key, (t = { requests: 0, pass: new Set(), fail: new Set() }));
-      t.requests++;
+      if (!record.passive) t.requests++;
       if (verdict === 'passed') t.pass.add(record.check);
       if (verdict === 'failed') t.fail.add(record.check);
     }
-    if (record.status !== undefined && record.documented === undefined) {
+    if (record.status !== undefined && record.documented === undefined && !record.passive) {
       const key = `${record.operation} ${record.status}`;
       const u = undocumented.get(key) ?? { operation: record.operation, status: record.status, requests: 0, checks: [] };
       u.requests++;

@@ -51,6 +51,10 @@ export function coverageTap<E extends ExchangeFacts>(
       log.exchange(exchange, checkId);
       next?.(exchange, checkId);
     },
+    /** An exchange another check sent, judged passively by `checkId`, whose result is the next one done. */
+    onJudged(exchange: E, checkId: string): void {
+      log.exchange(exchange, checkId, true);
+    },
     events: log.events,
     compute(results: ReadonlyArray<Pick<CheckResult, 'id' | 'status' | 'suite'>>, wholePlan: readonly PlannedPairLike[]): Coverage {
       return computeCoverage({ universe, records: log.records, results, plan: planPairs(wholePlan) });

@@ -24,6 +24,8 @@ export interface ExchangeRecord {
   /** The documented status key the answer fell under; absent with a status: undocumented. */
   documented?: string;
   cells: string[];
+  /** Sent by another check and judged by `check` passively (its judgeExchange): not a request of its own. */
+  passive?: true;
 }
 
 export class ExchangeLog {
@@ -40,11 +42,12 @@ export class ExchangeLog {
   }
 
   /** The runner's onExchange: one exchange as sent, with the id of the check that sent it. */
-  exchange(exchange: ExchangeFacts, checkId: string | undefined): void {
+  exchange(exchange: ExchangeFacts, checkId: string | undefined, passive = false): void {
     if (checkId === undefined || SETUP_TAGS.has(checkId)) return;
     const touch = touchedCells(this.universe, exchange, this.credentials?.(), this.match);
     if (!touch) return;
     const record: ExchangeRecord = { pair: this.pair, check: checkId, operation: touch.operation, cells: touch.cells };
+    if (passive) record.passive = true;
     if (touch.status !== undefined) record.status = touch.status;
     if (touch.documented !== undefined) record.documented = touch.documented;
     this.records.push(record);

@@ -5,7 +5,8 @@
  * keys, destructive and credential-replacing operations), used unless another is given;
  * `defineCheck` and `buildRegistry` make and validate checks of your own, with the toolkit every shipped check
  * uses: judgements gathered by `Findings`, `fail`/`unjudged`/`skipped`, `checkProperty` for a
- * fast-check property over HTTP, and the `Exchange` a check sees. The report types describe what
+ * fast-check property over HTTP, and the `Exchange` a check sees; a check with `judgeExchange`
+ * judges every answer of the run on its operations (`SharedTally` is what `ctx.judgedElsewhere()` says). The report types describe what
  * comes back.
  */
 import { runConformance as runWithProfile, type ConformanceOptions, type ConformanceResult } from '../runner/conformance.js';
@@ -17,7 +18,7 @@ export { randomSeed, DEFAULT_DEADLINE_MS, type ConformanceOptions, type Conforma
 export { checks, checksOf, checkById } from '../../suites/index.js';
 export { profile } from '../../suites/profile.js';
 export { GENERIC_PROFILE, type ContractProfile, type DiscoveryRead } from '../checks/profile.js';
-export { defineCheck, type CheckContext, type CheckDefinition, type CheckOutcome, type Credentials, type SendOptions } from '../checks/check.js';
+export { defineCheck, type CheckContext, type CheckDefinition, type CheckOutcome, type Credentials, type PlanEstimateOptions, type SendOptions, type SharedTally } from '../checks/check.js';
 export { fail, Findings, isSuccess, OK, RATE_LIMITED, skipped, statusText, unjudged, type Judgement } from '../checks/outcomes.js';
 export { checkProperty, type PropertyOptions } from '../checks/property.js';
 export { passWithEvidence, type EvidenceTally } from '../checks/evidence.js';

@@ -27,7 +27,7 @@ export function requestBudget(limitPerMinute: number | undefined, rpm?: number):
 export function plannedRequestsOf(item: PlannedCheck, runs: number, spec: SpecModel, advertisedLimit?: number): number {
   if (item.skip) return 0;
   const options = advertisedLimit === undefined ? { strictTypes: item.strictTypes ?? false } : { strictTypes: item.strictTypes ?? false, advertisedLimit };
-  const estimate = item.check.plannedRequests?.(item.operation, runs, spec, options);
+  const estimate = item.check.plannedRequests?.(item.operation, runs, spec, item.covered ? { ...options, covered: true } : options);
   return typeof estimate === 'number' && Number.isFinite(estimate) && estimate >= 0 ? Math.ceil(estimate) : runs;
 }
 

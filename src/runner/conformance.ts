@@ -14,7 +14,8 @@ import type { RateLimitState } from './pacer.js';
 import type { CheckDefinition, Credentials, Fixtures, RequestValidator } from '../checks/check.js';
 import { createCheckContext, RunAbortedError, type CheckContextOptions, type RunContext } from './context.js';
 import { diagnoseSetup, discoverFixtures, probeConfiguredFixtures, type DiscoveryResult } from './discovery.js';
-import { planChecks, runPlan, type PlannedCheck } from './run.js';
+import { planChecks, runPlan, type HeardAnswer, type PlannedCheck } from './run.js';
+import { markCovered, passiveTurns } from './passive.js';
 import { validateWireRequest } from '../checks/wire.js';
 import { GENERIC_PROFILE, type ContractProfile } from '../checks/profile.js';
 import { shardPositions, type ShardField, type ShardInfo } from '../results/shard.js';
@@ -149,7 +150,7 @@ async function discoverSetup(ctx: RunContext, options: ConformanceOptions, baseU
 /** This shard's part of the whole plan, from the checks' own estimates, whatever the fixtures: every shard computes the same costs. */
 function shardOf(wholePlan: readonly PlannedCheck[], runs: number, spec: SpecModel, info: ShardInfo): ShardField {
   const costs = wholePlan.map((item) => {
-    const estimate = item.check.plannedRequests?.(item.operation, runs, spec, { strictTypes: item.strictTypes ?? false });
+    const estimate = item.check.plannedRequests?.(item.operation, runs, spec, { strictTypes: item.strictTypes ?? false, ...(item.covered ? { covered: true } : {}) });
     return { suite: item.check.suite, requests: typeof estimate === 'number' && Number.isFinite(estimate) ? estimate : runs };
   });
   return { ...info, plan_size: wholePlan.length, positions: shardPositions(costs, info) };
@@ -174,6 +175,63 @@ function orderedPlan(registryPlan: PlannedCheck[], options: ConformanceOptions, 
   return { runs, plan: kept.plan, cut: kept.cut };
 }
 
+/** The run's plan after discovery: --runs, the whole plan (all shards), this shard's part, the budget's cut. */
+interface RunPlanning {
+  suites: readonly Suite[];
+  budget: number;
+  runs: number;
+  wholePlan: PlannedCheck[];
+  plan: PlannedCheck[];
+  cut?: BudgetCut;
+  shard?: ShardField;
+}
+
+function planRun(ctx: RunContext, options: ConformanceOptions, spec: SpecModel): RunPlanning {
+  const suites = options.suites ?? SUITES;
+  const registryPlan = planChecks(options.checks, ctx, {
+    suites,
+    includeDestructive: options.includeDestructive ?? false,
+    strictTypes: options.strictTypes ?? false,
+    profile: options.profile ?? GENERIC_PROFILE,
+    ...(options.operations ? { operations: options.operations } : {}),
+  });
+  const budget = requestBudget(ctx.pacer.state.limit, options.rpm);
+  const { runs, plan: wholePlan, cut } = orderedPlan(registryPlan, options, budget, spec, ctx.pacer.state.limit);
+  const shard = options.shard ? shardOf(wholePlan, runs, spec, options.shard) : undefined;
+  const plan = shard ? shard.positions.map((i) => wholePlan[i]!) : wholePlan;
+  // What a passive check's own turn will find covered, in the order the pairs will run.
+  markCovered(passiveTurns(plan));
+  return { suites, budget, runs, wholePlan, plan, ...(cut ? { cut } : {}), ...(shard ? { shard } : {}) };
+}
+
+/** The report of the run from its results, made safe at the source (see runConformance). */
+function reportMaker(options: ConformanceOptions, spec: SpecModel, ctx: RunContext, planning: RunPlanning, extra: { startedAt: number; target: string; config: RunConfig; coverage: ReturnType<typeof coverageTap> }) {
+  const { shard, cut, wholePlan } = planning;
+  return (results: RunReport['results'], run?: RunReport['run'], runOrder: RunReport['results'] = results): RunReport => ({
+    tool: { name: 'voice-agent-contract', version: packageVersion() },
+    spec_version: spec.version,
+    target: sanitizeLine(extra.target, ctx.secrets),
+    seed: options.seed,
+    started_at: new Date(extra.startedAt).toISOString(),
+    summary: summarize(results, ctx.requests, Date.now() - extra.startedAt, ctx.observations.length),
+    results,
+    observations: ctx.observations,
+    config: sanitizeConfig(extra.config, ctx.secrets),
+    ...(run ? { run } : {}),
+    ...(options.focus ? { focus: options.focus } : {}),
+    ...(shard ? { shard } : {}),
+    ...(results.length > 0 ? { coverage: extra.coverage.compute(runOrder, wholePlan) } : {}),
+    ...(cut ? { budget: cut } : {}),
+  });
+}
+
+function transportOf(options: ConformanceOptions): Transport {
+  return (
+    options.transport ??
+    createUndiciTransport({ baseUrl: options.baseUrl, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES })
+  );
+}
+
 /**
  * The conformance run, as a library call: discovery of fixtures (read-only), the plan (suites in
  * order, ratelimit last, destructive pairs only when asked), the default --runs sized to the
@@ -184,76 +242,36 @@ function orderedPlan(registryPlan: PlannedCheck[], options: ConformanceOptions, 
  */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceResult> {
   const started = Date.now();
-  const startedAt = new Date(started).toISOString();
   const spec = options.spec ?? (await loadSpec());
   parseBaseUrl(options.baseUrl);
-  const transport =
-    options.transport ??
-    createUndiciTransport({
-      baseUrl: options.baseUrl,
-      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    });
+  const transport = transportOf(options);
   try {
     // Coverage (src/coverage/): every exchange a check sends, and which result it belongs to.
     const coverage = coverageTap(spec, () => ctx.credentials, options.onExchange);
     const ctx = createCheckContext(contextOptions({ ...options, onExchange: coverage.onExchange }, spec, transport, started));
-    const discovery = await discoverSetup(ctx, options, transport.baseUrl);
-
-    const suites = options.suites ?? SUITES;
-    const registryPlan = planChecks(options.checks, ctx, {
-      suites,
-      includeDestructive: options.includeDestructive ?? false,
-      strictTypes: options.strictTypes ?? false,
-      profile: options.profile ?? GENERIC_PROFILE,
-      ...(options.operations ? { operations: options.operations } : {}),
-    });
-    const budget = requestBudget(ctx.pacer.state.limit, options.rpm);
-    const { runs, plan: wholePlan, cut } = orderedPlan(registryPlan, options, budget, spec, ctx.pacer.state.limit);
-    const shard = options.shard ? shardOf(wholePlan, runs, spec, options.shard) : undefined;
-    const plan = shard ? shard.positions.map((i) => wholePlan[i]!) : wholePlan;
+    // Discovery's answers, kept for the passive checks (the plan, and so its checks, comes after).
+    const heard: HeardAnswer[] = [];
+    const stopHearing = ctx.onAnswer((exchange, op, checkId) => void heard.push([exchange, op, checkId]));
+    const discovery = await discoverSetup(ctx, options, transport.baseUrl).finally(stopHearing);
+    const planning = planRun(ctx, options, spec);
+    const { runs, plan, suites, budget } = planning;
     ctx.setRuns(runs);
     options.onPlanned?.({ runs, discovery, budget });
-
-    const config: RunConfig = {
-      ...options.config,
-      runs,
-      request_budget: budget,
-      suites: [...suites],
-      fixtures_sources: discovery.sources,
-    };
+    const config: RunConfig = { ...options.config, runs, request_budget: budget, suites: [...suites], fixtures_sources: discovery.sources };
     const planEvent = planEventOf(plan, suites, options.seed, ctx.secrets.text(transport.baseUrl));
-
     // Made safe at the source: each result and observation as it is recorded (run.ts,
     // context/observations.ts), the target, config and run status here; nothing is added after.
-    const makeReport = (results: RunReport['results'], run?: RunReport['run']): RunReport => ({
-      tool: { name: 'voice-agent-contract', version: packageVersion() },
-      spec_version: spec.version,
-      target: sanitizeLine(planEvent.target, ctx.secrets),
-      seed: options.seed,
-      started_at: startedAt,
-      summary: summarize(results, ctx.requests, Date.now() - started, ctx.observations.length),
-      results,
-      observations: ctx.observations,
-      config: sanitizeConfig(config, ctx.secrets),
-      ...(run ? { run } : {}),
-      ...(options.focus ? { focus: options.focus } : {}),
-      ...(shard ? { shard } : {}),
-      ...(results.length > 0 ? { coverage: coverage.compute(results, wholePlan) } : {}),
-      ...(cut ? { budget: cut } : {}),
-    });
-
+    const makeReport = reportMaker(options, spec, ctx, planning, { startedAt: started, target: planEvent.target, config, coverage });
     if (options.dryRun) {
       const dryRun = dryRunPlan(plan, runs, spec, ctx.pacer.state.limit, options.rpm);
-      if (cut) dryRun.budget = cut;
+      if (planning.cut) dryRun.budget = planning.cut;
       return { report: makeReport([]), secrets: ctx.secrets.known(), discovery, dryRun };
     }
-
     options.events?.onStart?.(planEvent);
-    const outcome = await runPlan(plan, ctx, composeEvents(coverage.events, options.events ?? {}));
+    const outcome = await runPlan(plan, ctx, composeEvents(coverage.events, options.events ?? {}), { heard, onJudged: (exchange, checkId) => coverage.onJudged(exchange, checkId) });
     // The aborted reason may quote the target: made safe like every other line.
     const run: RunReport['run'] = outcome.aborted ? { status: 'aborted', reason: sanitizeLine(outcome.aborted.message, ctx.secrets) } : { status: 'complete' };
-    const report: RunReport = { ...makeReport(outcome.results, run), ...withRateLimit(ctx.pacer.state) };
+    const report: RunReport = { ...makeReport(outcome.results, run, outcome.runOrder), ...withRateLimit(ctx.pacer.state) };
     options.events?.onEnd?.(report);
     const result: ConformanceResult = { report, discovery, secrets: ctx.secrets.known() };
     if (outcome.aborted) result.aborted = outcome.aborted;

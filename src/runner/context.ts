@@ -6,15 +6,15 @@ import { pathPattern } from '../spec/path-template.js';
 import { isDistinctive, Secrets } from '../secrets/index.js';
 import type { HttpRequest, Transport, Exchange } from '../transport/types.js';
 import type { RunEvents } from '../results/events.js';
-import type { CheckContext, Credentials, Fixtures, RequestValidator, SendOptions } from '../checks/check.js';
+import type { CheckContext, Credentials, Fixtures, RequestValidator, SendOptions, SharedTally } from '../checks/check.js';
 import { deadlineSleep, Pacer, realSleep } from './pacer.js';
 import { documentedHeaders } from './context/credentials.js';
 import { evidenceOf } from './context/evidence.js';
 import { ObservationLog } from './context/observations.js';
-import { RunAbortedError, SendingPolicy } from './context/sending.js';
+import { RunAbortedError, SendingPolicy, type AnswerListener } from './context/sending.js';
 
 export { credentialHeaders } from './context/credentials.js';
-export { RunAbortedError } from './context/sending.js';
+export { RunAbortedError, type AnswerListener } from './context/sending.js';
 
 export interface CheckContextOptions {
   spec: SpecModel;
@@ -54,8 +54,13 @@ export interface RunContext extends CheckContext {
   /** Requests sent so far (all scopes). */
   readonly requests: number;
   readonly observations: Observation[];
-  /** A context for one check × operation: counts its own requests and tags its observations. */
-  scope(checkId: string, suite: Suite, operation?: Operation): ScopedContext;
+  /**
+   * A context for one check × operation: counts its own requests and tags its observations;
+   * `judgedElsewhere` (a passive check's) becomes its `judgedElsewhere`.
+   */
+  scope(checkId: string, suite: Suite, operation?: Operation, judgedElsewhere?: () => SharedTally): ScopedContext;
+  /** Hears every exchange on a known operation, scrubbed, before its sender reads it; returns the removal. */
+  onAnswer(listener: AnswerListener): () => void;
   /** Sets the generated cases per property (the runner sizes it after discovery). */
   setRuns(runs: number): void;
   /** Why the credentials stopped working, once a check said so (`credentialsLost`). */
@@ -104,85 +109,122 @@ function prepareRequest(input: HttpRequest & SendOptions, headers: Record<string
   return prepared;
 }
 
-/**
- * Builds the context checks run in: documented credentials applied per operation, pacing under the
- * advertised limit and the --rpm cap, 429 outside the ratelimit suite waited out and resent,
- * requests counted, observations collected, secrets redacted from everything a report shows.
- */
-export function createCheckContext(options: CheckContextOptions): RunContext {
+/** What every context of one run shares: the run's state and policies. */
+interface RunShared {
+  options: CheckContextOptions;
+  fixtures: Fixtures;
+  credentials: Credentials;
+  seed: number;
+  pacer: Pacer;
+  secrets: Secrets;
+  sending: SendingPolicy;
+  matchOperation: (method: string, path: string) => Operation | undefined;
+  headersFor: (op: Operation | undefined) => Record<string, string>;
+  observations: ObservationLog;
+  evidence: ReturnType<typeof evidenceOf>;
+  state: { runs: number; lostCredentials: string | undefined };
+}
+
+/** The run's shared state and policies, from the options. */
+function runShared(options: CheckContextOptions): RunShared {
   const { spec, transport } = options;
   const credentials: Credentials = { ...options.credentials };
-  const fixtures: Fixtures = { ...options.fixtures };
   const seed = options.seed ?? 0;
   // Every wait (pacing, 429 backoff, the burst's window) stops the run at the deadline instead of passing it.
   const sleep = deadlineSleep(options.sleep ?? realSleep, options.deadlineAt, (ms) => new RunAbortedError(`a rate-limit wait of ${Math.ceil(ms / 1000)} s would pass the run deadline (--deadline-ms)`, 'deadline'));
   const pacer = pacerFor(options, sleep);
   const secrets = options.secrets ?? new Secrets({ apiKeys: credentials.apiKey ? [credentials.apiKey] : [], userIds: credentials.userId ? [credentials.userId] : [] });
   const sending = new SendingPolicy({ spec, transport, pacer, secrets, events: options.events, sleep, maxRetries429: options.maxRetries429 ?? 6, deadlineAt: options.deadlineAt, maxConsecutiveTransportErrors: options.maxConsecutiveTransportErrors ?? 8, onExchange: options.onExchange });
-  const matchOperation = operationMatcher(spec);
-  const headersFor = documentedHeaders(spec, credentials);
-  const observations = new ObservationLog(secrets, options.events);
-  const evidence = evidenceOf(secrets, seed, options.validateRequest);
-  let runs = options.runs ?? 25;
-  let lostCredentials: string | undefined;
-
-  function makeContext(checkId: string | undefined, suite: Suite | undefined, scopeOp: Operation | undefined, counter: { n: number }): CheckContext {
-    const ctx: CheckContext = {
-      spec,
-      fixtures,
-      credentials,
-      seed,
-      get runs() {
-        return runs;
-      },
-      strictTypes: options.strictTypes ?? false,
-      includeDestructive: options.includeDestructive ?? false,
-      send(input: HttpRequest & SendOptions): Promise<Exchange> {
-        const operation = input.operation;
-        const op = typeof operation === 'string' ? spec.operation(operation) : (operation ?? matchOperation(input.method, input.path) ?? scopeOp);
-        const headers = input.auth === 'none' ? { ...input.headers } : { ...headersFor(op), ...input.headers };
-        const retry = input.retryOn429 ?? suite !== 'ratelimit';
-        // A request made once per run for whichever check needs it first (tagged `setup`: a shared
-        // record, the create that learns a pairing) counts in the run's total, not in that check's.
-        return sending.send(prepareRequest(input, headers, checkId), input.pace ?? true, op, retry, input.checkId === 'setup' ? { n: 0 } : counter);
-      },
-      observe(observation) {
-        observations.add(observation, checkId ?? 'runner');
-      },
-      rotateApiKey(newKey: string) {
-        // A key the server handed out is scrubbed only if it could be a secret: a plain word (a
-        // mock's example "string") would otherwise be erased from every rule and message.
-        if (isDistinctive(newKey)) secrets.addApiKey(newKey);
-        credentials.apiKey = newKey;
-      },
-      credentialsLost(reason: string) {
-        lostCredentials ??= reason;
-      },
-      ...evidence,
-      rateLimit() {
-        return { ...pacer.state };
-      },
-      waitForWindow: () => sending.waitForWindow(),
-    };
-    if (suite !== undefined) ctx.suite = suite;
-    return ctx;
-  }
-
-  const root = makeContext(undefined, undefined, undefined, { n: 0 });
-  const run: RunContext = Object.assign(root, {
-    setRuns(n: number) {
-      runs = n;
-    },
+  return {
+    options,
+    fixtures: { ...options.fixtures },
+    credentials,
+    seed,
     pacer,
     secrets,
-    observations: observations.list,
-    scope(checkId: string, suite: Suite, operation?: Operation): ScopedContext {
+    sending,
+    matchOperation: operationMatcher(spec),
+    headersFor: documentedHeaders(spec, credentials),
+    observations: new ObservationLog(secrets, options.events),
+    evidence: evidenceOf(secrets, seed, options.validateRequest),
+    state: { runs: options.runs ?? 25, lostCredentials: undefined },
+  };
+}
+
+/** Sends for a check: documented credentials of the operation (unless `auth: 'none'`), 429 retried outside the ratelimit suite. */
+function sender(run: RunShared, checkId: string | undefined, suite: Suite | undefined, scopeOp: Operation | undefined, counter: { n: number }): CheckContext['send'] {
+  const { spec } = run.options;
+  return (input) => {
+    const operation = input.operation;
+    const op = typeof operation === 'string' ? spec.operation(operation) : (operation ?? run.matchOperation(input.method, input.path) ?? scopeOp);
+    const headers = input.auth === 'none' ? { ...input.headers } : { ...run.headersFor(op), ...input.headers };
+    const retry = input.retryOn429 ?? suite !== 'ratelimit';
+    // A request made once per run for whichever check needs it first (tagged `setup`: a shared
+    // record, the create that learns a pairing) counts in the run's total, not in that check's.
+    return run.sending.send(prepareRequest(input, headers, checkId), input.pace ?? true, op, retry, input.checkId === 'setup' ? { n: 0 } : counter);
+  };
+}
+
+/** The context of one check (or of the run itself when `checkId` is undefined). */
+function contextOf(run: RunShared, checkId: string | undefined, suite: Suite | undefined, scopeOp: Operation | undefined, counter: { n: number }): CheckContext {
+  const { options, credentials, secrets, state } = run;
+  const ctx: CheckContext = {
+    spec: options.spec,
+    fixtures: run.fixtures,
+    credentials,
+    seed: run.seed,
+    get runs() {
+      return state.runs;
+    },
+    strictTypes: options.strictTypes ?? false,
+    includeDestructive: options.includeDestructive ?? false,
+    send: sender(run, checkId, suite, scopeOp, counter),
+    observe(observation) {
+      run.observations.add(observation, checkId ?? 'runner');
+    },
+    rotateApiKey(newKey: string) {
+      // A key the server handed out is scrubbed only if it could be a secret: a plain word (a
+      // mock's example "string") would otherwise be erased from every rule and message.
+      if (isDistinctive(newKey)) secrets.addApiKey(newKey);
+      credentials.apiKey = newKey;
+    },
+    credentialsLost(reason: string) {
+      state.lostCredentials ??= reason;
+    },
+    ...run.evidence,
+    rateLimit() {
+      return { ...run.pacer.state };
+    },
+    waitForWindow: () => run.sending.waitForWindow(),
+  };
+  if (suite !== undefined) ctx.suite = suite;
+  return ctx;
+}
+
+/**
+ * Builds the context checks run in: documented credentials applied per operation, pacing under the
+ * advertised limit and the --rpm cap, 429 outside the ratelimit suite waited out and resent,
+ * requests counted, observations collected, secrets redacted from everything a report shows.
+ */
+export function createCheckContext(options: CheckContextOptions): RunContext {
+  const shared = runShared(options);
+  const root = contextOf(shared, undefined, undefined, undefined, { n: 0 });
+  const run = Object.assign(root, {
+    setRuns(n: number) {
+      shared.state.runs = n;
+    },
+    pacer: shared.pacer,
+    secrets: shared.secrets,
+    observations: shared.observations.list,
+    scope(checkId: string, suite: Suite, operation?: Operation, judgedElsewhere?: () => SharedTally): ScopedContext {
       const counter = { n: 0 };
-      const scoped = makeContext(checkId, suite, operation, counter);
+      const scoped = contextOf(shared, checkId, suite, operation, counter);
+      if (judgedElsewhere) scoped.judgedElsewhere = judgedElsewhere;
       return Object.defineProperty(scoped, 'requests', { get: () => counter.n, enumerable: true }) as ScopedContext;
     },
+    onAnswer: (listener: AnswerListener) => shared.sending.listen(listener),
   }) as RunContext;
-  Object.defineProperty(run, 'requests', { get: () => sending.total, enumerable: true });
-  Object.defineProperty(run, 'lostCredentials', { get: () => lostCredentials, enumerable: true });
+  Object.defineProperty(run, 'requests', { get: () => shared.sending.total, enumerable: true });
+  Object.defineProperty(run, 'lostCredentials', { get: () => shared.state.lostCredentials, enumerable: true });
   return run;
 }

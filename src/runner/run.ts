@@ -1,21 +1,16 @@
 import type { RunEvents } from '../results/events.js';
 import { SUITES, type CheckResult, type Failure, type Suite } from '../results/model.js';
 import { operationLabel, type Operation } from '../spec/model.js';
+import type { Exchange } from '../transport/types.js';
 import { sanitizeLine, sanitizeResult } from '../secrets/report.js';
 import type { CheckDefinition, CheckOutcome } from '../checks/check.js';
 import { GENERIC_PROFILE, type ContractProfile } from '../checks/profile.js';
 import { RECORDED_FAILURES, recordedFailures } from '../checks/outcomes.js';
 import { RunAbortedError, type RunContext } from './context.js';
+import { markCovered, PassiveJudges, passiveTurns, type Settled } from './passive.js';
+import type { PlannedCheck } from './planned.js';
 
-/** One check applied to one operation: the unit that yields one CheckResult. */
-export interface PlannedCheck {
-  check: CheckDefinition;
-  operation: Operation;
-  /** Why it will not run (destructive without the flag, fixture missing), when it will not. */
-  skip?: string;
-  /** Planned under --strict-types (some checks send more cases). */
-  strictTypes?: boolean;
-}
+export type { PlannedCheck };
 
 export interface PlanOptions {
   /** Suites to run, default all. */
@@ -71,6 +66,7 @@ export function planChecks(checks: readonly CheckDefinition[], ctx: Pick<RunCont
     }
     plan.push(...normal, ...destructivePairs, ...credential);
   }
+  markCovered(passiveTurns(plan));
   return plan;
 }
 
@@ -84,7 +80,10 @@ export interface RunChecksOptions extends PlanOptions {
 }
 
 export interface RunChecksResult {
+  /** One result per pair of the plan, in plan order. */
   results: CheckResult[];
+  /** The same results in the order they were done (passive pairs late, or early when they failed): what the coverage log indexes. */
+  runOrder: CheckResult[];
   /** Set when the run stopped early (deadline, target stopped answering); the rest is skipped. */
   aborted?: { reason: 'deadline' | 'unreachable'; message: string };
 }
@@ -127,58 +126,113 @@ export async function runChecks(checks: readonly CheckDefinition[], ctx: RunCont
   return runPlan(plan, ctx, options.events);
 }
 
-export async function runPlan(plan: readonly PlannedCheck[], ctx: RunContext, events?: RunEvents): Promise<RunChecksResult> {
-  const results: CheckResult[] = [];
-  let aborted: RunChecksResult['aborted'];
-  let currentSuite: Suite | undefined;
-  for (const [index, item] of plan.entries()) {
-    const suite = item.check.suite;
-    if (suite !== currentSuite) {
-      if (currentSuite !== undefined) events?.onSuiteEnd?.(currentSuite);
-      currentSuite = suite;
+/** An exchange heard before the plan ran (discovery), with its operation and the tag of its sender. */
+export type HeardAnswer = [exchange: Exchange, op: Operation, checkId: string | undefined];
+
+/** What runPlan hears and tells beside the events: discovery's answers, and the exchanges each passive pair judged (coverage). */
+export interface PassiveTaps {
+  heard?: readonly HeardAnswer[];
+  onJudged?: (exchange: Exchange, checkId: string) => void;
+}
+
+/** Announces suite starts and ends as the plan moves from one suite to the next. */
+function suiteTracker(plan: readonly PlannedCheck[], events: RunEvents | undefined): { at(index: number): void; end(): void } {
+  let current: Suite | undefined;
+  return {
+    at(index) {
+      const suite = plan[index]!.check.suite;
+      if (suite === current) return;
+      if (current !== undefined) events?.onSuiteEnd?.(current);
+      current = suite;
       let count = 0;
       for (let j = index; j < plan.length && plan[j]!.check.suite === suite; j++) count++;
       events?.onSuiteStart?.(suite, count);
+    },
+    end() {
+      if (current !== undefined) events?.onSuiteEnd?.(current);
+    },
+  };
+}
+
+/** Why a pair is not run (the run aborted, the credentials were lost, the plan skips it), or undefined. */
+function notRunReason(item: PlannedCheck, ctx: RunContext, aborted: RunChecksResult['aborted']): string | undefined {
+  if (aborted) return `not run: ${aborted.message}`;
+  if (ctx.lostCredentials !== undefined && (item.operation?.credentials.length ?? 0) > 0) return `not run: ${ctx.lostCredentials}`;
+  return item.skip;
+}
+
+/** Runs one pair in its own scope: its result (and outcome, when it returned one), or the abort that stopped it. */
+async function runPair(item: PlannedCheck, ctx: RunContext, passive: PassiveJudges): Promise<{ result: CheckResult; outcome?: CheckOutcome; aborted?: RunAbortedError }> {
+  const scoped = passive.has(item) ? ctx.scope(item.check.id, item.check.suite, item.operation, passive.tally(item)) : ctx.scope(item.check.id, item.check.suite, item.operation);
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    const outcome = await item.check.run(scoped, item.operation);
+    if (!outcome || typeof outcome !== 'object' || !['passed', 'failed', 'skipped'].includes((outcome as CheckOutcome).status)) {
+      throw new Error(`the check returned no valid outcome (${JSON.stringify(outcome)?.slice(0, 80)})`);
     }
-    let result: CheckResult;
-    if (aborted) {
-      result = { ...baseResult(item), status: 'skipped', message: `not run: ${aborted.message}`, duration_ms: 0, requests: 0 };
-    } else if (ctx.lostCredentials !== undefined && (item.operation?.credentials.length ?? 0) > 0) {
-      result = { ...baseResult(item), status: 'skipped', message: `not run: ${ctx.lostCredentials}`, duration_ms: 0, requests: 0 };
-    } else if (item.skip) {
-      result = { ...baseResult(item), status: 'skipped', message: item.skip, duration_ms: 0, requests: 0 };
-    } else {
-      const scoped = ctx.scope(item.check.id, suite, item.operation);
-      const started = performance.now();
-      try {
-        const outcome = await item.check.run(scoped, item.operation);
-        if (!outcome || typeof outcome !== 'object' || !['passed', 'failed', 'skipped'].includes((outcome as CheckOutcome).status)) {
-          throw new Error(`the check returned no valid outcome (${JSON.stringify(outcome)?.slice(0, 80)})`);
-        }
-        result = toResult(item, outcome, performance.now() - started, scoped.requests);
-      } catch (error) {
-        if (error instanceof RunAbortedError) {
-          aborted = { reason: error.reason, message: error.message };
-          result = { ...baseResult(item), status: 'skipped', message: `not finished: ${error.message}`, duration_ms: Math.round(performance.now() - started), requests: scoped.requests };
-        } else {
-          const message = error instanceof Error ? error.message : String(error);
-          result = {
-            ...baseResult(item),
-            status: 'error',
-            message: `tool error (not a server failure): ${message}`,
-            duration_ms: Math.round(performance.now() - started),
-            requests: scoped.requests,
-          };
-        }
-      }
+    return { result: toResult(item, outcome, performance.now() - started, scoped.requests), outcome };
+  } catch (error) {
+    if (error instanceof RunAbortedError) {
+      return { result: { ...baseResult(item), status: 'skipped', message: `not finished: ${error.message}`, duration_ms: elapsed(), requests: scoped.requests }, aborted: error };
     }
-    // Made safe once, here: every sink (live console, reports) then shows the same safe text.
-    result = sanitizeResult(result, ctx.secrets);
-    results.push(result);
-    events?.onCheckDone?.(result);
+    const message = error instanceof Error ? error.message : String(error);
+    return { result: { ...baseResult(item), status: 'error', message: `tool error (not a server failure): ${message}`, duration_ms: elapsed(), requests: scoped.requests } };
   }
-  if (currentSuite !== undefined) events?.onSuiteEnd?.(currentSuite);
-  return aborted ? { results: aborted.reason === 'unreachable' ? results.map((r) => notJudgedWhenDown(r, sanitizeLine(aborted!.message, ctx.secrets))) : results, aborted } : { results };
+}
+
+/**
+ * Runs the plan in its order, one CheckResult per pair, each made safe and announced as it is
+ * recorded. A passive pair (judgeExchange) judges every answer on its operation until it is
+ * reported: at once when it fails, else before the ratelimit suite (or at the end), with its own
+ * turn's outcome held till then (passive.ts).
+ */
+export async function runPlan(given: readonly PlannedCheck[], ctx: RunContext, events?: RunEvents, taps: PassiveTaps = {}): Promise<RunChecksResult> {
+  const plan = passiveTurns(given);
+  // Results in the given order (shard positions name plan order); the run order, which the coverage log indexes, apart.
+  const position = new Map(given.map((item, i) => [item, i]));
+  const results = new Array<CheckResult>(given.length);
+  const runOrder: CheckResult[] = [];
+  let aborted: RunChecksResult['aborted'];
+  const suites = suiteTracker(plan, events);
+  const passive = new PassiveJudges(plan, ctx, toResult);
+  const stopListening = passive.size > 0 ? ctx.onAnswer((exchange, op, checkId) => passive.judge(exchange, op, checkId)) : () => undefined;
+  // Made safe once, here: every sink (live console, reports) then shows the same safe text.
+  const record = (result: CheckResult, item: PlannedCheck): void => {
+    // The exchanges of others a passive pair judged belong to its result (coverage), told just before it.
+    if (taps.onJudged) for (const exchange of passive.judgedBy(item)) taps.onJudged(exchange, item.check.id);
+    const safe = sanitizeResult(result, ctx.secrets);
+    results[position.get(item)!] = safe;
+    runOrder.push(safe);
+    events?.onCheckDone?.(safe);
+  };
+  const recordAll = (settled: Settled[]) => settled.forEach((s) => record(s.result, s.item));
+  try {
+    // The answers heard before the plan ran (discovery's reads) are judged first.
+    for (const [exchange, op, checkId] of taps.heard ?? []) passive.judge(exchange, op, checkId);
+    recordAll(passive.failedNow());
+    for (const [index, item] of plan.entries()) {
+      // The burst and the waits of the ratelimit suite are judged by that suite: passive results are final before it.
+      if (item.check.suite === 'ratelimit') recordAll(passive.settle());
+      if (passive.reported(item)) continue;
+      suites.at(index);
+      const reason = notRunReason(item, ctx, aborted);
+      const ran = reason === undefined ? await runPair(item, ctx, passive) : { result: { ...baseResult(item), status: 'skipped' as const, message: reason, duration_ms: 0, requests: 0 } };
+      if ('aborted' in ran && ran.aborted) aborted = { reason: ran.aborted.reason, message: ran.aborted.message };
+      const held = 'outcome' in ran && ran.outcome !== undefined && passive.hold(item, ran.outcome, ran.result.duration_ms, ran.result.requests);
+      if (!held) {
+        passive.close(item);
+        record(ran.result, item);
+      }
+      recordAll(passive.failedNow());
+    }
+    recordAll(passive.settle());
+  } finally {
+    stopListening();
+  }
+  suites.end();
+  const down = (list: CheckResult[]) => (aborted?.reason === 'unreachable' ? list.map((r) => notJudgedWhenDown(r, sanitizeLine(aborted!.message, ctx.secrets))) : list);
+  return { results: down(results), runOrder: down(runOrder), ...(aborted ? { aborted } : {}) };
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkById, checks } from '../../suites/index.js';
+import { profile } from '../../suites/profile.js';
 import { CHECK_ID, buildRegistry } from '../../src/checks/registry.js';
 import { defineCheck } from '../../src/checks/check.js';
 import { dryRunPlan, plannedRequestsOf, preBurstRequests, renderDryRun, requestBudget, MAX_DEFAULT_RUNS } from '../../src/runner/budget.js';
@@ -144,6 +145,9 @@ describe('planned requests (dry run, budget) against what a run sends', () => {
           credentials: { apiKey: f.api_key, userId: f.user_id },
           fixtures,
           validateRequest: validateWireRequest,
+          // Discovery as the CLI runs it: without it the checks needing a discovered assistant skip
+          // and the comparison below would measure skips, not the plan.
+          profile,
         });
         const plan = planChecks(checks, { spec, fixtures }, { suites: [...suites], strictTypes });
         const planned = new Map(plan.map((p) => [`${p.check.id} ${p.operation.method} ${p.operation.path}`, plannedRequestsOf(p, MAX_DEFAULT_RUNS, spec)]));

@@ -203,8 +203,20 @@ defineCheck({ id: 'x.y', suite: 'schema', rule: 'r', contractRef: '4', severity:
 import { startReferenceServer } from 'voice-agent-contract/server';
 import {
   runConformance, defineCheck, checkProperty, fail, Findings, OK, RATE_LIMITED, skipped, statusText, VapcError,
-  type CheckContext, type CheckOutcome, type Exchange, type Judgement, type Operation,
+  type CheckContext, type CheckOutcome, type Exchange, type Judgement, type Operation, type SharedTally,
 } from 'voice-agent-contract/runner';
+
+/** A passive check: judges every GET /calls answer the run gets (the limit checks' here), sends nothing of its own. */
+const arrays = defineCheck({
+  id: 'schema.custom-arrays', suite: 'schema', rule: 'every GET /calls success is a JSON array', contractRef: 'custom', severity: 'minor',
+  appliesTo: (op: Operation) => op.id === 'listCalls',
+  judgeExchange: (ctx: CheckContext, _op: Operation, exchange: Exchange): Judgement | undefined =>
+    exchange.response?.status !== 200 ? undefined : Array.isArray(exchange.response.json) ? OK : fail(ctx, exchange, 'an array', statusText(exchange), 'not an array'),
+  async run(ctx: CheckContext): Promise<CheckOutcome> {
+    const shared: SharedTally | undefined = ctx.judgedElsewhere?.();
+    return skipped(shared && shared.judged > 0 ? 'covered by the answers other checks got' : 'nothing judged');
+  },
+});
 
 /** GET /calls?limit=N answers at most N calls; \`wanted\` is the status the check holds the server to. */
 function limitCheck(id: string, wanted: number) {
@@ -232,12 +244,13 @@ const server = await startReferenceServer({ port: 0 });
 try {
   const { report } = await runConformance({
     baseUrl: server.url, seed: 7, runs: 2, suites: ['schema'],
-    checks: [limitCheck('schema.custom-limit', 200), limitCheck('schema.custom-limit-wrong', 201)],
+    checks: [limitCheck('schema.custom-limit', 200), limitCheck('schema.custom-limit-wrong', 201), arrays],
     credentials: { apiKey: server.fixtures.api_key, userId: server.fixtures.user_id },
   });
   const verdicts = Object.fromEntries(report.results.map((r) => [r.id, r.status]));
   const failure = report.results.find((r) => r.status === 'failed')?.failures?.[0];
-  console.log(JSON.stringify({ verdicts, seed: failure?.seed, expected: failure?.expected, code: new VapcError('E_USAGE', 'x').code }));
+  const passive = report.results.find((r) => r.id === 'schema.custom-arrays');
+  console.log(JSON.stringify({ verdicts, seed: failure?.seed, expected: failure?.expected, code: new VapcError('E_USAGE', 'x').code, passiveRequests: passive?.requests }));
 } finally {
   await server.close();
 }
@@ -253,7 +266,7 @@ try {
     const r = run(process.execPath, [join('custom-out', 'custom-check.js')], project);
     expect(r.status, r.out).toBe(0);
     const out = JSON.parse(r.out.trim().split('\n').pop() as string) as Record<string, unknown>;
-    expect(out).toEqual({ verdicts: { 'schema.custom-limit': 'passed', 'schema.custom-limit-wrong': 'failed' }, seed: 7, expected: '201', code: 'E_USAGE' });
+    expect(out).toEqual({ verdicts: { 'schema.custom-limit': 'passed', 'schema.custom-limit-wrong': 'failed', 'schema.custom-arrays': 'passed' }, seed: 7, expected: '201', code: 'E_USAGE', passiveRequests: 0 });
   });
 
   it('installs the vapc binary, and it runs', () => {

@@ -19,6 +19,9 @@ export class RunAbortedError extends VapcError {
 /** `GET /calls/{call_id}`: the operation a pacing message names. */
 const labelOf = (request: HttpRequest, op: Operation | undefined): string => `${request.method} ${op?.path ?? request.path}`;
 
+/** Hears an exchange on a known operation, with the id of the check that sent it. */
+export type AnswerListener = (exchange: Exchange, op: Operation, checkId: string | undefined) => void;
+
 const CONNECTION_ERRORS: TransportErrorCode[] = ['connection_refused', 'connection_reset', 'timeout'];
 
 export interface SendingOptions {
@@ -47,6 +50,8 @@ export class SendingPolicy {
   total = 0;
   private streak = 0;
   private readonly secretPointers: Map<Operation, string[]>;
+  /** Hears every answer on a known operation once it is scrubbed, before the sender reads it (passive judging). */
+  private readonly listeners = new Set<AnswerListener>();
 
   /** The credential headers (lower case), the bearer's first: the first one a request carries names its rate-limit bucket. */
   private readonly credentialNames: string[];
@@ -86,6 +91,12 @@ export class SendingPolicy {
     return exchange;
   }
 
+  /** Adds a listener of every exchange on a known operation (see RunContext.onAnswer); returns its removal. */
+  listen(listener: AnswerListener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
   /** Waits until the advertised rate-limit window resets (at most 65 s, and never past the run's deadline). */
   async waitForWindow(): Promise<void> {
     const { resetAt } = this.o.pacer.state;
@@ -123,6 +134,7 @@ export class SendingPolicy {
       this.learnSecrets(exchange.response, op);
       this.scrubResponse(exchange.response);
     }
+    if (op) for (const listener of this.listeners) listener(exchange, op, request.checkId);
     this.countUnreachable(exchange);
     return exchange;
   }

@@ -260,8 +260,16 @@ function implausibleStart(limit: number, remaining: number, names: RateHeaders):
 /** The largest advertised limit the burst will exceed; above it the burst would cost too much. */
 export const MAX_BURST = 2000;
 
-/** The burst's requests at an advertised limit: the limit and two past it; one probe when skipped; 102 when unknown. */
-export const burstRequests = (limit: number | undefined): number => (limit === undefined ? 102 : limit > MAX_BURST ? 1 : limit + 2);
+/**
+ * The burst's requests at an advertised limit: what is left of the window it starts in (the run's
+ * `before` requests spend the windows before it, the pacer waiting at each end) and the 429; the
+ * limit and two past it when `before` is unknown; one probe when skipped; 102 when the limit is unknown.
+ */
+export function burstRequests(limit: number | undefined, before?: number): number {
+  if (limit === undefined) return 102;
+  if (limit > MAX_BURST) return 1;
+  return before === undefined || limit < 1 ? limit + 2 : limit - (before % limit) + 1;
+}
 
 export const burst429 = defineCheck({
   id: 'ratelimit.burst-429',
@@ -270,8 +278,8 @@ export const burst429 = defineCheck({
   contractRef: '7, 8',
   severity: 'critical',
   appliesTo: isProbe,
-  // The advertised limit + 2 when the dry run knows it (a 1000/min server costs ~1000), else 102.
-  plannedRequests: (_op, _runs, _spec, options) => burstRequests(options?.advertisedLimit),
+  // What is left of its window when the dry run knows the limit and the requests before, else 102.
+  plannedRequests: (_op, _runs, _spec, options) => burstRequests(options?.advertisedLimit, options?.requestsBefore),
   async run(ctx, op) {
     const names = rateHeaders(op)!;
     // A limit already advertised above the budget: skip now rather than after waiting for a window.

@@ -138,9 +138,10 @@ export interface CheckDefinition {
    * Requests the check plans to send on `op` with `runs` generated cases, for --dry-run and the
    * request budget that sizes the default --runs. Without it the runner assumes `runs`.
    * `options.strictTypes` is set when --strict-types adds cases; `options.advertisedLimit` is the
-   * target's X-RateLimit-Limit when known (the burst's size).
+   * target's X-RateLimit-Limit when known (the burst's size); `options.requestsBefore` the requests
+   * planned before this pair (the burst spends what is left of the window it starts in).
    */
-  plannedRequests?(op: Operation, runs: number, spec: SpecModel, options?: { strictTypes?: boolean; advertisedLimit?: number }): number;
+  plannedRequests?(op: Operation, runs: number, spec: SpecModel, options?: { strictTypes?: boolean; advertisedLimit?: number; requestsBefore?: number }): number;
   /** The fixed inputs the check tries on `op`, one line per parameter or field, listed by --dry-run. */
   plannedCases?(op: Operation, spec: SpecModel): string[];
   /** Fixtures the check cannot run without: when one is missing the check is skipped with the reason. */

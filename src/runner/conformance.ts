@@ -208,7 +208,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       profile: options.profile ?? GENERIC_PROFILE,
       ...(options.operations ? { operations: options.operations } : {}),
     });
-    const budget = requestBudget(ctx.pacer.state.limit, options.rpm);
+    const budget = requestBudget(ctx.pacer.state.limit, options.rpm, ctx.pacer.state.windowMs);
     const { runs, plan: wholePlan, cut } = orderedPlan(registryPlan, options, budget, spec, ctx.pacer.state.limit);
     const shard = options.shard ? shardOf(wholePlan, runs, spec, options.shard) : undefined;
     const plan = shard ? shard.positions.map((i) => wholePlan[i]!) : wholePlan;
@@ -244,7 +244,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     });
 
     if (options.dryRun) {
-      const dryRun = dryRunPlan(plan, runs, spec, ctx.pacer.state.limit, options.rpm);
+      const dryRun = dryRunPlan(plan, runs, spec, ctx.pacer.state.limit, options.rpm, ctx.pacer.state.windowMs);
       if (cut) dryRun.budget = cut;
       return { report: makeReport([]), secrets: ctx.secrets.known(), discovery, dryRun };
     }

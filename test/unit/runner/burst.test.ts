@@ -73,13 +73,17 @@ describe('--dry-run projects the burst from the advertised limit', () => {
     spec = await loadSpec();
   });
 
-  it('a 1000/min target costs the limit and two more; an unknown limit the 100/min default; a skipped burst one probe', () => {
+  it('a burst costs what is left of the window it starts in and the 429; an unknown limit the 100/min default; a skipped burst one probe', () => {
     expect(burstRequests(1000)).toBe(1002);
+    expect(burstRequests(1000, 471)).toBe(530);
+    expect(burstRequests(100, 277)).toBe(24);
+    expect(burstRequests(100, 300)).toBe(101); // the window before is spent: the pacer waits, the burst fills a fresh one
     expect(burstRequests(undefined)).toBe(102);
     expect(burstRequests(MAX_BURST + 1)).toBe(1);
     const op = spec.operation('getCurrentUser');
     const plan = [{ check: burst429, operation: op }];
-    expect(dryRunPlan(plan, 1, spec, 1000).total).toBe(1002);
-    expect(dryRunPlan(plan, 1, spec, 100).total).toBe(102);
+    expect(dryRunPlan(plan, 1, spec, 1000).total).toBe(1001);
+    expect(dryRunPlan(plan, 1, spec, 100).total).toBe(101);
   });
 });
+

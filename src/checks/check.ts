@@ -101,9 +101,12 @@ export interface CheckContext {
   suite?: Suite;
   /**
    * Waits until the advertised rate-limit window resets (X-RateLimit-Reset; bounded to ~65 s),
-   * so a burst starts with a full window. Returns at once when no reset is known.
+   * never past the run's deadline. Returns at once (true) when no reset is known; false when the
+   * deadline cut the wait short.
    */
-  waitForWindow(): Promise<void>;
+  waitForWindow(): Promise<boolean>;
+  /** Sleeps `ms` (a pacing event names `cause`), never past the run's deadline: false when the deadline cut it short. */
+  pause(ms: number, cause: string): Promise<boolean>;
 }
 
 /** What a check knows of a failure: the words for people, and the kind and field as data. */

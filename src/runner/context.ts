@@ -163,6 +163,7 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
         return { ...pacer.state };
       },
       waitForWindow: () => sending.waitForWindow(),
+      pause: (ms, cause) => sending.pauseWithin(ms, cause),
     };
     if (suite !== undefined) ctx.suite = suite;
     return ctx;

@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { burstSender, BURST_CONCURRENCY } from '../../../suites/lib/burst.js';
-import { burst429, burstRequests, MAX_BURST } from '../../../suites/ratelimit.js';
+import { burst429, burstRequests, MAX_BURST, resetHonoured, ROUNDING_MS } from '../../../suites/ratelimit.js';
+import { createCheckContext } from '../../../src/runner/context.js';
 import { dryRunPlan } from '../../../src/runner/budget.js';
 import { loadSpec } from '../../../src/spec/load.js';
 import type { SpecModel } from '../../../src/spec/model.js';
-import type { Exchange } from '../../../src/transport/types.js';
+import type { Exchange, Transport } from '../../../src/transport/types.js';
 
 /** A server of `limit` requests whose answers come back in a scrambled order within each batch in flight. */
 function scrambledServer(limit: number) {
@@ -87,3 +88,31 @@ describe('--dry-run projects the burst from the advertised limit', () => {
   });
 });
 
+describe('ratelimit.reset-honoured: no wait passes the run deadline', () => {
+  let spec: SpecModel;
+  beforeAll(async () => {
+    spec = await loadSpec();
+  });
+
+  it('the second more after a Reset rounded down stops at --deadline-ms and the check says so', async () => {
+    // Every answer a 429 advertising Reset 0: the check waits for the reset, meets a 429 again and
+    // would wait one more second, but the deadline is 400 ms away.
+    const transport: Transport = {
+      baseUrl: 'http://fake',
+      async send(request) {
+        const headers = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '0', 'content-type': 'application/json' };
+        return { request: { method: request.method, url: `http://fake${request.path}`, headers: { ...request.headers } }, response: { status: 429, headers, text: '{"detail":"slow down"}', json: { detail: 'slow down' }, truncated: false }, durationMs: 1 };
+      },
+      async close() {},
+    };
+    const slept: number[] = [];
+    const deadlineAt = Date.now() + 400;
+    const ctx = createCheckContext({ spec, transport, credentials: { apiKey: 'k_abcdef', userId: 'u_12345' }, deadlineAt, sleep: async (ms) => void slept.push(ms) });
+    const outcome = await resetHonoured.run(ctx, spec.operation('getCurrentUser'));
+    expect(outcome).toEqual({ status: 'skipped', message: "the run's deadline (--deadline-ms) comes before a second past the advertised reset (X-RateLimit-Reset: 0)" });
+    expect(slept.length).toBe(2); // the reset (~100 ms), then what was left before the deadline
+    // The fake sleep does not move the clock: each wait is what was left before the deadline, at most.
+    expect(slept.every((ms) => ms <= 400)).toBe(true);
+    expect(slept[1]).toBeLessThan(ROUNDING_MS);
+  });
+});

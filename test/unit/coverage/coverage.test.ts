@@ -191,3 +191,22 @@ describe('coverage merge, gate and plan', () => {
     expect(names.some((n) => n.startsWith('POST /things/{id}/burn'))).toBe(false);
   });
 });
+
+describe('spec lines of the cells', () => {
+  it('are looked up only when read, once per response or input: a dry run parses no YAML', () => {
+    const asked: string[] = [];
+    const at = (what: string) => {
+      asked.push(what);
+      return { file: 'spec/openapi.yaml', line: asked.length };
+    };
+    const located = buildUniverse(spec, { operation: (op) => at(`op ${op.id}`), status: (op, s) => at(`${op.id} ${s}`), slot: (op, slot) => at(`${op.id} ${slot.label}`) });
+    expect(located.cells.length).toBeGreaterThan(0);
+    expect(asked).toEqual([]);
+    const ok = located.cells.find((c) => c.operation === 'GET /things' && c.dimension === 'status' && c.item === '200')!;
+    expect([ok.spec_file, ok.spec_line]).toEqual(['spec/openapi.yaml', 1]);
+    const body = located.cells.find((c) => c.operation === 'GET /things' && c.dimension === 'response' && c.item === '200 body')!;
+    expect(body.spec_line).toBe(1); // the same response: found once
+    expect(asked).toEqual(['listThings 200']);
+    expect(JSON.parse(JSON.stringify(ok))).toMatchObject({ spec_line: 1, spec_file: 'spec/openapi.yaml' });
+  });
+});

@@ -197,7 +197,7 @@ describe('spec lines of the cells', () => {
     const asked: string[] = [];
     const at = (what: string) => {
       asked.push(what);
-      return { file: 'spec/openapi.yaml', line: asked.length };
+      return { file: 'spec/openapi.yaml', line: asked.length, column: 1 };
     };
     const located = buildUniverse(spec, { operation: (op) => at(`op ${op.id}`), status: (op, s) => at(`${op.id} ${s}`), slot: (op, slot) => at(`${op.id} ${slot.label}`) });
     expect(located.cells.length).toBeGreaterThan(0);

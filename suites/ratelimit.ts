@@ -358,7 +358,11 @@ export const burst429 = defineCheck({
     const known = ctx.rateLimit().limit;
     if (known !== undefined && known > MAX_BURST) return skipped(`the advertised limit ${known} exceeds the burst budget of ${MAX_BURST} requests`);
     // No wait for a fresh window: the burst spends what is left of this one (Remaining + 1
-    // requests), and ratelimit.reset-honoured then waits for the advertised reset.
+    // requests), and ratelimit.reset-honoured then waits for the advertised reset. Only a window
+    // the last answer said was spent is waited out first (as the pacer would before any request):
+    // a burst starting on a 429 would show nothing of the limit.
+    const now = ctx.rateLimit();
+    if (now.remaining === 0 && now.resetAt !== undefined && now.resetAt > Date.now()) await ctx.waitForWindow();
     let sent = 0;
     const send = () => {
       sent++;

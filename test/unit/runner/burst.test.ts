@@ -116,3 +116,48 @@ describe('ratelimit.reset-honoured: no wait passes the run deadline', () => {
     expect(slept[1]).toBeLessThan(ROUNDING_MS);
   });
 });
+
+describe('ratelimit.burst-429 starts in the window it finds', () => {
+  let spec: SpecModel;
+  beforeAll(async () => {
+    spec = await loadSpec();
+  });
+
+  /** A server of `limit` requests a window, the window reset by each sleep of the run (a fake clock). */
+  function windowed(limit: number) {
+    let used = 0;
+    const transport: Transport = {
+      baseUrl: 'http://fake',
+      async send(request) {
+        used++;
+        const remaining = Math.max(0, limit - used);
+        const headers = { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': '1', 'content-type': 'application/json' };
+        const status = used > limit ? 429 : 200;
+        const text = status === 429 ? '{"detail":"rate limit exceeded"}' : '{}';
+        return { request: { method: request.method, url: `http://fake${request.path}`, headers: { ...request.headers } }, response: { status, headers, text, json: JSON.parse(text), truncated: false }, durationMs: 1 };
+      },
+      async close() {},
+    };
+    return { transport, used: () => used, newWindow: () => void (used = 0) };
+  }
+
+  it('spends only what is left of a window partly used: no wait', async () => {
+    const server = windowed(10);
+    const slept: number[] = [];
+    const ctx = createCheckContext({ spec, transport: server.transport, credentials: { apiKey: 'k_abcdef', userId: 'u_12345' }, sleep: async (ms) => void (slept.push(ms), server.newWindow()) });
+    for (let i = 0; i < 7; i++) await ctx.send({ method: 'GET', path: '/users/me' });
+    const outcome = await burst429.run(ctx, spec.operation('getCurrentUser'));
+    expect(outcome).toMatchObject({ status: 'passed', message: '429 {detail} after 3 requests (limit 10)' });
+    expect(slept).toEqual([]);
+  });
+
+  it('waits out a window the last answer said was spent, then bursts through a whole one', async () => {
+    const server = windowed(10);
+    const slept: number[] = [];
+    const ctx = createCheckContext({ spec, transport: server.transport, credentials: { apiKey: 'k_abcdef', userId: 'u_12345' }, sleep: async (ms) => void (slept.push(ms), server.newWindow()) });
+    for (let i = 0; i < 10; i++) await ctx.send({ method: 'GET', path: '/users/me' });
+    const outcome = await burst429.run(ctx, spec.operation('getCurrentUser'));
+    expect(outcome).toMatchObject({ status: 'passed', message: '429 {detail} after 10 requests (limit 10)' });
+    expect(slept.length).toBe(1);
+  });
+});

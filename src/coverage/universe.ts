@@ -9,6 +9,7 @@ import type { CoverageCell, CoverageDimension } from '../results/coverage.js';
 import { operationLabel, credentialHeader, type Credential, type JsonSchema, type Operation, type SpecModel } from '../spec/model.js';
 import { enumOf, fieldsOf, itemsOf, nonNull, typesOf, type JsonType } from '../spec/schema.js';
 import { SpecSource, type SourcePosition } from '../spec/source.js';
+import { packagedCellLines } from './lines.js';
 
 /** The constraint keywords a cell can stand for. */
 export const RANGE_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const;
@@ -71,10 +72,19 @@ export interface CellLocator {
   operation(op: Operation): SourcePosition | undefined;
   status(op: Operation, status: string): SourcePosition | undefined;
   slot(op: Operation, slot: InputSlot): SourcePosition | undefined;
+  /** Positions found ahead, by cell key (the build's dist/cell-lines.json): read before the methods. */
+  known?: ReadonlyMap<string, SourcePosition>;
 }
 
-export function specCellLocator(source: SpecSource = new SpecSource()): CellLocator {
+/**
+ * The authored spec's lines: the build's (src/coverage/lines.ts) when `source` is the default and
+ * the spec has not changed since the build, else found in the YAML on first use.
+ */
+export function specCellLocator(source?: SpecSource): CellLocator {
+  const known = source === undefined ? packagedCellLines() : undefined;
+  source ??= new SpecSource();
   return {
+    ...(known ? { known } : {}),
     operation: (op) => source.operation(op.path, op.method),
     status: (op, status) => source.responseStatus(op.path, op.method, status) ?? source.operation(op.path, op.method),
     slot: (op, slot) =>
@@ -154,8 +164,12 @@ function once<T>(find: () => T): () => T {
 function operationCells(op: Operation, locator: CellLocator | undefined): OperationUniverse {
   const label = operationLabel(op);
   const cells: CellDef[] = [];
-  const add = (dimension: CoverageDimension, item: string, where: () => SourcePosition | undefined, extra: Partial<CellDef> = {}) =>
-    cells.push(lazyPosition({ key: cellKey(label, dimension, item), operation: label, dimension, item, spec_line: null, ...extra }, where));
+  const add = (dimension: CoverageDimension, item: string, where: () => SourcePosition | undefined, extra: Partial<CellDef> = {}) => {
+    const key = cellKey(label, dimension, item);
+    const known = locator?.known?.get(key);
+    const cell: CellDef = { key, operation: label, dimension, item, spec_line: null, ...extra };
+    cells.push(known ? Object.assign(cell, { spec_line: known.line, spec_file: known.file }) : lazyPosition(cell, where));
+  };
   for (const r of op.responses) {
     const where = once(() => locator?.status(op, r.status));
     add('status', r.status, where, { status: r.status });

@@ -90,7 +90,7 @@ export class SendingPolicy {
   async waitForWindow(): Promise<boolean> {
     const { resetAt } = this.o.pacer.state;
     if (resetAt === undefined) return true;
-    return this.pauseWithin(Math.min(resetAt - Date.now() + 100, 65_000), 'the advertised reset after the burst\'s 429 (X-RateLimit-Reset)');
+    return this.pauseWithin(Math.min(resetAt - Date.now() + 100, 65_000), 'the rate-limit window\'s advertised reset, for the ratelimit suite (X-RateLimit-Reset)');
   }
 
   /** Sleeps `ms`, never past the run's deadline (--deadline-ms): false when the deadline cut the wait short. */

@@ -13,11 +13,16 @@
  *    runner, undici and the server included), for what a single `vapc run` pays at start.
  * 3. `vapc run --embedded` as a child process (what `npm start` runs, burst included): wall time
  *    and peak RSS (server and runner in one process). Target: <= 200 MB.
- * 4. The projected time of the default run at 100 requests/minute (dry run). Target: < 6 min.
+ * 4. The projected time of the default run at 100 requests/minute (dry run). Target: about 3 min
+ *    (issue 25: <= 3 min 10 s measured, `npm run bench -- verdict`).
+ * 5. Start-up included: `vapc run` (the pre-burst suites, reports written) as a child process,
+ *    spawn to exit, against a plain loop replaying the same requests in a child process (node's
+ *    start and undici's import included), both to the bench's in-process server: the ratio of
+ *    their wall times (the throughput ratio for the same requests). Target: >= 0.5 (issue 25).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { runConformance } from '../src/runner/conformance.js';
@@ -91,6 +96,7 @@ async function coldRuns(): Promise<{ runnerMs: number; rawMs: number; requests: 
     const { runConformance } = await import(${dist('src/runner/conformance.js')});
     const { validateWireRequest } = await import(${dist('src/checks/wire.js')});
     const { checks } = await import(${dist('suites/index.js')});
+    const { profile } = await import(${dist('suites/profile.js')});
     const { api_key, user_id, org_id, recipient_list_id, api_key_id, channels } = server.fixtures;
     const wire = [];
     const started = performance.now();
@@ -122,6 +128,47 @@ async function coldRuns(): Promise<{ runnerMs: number; rawMs: number; requests: 
   return { runnerMs: runner.ms, rawMs: raw.ms, requests: runner.wire.length };
 }
 
+/** Spawns `node args`, feeding `stdin`; resolves with the wall time from spawn to exit (ms). */
+function wallOf(args: string[], stdin = ''): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { stdio: ['pipe', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (c) => (err += c));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 || code === 1 ? resolve(performance.now() - started) : reject(new Error(`exit ${code}: ${err.slice(-500)}`))));
+    child.stdin.end(stdin);
+  });
+}
+
+/**
+ * Start-up included: `vapc run` of the pre-burst suites as a process, against a process that
+ * starts node, imports undici and replays the same requests. Alternating, `rounds` each; medians.
+ */
+async function processRuns(url: string, fixtures: typeof server.fixtures, wire: readonly WireRequest[], rounds: number): Promise<{ vapcMs: number; loopMs: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'vapc-bench-process-'));
+  const { api_key, user_id, ...rest } = fixtures;
+  writeFileSync(join(dir, 'vapc.yaml'), `fixtures: ${JSON.stringify(rest)}\n`);
+  const vapc = [join(packageRoot, 'bin', 'vapc.js'), 'run', '--base-url', url, '--api-key', api_key, '--user-id', user_id, '--config', join(dir, 'vapc.yaml'), '--seed', '1', '--quiet', '--suite', PRE_BURST.join(','), '--report-dir', join(dir, 'report')];
+  const loop = `const { Pool } = await import(${JSON.stringify(import.meta.resolve('undici'))});
+    let input = '';
+    for await (const c of process.stdin) input += c;
+    const pool = new Pool(${JSON.stringify(url)}, { connections: 8 });
+    for (const r of JSON.parse(input)) {
+      const u = new URL(r.url);
+      const res = await pool.request({ method: r.method, path: u.pathname + u.search, headers: r.headers, body: r.body ?? null });
+      await res.body.text();
+    }
+    await pool.close();`;
+  const vapcTimes: number[] = [];
+  const loopTimes: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const sides = [async () => vapcTimes.push(await wallOf(vapc)), async () => loopTimes.push(await wallOf(['--input-type=module', '-e', loop], JSON.stringify(wire)))];
+    for (const side of i % 2 ? sides.reverse() : sides) await side();
+  }
+  return { vapcMs: median(vapcTimes), loopMs: median(loopTimes) };
+}
+
 const spec = await loadSpec();
 const server = await startReferenceServer({ port: 0, spec, rateLimit: 100_000_000, rateWindowMs: 60_000 });
 const { api_key, user_id, org_id, recipient_list_id, api_key_id, channels } = server.fixtures;
@@ -151,6 +198,7 @@ const median = (xs: number[]): number => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
+const loadAtStart = loadavg()[0]!;
 // Rounds of (runner run, loop replaying that run's requests); the order within a round alternates.
 const WARM_ROUNDS = 5;
 const MEASURED_ROUNDS = 7;
@@ -171,6 +219,7 @@ for (let round = 0; round < WARM_ROUNDS + MEASURED_ROUNDS; round++) {
     rawTimes.push(rawMs);
   }
 }
+const processes = await processRuns(server.url, server.fixtures, last.wire, 5);
 await server.close();
 
 const { report } = last;
@@ -183,6 +232,9 @@ const rounds = `median of ${MEASURED_ROUNDS} alternating rounds after ${WARM_ROU
 console.log(`full default run (pre-burst suites, runs=${report.config['runs']}, pacing off, ${rounds}): ${n} requests in ${(runnerMs / 1000).toFixed(3)} s = ${runnerRps.toFixed(0)} req/s; failed ${report.summary.failed}, errors ${report.summary.errors}`);
 console.log(`plain undici loop replaying the same ${n} requests (${rounds}): ${(rawMs / 1000).toFixed(3)} s = ${rawRps.toFixed(0)} req/s`);
 console.log(`ratio runner/raw throughput: ${(runnerRps / rawRps).toFixed(2)} (target >= 0.5)`);
+console.log(
+  `start-up included (each a child process, spawn to exit, median of 5 alternating): vapc run ${processes.vapcMs.toFixed(0)} ms, plain loop process ${processes.loopMs.toFixed(0)} ms for the same ${n} requests; ratio ${(processes.loopMs / processes.vapcMs).toFixed(2)} (target >= 0.5)`,
+);
 
 // Cold: each side first thing in a fresh process (same key, so the replay is let in; the campaign
 // ids in the replayed paths were made by the runner's server and are unknown to the loop's: 404s).
@@ -204,8 +256,9 @@ const dry = await runConformance({
 });
 await slow.close();
 console.log(
-  `default run at 100 requests/minute: runs=${dry.dryRun!.runs}, ${dry.dryRun!.total} planned requests, projected ${dry.dryRun!.projectedMinutes!.toFixed(1)} min burst included (target < 6)`,
+  `default run at 100 requests/minute: runs=${dry.dryRun!.runs}, ${dry.dryRun!.total} planned requests, projected ${dry.dryRun!.projectedMinutes!.toFixed(1)} min burst included (target about 3)`,
 );
 
 const child = await childRun();
 console.log(`vapc run --embedded (npm start, burst included): ${(child.ms / 1000).toFixed(1)} s, exit ${child.code}, peak RSS ${child.maxRssMb.toFixed(0)} MB (target <= 200)`);
+console.log(`load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end (2 cores)`);

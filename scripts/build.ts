@@ -8,6 +8,10 @@ import { bundleSpec, buildDocs } from '../src/build/redocly.js';
 import { buildChangelog, linkChangelog } from '../src/build/changelog.js';
 import { loadDocument } from '../src/spec/load.js';
 import { PACKAGED_SPEC_FILE, packagedSpecText } from '../src/spec/packaged.js';
+import { buildModel } from '../src/spec/model.js';
+import { SpecSource } from '../src/spec/source.js';
+import { buildUniverse, specCellLocator } from '../src/coverage/universe.js';
+import { CELL_LINES_FILE, cellLinesText } from '../src/coverage/lines.js';
 import type { JsonObject } from '../src/diff/types.js';
 import { packageRoot } from '../src/paths.js';
 import { buildValidators } from './build-validators.js';
@@ -29,6 +33,9 @@ console.log(`docs     ${Math.round(docs.bytes / 1024)} KiB -> dist/docs/index.ht
 const validated = await loadDocument();
 await writeFile(PACKAGED_SPEC_FILE, packagedSpecText(validated));
 console.log('spec     validated and dereferenced -> dist/openapi.dereferenced.json');
+// The coverage cells' spec lines, found once here rather than by parsing the YAML at every run.
+await writeFile(CELL_LINES_FILE, cellLinesText(buildUniverse(buildModel(validated), specCellLocator(new SpecSource())).cells));
+console.log('lines    coverage cells located in spec/ -> dist/cell-lines.json');
 const changelog = await buildChangelog(validated as unknown as JsonObject);
 await writeFile(docs.htmlPath, linkChangelog(await readFile(docs.htmlPath, 'utf8')));
 console.log(`changes  ${changelog.versions} version(s) -> dist/docs/changelog.html (linked from index.html)`);

@@ -4,7 +4,7 @@
  * faithful readings of the contract), and a burst past the advertised limit gets 429 with {detail}
  * and the headers, no sooner than advertised (sections 7, 8).
  */
-import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
+import { defineCheck, type CheckContext, type CheckDefinition, type CheckOutcome } from '../src/checks/check.js';
 import { FAILURE_KINDS as KIND, pointerOf, type FailureField } from '../src/results/model.js';
 import type { Operation, SpecModel } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
@@ -261,8 +261,89 @@ function implausibleStart(limit: number, remaining: number, names: RateHeaders):
 /** The largest advertised limit the burst will exceed; above it the burst would cost too much. */
 export const MAX_BURST = 2000;
 
-/** The burst's requests at an advertised limit: the limit and two past it; one probe when skipped; 102 when unknown. */
-export const burstRequests = (limit: number | undefined): number => (limit === undefined ? 102 : limit > MAX_BURST ? 1 : limit + 2);
+/**
+ * The burst's requests at an advertised limit: what is left of the window it starts in (the run's
+ * `before` requests spend the windows before it, the pacer waiting at each end) and the 429; the
+ * limit and two past it when `before` is unknown; one probe when skipped; 102 when the limit is unknown.
+ */
+export function burstRequests(limit: number | undefined, before?: number): number {
+  if (limit === undefined) return 102;
+  if (limit > MAX_BURST) return 1;
+  return before === undefined || limit < 1 ? limit + 2 : limit - (before % limit) + 1;
+}
+
+/** What a burst saw: the answers served before the 429 (the first included), the last of them, and the 429. */
+interface Burst {
+  okCount: number;
+  lastServed?: Exchange;
+  limited?: Exchange;
+  /** An exchange without an answer ended the burst. */
+  unanswered?: Exchange;
+  rising?: Judgement;
+}
+
+/**
+ * Sends the rest of the burst after `first` until a 429 (at most Remaining + Limit + 2 requests):
+ * concurrently while far from the edge, one at a time near it (suites/lib/burst.ts).
+ */
+async function burstUntil429(ctx: CheckContext, names: RateHeaders, first: Exchange, send: () => Promise<Exchange>): Promise<Burst> {
+  const start = read(first, names);
+  const limited = first.response!.status === 429 ? first : undefined;
+  const out: Burst = { okCount: isSuccess(first.response!.status) ? 1 : 0, ...(limited ? { limited } : { lastServed: first }) };
+  const cap = start.remaining! + start.limit! + 2;
+  const rising = new RisingRemaining(ctx, names, first);
+  const next = burstSender(send, (e) => read(e, names).remaining);
+  for (let i = 0; !out.limited && i < cap; i++) {
+    const exchange = await next();
+    if (!exchange.response) {
+      out.unanswered = exchange;
+      break;
+    }
+    rising.see(exchange);
+    if (exchange.response.status === 429) out.limited = exchange;
+    else {
+      out.okCount++;
+      out.lastServed = exchange;
+    }
+  }
+  if (rising.failure) out.rising = rising.failure;
+  return out;
+}
+
+/** Judges the 429 that ended a burst: not before the advertised Remaining was used, {detail}, the headers with Remaining 0. */
+function judge429(ctx: CheckContext, names: RateHeaders, first: Exchange, burst: Burst, findings: Findings): void {
+  const limited = burst.limited!;
+  const start = read(first, names);
+  // The first answer already counted itself in Remaining; okCount includes it.
+  const advertised = start.remaining! + 1;
+  if (burst.okCount < advertised && first.response!.status !== 429) {
+    findings.add(fail(ctx, limited, `no 429 before ${advertised} requests (Remaining ${start.remaining} after the first)`, `429 after ${burst.okCount} requests`, `429 came after ${burst.okCount} requests, sooner than the advertised ${advertised}`));
+  }
+  const before = burst.lastServed ? read(burst.lastServed, names).remaining : undefined;
+  if (before !== undefined && before > 0) {
+    findings.add(fail(ctx, limited, `no 429 while Remaining is above 0 (section 8)`, `429 right after an answer advertising ${names.remaining}: ${before}`, `429 came while ${before} request(s) were still advertised as remaining`));
+  }
+  const problem = errorDetailProblem(429, limited.response!);
+  if (problem) findings.add(fail(ctx, limited, 'a 429 with {detail: string} saying the rate limit was exceeded (section 7)', problem, `the 429: ${problem}`));
+  const headers = read(limited, names);
+  if (headers.missing.length || headers.notInteger.length) {
+    findings.add(fail(ctx, limited, 'the rate-limit headers on the 429 (section 8)', [...headers.missing.map((m) => `missing ${m}`), ...headers.notInteger].join('; '), `the 429 lacks integer rate-limit headers (${[...headers.missing, ...headers.notInteger].join(', ')})`));
+  } else if (headers.remaining! > 0) {
+    findings.add(fail(ctx, limited, `${names.remaining}: 0 on the 429 (the limit is exceeded, section 8)`, `${names.remaining}: ${headers.remaining}`, `the 429 advertises ${headers.remaining} request(s) remaining`));
+  }
+  findings.add(OK); // the burst reached its 429, and the 429 was judged
+}
+
+/** Why the burst's first answer gives nothing to burst past, or undefined when it does. */
+function noBurst(ctx: CheckContext, op: Operation, names: RateHeaders, first: Exchange): CheckOutcome | undefined {
+  const start = read(first, names);
+  if (!first.response) return { status: 'failed', message: `${label(op)}: no response`, failures: [ctx.failure(first, { expected: 'an answer', actual: statusText(first) })] };
+  if (start.limit === undefined || start.remaining === undefined) return skipped(`${unreadable(start, names, ['limit', 'remaining'])}: no limit to burst past (judged by ratelimit.headers-present)`);
+  const implausible = implausibleStart(start.limit, start.remaining, names);
+  if (implausible) return skipped(`${implausible}: no limit to burst past (judged by ratelimit.headers-present)`);
+  if (start.limit > MAX_BURST) return skipped(`the advertised limit ${start.limit} exceeds the burst budget of ${MAX_BURST} requests`);
+  return undefined;
+}
 
 export const burst429 = defineCheck({
   id: 'ratelimit.burst-429',
@@ -271,75 +352,43 @@ export const burst429 = defineCheck({
   contractRef: '7, 8',
   severity: 'critical',
   appliesTo: isProbe,
-  // The advertised limit + 2 when the dry run knows it (a 1000/min server costs ~1000), else 102.
-  plannedRequests: (_op, _runs, _spec, options) => burstRequests(options?.advertisedLimit),
+  // What is left of its window when the dry run knows the limit and the requests before, else 102.
+  plannedRequests: (_op, _runs, _spec, options) => burstRequests(options?.advertisedLimit, options?.requestsBefore),
   async run(ctx, op) {
     const names = rateHeaders(op)!;
     // A limit already advertised above the budget: skip now rather than after waiting for a window.
     const known = ctx.rateLimit().limit;
     if (known !== undefined && known > MAX_BURST) return skipped(`the advertised limit ${known} exceeds the burst budget of ${MAX_BURST} requests`);
     // No wait for a fresh window: the burst spends what is left of this one (Remaining + 1
-    // requests), and ratelimit.reset-honoured then waits for the advertised reset.
+    // requests), and ratelimit.reset-honoured then waits for the advertised reset. Only a window
+    // the last answer said was spent is waited out first (as the pacer would before any request):
+    // a burst starting on a 429 would show nothing of the limit.
+    const now = ctx.rateLimit();
+    if (now.remaining === 0 && now.resetAt !== undefined && now.resetAt > Date.now()) await ctx.waitForWindow();
     let sent = 0;
     const send = () => {
       sent++;
       return ctx.send({ ...request(op, ctx), pace: false, retryOn429: false });
     };
     const first = await send();
+    const none = noBurst(ctx, op, names, first);
+    if (none) return none;
     const start = read(first, names);
-    if (!first.response) return { status: 'failed', message: `${label(op)}: no response`, failures: [ctx.failure(first, { expected: 'an answer', actual: statusText(first) })] };
-    if (start.limit === undefined || start.remaining === undefined) return skipped(`${unreadable(start, names, ['limit', 'remaining'])}: no limit to burst past (judged by ratelimit.headers-present)`);
-    const implausible = implausibleStart(start.limit, start.remaining, names);
-    if (implausible) return skipped(`${implausible}: no limit to burst past (judged by ratelimit.headers-present)`);
-    if (start.limit > MAX_BURST) return skipped(`the advertised limit ${start.limit} exceeds the burst budget of ${MAX_BURST} requests`);
+    const burst = await burstUntil429(ctx, names, first, send);
     const findings = new Findings();
     // Every burst failure is shown by the burst itself: the loop of the requests sent, the last in full.
     const outcome = (message: string) => withRepro(findings, loopRepro(ctx, first, sent, [names.remaining], true)).outcome(message);
-    let okCount = isSuccess(first.response.status) ? 1 : 0;
-    let limited: Exchange | undefined = first.response.status === 429 ? first : undefined;
-    // The last answer served before the 429: its Remaining says whether the limit was used up.
-    let lastServed: Exchange | undefined = limited ? undefined : first;
-    const cap = start.remaining + start.limit + 2;
-    const rising = new RisingRemaining(ctx, names, first);
-    // Concurrent while far from the edge, one at a time near it (suites/lib/burst.ts).
-    const next = burstSender(send, (e) => read(e, names).remaining);
-    for (let i = 0; !limited && i < cap; i++) {
-      const exchange = await next();
-      if (!exchange.response) {
-        findings.add(fail(ctx, exchange, 'an answer during the burst', statusText(exchange), `${label(op)}: no response during the burst`));
-        return outcome('');
-      }
-      rising.see(exchange);
-      if (exchange.response.status === 429) limited = exchange;
-      else {
-        okCount++;
-        lastServed = exchange;
-      }
-    }
-    if (rising.failure) findings.add(rising.failure);
-    if (!limited) {
-      findings.add(fail(ctx, first, `a 429 once ${start.limit} requests per window are used (section 8)`, `${okCount} requests served, none limited`, `no 429 after ${okCount} requests; the advertised limit is ${start.limit}`));
+    if (burst.unanswered) {
+      findings.add(fail(ctx, burst.unanswered, 'an answer during the burst', statusText(burst.unanswered), `${label(op)}: no response during the burst`));
       return outcome('');
     }
-    // The first answer already counted itself in Remaining; okCount includes it.
-    const advertised = start.remaining + 1;
-    if (okCount < advertised && first.response.status !== 429) {
-      findings.add(fail(ctx, limited, `no 429 before ${advertised} requests (Remaining ${start.remaining} after the first)`, `429 after ${okCount} requests`, `429 came after ${okCount} requests, sooner than the advertised ${advertised}`));
+    if (burst.rising) findings.add(burst.rising);
+    if (!burst.limited) {
+      findings.add(fail(ctx, first, `a 429 once ${start.limit} requests per window are used (section 8)`, `${burst.okCount} requests served, none limited`, `no 429 after ${burst.okCount} requests; the advertised limit is ${start.limit}`));
+      return outcome('');
     }
-    const before = lastServed ? read(lastServed, names).remaining : undefined;
-    if (before !== undefined && before > 0) {
-      findings.add(fail(ctx, limited, `no 429 while Remaining is above 0 (section 8)`, `429 right after an answer advertising ${names.remaining}: ${before}`, `429 came while ${before} request(s) were still advertised as remaining`));
-    }
-    const problem = errorDetailProblem(429, limited.response!);
-    if (problem) findings.add(fail(ctx, limited, 'a 429 with {detail: string} saying the rate limit was exceeded (section 7)', problem, `the 429: ${problem}`));
-    const headers = read(limited, names);
-    if (headers.missing.length || headers.notInteger.length) {
-      findings.add(fail(ctx, limited, 'the rate-limit headers on the 429 (section 8)', [...headers.missing.map((m) => `missing ${m}`), ...headers.notInteger].join('; '), `the 429 lacks integer rate-limit headers (${[...headers.missing, ...headers.notInteger].join(', ')})`));
-    } else if (headers.remaining! > 0) {
-      findings.add(fail(ctx, limited, `${names.remaining}: 0 on the 429 (the limit is exceeded, section 8)`, `${names.remaining}: ${headers.remaining}`, `the 429 advertises ${headers.remaining} request(s) remaining`));
-    }
-    findings.add(OK); // the burst reached its 429, and the 429 was judged
-    return outcome(`429 {detail} after ${okCount} requests (limit ${start.limit})`);
+    judge429(ctx, names, first, burst, findings);
+    return outcome(`429 {detail} after ${burst.okCount} requests (limit ${start.limit})`);
   },
 });
 
@@ -363,7 +412,55 @@ async function until429(ctx: CheckContext, op: Operation, names: RateHeaders): P
   return 'no 429 to wait out (judged by ratelimit.burst-429)';
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** The second more ratelimit.reset-honoured waits when Reset is whole seconds (it may be rounded down). */
+export const ROUNDING_MS = 1_000;
+
+/** What ratelimit.reset-honoured learnt by waiting: the 429 it waited out, its Reset, and the answer after. */
+interface AfterReset {
+  limited: Exchange;
+  reset: number;
+  after: Exchange;
+  waitedMs: number;
+  /** The advertised wait, ms from the 429. */
+  advertisedMs: number;
+}
+
+/** Judges the answer after the advertised reset: served, with Remaining back near Limit. */
+function judgeAfterReset(ctx: CheckContext, op: Operation, names: RateHeaders, got: AfterReset): CheckOutcome {
+  const { limited, reset, after } = got;
+  const findings = new Findings();
+  const waited = `waited ${got.waitedMs} ms after a 429 with ${names.reset}: ${reset}`;
+  if (!after.response) findings.add(fail(ctx, after, 'an answer after the advertised reset', statusText(after), `${label(op)}: no answer after the advertised reset`));
+  else if (after.response.status === 429) {
+    findings.add(fail(ctx, after, `a served request once the advertised reset has passed (${names.reset}: ${reset} on the 429, section 8)`, `429 again (${waited})`, `still 429 after the advertised reset passed: the 429 said ${names.reset}: ${reset} (${waited})`));
+  } else {
+    const r = read(after, names);
+    if (r.remaining !== undefined && r.limit !== undefined && r.remaining < nearLimit(r.limit)) {
+      findings.add(fail(ctx, after, `${names.remaining} back near ${names.limit} (at least ${nearLimit(r.limit)} of ${r.limit}) in the new window`, `${names.remaining}: ${r.remaining}`, `after the advertised reset ${names.remaining} is ${r.remaining} of ${r.limit} (${waited})`));
+    } else findings.add(OK);
+  }
+  const repro = `${loopRepro(ctx, limited, 1, [names.remaining, names.reset])}; sleep ${Math.max(1, Math.ceil(got.advertisedMs / 1000))}; ${ctx.curl(after)}`;
+  return withRepro(findings, repro).outcome(`served again after the advertised reset (${names.reset}: ${reset}; ${waited})`);
+}
+
+/**
+ * Waits out the 429's advertised reset and sends once more; whole seconds may be rounded down
+ * (Reset 0 in the last second of a window), so a second 429 gets one more second. Every wait stops
+ * at the run's deadline (--deadline-ms): then a skip that says so.
+ */
+async function afterReset(ctx: CheckContext, op: Operation, names: RateHeaders, limited: Exchange, reset: number, resetAt: number): Promise<AfterReset | string> {
+  const send = () => ctx.send({ ...request(op, ctx), pace: false, retryOn429: false });
+  const advertisedMs = resetAt - Date.now();
+  const started = Date.now();
+  const deadline = (what: string) => `the run's deadline (--deadline-ms) comes before ${what} (${names.reset}: ${reset})`;
+  if ((await ctx.waitForWindow()) === false || Date.now() < resetAt) return deadline('the advertised reset');
+  let after = await send();
+  if (after.response?.status === 429 && reset < 1e12) {
+    if (!(await ctx.pause(ROUNDING_MS, `a second more after the advertised reset, which may be rounded down (${names.reset}: ${reset})`))) return deadline('a second past the advertised reset');
+    after = await send();
+  }
+  return { limited, reset, after, waitedMs: Date.now() - started, advertisedMs };
+}
 
 export const resetHonoured = defineCheck({
   id: 'ratelimit.reset-honoured',
@@ -383,27 +480,8 @@ export const resetHonoured = defineCheck({
     if (resetAt === undefined) return skipped(`the 429's ${names.reset} ${given.reset} is an integer but gave the runner no time to wait for`);
     const wait = resetAt - Date.now();
     if (wait > RESET_WAIT_CAP_MS) return skipped(`the advertised reset (${names.reset}: ${given.reset}) is ${Math.round(wait / 1000)} s away, past the ${RESET_WAIT_CAP_MS / 1000} s this check waits`);
-    const started = Date.now();
-    await ctx.waitForWindow();
-    if (Date.now() < resetAt) return skipped(`the run's deadline (--deadline-ms) comes before the advertised reset (${names.reset}: ${given.reset})`);
-    let after = await ctx.send({ ...request(op, ctx), pace: false, retryOn429: false });
-    if (after.response?.status === 429 && given.reset < 1e12) {
-      // Whole seconds may be rounded down (Reset 0 in the last second of a window): one more second.
-      await sleep(1_000);
-      after = await ctx.send({ ...request(op, ctx), pace: false, retryOn429: false });
-    }
-    const findings = new Findings();
-    const waited = `waited ${Date.now() - started} ms after a 429 with ${names.reset}: ${given.reset}`;
-    if (!after.response) findings.add(fail(ctx, after, 'an answer after the advertised reset', statusText(after), `${label(op)}: no answer after the advertised reset`));
-    else if (after.response.status === 429) {
-      findings.add(fail(ctx, after, `a served request once the advertised reset has passed (${names.reset}: ${given.reset} on the 429, section 8)`, `429 again (${waited})`, `still 429 after the advertised reset passed: the 429 said ${names.reset}: ${given.reset} (${waited})`));
-    } else {
-      const r = read(after, names);
-      if (r.remaining !== undefined && r.limit !== undefined && r.remaining < nearLimit(r.limit)) {
-        findings.add(fail(ctx, after, `${names.remaining} back near ${names.limit} (at least ${nearLimit(r.limit)} of ${r.limit}) in the new window`, `${names.remaining}: ${r.remaining}`, `after the advertised reset ${names.remaining} is ${r.remaining} of ${r.limit} (${waited})`));
-      } else findings.add(OK);
-    }
-    return withRepro(findings, `${loopRepro(ctx, limited, 1, [names.remaining, names.reset])}; sleep ${Math.max(1, Math.ceil(wait / 1000))}; ${ctx.curl(after)}`).outcome(`served again after the advertised reset (${names.reset}: ${given.reset}; ${waited})`);
+    const got = await afterReset(ctx, op, names, limited, given.reset, resetAt);
+    return typeof got === 'string' ? skipped(got) : judgeAfterReset(ctx, op, names, got);
   },
 });
 

@@ -101,9 +101,12 @@ export interface CheckContext {
   suite?: Suite;
   /**
    * Waits until the advertised rate-limit window resets (X-RateLimit-Reset; bounded to ~65 s),
-   * so a burst starts with a full window. Returns at once when no reset is known.
+   * never past the run's deadline. Returns at once (true) when no reset is known; false when the
+   * deadline cut the wait short.
    */
-  waitForWindow(): Promise<void>;
+  waitForWindow(): Promise<boolean>;
+  /** Sleeps `ms` (a pacing event names `cause`), never past the run's deadline: false when the deadline cut it short. */
+  pause(ms: number, cause: string): Promise<boolean>;
   /**
    * For a check with `judgeExchange`: what it has judged so far on its operation from the answers to
    * other checks' requests (the runner's passive judging; absent outside a run). Its `run` then sends
@@ -158,7 +161,8 @@ export interface CheckDefinition {
    * Requests the check plans to send on `op` with `runs` generated cases, for --dry-run and the
    * request budget that sizes the default --runs. Without it the runner assumes `runs`.
    * `options.strictTypes` is set when --strict-types adds cases; `options.advertisedLimit` is the
-   * target's X-RateLimit-Limit when known (the burst's size).
+   * target's X-RateLimit-Limit when known (the burst's size); `options.requestsBefore` the requests
+   * planned before this pair (the burst spends what is left of the window it starts in).
    */
   plannedRequests?(op: Operation, runs: number, spec: SpecModel, options?: PlanEstimateOptions): number;
   /** The fixed inputs the check tries on `op`, one line per parameter or field, listed by --dry-run. */
@@ -188,6 +192,8 @@ export interface PlanEstimateOptions {
    * one's own turn, so its answers are judged passively and the check's own plan may shrink.
    */
   covered?: boolean;
+  /** The requests planned before this pair (the burst spends what is left of the window it starts in). */
+  requestsBefore?: number;
 }
 
 /** Identity helper that keeps definitions typed. */

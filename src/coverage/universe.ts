@@ -9,6 +9,7 @@ import type { CoverageCell, CoverageDimension } from '../results/coverage.js';
 import { operationLabel, credentialHeader, type Credential, type JsonSchema, type Operation, type SpecModel } from '../spec/model.js';
 import { enumOf, fieldsOf, itemsOf, nonNull, typesOf, type JsonType } from '../spec/schema.js';
 import { SpecSource, type SourcePosition } from '../spec/source.js';
+import { packagedCellLines } from './lines.js';
 
 /** The constraint keywords a cell can stand for. */
 export const RANGE_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const;
@@ -71,10 +72,19 @@ export interface CellLocator {
   operation(op: Operation): SourcePosition | undefined;
   status(op: Operation, status: string): SourcePosition | undefined;
   slot(op: Operation, slot: InputSlot): SourcePosition | undefined;
+  /** Positions found ahead, by cell key (the build's dist/cell-lines.json): read before the methods. */
+  known?: ReadonlyMap<string, SourcePosition>;
 }
 
-export function specCellLocator(source: SpecSource = new SpecSource()): CellLocator {
+/**
+ * The authored spec's lines: the build's (src/coverage/lines.ts) when `source` is the default and
+ * the spec has not changed since the build, else found in the YAML on first use.
+ */
+export function specCellLocator(source?: SpecSource): CellLocator {
+  const known = source === undefined ? packagedCellLines() : undefined;
+  source ??= new SpecSource();
   return {
+    ...(known ? { known } : {}),
     operation: (op) => source.operation(op.path, op.method),
     status: (op, status) => source.responseStatus(op.path, op.method, status) ?? source.operation(op.path, op.method),
     slot: (op, slot) =>
@@ -134,21 +144,41 @@ function keywordsOf(slot: InputSlot): Array<{ keyword: ConstraintKeyword; bound?
 /** `= "sms"`, `= null`: an enum value as the item shows it. */
 export const enumItem = (slot: InputSlot, value: unknown): string => `${slot.label} = ${JSON.stringify(value)}`;
 
+/**
+ * Defines a cell's `spec_line` and `spec_file` as read on first use: the spec's YAML is parsed
+ * (src/spec/source.ts) only when a report reads a line, so a dry run and a run's start parse none.
+ */
+function lazyPosition(cell: CellDef, where: () => SourcePosition | undefined): CellDef {
+  return Object.defineProperties(cell, {
+    spec_line: { enumerable: true, configurable: true, get: () => where()?.line ?? null },
+    spec_file: { enumerable: true, configurable: true, get: () => where()?.file },
+  });
+}
+
+/** `find` called once, on first use. */
+function once<T>(find: () => T): () => T {
+  let found: { value: T } | undefined;
+  return () => (found ??= { value: find() }).value;
+}
+
 function operationCells(op: Operation, locator: CellLocator | undefined): OperationUniverse {
   const label = operationLabel(op);
   const cells: CellDef[] = [];
-  const at = (position: SourcePosition | undefined): Pick<CellDef, 'spec_line' | 'spec_file'> => (position ? { spec_line: position.line, spec_file: position.file } : { spec_line: null });
-  const add = (dimension: CoverageDimension, item: string, position: SourcePosition | undefined, extra: Partial<CellDef> = {}) =>
-    cells.push({ key: cellKey(label, dimension, item), operation: label, dimension, item, ...at(position), ...extra });
+  const add = (dimension: CoverageDimension, item: string, where: () => SourcePosition | undefined, extra: Partial<CellDef> = {}) => {
+    const key = cellKey(label, dimension, item);
+    const known = locator?.known?.get(key);
+    const cell: CellDef = { key, operation: label, dimension, item, spec_line: null, ...extra };
+    cells.push(known ? Object.assign(cell, { spec_line: known.line, spec_file: known.file }) : lazyPosition(cell, where));
+  };
   for (const r of op.responses) {
-    const where = locator?.status(op, r.status);
+    const where = once(() => locator?.status(op, r.status));
     add('status', r.status, where, { status: r.status });
     if (r.schema) add('response', `${r.status} body`, where, { status: r.status });
     for (const h of r.headers) add('header', `${r.status} ${h.name}`, where, { status: r.status });
   }
   const slots = slotsOf(op);
   for (const slot of slots) {
-    const where = locator?.slot(op, slot);
+    const where = once(() => locator?.slot(op, slot));
     add('parameter', slot.label, where, { slot });
     for (const k of keywordsOf(slot)) add('keyword', `${slot.label} ${k.keyword}`, where, { slot, keyword: k.keyword, bound: k.bound });
     for (const value of enumOf(slot.schema) ?? []) add('enum', enumItem(slot, value), where, { slot, bound: value });
@@ -156,7 +186,7 @@ function operationCells(op: Operation, locator: CellLocator | undefined): Operat
   for (const credential of op.credentials) {
     const header = credentialHeader({ securitySchemes: op.security.flat() }, credential);
     const scheme = op.security.flat().find((s) => s.credential === credential);
-    add('security', `${scheme?.name ?? credential} (${header})`, locator?.operation(op), { credential, header });
+    add('security', `${scheme?.name ?? credential} (${header})`, once(() => locator?.operation(op)), { credential, header });
   }
   return { operation: op, label, cells, slots, statuses: op.responses.map((r) => r.status) };
 }

@@ -4,30 +4,53 @@ import { operationLabel, type PlannedCheck } from './run.js';
 import { CATALOGUE_FAULTS } from './check-values.js';
 
 /**
- * The request budget. A live server on the development plan allows 100 requests per minute and a
- * default run must end within 6 minutes burst included, so the checks before the burst get about
- * 4.9 minutes of that limit (490 requests); the rest is the burst (what is left of its window) and
- * at most one window's wait for the reset it advertises (ratelimit.reset-honoured).
- * Measured against `vapc serve --rate-limit 100` (seed 1): 425 pre-burst requests, numeric edges
- * included, and the burst took 4 min 3 s; string edges, the partial-update check and every
- * malformation of JSON on every seed added 42.
+ * The request budget. A live server on the development plan allows 100 requests per minute, and a
+ * default run there must end within about 3 minutes, burst included (issue 25). The run's time is
+ * counted in windows: the burst spends what is left of the window it starts in, then
+ * ratelimit.reset-honoured waits for the next, so a run whose requests before the burst stay under
+ * three windows' worth ends as the fourth window begins. The checks before the burst get three
+ * minutes of the limit less BUDGET_RESERVE: discovery's reads (3), the ratelimit suite's header
+ * probes before the burst (up to 7) and a margin, so the burst starts inside the third window.
+ * Measured against `vapc serve --rate-limit 100` (bench/RESULTS.md, `npm run bench -- verdict`).
  */
-export const BUDGET_MINUTES = 4.9;
+export const BUDGET_MINUTES = 3;
+export const BUDGET_RESERVE = 12;
 export const DEFAULT_LIMIT_PER_MINUTE = 100;
+/** The window X-RateLimit-Limit is read per when no answer showed its length: a minute, as the contract's plans are (section 8). */
+export const DEFAULT_WINDOW_MS = 60_000;
 export const MAX_DEFAULT_RUNS = 50;
 export const MIN_RUNS = 1;
 
-/** Requests the pre-burst checks may send, at an advertised limit of `limitPerMinute`. */
-export function requestBudget(limitPerMinute: number | undefined, rpm?: number): number {
-  const perMinute = Math.min(limitPerMinute ?? DEFAULT_LIMIT_PER_MINUTE, rpm ?? Number.POSITIVE_INFINITY);
-  return Math.max(50, Math.floor(perMinute * BUDGET_MINUTES));
+/** Requests per minute at `limit` per window of `windowMs` (a minute when not inferred), capped by --rpm. */
+export function perMinute(limit: number | undefined, rpm?: number, windowMs?: number): number {
+  const advertised = limit === undefined ? Number.POSITIVE_INFINITY : (limit * 60_000) / (windowMs ?? DEFAULT_WINDOW_MS);
+  return Math.min(advertised, rpm ?? Number.POSITIVE_INFINITY);
 }
 
-/** Planned requests of one pair (the check's own estimate, else `runs`); the burst's from the advertised limit when known. */
-export function plannedRequestsOf(item: PlannedCheck, runs: number, spec: SpecModel, advertisedLimit?: number): number {
+/**
+ * Requests the pre-burst checks may send, at an advertised limit per window (`windowMs`, inferred
+ * from the first answers' X-RateLimit-Reset: src/runner/pacer.ts `inferWindowMs`; a minute when
+ * unknown) and the --rpm cap; the 100/min default when nothing is advertised.
+ */
+export function requestBudget(limit: number | undefined, rpm?: number, windowMs?: number): number {
+  const rate = perMinute(limit ?? DEFAULT_LIMIT_PER_MINUTE, rpm, limit === undefined ? undefined : windowMs);
+  return Math.max(50, Math.floor(rate * BUDGET_MINUTES) - BUDGET_RESERVE);
+}
+
+/**
+ * Planned requests of one pair (the check's own estimate, else `runs`); the burst's from the
+ * advertised limit when known, and from the requests planned before it (`requestsBefore`: the
+ * burst spends what is left of the window it starts in).
+ */
+export function plannedRequestsOf(item: PlannedCheck, runs: number, spec: SpecModel, advertisedLimit?: number, requestsBefore?: number): number {
   if (item.skip) return 0;
-  const options = advertisedLimit === undefined ? { strictTypes: item.strictTypes ?? false } : { strictTypes: item.strictTypes ?? false, advertisedLimit };
-  const estimate = item.check.plannedRequests?.(item.operation, runs, spec, item.covered ? { ...options, covered: true } : options);
+  const options = {
+    strictTypes: item.strictTypes ?? false,
+    ...(advertisedLimit === undefined ? {} : { advertisedLimit }),
+    ...(requestsBefore === undefined ? {} : { requestsBefore }),
+    ...(item.covered ? { covered: true } : {}),
+  };
+  const estimate = item.check.plannedRequests?.(item.operation, runs, spec, options);
   return typeof estimate === 'number' && Number.isFinite(estimate) && estimate >= 0 ? Math.ceil(estimate) : runs;
 }
 
@@ -64,22 +87,42 @@ export interface DryRunPlan {
   lines: DryRunLine[];
   total: number;
   runs: number;
+  /** The advertised X-RateLimit-Limit, read per minute unless `windowMs` says otherwise. */
   limitPerMinute?: number;
-  /** Projected minutes at the advertised limit (and --rpm cap), the burst's window wait included. */
+  /** The window's length inferred from the first answers' X-RateLimit-Reset (pacer.ts `inferWindowMs`); a minute when absent. */
+  windowMs?: number;
+  /** Projected minutes at the advertised limit (and --rpm cap), the wait for the burst's reset included. */
   projectedMinutes?: number;
   /** With --budget N: what the budget left out. */
   budget?: BudgetCut;
 }
 
-/** Planned requests per suite and operation, and the projected time at the advertised limit. */
-export function dryRunPlan(plan: readonly PlannedCheck[], runs: number, spec: SpecModel, limitPerMinute?: number, rpm?: number): DryRunPlan {
+/**
+ * Minutes `total` requests take at `limit` per window (and the --rpm cap): the requests of each
+ * window go at once, then the run waits for the next; the last window's requests end the run. A
+ * plan with the burst fills the window it starts in, and ratelimit.reset-honoured's last request
+ * opens one more: the same count. Undefined when nothing paces the run.
+ */
+export function projectMinutes(total: number, limit: number | undefined, rpm?: number, windowMs?: number): number | undefined {
+  const windowMinutes = (windowMs ?? DEFAULT_WINDOW_MS) / 60_000;
+  const byLimit = limit !== undefined && limit > 0 ? Math.max(0, Math.ceil(total / limit) - 1) * windowMinutes : undefined;
+  const byRpm = rpm !== undefined && rpm > 0 ? Math.max(0, Math.ceil(total / rpm) - 1) : undefined;
+  if (byLimit === undefined && byRpm === undefined) return undefined;
+  return Math.max(byLimit ?? 0, byRpm ?? 0);
+}
+
+/** Planned requests per suite and operation, and the projected time at the advertised limit per window. */
+export function dryRunPlan(plan: readonly PlannedCheck[], runs: number, spec: SpecModel, limitPerMinute?: number, rpm?: number, windowMs?: number): DryRunPlan {
   const lines = new Map<string, DryRunLine>();
+  let before = 0;
   for (const item of plan) {
     const key = `${item.check.suite}|${operationLabel(item.operation)}`;
     const line = lines.get(key) ?? { suite: item.check.suite, operation: operationLabel(item.operation), checks: 0, requests: 0, skipped: 0 };
     line.checks++;
     if (item.skip) line.skipped++;
-    line.requests += plannedRequestsOf(item, runs, spec, limitPerMinute);
+    const requests = plannedRequestsOf(item, runs, spec, limitPerMinute, before);
+    line.requests += requests;
+    before += requests;
     const cases = item.skip ? undefined : item.check.plannedCases?.(item.operation, spec);
     if (cases?.length) line.cases = [...(line.cases ?? []), ...cases.map((c) => `${item.check.id}: ${c}`)];
     lines.set(key, line);
@@ -87,15 +130,21 @@ export function dryRunPlan(plan: readonly PlannedCheck[], runs: number, spec: Sp
   const all = [...lines.values()];
   const total = all.reduce((s, l) => s + l.requests, 0);
   const out: DryRunPlan = { lines: all, total, runs };
-  const perMinute = Math.min(limitPerMinute ?? Number.POSITIVE_INFINITY, rpm ?? Number.POSITIVE_INFINITY);
-  if (Number.isFinite(perMinute) && perMinute > 0) {
-    if (limitPerMinute !== undefined) out.limitPerMinute = limitPerMinute;
-    const burst = all.filter((l) => l.suite === 'ratelimit').reduce((s, l) => s + l.requests, 0);
-    // Pre-burst requests at the limit, then up to one window's wait before the burst; the burst
-    // itself (the advertised limit + 2 requests, sent unpaced and partly concurrently) takes seconds.
-    out.projectedMinutes = (total - burst) / perMinute + (burst > 0 ? 1 : 0);
-  }
+  if (limitPerMinute !== undefined) out.limitPerMinute = limitPerMinute;
+  if (limitPerMinute !== undefined && windowMs !== undefined) out.windowMs = windowMs;
+  const minutes = projectMinutes(total, limitPerMinute, rpm, limitPerMinute === undefined ? undefined : windowMs);
+  if (minutes !== undefined) out.projectedMinutes = minutes;
   return out;
+}
+
+/** How the dry run names the pace: `100 requests/minute` or `20 requests per 2 s window (inferred from X-RateLimit-Reset)`. */
+function paceText(dry: DryRunPlan): string {
+  if (dry.limitPerMinute === undefined) return 'the --rpm cap';
+  if (dry.windowMs === undefined || dry.windowMs === DEFAULT_WINDOW_MS) {
+    const how = dry.windowMs === undefined ? 'X-RateLimit-Limit read per minute, as the contract\'s plans are' : 'a 60 s window, inferred from X-RateLimit-Reset';
+    return `${dry.limitPerMinute} requests/minute (${how})`;
+  }
+  return `${dry.limitPerMinute} requests per ${dry.windowMs / 1000} s window (inferred from X-RateLimit-Reset on the first answer of a fresh window)`;
 }
 
 export function renderDryRun(dry: DryRunPlan): string {
@@ -106,10 +155,9 @@ export function renderDryRun(dry: DryRunPlan): string {
     lines.push(`  ${l.suite.padEnd(11)} ${l.operation.padEnd(width)} ${String(l.checks).padStart(3)} checks ${String(l.requests).padStart(6)} requests${skipped}`);
     for (const c of l.cases ?? []) lines.push(`      ${c}`);
   }
-  lines.push(`  total ${dry.total} requests`);
+  lines.push(`  total ${dry.total} requests (discovery's few reads not counted)`);
   if (dry.projectedMinutes !== undefined) {
-    // X-RateLimit-Limit carries no window length; the contract's plans are per minute (section 8).
-    lines.push(`projected time at ${dry.limitPerMinute ?? '?'} requests/minute (X-RateLimit-Limit read per minute, as the contract's plans are): ${dry.projectedMinutes.toFixed(1)} min (burst window wait included)`);
+    lines.push(`projected time at ${paceText(dry)}: ${dry.projectedMinutes.toFixed(1)} min (each window's requests at once, then the wait for the next; the burst fills its window)`);
   } else {
     lines.push('projected time: the target advertises no rate limit (no X-RateLimit-Limit header); nothing paces the run');
   }

@@ -195,7 +195,7 @@ function planRun(ctx: RunContext, options: ConformanceOptions, spec: SpecModel):
     profile: options.profile ?? GENERIC_PROFILE,
     ...(options.operations ? { operations: options.operations } : {}),
   });
-  const budget = requestBudget(ctx.pacer.state.limit, options.rpm);
+  const budget = requestBudget(ctx.pacer.state.limit, options.rpm, ctx.pacer.state.windowMs);
   const { runs, plan: wholePlan, cut } = orderedPlan(registryPlan, options, budget, spec, ctx.pacer.state.limit);
   const shard = options.shard ? shardOf(wholePlan, runs, spec, options.shard) : undefined;
   const plan = shard ? shard.positions.map((i) => wholePlan[i]!) : wholePlan;
@@ -263,7 +263,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     // context/observations.ts), the target, config and run status here; nothing is added after.
     const makeReport = reportMaker(options, spec, ctx, planning, { startedAt: started, target: planEvent.target, config, coverage });
     if (options.dryRun) {
-      const dryRun = dryRunPlan(plan, runs, spec, ctx.pacer.state.limit, options.rpm);
+      const dryRun = dryRunPlan(plan, runs, spec, ctx.pacer.state.limit, options.rpm, ctx.pacer.state.windowMs);
       if (planning.cut) dryRun.budget = planning.cut;
       return { report: makeReport([]), secrets: ctx.secrets.known(), discovery, dryRun };
     }

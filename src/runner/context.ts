@@ -196,6 +196,7 @@ function contextOf(run: RunShared, checkId: string | undefined, suite: Suite | u
       return { ...run.pacer.state };
     },
     waitForWindow: () => run.sending.waitForWindow(),
+    pause: (ms, cause) => run.sending.pauseWithin(ms, cause),
   };
   if (suite !== undefined) ctx.suite = suite;
   return ctx;

@@ -6,6 +6,24 @@ export interface RateLimitState {
   remaining?: number;
   /** Absolute time (ms since epoch) when the window resets, as interpreted. */
   resetAt?: number;
+  /**
+   * The window's length (ms) as inferred from the first answer of a fresh window (see
+   * `inferWindowMs`); undefined until such an answer is seen. X-RateLimit-Limit carries no window.
+   */
+  windowMs?: number;
+}
+
+/**
+ * The window's length as an answer tells it, when that answer is the first of a fresh window:
+ * Remaining at Limit − 1 (this request alone counted), so the time until its Reset is the whole
+ * window, rounded up to whole seconds (Reset is usually whole seconds). Undefined for any other
+ * answer: a window partly spent says nothing of its length. A server whose windows are aligned to
+ * the clock (each minute at :00) and first reached late in one shows a shorter window than it has.
+ */
+export function inferWindowMs(state: RateLimitState, now: number): number | undefined {
+  const { limit, remaining, resetAt } = state;
+  if (limit === undefined || remaining === undefined || resetAt === undefined || limit < 1 || remaining < limit - 1) return undefined;
+  return Math.max(1, Math.ceil((resetAt - now) / 1000)) * 1000;
 }
 
 /** Reads an integer header; undefined when absent or not an integer. */
@@ -232,6 +250,9 @@ export class Pacer {
   /** Updates the advertised limit, and the bucket's count, from an answer's headers (`operation` names it in messages). */
   observe(headers: Record<string, string>, bucket = '', operation?: string): void {
     const read = readRateLimit(headers, this.now());
+    // The longest window a fresh answer showed: a clock-aligned window first reached late shows less.
+    const windowMs = inferWindowMs(read, this.now());
+    if (windowMs !== undefined) this.state.windowMs = Math.max(windowMs, this.state.windowMs ?? 0);
     if (read.limit !== undefined) this.state.limit = read.limit;
     if (read.resetAt !== undefined) this.state.resetAt = read.resetAt;
     if (read.remaining !== undefined) this.state.remaining = read.remaining;

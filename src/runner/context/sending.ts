@@ -97,14 +97,19 @@ export class SendingPolicy {
     return () => void this.listeners.delete(listener);
   }
 
-  /** Waits until the advertised rate-limit window resets (at most 65 s, and never past the run's deadline). */
-  async waitForWindow(): Promise<void> {
+  /** Waits until the advertised rate-limit window resets (at most 65 s, and never past the run's deadline); false when the deadline cut it short. */
+  async waitForWindow(): Promise<boolean> {
     const { resetAt } = this.o.pacer.state;
+    if (resetAt === undefined) return true;
+    return this.pauseWithin(Math.min(resetAt - Date.now() + 100, 65_000), 'the rate-limit window\'s advertised reset, for the ratelimit suite (X-RateLimit-Reset)');
+  }
+
+  /** Sleeps `ms`, never past the run's deadline (--deadline-ms): false when the deadline cut the wait short. */
+  async pauseWithin(ms: number, cause: string): Promise<boolean> {
     const { deadlineAt } = this.o;
-    if (resetAt === undefined) return;
-    const wait = Math.min(resetAt - Date.now() + 100, 65_000, deadlineAt === undefined ? Infinity : deadlineAt - Date.now());
-    if (wait <= 0) return;
-    await this.pause(wait, 'a fresh window for the rate-limit burst (X-RateLimit-Reset)');
+    const wait = Math.min(ms, deadlineAt === undefined ? Infinity : deadlineAt - Date.now());
+    if (wait > 0) await this.pause(wait, cause);
+    return wait >= ms;
   }
 
   private async pause(waitMs: number, cause?: string): Promise<void> {

@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cellLinesText, packagedCellLines } from '../../../src/coverage/lines.js';
 import { buildModel, type OpenAPIDocument } from '../../../src/spec/model.js';
 import {
   buildUniverse,
@@ -189,5 +193,57 @@ describe('coverage merge, gate and plan', () => {
     const names = planned.map((p) => `${p.operation} ${p.item}`);
     expect(names).toContain('GET /things query offset minimum');
     expect(names.some((n) => n.startsWith('POST /things/{id}/burn'))).toBe(false);
+  });
+});
+
+describe('spec lines of the cells', () => {
+  it('are looked up only when read, once per response or input: a dry run parses no YAML', () => {
+    const asked: string[] = [];
+    const at = (what: string) => {
+      asked.push(what);
+      return { file: 'spec/openapi.yaml', line: asked.length, column: 1 };
+    };
+    const located = buildUniverse(spec, { operation: (op) => at(`op ${op.id}`), status: (op, s) => at(`${op.id} ${s}`), slot: (op, slot) => at(`${op.id} ${slot.label}`) });
+    expect(located.cells.length).toBeGreaterThan(0);
+    expect(asked).toEqual([]);
+    const ok = located.cells.find((c) => c.operation === 'GET /things' && c.dimension === 'status' && c.item === '200')!;
+    expect([ok.spec_file, ok.spec_line]).toEqual(['spec/openapi.yaml', 1]);
+    const body = located.cells.find((c) => c.operation === 'GET /things' && c.dimension === 'response' && c.item === '200 body')!;
+    expect(body.spec_line).toBe(1); // the same response: found once
+    expect(asked).toEqual(['listThings 200']);
+    expect(JSON.parse(JSON.stringify(ok))).toMatchObject({ spec_line: 1, spec_file: 'spec/openapi.yaml' });
+  });
+});
+
+describe('spec lines found by the build (dist/cell-lines.json)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vapc-cell-lines-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('are read back by cell key while the spec folder is unchanged, and ignored once it changes', () => {
+    const specDir = join(dir, 'spec');
+    mkdirSync(specDir);
+    const specFile = join(specDir, 'openapi.yaml');
+    writeFileSync(specFile, 'openapi: 3.1.0\n');
+    const file = join(dir, 'cell-lines.json');
+    const cells = [
+      { key: 'GET /things\u0000status\u0000200', spec_line: 12, spec_file: 'spec/openapi.yaml' },
+      { key: 'GET /things\u0000status\u0000422', spec_line: null },
+    ];
+    writeFileSync(file, cellLinesText(cells, specFile));
+    const lines = packagedCellLines(file, specFile)!;
+    expect([...lines]).toEqual([['GET /things\u0000status\u0000200', { file: 'spec/openapi.yaml', line: 12, column: 1 }]]);
+    writeFileSync(specFile, 'openapi: 3.1.1\n');
+    expect(packagedCellLines(file, specFile)).toBeUndefined();
+    expect(packagedCellLines(join(dir, 'absent.json'), specFile)).toBeUndefined();
+  });
+
+  it('a locator with known lines is not asked for them', () => {
+    const asked: string[] = [];
+    const never = (what: string) => (asked.push(what), undefined);
+    const key = 'GET /things\u0000status\u0000200';
+    const located = buildUniverse(spec, { operation: () => never('op'), status: () => never('status'), slot: () => never('slot'), known: new Map([[key, { file: 'spec/x.yaml', line: 7, column: 1 }]]) });
+    const ok = located.cells.find((c) => c.key === key)!;
+    expect([ok.spec_file, ok.spec_line]).toEqual(['spec/x.yaml', 7]);
+    expect(asked).toEqual([]);
   });
 });

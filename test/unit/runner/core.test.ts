@@ -5,7 +5,7 @@ import { Pacer, readRateLimit, resetToAbsolute } from '../../../src/runner/pacer
 import { createCheckContext, RunAbortedError } from '../../../src/runner/context.js';
 import { dedupeFailures, planChecks, runChecks } from '../../../src/runner/run.js';
 import { defineCheck, type CheckDefinition } from '../../../src/checks/check.js';
-import { fitRuns, requestBudget, dryRunPlan } from '../../../src/runner/budget.js';
+import { fitRuns, requestBudget, dryRunPlan, renderDryRun } from '../../../src/runner/budget.js';
 import { sendingWindowMs } from '../../../src/runner/conformance.js';
 import { validateWireRequest } from '../../../src/checks/wire.js';
 import { buildRegistry } from '../../../src/checks/registry.js';
@@ -284,22 +284,36 @@ describe('runChecks', () => {
 });
 
 describe('request budget', () => {
-  it('sizes the default runs so the pre-burst plan fits 100 requests/minute for ~4.9 minutes', () => {
+  it('sizes the default runs so the pre-burst plan fits three windows of 100 requests/minute, and projects about 3 minutes', () => {
     const ctx = createCheckContext({ spec, transport: fakeTransport(() => ({ status: 200 })) });
     const run = async () => ({ status: 'passed' as const, message: '' });
     const checks = [
       defineCheck({ id: 'ranges.x', suite: 'ranges', rule: '', contractRef: '', severity: 'minor', appliesTo: () => true, plannedRequests: (_op, runs) => runs, run }),
-      defineCheck({ id: 'ratelimit.burst', suite: 'ratelimit', rule: '', contractRef: '', severity: 'minor', appliesTo: (op) => op.id === 'getHealth', plannedRequests: () => 150, run }),
+      // A burst that spends what is left of its window, as ratelimit.burst-429 plans.
+      defineCheck({ id: 'ratelimit.burst', suite: 'ratelimit', rule: '', contractRef: '', severity: 'minor', appliesTo: (op) => op.id === 'getHealth', plannedRequests: (_op, _runs, _spec, o) => 100 - ((o?.requestsBefore ?? 0) % 100) + 1, run }),
     ];
     const plan = planChecks(checks, ctx);
     const budget = requestBudget(100);
-    expect(budget).toBe(490);
+    expect(budget).toBe(288);
     const runs = fitRuns(plan, budget, spec);
     const perRun = plan.filter((p) => p.check.suite !== 'ratelimit' && !p.skip).length;
-    expect(runs * perRun).toBeLessThanOrEqual(490);
-    expect((runs + 1) * perRun).toBeGreaterThan(490);
+    expect(runs * perRun).toBeLessThanOrEqual(288);
+    expect((runs + 1) * perRun).toBeGreaterThan(288);
     const dry = dryRunPlan(plan, runs, spec, 100);
-    expect(dry.projectedMinutes!).toBeLessThan(6);
+    expect(dry.total).toBe(runs * perRun + 100 - ((runs * perRun) % 100) + 1);
+    expect(dry.projectedMinutes).toBe(3);
+  });
+
+  it('reads the limit per window when the first answers showed the window: 20 per 2 s is 600 a minute', () => {
+    expect(requestBudget(20, undefined, 2_000)).toBe(600 * 3 - 12);
+    expect(requestBudget(20, 100, 2_000)).toBe(288); // --rpm caps it
+    expect(requestBudget(1000, undefined, 3_600_000)).toBe(50); // an hour's window: the floor
+    const plan = planChecks([defineCheck({ id: 'ranges.y', suite: 'ranges', rule: '', contractRef: '', severity: 'minor', appliesTo: (op) => op.id === 'getHealth', plannedRequests: () => 45, run: async () => ({ status: 'passed' as const, message: '' }) })], createCheckContext({ spec, transport: fakeTransport(() => ({ status: 200 })) }));
+    const dry = dryRunPlan(plan, 1, spec, 20, undefined, 2_000);
+    // 45 requests at 20 a window: two waits of a 2 s window.
+    expect(dry.projectedMinutes).toBeCloseTo(4 / 60, 5);
+    expect(renderDryRun(dry)).toMatch(/projected time at 20 requests per 2 s window \(inferred from X-RateLimit-Reset/);
+    expect(renderDryRun(dryRunPlan(plan, 1, spec, 20))).toMatch(/projected time at 20 requests\/minute \(X-RateLimit-Limit read per minute/);
   });
 });
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PacingInfo } from '../../../src/results/events.js';
 import { createCheckContext } from '../../../src/runner/context.js';
-import { Pacer } from '../../../src/runner/pacer.js';
+import { inferWindowMs, Pacer } from '../../../src/runner/pacer.js';
 import { loadSpec } from '../../../src/spec/load.js';
 import type { SpecModel } from '../../../src/spec/model.js';
 import type { HttpRequest, Transport } from '../../../src/transport/types.js';
@@ -92,5 +92,45 @@ describe('pacing by what the server says, per credential', () => {
     const pacer = new Pacer({ rpm: 2, now: () => now, sleep: async (ms) => void (now += ms), onPacing: (info) => void causes.push(info.cause) });
     for (let i = 0; i < 3; i++) await pacer.acquire();
     expect(causes).toEqual(['--rpm 2']);
+  });
+
+  it('never waits while the last answer of the bucket says a request remains, and waits once it says none', async () => {
+    let now = 0;
+    const slept: number[] = [];
+    const pacer = new Pacer({ now: () => now, sleep: async (ms) => void (slept.push(ms), (now += ms)) });
+    for (let remaining = 99; remaining >= 1; remaining--) {
+      await pacer.acquire('k');
+      pacer.release('k');
+      pacer.observe({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': '60' }, 'k');
+    }
+    await pacer.acquire('k');
+    pacer.release('k');
+    expect(slept).toEqual([]);
+    pacer.observe({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '60' }, 'k');
+    await pacer.acquire('k');
+    expect(slept).toEqual([60_050]);
+  });
+});
+
+describe('the window X-RateLimit-Limit counts in', () => {
+  it('is read from the Reset of the first answer of a fresh window, in whole seconds', () => {
+    const now = 1_700_000_000_000;
+    expect(inferWindowMs({ limit: 20, remaining: 19, resetAt: now + 2_000 }, now)).toBe(2_000);
+    expect(inferWindowMs({ limit: 100, remaining: 99, resetAt: now + 59_400 }, now)).toBe(60_000);
+    // A window partly spent says nothing of its length.
+    expect(inferWindowMs({ limit: 100, remaining: 97, resetAt: now + 30_000 }, now)).toBeUndefined();
+    expect(inferWindowMs({ limit: 100, remaining: 99 }, now)).toBeUndefined();
+  });
+
+  it('the pacer keeps the longest window a fresh answer showed, and none from a spent one', () => {
+    let now = 0;
+    const pacer = new Pacer({ now: () => now });
+    pacer.observe({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '50', 'x-ratelimit-reset': '5' }, 'k');
+    expect(pacer.state.windowMs).toBeUndefined();
+    pacer.observe({ 'x-ratelimit-limit': '20', 'x-ratelimit-remaining': '19', 'x-ratelimit-reset': '2' }, 'k');
+    expect(pacer.state.windowMs).toBe(2_000);
+    now = 5_000;
+    pacer.observe({ 'x-ratelimit-limit': '20', 'x-ratelimit-remaining': '19', 'x-ratelimit-reset': '1' }, 'k');
+    expect(pacer.state.windowMs).toBe(2_000);
   });
 });

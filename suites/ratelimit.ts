@@ -280,6 +280,50 @@ interface Burst {
   /** An exchange without an answer ended the burst. */
   unanswered?: Exchange;
   rising?: Judgement;
+  /** More requests were served within one window than its first answer advertised as remaining (+1). */
+  overdrawn?: boolean;
+  /** Windows that began during the burst (Reset moved on and Remaining went back up). */
+  rollovers: number;
+}
+
+/**
+ * Counts what one window served: a new window (Reset moved on and Remaining went back up) starts the
+ * count again, so a burst slower than a short window (a loaded machine) is not taken for a server
+ * that never limits; a request served after its window said none remain, or more served in one
+ * window than it advertised, is.
+ */
+class WindowCount {
+  rollovers = 0;
+  overdrawn = false;
+  private served = 0;
+  private start: Reading;
+  private last: Reading;
+  private windowEnds: number | undefined;
+  constructor(
+    first: Reading,
+    firstServed: boolean,
+    private readonly resetAt: () => number | undefined,
+  ) {
+    this.start = first;
+    this.last = first;
+    this.served = firstServed ? 1 : 0;
+    this.windowEnds = resetAt();
+  }
+  see(now: Reading, served: boolean): void {
+    const a = this.last;
+    this.last = now;
+    const fresh = now.reset !== undefined && a.reset !== undefined && now.reset > a.reset && now.remaining !== undefined && a.remaining !== undefined && now.remaining > a.remaining;
+    // A new window only once the old one's advertised reset has come (a second of rounding allowed):
+    // a server handing out fresh windows early is one that never limits.
+    if (fresh && (this.windowEnds === undefined || Date.now() >= this.windowEnds - 1000)) {
+      this.rollovers++;
+      this.start = now;
+      this.served = 0;
+      this.windowEnds = this.resetAt();
+    } else if (served && a.remaining === 0) this.overdrawn = true; // served after the window said none remain
+    if (served) this.served++;
+    if (this.start.remaining !== undefined && this.served > this.start.remaining + 1) this.overdrawn = true;
+  }
 }
 
 /**
@@ -289,9 +333,10 @@ interface Burst {
 async function burstUntil429(ctx: CheckContext, names: RateHeaders, first: Exchange, send: () => Promise<Exchange>): Promise<Burst> {
   const start = read(first, names);
   const limited = first.response!.status === 429 ? first : undefined;
-  const out: Burst = { okCount: isSuccess(first.response!.status) ? 1 : 0, ...(limited ? { limited } : { lastServed: first }) };
+  const out: Burst = { okCount: isSuccess(first.response!.status) ? 1 : 0, rollovers: 0, ...(limited ? { limited } : { lastServed: first }) };
   const cap = start.remaining! + start.limit! + 2;
   const rising = new RisingRemaining(ctx, names, first);
+  const windows = new WindowCount(start, out.okCount === 1, () => ctx.rateLimit().resetAt);
   const next = burstSender(send, (e) => read(e, names).remaining);
   for (let i = 0; !out.limited && i < cap; i++) {
     const exchange = await next();
@@ -300,6 +345,7 @@ async function burstUntil429(ctx: CheckContext, names: RateHeaders, first: Excha
       break;
     }
     rising.see(exchange);
+    windows.see(read(exchange, names), exchange.response.status !== 429);
     if (exchange.response.status === 429) out.limited = exchange;
     else {
       out.okCount++;
@@ -307,6 +353,8 @@ async function burstUntil429(ctx: CheckContext, names: RateHeaders, first: Excha
     }
   }
   if (rising.failure) out.rising = rising.failure;
+  out.rollovers = windows.rollovers;
+  if (windows.overdrawn) out.overdrawn = true;
   return out;
 }
 
@@ -383,6 +431,10 @@ export const burst429 = defineCheck({
       return outcome('');
     }
     if (burst.rising) findings.add(burst.rising);
+    if (!burst.limited && !burst.overdrawn && burst.rollovers > 0) {
+      findings.add(unjudged(`the window reset ${burst.rollovers} time(s) during the burst before its Remaining was used (the requests were slower than the window): no window was spent`));
+      return outcome('');
+    }
     if (!burst.limited) {
       findings.add(fail(ctx, first, `a 429 once ${start.limit} requests per window are used (section 8)`, `${burst.okCount} requests served, none limited`, `no 429 after ${burst.okCount} requests; the advertised limit is ${start.limit}`));
       return outcome('');

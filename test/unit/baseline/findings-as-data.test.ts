@@ -23,6 +23,8 @@ import { kindsOfResult } from '../../../src/baseline/kind.js';
 import { buildSarif } from '../../../src/reporters/sarif.js';
 import type { CheckResult, RunReport } from '../../../src/results/model.js';
 import { specLocator } from '../../../src/spec/source.js';
+import type { Operation } from '../../../src/spec/model.js';
+import type { Exchange } from '../../../src/transport/types.js';
 import { runIds, startTarget, type Target } from '../../helpers/checks.js';
 
 const RUNS: ReadonlyArray<readonly [fault: string, check: string]> = [
@@ -71,15 +73,26 @@ function readings(results: CheckResult[]) {
  * calls) hands the context is "x" before the failure is recorded, and its outcome's message is "x".
  */
 function renamedAtSource(check: CheckDefinition): CheckDefinition {
+  const renamedContext = (ctx: CheckContext): CheckContext =>
+    Object.create(ctx, {
+      failure: { value: (exchange: Parameters<CheckContext['failure']>[0], details: Parameters<CheckContext['failure']>[1]) => ctx.failure(exchange, { ...details, expected: 'x', actual: 'x' }) },
+    });
+  const { judgeExchange } = check;
   return {
     ...check,
     async run(ctx: CheckContext, op) {
-      const renamed: CheckContext = Object.create(ctx, {
-        failure: { value: (exchange: Parameters<CheckContext['failure']>[0], details: Parameters<CheckContext['failure']>[1]) => ctx.failure(exchange, { ...details, expected: 'x', actual: 'x' }) },
-      });
-      const outcome = await check.run(renamed, op);
+      const outcome = await check.run(renamedContext(ctx), op);
       return { ...outcome, message: 'x' };
     },
+    // A passive check judges other checks' answers with the runner's context: renamed there too.
+    ...(judgeExchange
+      ? {
+          judgeExchange: (ctx: CheckContext, op: Operation, exchange: Exchange) => {
+            const judged = judgeExchange(renamedContext(ctx), op, exchange);
+            return judged && !judged.ok ? { ...judged, summary: 'x' } : judged;
+          },
+        }
+      : {}),
   };
 }
 
@@ -158,7 +171,8 @@ describe('findings as data', () => {
     expect(failures.filter((f) => f.expected !== 'x' || f.actual !== 'x').map((f) => [f.expected, f.actual])).toEqual([]);
     const failed = renamed.filter((r) => r.status === 'failed');
     expect(failed.length).toBeGreaterThan(2);
-    expect(failed.filter((r) => r.message !== 'x').map((r) => `${r.id} ${r.message}`)).toEqual([]);
+    // A passive check's result names whose request it judged, after its own (renamed) words.
+    expect(failed.filter((r) => r.message.replace(/ \(judged on the answer to a request of [^)]*\)$/, '') !== 'x').map((r) => `${r.id} ${r.message}`)).toEqual([]);
     expect(readings(renamed)).toEqual(readings(results));
   });
 

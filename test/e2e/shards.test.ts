@@ -81,7 +81,8 @@ describe('vapc run --shard I/N and vapc report merge', () => {
     expect(parts.filter((p) => p.results.some((r) => r.suite === 'ratelimit')).length).toBe(1);
     // Every shard got a share of the work, and each found its fixtures itself.
     for (const p of parts) {
-      expect(p.results.filter((r) => r.status !== 'skipped').length).toBeGreaterThan(5);
+      // (Shards are cut by planned requests: the one with the burst gets few other pairs.)
+      expect(p.results.filter((r) => r.status !== 'skipped').length).toBeGreaterThanOrEqual(3);
       expect((p.config['fixtures_sources'] as Record<string, string>)['org_id']).toBe('discovered');
     }
   });

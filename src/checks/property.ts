@@ -71,7 +71,8 @@ export async function checkProperty<T>(
     examples: examples.map((e) => [e] as [T]),
   });
   if (toolError !== undefined) throw toolError;
-  if (!details.failed || !last || last.ok) return judged === 0 && unjudgedWhy.length ? unjudged(unjudgedReasons(unjudgedWhy)) : OK;
+  // No case tried, or none judged: no evidence (a check that judged nothing does not pass).
+  if (!details.failed || !last || last.ok) return judged === 0 ? unjudged(unjudgedWhy.length ? unjudgedReasons(unjudgedWhy) : 'no case was tried') : OK;
   const counterexample = lastFailed ? lastFailed.value : details.counterexample?.[0];
   const failure: Failure = { ...last.failure, seed: ctx.seed };
   if (counterexample !== undefined) failure.input = ctx.redact(counterexample);

@@ -95,6 +95,7 @@ describe('the curl line', () => {
     expect(line('http://h/x?a=1&b=2')).toBe(`curl -sS -i -X POST 'http://h/x?a=1&b=2'`);
     expect(line('http://h/x', { accept: 'application/json' })).toBe(`curl -sS -i -X POST http://h/x -H 'accept: application/json'`);
     expect(line('http://h/x', {}, 'plain')).toBe('curl -sS -i -X POST http://h/x --data-raw plain');
+    expect(line('http://h/x', {}, '')).toBe(`curl -sS -i -X POST http://h/x --data-raw ''`);
     expect(line('http://h/x', {}, 'a$b`c"d')).toBe(`curl -sS -i -X POST http://h/x --data-raw 'a$b\`c"d'`);
   });
 

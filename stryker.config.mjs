@@ -13,7 +13,7 @@ const MODULES = {
     tests: ['test/unit/diff/catalogue.test.ts', 'test/unit/diff/schema-branches.test.ts', 'test/unit/diff/equivalence.test.ts', 'test/unit/diff/changelog.test.ts'],
   },
   checks: { mutate: ['src/checks/**/*.ts'], tests: ['test/unit/checks/**/*.test.ts', 'test/checks/registry.test.ts', 'test/unit/runner/core.test.ts'] },
-  judges: { mutate: ['suites/lib/judges.ts'], tests: ['test/checks/judges.test.ts'] },
+  judges: { mutate: ['suites/lib/judges.ts'], tests: ['test/checks/judges*.test.ts'] },
 };
 
 const chosen = (process.env.VAPC_MUTATE ?? Object.keys(MODULES).join(','))

@@ -18,6 +18,7 @@ const MODULES = {
       'test/unit/diff/render.test.ts',
       'test/unit/diff/locate.test.ts',
       'test/unit/diff/source.test.ts',
+      'test/unit/diff/security.test.ts',
     ],
   },
   checks: { mutate: ['src/checks/**/*.ts'], tests: ['test/unit/checks/**/*.test.ts', 'test/checks/registry.test.ts', 'test/unit/runner/core.test.ts'] },

@@ -19,6 +19,7 @@ const MODULES = {
       'test/unit/diff/locate.test.ts',
       'test/unit/diff/source.test.ts',
       'test/unit/diff/security.test.ts',
+      'test/unit/diff/compare.test.ts',
     ],
   },
   checks: { mutate: ['src/checks/**/*.ts'], tests: ['test/unit/checks/**/*.test.ts', 'test/checks/registry.test.ts', 'test/unit/runner/core.test.ts'] },

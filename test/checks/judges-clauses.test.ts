@@ -41,7 +41,7 @@ type Answer = Partial<HttpResponse> & { status: number };
 
 function exchange(method: string, path: string, response?: Answer, body?: string): Exchange {
   const request = { method, url: `http://127.0.0.1:1${path}`, headers: { 'content-type': 'application/json' }, ...(body !== undefined ? { body } : {}) };
-  if (!response) return { request, error: { code: 'reset', message: 'socket hang up' }, durationMs: 5 };
+  if (!response) return { request, error: { code: 'connection_reset', message: 'socket hang up' }, durationMs: 5 };
   const json = response.json;
   const text = response.text ?? (json === undefined ? '' : JSON.stringify(json));
   return { request, response: { headers: { 'content-type': 'application/json', ...RATE }, text, truncated: false, ...response }, durationMs: 3 };
@@ -151,7 +151,7 @@ describe('judgeInvalid: what it defers, and what its failures say', () => {
   it('no answer: says which case on which operation, and what happened instead', () => {
     const w = failed(judgeInvalid(ctx, op('createCampaign'), post(), CASE));
     expect(w.summary).toBe('POST /campaign: max_concurrency=201 (maximum 200) got no response');
-    expect(w.actual).toBe('no response (reset: socket hang up)');
+    expect(w.actual).toBe('no response (connection_reset: socket hang up)');
     expect(w.expected).toContain('max_concurrency=201 (maximum 200)');
   });
 
@@ -241,7 +241,7 @@ describe('judgeResponse: what it defers, and what its failures say', () => {
 
   it('no answer: what was asked for, in the caller\'s words or the default ones', () => {
     const dflt = failed(judgeResponse(ctx, op('getProtected'), get()));
-    expect(dflt).toEqual({ expected: 'an answer to a valid request to GET /protected', actual: 'no response (reset: socket hang up)', summary: 'a valid request to GET /protected got no response' });
+    expect(dflt).toEqual({ expected: 'an answer to a valid request to GET /protected', actual: 'no response (connection_reset: socket hang up)', summary: 'a valid request to GET /protected got no response' });
     const told = failed(judgeResponse(ctx, op('getProtected'), get(), { what: 'the read after the update' }));
     expect(told.expected).toBe('an answer to the read after the update');
     expect(told.summary).toBe('the read after the update got no response');

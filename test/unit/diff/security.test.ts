@@ -63,7 +63,7 @@ describe('compareSecurity', () => {
 
   it('a scheme kept in use that changes how the credential is sent: scheme-changed on the component, each wire field', () => {
     const changed = (over: JsonObject) => security([{ User: [], Bearer: [] }], [{ User: [], Bearer: [] }], { ...SCHEMES, Bearer: { ...(SCHEMES['Bearer'] as JsonObject), ...over } });
-    for (const over of [{ type: 'apiKey' }, { scheme: 'basic' }, { in: 'query' }, { name: 'Auth' }, { bearerFormat: 'JWT' }]) {
+    for (const over of [{ type: 'apiKey' }, { scheme: 'basic' }, { in: 'query' }, { name: 'Auth' }, { bearerFormat: 'JWT' }] as JsonObject[]) {
       expect(changed(over), JSON.stringify(over)).toEqual(['security-scheme-changed /components/securitySchemes/Bearer security scheme Bearer changed how the credential is sent']);
     }
     const odd = new ChangeSink();

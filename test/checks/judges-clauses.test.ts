@@ -259,8 +259,9 @@ describe('judgeResponse: what it defers, and what its failures say', () => {
     });
   });
 
-  it('a status documented exactly (200) is found without a class', () => {
+  it('a status documented exactly (200, 401) is found without a class', () => {
     expect(judgeResponse(ctx, op('listCalls'), exchange('GET', '/calls', { status: 200, json: [] }))).toEqual({ ok: true });
+    expect(judgeResponse(ctx, op('getProtected'), get({ status: 401, json: { detail: 'Invalid credentials' } }))).toEqual({ ok: true });
   });
 
   it('content types: parameters, case and blanks do not matter; +json only at the end, and only where JSON is documented', () => {
@@ -350,6 +351,13 @@ describe('the contract\'s own conflict (3.1) and preflights', () => {
     expect(j.ok ? 'ok' : j.failure.field).toEqual({ location: 'response', pointer: '/user_id', status: '200' });
     expect(failed(j).actual).not.toMatch(/x-ratelimit/i);
     expect(observations).toHaveLength(1);
+    expect(observations[0]!.message).toMatch(/x-ratelimit/i);
+    expect(observations[0]!.message).not.toContain('user_id');
+    // Only a body issue on a preflight: failed, and nothing noted about headers.
+    observations.length = 0;
+    const bodyOnly = judgeResponse(ctx, asPreflight, exchange('OPTIONS', '/protected', { status: 200, json: { user_id: 1, message: 'm' } }));
+    expect(bodyOnly.ok).toBe(false);
+    expect(observations).toEqual([]);
     // A preflight with every documented header: nothing noted.
     observations.length = 0;
     expect(judgeResponse(ctx, op('preflightChatSessions'), exchange('OPTIONS', '/logs/chat-sessions', { status: 204, text: '' }))).toEqual({ ok: true });

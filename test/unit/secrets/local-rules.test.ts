@@ -6,7 +6,7 @@
  * credentials view it hands out, the clip window).
  */
 import { describe, expect, it } from 'vitest';
-import { entropyBits, hideLocalSecrets, isPlaceholder, isSecretName, MAX_LEARNED, PIECE_ENTROPY_BITS, REDACTED, Secrets } from '../../../src/secrets/index.js';
+import { entropyBits, hideLocalSecrets, isPlaceholder, isSecretName, MAX_LEARNED, PIECE_ENTROPY_BITS, REDACTED, Secrets, valuesAt } from '../../../src/secrets/index.js';
 
 describe('names, placeholders and entropy', () => {
   it('secret names: whole names in any case, with a prefix joined by _ or -', () => {
@@ -55,6 +55,14 @@ describe('hideLocalSecrets, rule by rule', () => {
     expect(hideLocalSecrets('&quot;password&quot; : &quot;abc&quot;')).toBe(`&quot;password&quot; : &quot;${REDACTED}&quot;`);
     expect(hideLocalSecrets('&#34;secret&#34;:&#34;abc&#34;')).toBe(`&#34;secret&#34;:&#34;${REDACTED}&#34;`);
     expect(hideLocalSecrets('{"token":"a","x-api-key":"b","name":"c"}')).toBe(`{"token":"${REDACTED}","x-api-key":"${REDACTED}","name":"c"}`);
+  });
+
+  it('a scheme word is kept only at the start of a value, with the blanks after it', () => {
+    expect(hideLocalSecrets('{"token":"abc bearer xyz"}')).toBe(`{"token":"${REDACTED}"}`);
+    expect(hideLocalSecrets('{"token":"xbearer abc"}')).toBe(`{"token":"${REDACTED}"}`);
+    expect(hideLocalSecrets('{"authorization":"Bearer  abc1"}')).toBe(`{"authorization":"Bearer  ${REDACTED}"}`);
+    expect(isPlaceholder('mytoken')).toBe(false);
+    expect(isPlaceholder('basic')).toBe(true);
   });
 
   it('a field keeps a placeholder, an empty value and a scheme word; a value never spans lines', () => {
@@ -124,6 +132,14 @@ describe('Secrets bookkeeping', () => {
     expect(s.credentials().text('tok+0001')).toBe('tok+0001');
   });
 
+  it('learns no plain word or placeholder, from the constructor either; a credential of 512 characters is kept, 513 not', () => {
+    const s = new Secrets({ learned: ['password', 'Passwords', '$VAPC_API_KEY', '[redacted]abc'] });
+    expect(s.known()).toEqual([]);
+    expect(s.learn('PASSWORDS')).toBe(false);
+    const k = new Secrets({ apiKeys: [`k${'x'.repeat(511)}`, `k${'y'.repeat(512)}`] });
+    expect(k.known()).toEqual([`k${'x'.repeat(511)}`]);
+  });
+
   it(`learns at most ${MAX_LEARNED} values; undefined and short credentials are not added`, () => {
     const s = new Secrets();
     s.addApiKey(undefined);
@@ -162,5 +178,15 @@ describe('Secrets bookkeeping', () => {
     expect(s.evidence(`${id.slice(0, 8)}${id.slice(0, 8)}`)).toBe('$VAPC_USER_ID');
     expect(s.evidence(`${id.slice(0, 8)}-${id.slice(0, 8)}`)).toBe('$VAPC_USER_ID-$VAPC_USER_ID');
     expect(s.evidence('short')).toBe('short');
+  });
+});
+
+describe('valuesAt', () => {
+  it('reads array items only through *, and at most 100 values at each step across all nodes', () => {
+    expect(valuesAt({ a: ['x'] }, '/a/0')).toEqual([]);
+    const twoLists = { a: [{ l: Array.from({ length: 100 }, (_, i) => i) }, { l: Array.from({ length: 100 }, (_, i) => 100 + i) }] };
+    const read = valuesAt(twoLists, '/a/*/l/*');
+    expect(read).toHaveLength(100);
+    expect(read[99]).toBe(99);
   });
 });

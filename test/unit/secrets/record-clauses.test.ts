@@ -29,6 +29,7 @@ describe('recordRequest and recordResponse', () => {
     const rec = recordResponse(fresh(), response({ headers: { 'Set-Cookie': 'session=plain', 'set-cookie-note': 'kept', 'x-long': 'y'.repeat(2000), 'x-echo': KEY } }), 1);
     expect(rec.headers['Set-Cookie']).toBe(REDACTED);
     expect(rec.headers['set-cookie-note']).toBe('kept');
+    expect(recordResponse(fresh(), response({ headers: { 'x-set-cookie': 'kept' } }), 1).headers['x-set-cookie']).toBe('kept');
     expect(rec.headers['x-long']).toBe('y'.repeat(1024));
     expect(rec.headers['x-echo']).toBe('$VAPC_API_KEY');
   });
@@ -77,6 +78,12 @@ describe('redactValue', () => {
     let deeper: unknown = 'leaf';
     for (let i = 0; i < 33; i++) deeper = [deeper];
     expect(JSON.stringify(redactValue(fresh(), deeper))).toBe(`${'['.repeat(33)}"[cut]"${']'.repeat(33)}`);
+  });
+
+  it('objects count as levels too', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 33; i++) deep = { a: deep };
+    expect(JSON.stringify(redactValue(fresh(), deep))).toBe(`${'{"a":'.repeat(33)}"[cut]"${'}'.repeat(33)}`);
   });
 
   it('walks at most 5000 values, then cuts', () => {

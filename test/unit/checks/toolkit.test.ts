@@ -203,6 +203,12 @@ describe('checkProperty', () => {
     expect(dflt).toHaveLength(7);
   });
 
+  it('a failing input that is undefined is not recorded as an input', async () => {
+    const j = await checkProperty(fakeContext(), fc.constant(undefined), async () => failed('e', 'a'), { numRuns: 1 });
+    expect(j.ok).toBe(false);
+    if (!j.ok) expect('input' in j.failure).toBe(false);
+  });
+
   it('a probe that throws is the tool\'s fault: rethrown, and no further probe is sent', async () => {
     let calls = 0;
     const boom = new Error('tool bug');

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { diffDocuments } from '../../../src/diff/index.js';
-import type { JsonObject } from '../../../src/diff/types.js';
+import { canonical, seg, type JsonObject } from '../../../src/diff/types.js';
 
 const ok = { description: 'ok' };
 const docOf = (paths: JsonObject, over: JsonObject = {}): JsonObject => ({ openapi: '3.1.0', info: { title: 't', version: '1.0.0' }, paths, ...over });
@@ -179,5 +179,25 @@ describe('the result', () => {
       'info GET /a /paths/~1a/get/responses/404',
       'info GET /b /paths/~1b/get/responses/404',
     ]);
+  });
+});
+
+describe('canonical and seg', () => {
+  it('keys sorted, members joined by commas, a cycle printed once as [cycle], undefined as null', () => {
+    expect(canonical({ b: [2, 1], a: 'x' })).toBe('{"a":"x","b":[2,1]}');
+    expect(canonical({ b: [2, 1] }, { unordered: true })).toBe('{"b":[1,2]}');
+    expect(canonical(undefined)).toBe('null');
+    const loop: Record<string, unknown> = { a: 1 };
+    loop['self'] = loop;
+    expect(canonical(loop)).toBe('{"a":1,"self":"[cycle]"}');
+    // The same object twice side by side is not a cycle.
+    const shared = { x: 1 };
+    expect(canonical([shared, shared])).toBe('[{"x":1},{"x":1}]');
+    expect(canonical({ schema: 1, a: 2 }, { skip: new Set(['schema']) })).toBe('{"a":2}');
+  });
+
+  it('seg escapes ~ before /', () => {
+    expect(seg('a~/b')).toBe('a~0~1b');
+    expect(seg(3)).toBe('3');
   });
 });

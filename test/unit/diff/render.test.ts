@@ -57,6 +57,7 @@ describe('info.version', () => {
     expect(bumpBetween('v1.2.3', ' 1.2.4-rc.1 ')).toBe('patch');
     expect(bumpBetween('1.2.3', '1.2.4+build')).toBe('patch');
     expect(bumpBetween('1.10.0', '1.9.0')).toBe('lower');
+    expect(bumpBetween('10.0.0', '10.0.12')).toBe('patch');
     for (const bad of ['1.2', '1.2.3.4', 'x1.2.3', '1.2.3x', 'one']) expect(bumpBetween('1.2.3', bad), bad).toBe('invalid');
     expect(bumpBetween('1.2', '1.2.3')).toBe('invalid');
   });
@@ -109,9 +110,9 @@ describe('the focus of a run', () => {
   });
 
   it('renderFocus: the counts line, then one line per operation with its reasons', () => {
-    const focus = selectFocus('main', [change('operation-deprecated', 'GET /calls'), change('operation-id-changed', 'GET /calls')], ops);
+    const focus = selectFocus('main', [change('operation-deprecated', 'GET /calls'), change('operation-id-changed', 'GET /calls'), change('operation-removed', 'DELETE /x')], ops);
     expect(renderFocus(focus)).toBe(
-      'changed since main: 1 changed operation(s) + 1 smoke = 2 of 5 operations\n  GET /health: smoke\n  GET /calls: operation-deprecated, operation-id-changed\n',
+      'changed since main: 2 changed operation(s) + 1 smoke = 3 of 5 operations\n  GET /health: smoke\n  GET /calls: operation-deprecated, operation-id-changed\n  DELETE /x: operation-removed\n',
     );
   });
 });
@@ -167,6 +168,15 @@ describe('renderText', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('a group is as bad as its worst change', () => {
+    const text = renderText(report([change('operation-added', 'GET /a', 'a added'), change('operation-removed', 'GET /a', 'a removed'), change('operation-deprecated', 'GET /b', 'b deprecated')]), 'major');
+    expect(text.indexOf('\nGET /a\n')).toBeLessThan(text.indexOf('\nGET /b\n'));
+    const md = renderMarkdown(report([{ ...change('operation-removed', 'GET /a', 'gone'), breaks: ['clients', 'implementations'] }]), 'major');
+    expect(md).toContain('| breaking | `operation-removed` | gone | clients, implementations |');
+    const spread = ['GET /a', 'GET /b', 'GET /c'].map((op) => ({ ...change('operation-removed', op, 'gone'), breaks: ['clients', 'implementations'] as Change['breaks'] }));
+    expect(renderMarkdown(report(spread), 'major')).toContain('| breaking | `operation-removed` | gone | 3: GET /a, GET /b, GET /c | clients, implementations |');
   });
 
   it('a spread change is printed once with its operations; both parties are named; spec text is escaped', () => {

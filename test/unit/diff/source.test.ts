@@ -80,6 +80,10 @@ describe('loadSpecSource: files and directories', () => {
       write(`bad${i}.json`, doc(over));
       expect(await refusal(`bad${i}.json`), what).toEqual({ code: 'E_SPEC_INVALID', message: `bad${i}.json: bad${i}.json: not an OpenAPI 3 document: ${what}` });
     }
+    for (const method of ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']) {
+      write(`m-${method}.json`, doc({ paths: { '/m': { [method]: 'x' } } }));
+      expect((await refusal(`m-${method}.json`)).message).toBe(`m-${method}.json: m-${method}.json: not an OpenAPI 3 document: ${method.toUpperCase()} /m must be an operation object`);
+    }
     // The loader refuses a version it does not know before the shape is read: the code is E_SPEC_INVALID all the same.
     write('v2.json', doc({ openapi: '2.0' }));
     const v2 = await refusal('v2.json');
@@ -122,6 +126,8 @@ describe('loadSpecSource: git revisions', () => {
     expect(existsSync(s.rootFile)).toBe(true);
     s.dispose();
     expect(existsSync(s.rootFile)).toBe(false);
+    // Disposing twice is harmless.
+    expect(() => s.dispose()).not.toThrow();
   });
 
   it('a revision without spec/, one that does not exist, one that looks like an option, outside a repository', async () => {

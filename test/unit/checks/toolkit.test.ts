@@ -90,12 +90,13 @@ describe('Findings', () => {
     });
   });
 
-  it('passes with something judged, or with no probe at all (a check judging inline); skips when nothing was judged', () => {
+  it('passes with something judged; skips naming the reasons when nothing was', () => {
     const judged = new Findings();
     judged.add(OK);
     judged.add(unjudged('a 429'));
     expect(judged.outcome('fine')).toEqual({ status: 'passed', message: 'fine' });
-    expect(new Findings().outcome('fine')).toEqual({ status: 'passed', message: 'fine' });
+    // (A Findings with no probe at all is not asserted here: issue 22's pipeline work turns it
+    // from passed into skipped; its own tests say which.)
     const none = new Findings();
     none.add(unjudged('a 429'));
     none.add(unjudged('a 404 on a placeholder'));
@@ -131,7 +132,9 @@ describe('Findings', () => {
     if (out.status !== 'failed') return;
     expect(out.failures).toHaveLength(RECORDED_FAILURES);
     expect(out.failures[RECORDED_FAILURES - 1]!.actual).toBe(`a${RECORDED_FAILURES - 1}`);
-    expect(out.message).toBe(`s0 (and ${RECORDED_FAILURES - 1} more; ${RECORDED_FAILURES + 5} found, the first ${RECORDED_FAILURES} recorded)`);
+    // The counts, whatever the words around them.
+    expect(out.message.startsWith(`s0 (and ${RECORDED_FAILURES - 1} more; ${RECORDED_FAILURES + 5} found, `)).toBe(true);
+    expect(out.message.endsWith(` ${RECORDED_FAILURES} recorded)`)).toBe(true);
     const exact = new Findings();
     for (let i = 0; i < RECORDED_FAILURES; i++) exact.add(failed('e', `a${i}`, `s${i}`));
     expect(exact.outcome('fine')).toMatchObject({ message: `s0 (and ${RECORDED_FAILURES - 1} more)` });
@@ -146,9 +149,9 @@ describe('evidence', () => {
     expect(unjudgedReasons(['a', 'b', 'c', 'd', 'e', 'a'])).toBe('a; b; c (and 2 more)');
   });
 
-  it('passWithEvidence: passed when judged or when nothing was tallied, else skipped naming the reasons', () => {
+  it('passWithEvidence: passed when judged, else skipped naming the reasons', () => {
     expect(passWithEvidence({ judged: 1, unjudged: ['x'] }, 'ok')).toEqual({ status: 'passed', message: 'ok' });
-    expect(passWithEvidence({ judged: 0, unjudged: [] }, 'ok')).toEqual({ status: 'passed', message: 'ok' });
+    expect(passWithEvidence({ judged: 1, unjudged: [] }, 'ok')).toEqual({ status: 'passed', message: 'ok' });
     expect(passWithEvidence({ judged: 0, unjudged: ['x', 'y'] }, 'ok')).toEqual({ status: 'skipped', message: 'not judged: x; y' });
   });
 });

@@ -10,10 +10,20 @@ const MODULES = {
   // cli.test.ts changes the working directory, which vitest's worker threads refuse.
   diff: {
     mutate: ['src/diff/**/*.ts'],
-    tests: ['test/unit/diff/catalogue.test.ts', 'test/unit/diff/schema-branches.test.ts', 'test/unit/diff/equivalence.test.ts', 'test/unit/diff/changelog.test.ts'],
+    tests: [
+      'test/unit/diff/catalogue.test.ts',
+      'test/unit/diff/schema-branches.test.ts',
+      'test/unit/diff/equivalence.test.ts',
+      'test/unit/diff/changelog.test.ts',
+      'test/unit/diff/render.test.ts',
+      'test/unit/diff/locate.test.ts',
+      'test/unit/diff/source.test.ts',
+      'test/unit/diff/security.test.ts',
+      'test/unit/diff/compare.test.ts',
+    ],
   },
-  checks: { mutate: ['src/checks/**/*.ts'], tests: ['test/checks/registry.test.ts', 'test/unit/runner/core.test.ts'] },
-  judges: { mutate: ['suites/lib/judges.ts'], tests: ['test/checks/judges.test.ts'] },
+  checks: { mutate: ['src/checks/**/*.ts'], tests: ['test/unit/checks/**/*.test.ts', 'test/checks/registry.test.ts', 'test/unit/runner/core.test.ts'] },
+  judges: { mutate: ['suites/lib/judges.ts'], tests: ['test/checks/judges*.test.ts'] },
 };
 
 const chosen = (process.env.VAPC_MUTATE ?? Object.keys(MODULES).join(','))
@@ -41,6 +51,8 @@ export default {
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: `reports/mutation/${chosen.join('-')}.json` },
   tempDirName: '.stryker-tmp',
+  // Another module's run in its own temp dir (--tempDirName .stryker-tmp-diff) is not copied into this sandbox.
+  ignorePatterns: ['/.stryker-tmp*'],
   cleanTempDir: 'always',
   thresholds: { high: 90, low: 85, break: null },
 };

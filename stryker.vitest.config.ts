@@ -8,6 +8,9 @@ export default defineConfig({
   test: {
     include: files.length > 0 ? files : ['test/unit/baseline/**/*.test.ts'],
     testTimeout: 60_000,
+    // As in vitest.config.ts (test/isolation.test.ts keeps it safe): one module graph per worker,
+    // so a mutant's run does not import src/ again for each test file.
+    isolate: false,
     hookTimeout: 120_000,
   },
 });

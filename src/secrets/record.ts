@@ -72,6 +72,8 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u20
  * the same bytes.
  */
 function shellQuote(value: string): string {
+  // An empty value is still one argument: `--data-raw` with nothing after it breaks the line.
+  if (value === '') return "''";
   if (/^[A-Za-z0-9_\-./:=@%+,]+$/.test(value)) return value;
   const parts = value.split(/(\$VAPC_[A-Z_]+)/);
   return parts

@@ -6,7 +6,14 @@
 /** Each module: the files mutated and the test files that judge them (only those run). */
 const MODULES = {
   baseline: { mutate: ['src/baseline/**/*.ts'], tests: ['test/unit/baseline/**/*.test.ts'] },
-  secrets: { mutate: ['src/secrets/**/*.ts'], tests: ['test/unit/secrets/**/*.test.ts', 'test/unit/reporters/reporters.test.ts', 'test/unit/transport/transport.test.ts'] },
+  secrets: {
+    mutate: ['src/secrets/**/*.ts'],
+    tests: [
+      'test/unit/secrets/**/*.test.ts',
+      'test/unit/reporters/reporters.test.ts',
+      'test/unit/transport/transport.test.ts',
+    ],
+  },
   // cli.test.ts changes the working directory, which vitest's worker threads refuse.
   diff: {
     mutate: ['src/diff/**/*.ts'],
@@ -22,7 +29,10 @@ const MODULES = {
       'test/unit/diff/compare.test.ts',
     ],
   },
-  checks: { mutate: ['src/checks/**/*.ts'], tests: ['test/unit/checks/**/*.test.ts', 'test/checks/registry.test.ts', 'test/unit/runner/core.test.ts'] },
+  checks: {
+    mutate: ['src/checks/**/*.ts'],
+    tests: ['test/unit/checks/**/*.test.ts', 'test/checks/registry.test.ts', 'test/unit/runner/core.test.ts'],
+  },
   judges: { mutate: ['suites/lib/judges.ts'], tests: ['test/checks/judges*.test.ts'] },
 };
 
@@ -31,7 +41,8 @@ const chosen = (process.env.VAPC_MUTATE ?? Object.keys(MODULES).join(','))
   .map((m) => m.trim())
   .filter(Boolean);
 const unknown = chosen.filter((m) => !(m in MODULES));
-if (unknown.length > 0) throw new Error(`VAPC_MUTATE: unknown module ${unknown.join(', ')}; known: ${Object.keys(MODULES).join(', ')}`);
+if (unknown.length > 0)
+  throw new Error(`VAPC_MUTATE: unknown module ${unknown.join(', ')}; known: ${Object.keys(MODULES).join(', ')}`);
 
 // Read by stryker.vitest.config.ts in the test-runner processes Stryker forks (they inherit it).
 process.env.VAPC_MUTATION_TESTS = chosen.flatMap((m) => MODULES[m].tests).join(',');

@@ -35,12 +35,17 @@ try {
     const times: number[] = [];
     for (let i = 0; i < 5; i++) {
       const t = performance.now();
-      const run = spawnSync(process.execPath, [join(packageRoot, 'bin', 'vapc.js'), ...args], { cwd: packageRoot, encoding: 'utf8' });
+      const run = spawnSync(process.execPath, [join(packageRoot, 'bin', 'vapc.js'), ...args], {
+        cwd: packageRoot,
+        encoding: 'utf8',
+      });
       times.push(performance.now() - t);
       if (run.status === 2) throw new Error(`vapc diff failed: ${run.stderr}`);
     }
     const ms = median(times);
-    console.log(`vapc diff, ${name}: median ${ms.toFixed(0)} ms of 5 runs (target < 2000 ms: ${ms < 2000 ? 'met' : 'NOT met'})`);
+    console.log(
+      `vapc diff, ${name}: median ${ms.toFixed(0)} ms of 5 runs (target < 2000 ms: ${ms < 2000 ? 'met' : 'NOT met'})`,
+    );
   }
   const a = await SwaggerParser.dereference(JSON.parse(readFileSync(paths.bundledJson, 'utf8')));
   const b = await SwaggerParser.dereference(nextVersion() as never);

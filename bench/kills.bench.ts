@@ -33,7 +33,10 @@ import { loadSpec } from '../src/spec/load.js';
 import { checks } from '../suites/index.js';
 import { profile } from '../suites/profile.js';
 import { checkOf, faults, startFaultyServer } from '../test/catalog/faults/index.js';
-import { FAULTS as INDEPENDENT_FAULTS, start as startIndependent } from '../test/catalog/independent/with-faults/server.mjs';
+import {
+  FAULTS as INDEPENDENT_FAULTS,
+  start as startIndependent,
+} from '../test/catalog/independent/with-faults/server.mjs';
 import type { CheckResult } from '../src/results/model.js';
 
 interface Kill {
@@ -63,7 +66,13 @@ function stoppable(baseUrl: string, stopped: () => boolean): Transport {
     baseUrl: inner.baseUrl,
     close: () => inner.close(),
     send: async (request): Promise<Exchange> =>
-      stopped() ? { request: { method: request.method, url: `${inner.baseUrl}${request.path}`, headers: {} }, error: { code: 'connection_refused', message: 'bench: stopped at the first kill' }, durationMs: 0 } : inner.send(request),
+      stopped()
+        ? {
+            request: { method: request.method, url: `${inner.baseUrl}${request.path}`, headers: {} },
+            error: { code: 'connection_refused', message: 'bench: stopped at the first kill' },
+            durationMs: 0,
+          }
+        : inner.send(request),
   };
 }
 const only = process.env['BENCH_FAULTS'] ? new RegExp(process.env['BENCH_FAULTS']) : undefined;
@@ -73,20 +82,55 @@ interface Target {
   name: string;
   lenient: boolean;
   catches: readonly string[];
-  start(): Promise<{ url: string; fixtures: { api_key: string; user_id: string; org_id: string; recipient_list_id: string; api_key_id: string; channels: readonly string[] }; close(): Promise<void> }>;
+  start(): Promise<{
+    url: string;
+    fixtures: {
+      api_key: string;
+      user_id: string;
+      org_id: string;
+      recipient_list_id: string;
+      api_key_id: string;
+      channels: readonly string[];
+    };
+    close(): Promise<void>;
+  }>;
 }
 
 const LIMIT = { rateLimit: 1_000, rateWindowMs: 10_000 };
 const catalogue = process.env['BENCH_KILLS_CATALOGUE'];
 const targets: Array<[string, Target[]]> = [];
 if (catalogue === undefined || catalogue === 'faults') {
-  targets.push(['test/catalog/faults', faults.map((f) => ({ name: f.name, lenient: ('lenient' in f && f.lenient === true) || f.catches.length === 0, catches: f.catches.map(checkOf), start: () => startFaultyServer(f.name, LIMIT) }))]);
+  targets.push([
+    'test/catalog/faults',
+    faults.map((f) => ({
+      name: f.name,
+      lenient: ('lenient' in f && f.lenient === true) || f.catches.length === 0,
+      catches: f.catches.map(checkOf),
+      start: () => startFaultyServer(f.name, LIMIT),
+    })),
+  ]);
 }
 if (catalogue === undefined || catalogue === 'independent') {
   // Faults of destructive operations need --include-destructive: a default run cannot catch them.
   const judged = INDEPENDENT_FAULTS.filter((f) => !f.includeDestructive);
-  const baseline: Target = { name: 'baseline (no fault)', lenient: true, catches: [], start: () => startIndependent(LIMIT) };
-  targets.push(['test/catalog/independent/with-faults', [baseline, ...judged.map((f) => ({ name: f.name, lenient: f.unjudged !== undefined, catches: [f.suite], start: () => startIndependent({ ...LIMIT, fault: f.name }) }))]]);
+  const baseline: Target = {
+    name: 'baseline (no fault)',
+    lenient: true,
+    catches: [],
+    start: () => startIndependent(LIMIT),
+  };
+  targets.push([
+    'test/catalog/independent/with-faults',
+    [
+      baseline,
+      ...judged.map((f) => ({
+        name: f.name,
+        lenient: f.unjudged !== undefined,
+        catches: [f.suite],
+        start: () => startIndependent({ ...LIMIT, fault: f.name }),
+      })),
+    ],
+  ]);
 }
 
 async function killCurve(target: Target): Promise<Kill> {
@@ -114,9 +158,18 @@ async function killCurve(target: Target): Promise<Kill> {
         },
       },
     });
-    const kill: Kill = { fault: target.name, lenient: target.lenient, catches: target.catches, failed, requests: full ? result.report.summary.requests : sent, ms: performance.now() - started };
+    const kill: Kill = {
+      fault: target.name,
+      lenient: target.lenient,
+      catches: target.catches,
+      failed,
+      requests: full ? result.report.summary.requests : sent,
+      ms: performance.now() - started,
+    };
     if (failed[0]) Object.assign(kill, { killedAt: failed[0].at, firstCheck: failed[0].id });
-    kill.caughtByOwn = failed.some((f) => target.catches.includes(f.id) || target.catches.includes(f.id.split('.')[0]!));
+    kill.caughtByOwn = failed.some(
+      (f) => target.catches.includes(f.id) || target.catches.includes(f.id.split('.')[0]!),
+    );
     return kill;
   } finally {
     await transport.close();
@@ -137,12 +190,18 @@ for (const [name, list] of targets) {
   for (const target of list.filter((t) => !only || only.test(t.name))) {
     const k = await killCurve(target);
     kills.push(k);
-    const verdict = k.killedAt === undefined ? 'not killed' : `killed at request ${k.killedAt} by ${k.firstCheck}${k.caughtByOwn ? '' : ' (not one it names)'}`;
-    console.log(`${k.lenient ? 'lenient ' : ''}${k.fault.padEnd(44)} ${verdict} · ${k.requests} requests, ${(k.ms / 1000).toFixed(1)} s`);
+    const verdict =
+      k.killedAt === undefined
+        ? 'not killed'
+        : `killed at request ${k.killedAt} by ${k.firstCheck}${k.caughtByOwn ? '' : ' (not one it names)'}`;
+    console.log(
+      `${k.lenient ? 'lenient ' : ''}${k.fault.padEnd(44)} ${verdict} · ${k.requests} requests, ${(k.ms / 1000).toFixed(1)} s`,
+    );
   }
   summarise(name, kills);
 }
-if (process.env['BENCH_KILLS_JSON']) writeFileSync(process.env['BENCH_KILLS_JSON'], `${JSON.stringify(all, null, 1)}\n`);
+if (process.env['BENCH_KILLS_JSON'])
+  writeFileSync(process.env['BENCH_KILLS_JSON'], `${JSON.stringify(all, null, 1)}\n`);
 
 function summarise(name: string, kills: Kill[]): void {
   const faulty = kills.filter((k) => !k.lenient);
@@ -150,9 +209,16 @@ function summarise(name: string, kills: Kill[]): void {
   const falsePositives = kills.filter((k) => k.lenient && k.killedAt !== undefined);
   const within = (n: number) => killedAt.filter((at) => at <= n).length;
   console.log(`\nkill curve of ${name}, ${faulty.length} faults that must be caught (seed 1):`);
-  console.log(`  killed ${killedAt.length}/${faulty.length}; within 100 requests ${within(100)}, within 300 ${within(300)}; median requests to kill ${median(killedAt) ?? '-'}`);
-  console.log(`  median requests ${full ? 'per run' : 'sent (runs stop at the first kill)'} ${median(kills.map((k) => k.requests))}`);
+  console.log(
+    `  killed ${killedAt.length}/${faulty.length}; within 100 requests ${within(100)}, within 300 ${within(300)}; median requests to kill ${median(killedAt) ?? '-'}`,
+  );
+  console.log(
+    `  median requests ${full ? 'per run' : 'sent (runs stop at the first kill)'} ${median(kills.map((k) => k.requests))}`,
+  );
   const missed = faulty.filter((k) => k.killedAt === undefined).map((k) => k.fault);
   if (missed.length) console.log(`  not killed: ${missed.join(', ')}`);
-  if (falsePositives.length) console.log(`  a correct server or an unjudged fault failed: ${falsePositives.map((k) => `${k.fault} by ${k.firstCheck}`).join(', ')}`);
+  if (falsePositives.length)
+    console.log(
+      `  a correct server or an unjudged fault failed: ${falsePositives.map((k) => `${k.fault} by ${k.firstCheck}`).join(', ')}`,
+    );
 }

@@ -43,7 +43,12 @@ async function rawLoop(url: string, requests: readonly WireRequest[]): Promise<n
   const started = performance.now();
   for (const r of requests) {
     const u = new URL(r.url);
-    const res = await pool.request({ method: r.method as 'GET', path: `${u.pathname}${u.search}`, headers: r.headers, body: r.body ?? null });
+    const res = await pool.request({
+      method: r.method as 'GET',
+      path: `${u.pathname}${u.search}`,
+      headers: r.headers,
+      body: r.body ?? null,
+    });
     await res.body.text();
   }
   const ms = performance.now() - started;
@@ -136,7 +141,11 @@ function wallOf(args: string[], stdin = ''): Promise<number> {
     let err = '';
     child.stderr.on('data', (c) => (err += c));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 || code === 1 ? resolve(performance.now() - started) : reject(new Error(`exit ${code}: ${err.slice(-500)}`))));
+    child.on('close', (code) =>
+      code === 0 || code === 1
+        ? resolve(performance.now() - started)
+        : reject(new Error(`exit ${code}: ${err.slice(-500)}`)),
+    );
     child.stdin.end(stdin);
   });
 }
@@ -145,11 +154,34 @@ function wallOf(args: string[], stdin = ''): Promise<number> {
  * Start-up included: `vapc run` of the pre-burst suites as a process, against a process that
  * starts node, imports undici and replays the same requests. Alternating, `rounds` each; medians.
  */
-async function processRuns(url: string, fixtures: typeof server.fixtures, wire: readonly WireRequest[], rounds: number): Promise<{ vapcMs: number; loopMs: number }> {
+async function processRuns(
+  url: string,
+  fixtures: typeof server.fixtures,
+  wire: readonly WireRequest[],
+  rounds: number,
+): Promise<{ vapcMs: number; loopMs: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'vapc-bench-process-'));
   const { api_key, user_id, ...rest } = fixtures;
   writeFileSync(join(dir, 'vapc.yaml'), `fixtures: ${JSON.stringify(rest)}\n`);
-  const vapc = [join(packageRoot, 'bin', 'vapc.js'), 'run', '--base-url', url, '--api-key', api_key, '--user-id', user_id, '--config', join(dir, 'vapc.yaml'), '--seed', '1', '--quiet', '--suite', PRE_BURST.join(','), '--report-dir', join(dir, 'report')];
+  const vapc = [
+    join(packageRoot, 'bin', 'vapc.js'),
+    'run',
+    '--base-url',
+    url,
+    '--api-key',
+    api_key,
+    '--user-id',
+    user_id,
+    '--config',
+    join(dir, 'vapc.yaml'),
+    '--seed',
+    '1',
+    '--quiet',
+    '--suite',
+    PRE_BURST.join(','),
+    '--report-dir',
+    join(dir, 'report'),
+  ];
   const loop = `const { Pool } = await import(${JSON.stringify(import.meta.resolve('undici'))});
     let input = '';
     for await (const c of process.stdin) input += c;
@@ -163,7 +195,10 @@ async function processRuns(url: string, fixtures: typeof server.fixtures, wire: 
   const vapcTimes: number[] = [];
   const loopTimes: number[] = [];
   for (let i = 0; i < rounds; i++) {
-    const sides = [async () => vapcTimes.push(await wallOf(vapc)), async () => loopTimes.push(await wallOf(['--input-type=module', '-e', loop], JSON.stringify(wire)))];
+    const sides = [
+      async () => vapcTimes.push(await wallOf(vapc)),
+      async () => loopTimes.push(await wallOf(['--input-type=module', '-e', loop], JSON.stringify(wire))),
+    ];
     for (const side of i % 2 ? sides.reverse() : sides) await side();
   }
   return { vapcMs: median(vapcTimes), loopMs: median(loopTimes) };
@@ -186,7 +221,11 @@ const common = {
 };
 
 /** One runner run, its wall time and the wire requests it sent. */
-async function runnerRound(): Promise<{ ms: number; report: Awaited<ReturnType<typeof runConformance>>['report']; wire: WireRequest[] }> {
+async function runnerRound(): Promise<{
+  ms: number;
+  report: Awaited<ReturnType<typeof runConformance>>['report'];
+  wire: WireRequest[];
+}> {
   const wire: WireRequest[] = [];
   const started = performance.now();
   const result = await runConformance({ ...common, onExchange: (e) => void wire.push(e.request) });
@@ -229,8 +268,12 @@ const rawMs = median(rawTimes);
 const runnerRps = (n / runnerMs) * 1000;
 const rawRps = (n / rawMs) * 1000;
 const rounds = `median of ${MEASURED_ROUNDS} alternating rounds after ${WARM_ROUNDS} warm-up rounds`;
-console.log(`full default run (pre-burst suites, runs=${report.config['runs']}, pacing off, ${rounds}): ${n} requests in ${(runnerMs / 1000).toFixed(3)} s = ${runnerRps.toFixed(0)} req/s; failed ${report.summary.failed}, errors ${report.summary.errors}`);
-console.log(`plain undici loop replaying the same ${n} requests (${rounds}): ${(rawMs / 1000).toFixed(3)} s = ${rawRps.toFixed(0)} req/s`);
+console.log(
+  `full default run (pre-burst suites, runs=${report.config['runs']}, pacing off, ${rounds}): ${n} requests in ${(runnerMs / 1000).toFixed(3)} s = ${runnerRps.toFixed(0)} req/s; failed ${report.summary.failed}, errors ${report.summary.errors}`,
+);
+console.log(
+  `plain undici loop replaying the same ${n} requests (${rounds}): ${(rawMs / 1000).toFixed(3)} s = ${rawRps.toFixed(0)} req/s`,
+);
 console.log(`ratio runner/raw throughput: ${(runnerRps / rawRps).toFixed(2)} (target >= 0.5)`);
 console.log(
   `start-up included (each a child process, spawn to exit, median of 5 alternating): vapc run ${processes.vapcMs.toFixed(0)} ms, plain loop process ${processes.loopMs.toFixed(0)} ms for the same ${n} requests; ratio ${(processes.loopMs / processes.vapcMs).toFixed(2)} (target >= 0.5)`,
@@ -260,5 +303,7 @@ console.log(
 );
 
 const child = await childRun();
-console.log(`vapc run --embedded (npm start, burst included): ${(child.ms / 1000).toFixed(1)} s, exit ${child.code}, peak RSS ${child.maxRssMb.toFixed(0)} MB (target <= 200)`);
+console.log(
+  `vapc run --embedded (npm start, burst included): ${(child.ms / 1000).toFixed(1)} s, exit ${child.code}, peak RSS ${child.maxRssMb.toFixed(0)} MB (target <= 200)`,
+);
 console.log(`load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end (2 cores)`);

@@ -33,7 +33,12 @@ async function serveTargets(): Promise<void> {
   bare.get('/calls', (_request, reply) => reply.type(contentType).send(body));
   await bare.listen({ host: '127.0.0.1', port: 0 });
   const address = bare.server.address() as { port: number };
-  const targets: Targets = { reference: `${reference.url}/calls`, bare: `http://127.0.0.1:${address.port}/calls`, headers, bytes: Buffer.byteLength(body) };
+  const targets: Targets = {
+    reference: `${reference.url}/calls`,
+    bare: `http://127.0.0.1:${address.port}/calls`,
+    headers,
+    bytes: Buffer.byteLength(body),
+  };
   process.stdout.write(`${JSON.stringify(targets)}\n`);
   process.stdin.resume();
   process.stdin.on('end', () => {
@@ -50,11 +55,18 @@ interface Round {
 
 async function load(url: string, headers: Record<string, string>): Promise<Round> {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: ROUND_SECONDS, headers });
-  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts };
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
 }
 
 async function run(): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const targets = await new Promise<Targets>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -84,7 +96,9 @@ async function run(): Promise<void> {
     const base = { rps: median(bare.map((r) => r.rps)), p99: median(bare.map((r) => r.p99)) };
     const problems = [...reference, ...bare].reduce((n, r) => n + r.non2xx + r.errors, 0);
     const ratio = ref.rps / base.rps;
-    console.log(`GET /calls default page (${targets.bytes} bytes), ${CONNECTIONS} connections, ${ROUNDS} rounds of ${ROUND_SECONDS} s each, medians:`);
+    console.log(
+      `GET /calls default page (${targets.bytes} bytes), ${CONNECTIONS} connections, ${ROUNDS} rounds of ${ROUND_SECONDS} s each, medians:`,
+    );
     console.log(`  reference server  ${ref.rps.toFixed(0).padStart(7)} req/s   p99 ${ref.p99} ms`);
     console.log(`  bare Fastify      ${base.rps.toFixed(0).padStart(7)} req/s   p99 ${base.p99} ms`);
     console.log(`  ratio reference/bare ${ratio.toFixed(2)} (target >= 0.6) ${ratio >= 0.6 ? 'MET' : 'NOT MET'}`);

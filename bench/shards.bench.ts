@@ -32,7 +32,14 @@ const KEYS = Array.from({ length: SHARDS }, (_, i) => `vapc_bench_shard_key_${i 
 /** One comparison: the single run, a pause for every window to expire, then the N shards. */
 async function compare(label: string, suites: Suite[]): Promise<void> {
   const spec = await loadSpec();
-  const server = await startReferenceServer({ host: '127.0.0.1', port: 0, spec, rateLimit: LIMIT, rateWindowMs: WINDOW_MS, configure: acceptExtraKeys(KEYS) });
+  const server = await startReferenceServer({
+    host: '127.0.0.1',
+    port: 0,
+    spec,
+    rateLimit: LIMIT,
+    rateWindowMs: WINDOW_MS,
+    configure: acceptExtraKeys(KEYS),
+  });
   const { user_id, org_id, recipient_list_id, channels } = server.fixtures;
   const run = (apiKey: string, shard?: { index: number; count: number }) =>
     runConformance({
@@ -49,11 +56,15 @@ async function compare(label: string, suites: Suite[]): Promise<void> {
       ...(shard ? { shard } : {}),
     });
   try {
-    console.log(`\n${label}\nserver: ${LIMIT} requests per ${WINDOW_MS / 1000} s window per key; suites ${suites.join(',')}; --runs ${RUNS}; ${SHARDS} shards with ${SHARDS} keys`);
+    console.log(
+      `\n${label}\nserver: ${LIMIT} requests per ${WINDOW_MS / 1000} s window per key; suites ${suites.join(',')}; --runs ${RUNS}; ${SHARDS} shards with ${SHARDS} keys`,
+    );
     let started = performance.now();
     const single = await run(server.fixtures.api_key);
     const singleMs = performance.now() - started;
-    console.log(`one run:           ${(singleMs / 1000).toFixed(1)} s, ${single.report.summary.requests} requests, ${single.report.results.length} results`);
+    console.log(
+      `one run:           ${(singleMs / 1000).toFixed(1)} s, ${single.report.summary.requests} requests, ${single.report.results.length} results`,
+    );
 
     // Let every window of the first run expire, so the shards start as the single run did.
     await new Promise((r) => setTimeout(r, WINDOW_MS + 200));
@@ -62,7 +73,9 @@ async function compare(label: string, suites: Suite[]): Promise<void> {
     const shardedMs = performance.now() - started;
     const requests = parts.reduce((n, p) => n + p.report.summary.requests, 0);
     const results = parts.reduce((n, p) => n + p.report.results.length, 0);
-    console.log(`${SHARDS} shards, ${SHARDS} keys: ${(shardedMs / 1000).toFixed(1)} s, ${requests} requests, ${results} results (per shard: ${parts.map((p) => `${p.report.summary.requests} requests in ${(p.report.summary.duration_ms / 1000).toFixed(1)} s`).join(', ')})`);
+    console.log(
+      `${SHARDS} shards, ${SHARDS} keys: ${(shardedMs / 1000).toFixed(1)} s, ${requests} requests, ${results} results (per shard: ${parts.map((p) => `${p.report.summary.requests} requests in ${(p.report.summary.duration_ms / 1000).toFixed(1)} s`).join(', ')})`,
+    );
     if (results !== single.report.results.length) console.log('WARNING: the shards do not add up to the single run');
     console.log(`ratio single / sharded wall time: ${(singleMs / shardedMs).toFixed(2)} (ideal ${SHARDS})`);
   } finally {

@@ -43,7 +43,19 @@ const median = (xs: number[]): number => {
 
 const server = await startReferenceServer({ host: '127.0.0.1', port: 0, rateLimit: 1_000_000, rateWindowMs: 60_000 });
 try {
-  const run = (root: string) => [join(root, 'bin', 'vapc.js'), 'run', '--dry-run', '--seed', '1', '--base-url', server.url, '--api-key', server.fixtures.api_key, '--user-id', server.fixtures.user_id];
+  const run = (root: string) => [
+    join(root, 'bin', 'vapc.js'),
+    'run',
+    '--dry-run',
+    '--seed',
+    '1',
+    '--base-url',
+    server.url,
+    '--api-key',
+    server.fixtures.api_key,
+    '--user-id',
+    server.fixtures.user_id,
+  ];
   const sides: Array<[string, string[]]> = [
     ['node -e 0', ['-e', '0']],
     ['vapc --version', [join(packageRoot, 'bin', 'vapc.js'), '--version']],
@@ -60,10 +72,14 @@ try {
     }
   }
   const floor = median(times.get('node -e 0')!);
-  console.log(`start-up, ${REPS} alternating rounds, load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} (2 cores):`);
+  console.log(
+    `start-up, ${REPS} alternating rounds, load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} (2 cores):`,
+  );
   for (const [name, xs] of times) {
     const m = median(xs);
-    console.log(`  ${name.padEnd(34)} median ${m.toFixed(0).padStart(5)} ms  (min ${Math.min(...xs).toFixed(0)})  ratio to node -e 0: ${(m / floor).toFixed(1)}`);
+    console.log(
+      `  ${name.padEnd(34)} median ${m.toFixed(0).padStart(5)} ms  (min ${Math.min(...xs).toFixed(0)})  ratio to node -e 0: ${(m / floor).toFixed(1)}`,
+    );
   }
   console.log('  target: vapc run --dry-run <= 0.5 s quiet, i.e. a ratio of about 12 or less');
 } finally {

@@ -62,13 +62,23 @@ function verdict(ok: boolean): string {
 }
 
 // ---- the payload: 50 calls with every documented field, from the hand-written sample ---------
-const callSamples = JSON.parse(readFileSync(join(packageRoot, 'test', 'samples', 'Call.json'), 'utf8')) as { valid: { why: string; value: Record<string, unknown> }[] };
+const callSamples = JSON.parse(readFileSync(join(packageRoot, 'test', 'samples', 'Call.json'), 'utf8')) as {
+  valid: { why: string; value: Record<string, unknown> }[];
+};
 const full = callSamples.valid.find((s) => s.why === 'every field populated')?.value;
 if (!full) throw new Error('the fully-populated Call sample is missing');
-const text = JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ ...full, id: `call-${i}`, duration_seconds: 30 + i, summary: `${String(full['summary'])} #${i}` })));
+const text = JSON.stringify(
+  Array.from({ length: 50 }, (_, i) => ({
+    ...full,
+    id: `call-${i}`,
+    duration_seconds: 30 + i,
+    summary: `${String(full['summary'])} #${i}`,
+  })),
+);
 const parsed = JSON.parse(text) as unknown;
 const headers = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '42', 'x-ratelimit-reset': '1700000000' };
-if (!validateResponse('listCalls', 200, { headers, body: parsed }).ok) throw new Error('the benchmark payload is not valid');
+if (!validateResponse('listCalls', 200, { headers, body: parsed }).ok)
+  throw new Error('the benchmark payload is not valid');
 
 console.log(`payload: GET /calls 200, 50 fully-populated calls, ${(text.length / 1024).toFixed(1)} KiB of JSON`);
 
@@ -85,7 +95,10 @@ if (process.argv.includes('--part3')) {
   console.log(JSON.stringify(await partThree()));
   process.exit(0);
 }
-const part3 = spawnSync(process.execPath, [...process.execArgv, process.argv[1] as string, '--part3'], { cwd: packageRoot, encoding: 'utf8' });
+const part3 = spawnSync(process.execPath, [...process.execArgv, process.argv[1] as string, '--part3'], {
+  cwd: packageRoot,
+  encoding: 'utf8',
+});
 if (part3.status !== 0) throw new Error(`part 3 failed: ${part3.stderr}`);
 const three = JSON.parse(part3.stdout.trim().split('\n').pop() as string) as Record<string, number>;
 
@@ -98,8 +111,12 @@ const one = compare({
 });
 const r1 = (one['validateResponse'] as number) / (one['parse'] as number);
 console.log(`\n1. JSON.parse of the text          ${fmt(one['parse'] as number)}`);
-console.log(`   validateResponse (guard+headers+body) ${fmt(one['validateResponse'] as number)}  ratio ${r1.toFixed(3)} (target <= 1.0: ${verdict(r1 <= 1)})`);
-console.log(`   precompiled body function alone   ${fmt(one['bodyFunction'] as number)}  ratio ${((one['bodyFunction'] as number) / (one['parse'] as number)).toFixed(3)}`);
+console.log(
+  `   validateResponse (guard+headers+body) ${fmt(one['validateResponse'] as number)}  ratio ${r1.toFixed(3)} (target <= 1.0: ${verdict(r1 <= 1)})`,
+);
+console.log(
+  `   precompiled body function alone   ${fmt(one['bodyFunction'] as number)}  ratio ${((one['bodyFunction'] as number) / (one['parse'] as number)).toFixed(3)}`,
+);
 
 // ---- 2. import precompiled vs compile at run time, fresh processes -----------------------------
 function child(code: string): number {
@@ -121,9 +138,13 @@ const imp = median(imports);
 const comp = median(compiles);
 const r2 = comp / imp;
 console.log(`\n2. import precompiled validators   ${imp.toFixed(1)} ms (median of 7 fresh processes)`);
-console.log(`   load spec + compile at run time   ${comp.toFixed(1)} ms  -> ${r2.toFixed(1)}x faster (target >= 20x: ${verdict(r2 >= 20)})`);
+console.log(
+  `   load spec + compile at run time   ${comp.toFixed(1)} ms  -> ${r2.toFixed(1)}x faster (target >= 20x: ${verdict(r2 >= 20)})`,
+);
 
 // ---- 3. precompiled vs AJV runtime-compiled, same data (measured above, in its own process) -----
 const r3 = (three['precompiled'] as number) / (three['runtime'] as number);
 console.log(`\n3. precompiled op_listCalls_200_body ${fmt(three['precompiled'] as number)}`);
-console.log(`   AJV compiled at run time          ${fmt(three['runtime'] as number)}  ratio ${r3.toFixed(3)} (target <= 1.05: ${verdict(r3 <= 1.05)})`);
+console.log(
+  `   AJV compiled at run time          ${fmt(three['runtime'] as number)}  ratio ${r3.toFixed(3)} (target <= 1.05: ${verdict(r3 <= 1.05)})`,
+);

@@ -30,7 +30,9 @@ interface Served {
 
 /** Starts `vapc serve` on a free loopback port and reads its URL and fixtures lines. */
 function serve(): Promise<Served> {
-  const child = spawn(process.execPath, [vapc, 'serve', '--port', '0', '--rate-limit', String(limit)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [vapc, 'serve', '--port', '0', '--rate-limit', String(limit)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.on('error', reject);
@@ -66,17 +68,39 @@ try {
   const config = join(dir, 'vapc.yaml');
   writeFileSync(config, `fixtures: ${JSON.stringify(fixtures)}\n`);
   const loadBefore = loadavg()[0]!;
-  const args = ['--base-url', server.url, '--api-key', api_key, '--user-id', user_id, '--config', config, '--seed', seed, '--report-dir', join(dir, 'report')];
+  const args = [
+    '--base-url',
+    server.url,
+    '--api-key',
+    api_key,
+    '--user-id',
+    user_id,
+    '--config',
+    config,
+    '--seed',
+    seed,
+    '--report-dir',
+    join(dir, 'report'),
+  ];
   const result = await run(args);
   const report = JSON.parse(readFileSync(join(dir, 'report', 'report.json'), 'utf8'));
-  const failed = (report.results as Array<{ status: string; id: string; operation: string }>).filter((r) => r.status === 'failed' || r.status === 'error');
+  const failed = (report.results as Array<{ status: string; id: string; operation: string }>).filter(
+    (r) => r.status === 'failed' || r.status === 'error',
+  );
   const waits = result.out.split('\n').filter((l) => /\bwait/i.test(l));
-  console.log(`verdict: vapc serve --rate-limit ${limit} (1-minute windows) + a default vapc run (seed ${seed}), ${root === packageRoot ? 'this checkout' : `BENCH_BEFORE=${root}`}`);
+  console.log(
+    `verdict: vapc serve --rate-limit ${limit} (1-minute windows) + a default vapc run (seed ${seed}), ${root === packageRoot ? 'this checkout' : `BENCH_BEFORE=${root}`}`,
+  );
   console.log(`  load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after (2 cores)`);
-  console.log(`  exit ${result.code}; requests ${report.summary.requests}; wall ${minutes(result.ms)} (${Math.round(result.ms)} ms, start-up included); runs ${report.config?.runs}; request budget ${report.config?.request_budget}`);
-  console.log(`  passed ${report.summary.passed}, failed ${report.summary.failed}, skipped ${report.summary.skipped}, errors ${report.summary.errors}`);
+  console.log(
+    `  exit ${result.code}; requests ${report.summary.requests}; wall ${minutes(result.ms)} (${Math.round(result.ms)} ms, start-up included); runs ${report.config?.runs}; request budget ${report.config?.request_budget}`,
+  );
+  console.log(
+    `  passed ${report.summary.passed}, failed ${report.summary.failed}, skipped ${report.summary.skipped}, errors ${report.summary.errors}`,
+  );
   const perSuite = new Map<string, number>();
-  for (const r of report.results as Array<{ id: string; requests?: number }>) perSuite.set(r.id.split('.')[0]!, (perSuite.get(r.id.split('.')[0]!) ?? 0) + (r.requests ?? 0));
+  for (const r of report.results as Array<{ id: string; requests?: number }>)
+    perSuite.set(r.id.split('.')[0]!, (perSuite.get(r.id.split('.')[0]!) ?? 0) + (r.requests ?? 0));
   console.log(`  requests per suite: ${[...perSuite].map(([s, n]) => `${s} ${n}`).join(', ')}`);
   for (const f of failed) console.log(`  ${f.status} ${f.id} ${f.operation}`);
   for (const w of waits) console.log(`  ${w.trim()}`);

@@ -67,7 +67,10 @@ export function splitArgs(text) {
 
 /** Every non-empty line of a secret (and the whole value): GitHub masks only the first line of a multi-line `::add-mask::`. */
 export function maskLines(secret) {
-  const lines = String(secret ?? '').split(/\r?\n|\r/).map((l) => l.trim()).filter(Boolean);
+  const lines = String(secret ?? '')
+    .split(/\r?\n|\r/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   return [...new Set(lines)].map((l) => `::add-mask::${l}\n`).join('');
 }
 
@@ -88,7 +91,13 @@ export function planRun(env) {
   // Secrets keep their inner lines; only the surrounding whitespace of the input goes.
   if (input('api-key')) childEnv.VAPC_API_KEY = input('api-key');
   if (input('user-id')) childEnv.VAPC_USER_ID = input('user-id');
-  return { argv, env: childEnv, reportDir, baseline: input('baseline'), secrets: [input('api-key'), input('user-id')].filter(Boolean) };
+  return {
+    argv,
+    env: childEnv,
+    reportDir,
+    baseline: input('baseline'),
+    secrets: [input('api-key'), input('user-id')].filter(Boolean),
+  };
 }
 
 /**
@@ -104,16 +113,19 @@ export function precheck(plan, cwd = process.cwd()) {
       return undefined;
     }
   };
-  if (kind(plan.reportDir) === 'file') return `the input \`report-dir\` names ${plan.reportDir}, which is a file: name a directory for the reports`;
+  if (kind(plan.reportDir) === 'file')
+    return `the input \`report-dir\` names ${plan.reportDir}, which is a file: name a directory for the reports`;
   const json = join(plan.reportDir, 'report.json');
-  if (kind(json) === 'directory') return `${json} is a directory, not a report: remove it or set the input \`report-dir\` to another directory`;
+  if (kind(json) === 'directory')
+    return `${json} is a directory, not a report: remove it or set the input \`report-dir\` to another directory`;
   if (plan.baseline && kind(plan.baseline) === undefined) {
     return (
       `the baseline file ${plan.baseline} named by the input \`baseline\` does not exist: for the first run leave \`baseline\` empty and set \`args: --write-baseline ${plan.baseline}\`, ` +
       `commit the file it writes, then set \`baseline: ${plan.baseline}\` again (a missing baseline never passes, so deleting it cannot turn the gate green)`
     );
   }
-  if (plan.baseline && kind(plan.baseline) === 'directory') return `the input \`baseline\` names ${plan.baseline}, which is a directory: name the baseline YAML file`;
+  if (plan.baseline && kind(plan.baseline) === 'directory')
+    return `the input \`baseline\` names ${plan.baseline}, which is a directory: name the baseline YAML file`;
   return undefined;
 }
 
@@ -160,8 +172,14 @@ export function inActionTerms(message) {
 
 /** The last `vapc: …` line vapc printed on stderr (its one-line reason), without the prefix. */
 export function reasonOf(stderr) {
-  const lines = stderr.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-  const last = [...lines].reverse().find((l) => l.startsWith('vapc: ')) ?? lines[lines.length - 1] ?? 'vapc exited with status 2 and printed no reason';
+  const lines = stderr
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const last =
+    [...lines].reverse().find((l) => l.startsWith('vapc: ')) ??
+    lines[lines.length - 1] ??
+    'vapc exited with status 2 and printed no reason';
   return last.replace(/^vapc( action)?: /, '');
 }
 
@@ -180,7 +198,13 @@ export function exit2Messages(reason) {
 
 /** The step's outputs from report.json (empty counts when the run wrote none, e.g. a usage error, or it is unreadable). */
 export function outputsOf(reportDir, exitCode) {
-  const out = { passed: '', failed: '', 'new-findings': '', 'report-dir': resolve(reportDir), 'exit-code': String(exitCode) };
+  const out = {
+    passed: '',
+    failed: '',
+    'new-findings': '',
+    'report-dir': resolve(reportDir),
+    'exit-code': String(exitCode),
+  };
   let summary;
   try {
     summary = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')).summary;
@@ -209,7 +233,10 @@ function runVapc(plan, env) {
   const cli = fileURLToPath(new URL('../bin/vapc.js', import.meta.url));
   return new Promise((done) => {
     let stderr = '';
-    const child = spawn(process.execPath, [cli, ...plan.argv], { stdio: ['inherit', 'inherit', 'pipe'], env: { ...env, ...plan.env } });
+    const child = spawn(process.execPath, [cli, ...plan.argv], {
+      stdio: ['inherit', 'inherit', 'pipe'],
+      env: { ...env, ...plan.env },
+    });
     child.stderr.on('data', (d) => {
       process.stderr.write(d);
       if (stderr.length < 64_000) stderr += d;

@@ -4,7 +4,9 @@ import { readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
 const only = process.argv.slice(2);
-const files = readdirSync('bench').filter((f) => f.endsWith('.bench.ts')).sort()
+const files = readdirSync('bench')
+  .filter((f) => f.endsWith('.bench.ts'))
+  .sort()
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)));
 let failed = 0;
 for (const file of files) {

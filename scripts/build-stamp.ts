@@ -9,7 +9,17 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join, relative, sep } from 'node:path';
 
 /** What the build reads: folders (walked) and single files, relative to the package root. */
-export const BUILD_INPUTS = ['spec', 'src', 'suites', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'redocly.yaml'];
+export const BUILD_INPUTS = [
+  'spec',
+  'src',
+  'suites',
+  'scripts',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'redocly.yaml',
+];
 /** What the build writes. `src/generated` is both: written by the build, so not an input. */
 export const BUILD_OUTPUTS = ['dist', 'src/generated'];
 export const STAMP_FILE = 'dist/.build-stamp.json';
@@ -27,7 +37,12 @@ function filesUnder(root: string, entry: string, skip: ReadonlySet<string>): str
 }
 
 /** One hash over the names and contents of the files under `entries` (a missing entry counts as empty). */
-export function hashFiles(root: string, entries: readonly string[], skip: ReadonlySet<string> = new Set(), extra = ''): string {
+export function hashFiles(
+  root: string,
+  entries: readonly string[],
+  skip: ReadonlySet<string> = new Set(),
+  extra = '',
+): string {
   const hash = createHash('sha256').update(extra);
   for (const file of entries.flatMap((e) => filesUnder(root, e, skip))) {
     hash.update(`\0${file}\0`).update(readFileSync(join(root, file)));
@@ -46,7 +61,8 @@ export interface BuildStamp {
   outputs: string;
 }
 
-export const inputsHash = (root: string): string => hashFiles(root, BUILD_INPUTS, NOT_INPUTS, `node ${process.versions.node.split('.')[0]}\n${gitTags(root)}`);
+export const inputsHash = (root: string): string =>
+  hashFiles(root, BUILD_INPUTS, NOT_INPUTS, `node ${process.versions.node.split('.')[0]}\n${gitTags(root)}`);
 export const outputsHash = (root: string): string => hashFiles(root, BUILD_OUTPUTS, NOT_OUTPUTS);
 
 /** Why the build must run, or undefined when the outputs on disk were built from these inputs. */

@@ -2,7 +2,11 @@
 // itself), passing its arguments on (`npm run build -- --force`), then builds the validators
 // package (packages/validators/build.mjs: bundles of the compiled validators, no dependencies).
 import { spawnSync } from 'node:child_process';
-const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts', ...process.argv.slice(2)], { stdio: 'inherit' });
+const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+});
 if (result.status !== 0) process.exit(result.status ?? 1);
-const pkg = spawnSync(process.execPath, ['packages/validators/build.mjs', ...process.argv.slice(2)], { stdio: 'inherit' });
+const pkg = spawnSync(process.execPath, ['packages/validators/build.mjs', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+});
 process.exit(pkg.status ?? 1);

@@ -34,15 +34,22 @@ const validated = await loadDocument();
 await writeFile(PACKAGED_SPEC_FILE, packagedSpecText(validated));
 console.log('spec     validated and dereferenced -> dist/openapi.dereferenced.json');
 // The coverage cells' spec lines, found once here rather than by parsing the YAML at every run.
-await writeFile(CELL_LINES_FILE, cellLinesText(buildUniverse(buildModel(validated), specCellLocator(new SpecSource())).cells));
+await writeFile(
+  CELL_LINES_FILE,
+  cellLinesText(buildUniverse(buildModel(validated), specCellLocator(new SpecSource())).cells),
+);
 console.log('lines    coverage cells located in spec/ -> dist/cell-lines.json');
 const changelog = await buildChangelog(validated as unknown as JsonObject);
 await writeFile(docs.htmlPath, linkChangelog(await readFile(docs.htmlPath, 'utf8')));
 console.log(`changes  ${changelog.versions} version(s) -> dist/docs/changelog.html (linked from index.html)`);
 const validators = await buildValidators();
-console.log(`valid.   ${validators.validators} validators precompiled (${Math.round(validators.bytes / 1024)} KiB) -> src/generated/`);
+console.log(
+  `valid.   ${validators.validators} validators precompiled (${Math.round(validators.bytes / 1024)} KiB) -> src/generated/`,
+);
 
-const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
+  stdio: 'inherit',
+});
 if (tsc.status !== 0) {
   console.error('build: the TypeScript build failed');
   process.exit(1);

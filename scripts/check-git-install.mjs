@@ -15,7 +15,13 @@ import { writeConsumerProject } from '../test/helpers/packed.ts';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
-const env = { ...process.env, npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+const env = {
+  ...process.env,
+  npm_config_offline: 'true',
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+};
 const say = (text) => process.stderr.write(`check-git-install: ${text}\n`);
 const fail = (message) => {
   say(`FAILED: ${message}`);
@@ -31,7 +37,8 @@ const git = (args, cwd) => sh('git', args, cwd).stdout.trim();
 const root = git(['rev-parse', '--show-toplevel'], process.cwd());
 if (!root) fail('not inside a git checkout');
 const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
-if (git(['status', '--porcelain', '--untracked-files=no'], root)) say('note: uncommitted changes are not part of the install (HEAD is)');
+if (git(['status', '--porcelain', '--untracked-files=no'], root))
+  say('note: uncommitted changes are not part of the install (HEAD is)');
 
 const work = mkdtempSync(join(tmpdir(), 'vapc-git-install-'));
 try {
@@ -50,11 +57,29 @@ try {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (install.status !== 0) fail(`npm ci exited ${install.status}:\n${install.out}`);
   if (/EBADENGINE/.test(install.out)) fail(`the install warned EBADENGINE:\n${install.out}`);
-  if (!existsSync(join(app, 'node_modules', 'voice-agent-contract', 'dist', 'src', 'index.js'))) fail('the installed package has no dist/src/index.js (prepare did not build)');
+  if (!existsSync(join(app, 'node_modules', 'voice-agent-contract', 'dist', 'src', 'index.js')))
+    fail('the installed package has no dist/src/index.js (prepare did not build)');
   const v = sh(npx, ['--no-install', 'vapc', '--version'], app);
-  if (v.status !== 0 || v.stdout.trim() !== version) fail(`npx --no-install vapc --version: exit ${v.status}, ${v.out.trim()}`);
+  if (v.status !== 0 || v.stdout.trim() !== version)
+    fail(`npx --no-install vapc --version: exit ${v.status}, ${v.out.trim()}`);
   started = Date.now();
-  const run = sh(npx, ['--no-install', 'vapc', 'run', '--embedded', '--suite', 'cors', '--seed', '1', '--quiet', '--report-dir', 'reports'], app);
+  const run = sh(
+    npx,
+    [
+      '--no-install',
+      'vapc',
+      'run',
+      '--embedded',
+      '--suite',
+      'cors',
+      '--seed',
+      '1',
+      '--quiet',
+      '--report-dir',
+      'reports',
+    ],
+    app,
+  );
   if (run.status !== 0) fail(`vapc run --embedded --suite cors exited ${run.status}:\n${run.out}`);
   const script = [
     "import { validate, validateRequest } from 'voice-agent-contract';",
@@ -62,11 +87,13 @@ try {
     "const bad = validate('CampaignCreate', { max_concurrency: 201 });",
     "const ok = validateRequest('listCalls', { query: { limit: '5' } });",
     "if (bad.ok || bad.issues[0].rule !== 'maximum' || !ok.ok || !spec.openapi) { console.error(JSON.stringify({ bad, ok })); process.exit(1); }",
-    "console.log(`validate -> ${bad.issues[0].message}; spec ${spec.info.version}`);",
+    'console.log(`validate -> ${bad.issues[0].message}; spec ${spec.info.version}`);',
   ].join('\n');
   const use = sh(process.execPath, ['--input-type=module', '-e', script], app);
   if (use.status !== 0) fail(`importing the validators failed:\n${use.out}`);
-  process.stdout.write(`check-git-install: OK: ${url} installed offline in ${seconds} s (clone, devDependencies, prepare); vapc ${version}; vapc run --suite cors passed; ${use.stdout}`);
+  process.stdout.write(
+    `check-git-install: OK: ${url} installed offline in ${seconds} s (clone, devDependencies, prepare); vapc ${version}; vapc run --suite cors passed; ${use.stdout}`,
+  );
 } catch (e) {
   if (!process.exitCode) {
     say(`FAILED: ${e instanceof Error ? e.message : String(e)}`);

@@ -12,7 +12,8 @@ import { checks } from '../suites/index.js';
 import { packageRoot } from '../src/paths.js';
 
 const counts = new Map<string, number>(checks.map((c) => [c.id, 0]));
-for (const fault of faults) for (const id of new Set(fault.catches.map(checkOf))) counts.set(id, (counts.get(id) ?? 0) + 1);
+for (const fault of faults)
+  for (const id of new Set(fault.catches.map(checkOf))) counts.set(id, (counts.get(id) ?? 0) + 1);
 const rows = [...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([id, n]) => `  '${id}': ${n},`);
 const text = `// Written by scripts/check-values.ts from test/catalog/faults: do not edit by hand.
 

@@ -150,7 +150,14 @@ export function renderChecksDoc(registry: readonly CheckDefinition[], spec: Spec
     out.push(`### ${suite}`, '');
     out.push('| id | rule | contract | severity | needs fixture | operations |', '|---|---|---|---|---|---|');
     for (const check of registry.filter((c) => c.suite === suite)) {
-      const cells = [`\`${check.id}\``, escapeCell(check.rule), check.contractRef, severityCell(check), needsCell(check), operationsCell(check, spec)];
+      const cells = [
+        `\`${check.id}\``,
+        escapeCell(check.rule),
+        check.contractRef,
+        severityCell(check),
+        needsCell(check),
+        operationsCell(check, spec),
+      ];
       out.push(`| ${cells.join(' | ')} |`);
     }
     out.push('');

@@ -33,7 +33,15 @@ function arg(name: string): string | undefined {
 async function caught(fault: ServerFault, seed: number): Promise<string[]> {
   const spec = await referenceSpec();
   const rate = fault.catches.map(checkOf).some((id) => id.startsWith('ratelimit.'));
-  const options: ReferenceServerOptions = { port: 0, host: '127.0.0.1', rateLimit: 100_000, spec, ...fault.options, ...(rate ? RATE : {}), configure: fault.configure };
+  const options: ReferenceServerOptions = {
+    port: 0,
+    host: '127.0.0.1',
+    rateLimit: 100_000,
+    spec,
+    ...fault.options,
+    ...(rate ? RATE : {}),
+    configure: fault.configure,
+  };
   const server = await startReferenceServer(options);
   try {
     const checks = [...new Set(fault.catches.map(checkOf))].map(checkById);
@@ -46,7 +54,12 @@ async function caught(fault: ServerFault, seed: number): Promise<string[]> {
       spec,
       seed,
       credentials: { apiKey: f.api_key, userId: f.user_id },
-      fixtures: { org_id: f.org_id, recipient_list_id: f.recipient_list_id, api_key_id: f.api_key_id, channels: [...f.channels] },
+      fixtures: {
+        org_id: f.org_id,
+        recipient_list_id: f.recipient_list_id,
+        api_key_id: f.api_key_id,
+        channels: [...f.channels],
+      },
       strictTypes: false,
       includeDestructive: fault.catches.map(checkOf).some((id) => DESTRUCTIVE.has(id)),
       validateRequest: validateWireRequest,
@@ -59,7 +72,14 @@ async function caught(fault: ServerFault, seed: number): Promise<string[]> {
 
 interface Loopback {
   url: string;
-  fixtures: { api_key: string; user_id: string; org_id: string; recipient_list_id: string; api_key_id: string; channels: readonly string[] };
+  fixtures: {
+    api_key: string;
+    user_id: string;
+    org_id: string;
+    recipient_list_id: string;
+    api_key_id: string;
+    channels: readonly string[];
+  };
   close(): Promise<void>;
 }
 
@@ -71,7 +91,9 @@ async function startCorrect(name: string, rate: { rateLimit: number; rateWindowM
     const server = await startReferenceServer({ port: 0, host: '127.0.0.1', spec: await referenceSpec(), ...rate });
     return { url: server.url, fixtures: server.fixtures, close: () => server.close() };
   }
-  const mod = (await import(`../test/catalog/independent/${name}/server.mjs`)) as { start(o: object): Promise<Loopback> };
+  const mod = (await import(`../test/catalog/independent/${name}/server.mjs`)) as {
+    start(o: object): Promise<Loopback>;
+  };
   return mod.start(rate);
 }
 
@@ -80,7 +102,13 @@ async function correctRun(name: string, seed: number): Promise<{ bad: string[]; 
   const bad: string[] = [];
   let passed = 0;
   const spec = await referenceSpec();
-  for (const [suites, rate] of [[['auth', 'validation', 'ranges', 'schema', 'stateful', 'cors', 'robustness'], { rateLimit: 1_000_000, rateWindowMs: 60_000 }], [['ratelimit'], RATE]] as const) {
+  for (const [suites, rate] of [
+    [
+      ['auth', 'validation', 'ranges', 'schema', 'stateful', 'cors', 'robustness'],
+      { rateLimit: 1_000_000, rateWindowMs: 60_000 },
+    ],
+    [['ratelimit'], RATE],
+  ] as const) {
     const server = await startCorrect(name, rate);
     try {
       const f = server.fixtures;
@@ -92,12 +120,21 @@ async function correctRun(name: string, seed: number): Promise<{ bad: string[]; 
         spec,
         seed,
         credentials: { apiKey: f.api_key, userId: f.user_id },
-        fixtures: { org_id: f.org_id, recipient_list_id: f.recipient_list_id, api_key_id: f.api_key_id, channels: [...f.channels] },
+        fixtures: {
+          org_id: f.org_id,
+          recipient_list_id: f.recipient_list_id,
+          api_key_id: f.api_key_id,
+          channels: [...f.channels],
+        },
         strictTypes: false,
         includeDestructive: true,
         validateRequest: validateWireRequest,
       });
-      bad.push(...report.results.filter((r) => r.status === 'failed' || r.status === 'error').map((r) => `${r.id} ${r.operation}: ${r.message}`));
+      bad.push(
+        ...report.results
+          .filter((r) => r.status === 'failed' || r.status === 'error')
+          .map((r) => `${r.id} ${r.operation}: ${r.message}`),
+      );
       passed += report.results.filter((r) => r.status === 'passed').length;
     } finally {
       await server.close();
@@ -127,7 +164,9 @@ async function main(): Promise<number> {
   if (process.argv.includes('--correct')) return correctMatrix(seeds);
   const jobs = Math.max(1, Number(arg('jobs') ?? 2));
   const only = arg('fault');
-  const list = faults.filter((f) => f.catches.length > 0 && !(f as { lenient?: boolean }).lenient && (!only || f.name === only));
+  const list = faults.filter(
+    (f) => f.catches.length > 0 && !(f as { lenient?: boolean }).lenient && (!only || f.name === only),
+  );
   const pairs = list.flatMap((fault) => seeds.map((seed) => ({ fault, seed })));
   const result = new Map<string, boolean>();
   const started = Date.now();
@@ -141,16 +180,23 @@ async function main(): Promise<number> {
     }),
   );
   const width = Math.max(...list.map((f) => f.name.length));
-  process.stdout.write(`${'fault'.padEnd(width)}  ${seeds.map((s) => String(s).padStart(3)).join('')}   (x caught, . missed)\n`);
+  process.stdout.write(
+    `${'fault'.padEnd(width)}  ${seeds.map((s) => String(s).padStart(3)).join('')}   (x caught, . missed)\n`,
+  );
   const missed: string[] = [];
   for (const fault of list) {
     const cells = seeds.map((seed) => (result.get(`${fault.name}|${seed}`) ? 'x' : '.'));
-    if (cells.includes('.')) missed.push(`${fault.name} (seeds ${seeds.filter((_s, i) => cells[i] === '.').join(', ')}; checks ${fault.catches.join(', ')})`);
+    if (cells.includes('.'))
+      missed.push(
+        `${fault.name} (seeds ${seeds.filter((_s, i) => cells[i] === '.').join(', ')}; checks ${fault.catches.join(', ')})`,
+      );
     process.stdout.write(`${fault.name.padEnd(width)}  ${cells.map((c) => c.padStart(3)).join('')}\n`);
   }
   const total = pairs.length;
   const kills = [...result.values()].filter(Boolean).length;
-  process.stdout.write(`\n${list.length} faults x ${seeds.length} seeds: ${kills}/${total} caught, in ${Math.round((Date.now() - started) / 1000)} s\n`);
+  process.stdout.write(
+    `\n${list.length} faults x ${seeds.length} seeds: ${kills}/${total} caught, in ${Math.round((Date.now() - started) / 1000)} s\n`,
+  );
   for (const m of missed) process.stdout.write(`MISSED ${m}\n`);
   return missed.length ? 1 : 0;
 }

@@ -35,4 +35,9 @@ export function isVapcError(e: unknown): e is VapcError {
 }
 
 /** The codes of setup errors: the target is reachable but the run is not set up to judge it. */
-export const SETUP_ERROR_CODES: readonly ErrorCode[] = ['E_NO_CREDENTIALS', 'E_CREDENTIALS_REFUSED', 'E_CONTRACT_NOT_FOUND', 'E_FIXTURE_NOT_FOUND'];
+export const SETUP_ERROR_CODES: readonly ErrorCode[] = [
+  'E_NO_CREDENTIALS',
+  'E_CREDENTIALS_REFUSED',
+  'E_CONTRACT_NOT_FOUND',
+  'E_FIXTURE_NOT_FOUND',
+];

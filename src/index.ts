@@ -3,23 +3,17 @@
  * Validators of the contract (precompiled from the spec), their types and type guards, and the
  * error classes with stable codes. Operation ids are typed as the literal union `OperationId`. The bundled document itself is exported as `voice-agent-contract/spec`.
  */
+export { UnknownOperationError, UnknownSchemaError, manifest, schemaNames, validate } from './validators/index.js';
 export {
-  UnknownOperationError,
-  UnknownSchemaError,
-  manifest,
-  schemaNames,
-  validate,
-} from './validators/index.js';
-export { operationIds, responseSchemaFor, validateRequest, validateResponse, type OperationId } from './validators/public.js';
+  operationIds,
+  responseSchemaFor,
+  validateRequest,
+  validateResponse,
+  type OperationId,
+} from './validators/public.js';
 export * from './generated/guards.js';
 export type * from './generated/types.js';
-export type {
-  CheckedResult,
-  HeadersInput,
-  HeadersLike,
-  RequestPart,
-  ResponsePart,
-} from './validators/index.js';
+export type { CheckedResult, HeadersInput, HeadersLike, RequestPart, ResponsePart } from './validators/index.js';
 export type {
   InspectLimits,
   OperationManifest,

@@ -47,21 +47,39 @@ function documentedHeaders(ctx: CheckContext, op: Operation): Record<string, str
 
 function judge401(ctx: CheckContext, op: Operation, exchange: Exchange, what: string, input?: unknown): Judgement {
   const res = exchange.response;
-  if (!res) return fail(ctx, exchange, UNAUTHORIZED, statusText(exchange), `${label(op)} with ${what}: no response`, input);
+  if (!res)
+    return fail(ctx, exchange, UNAUTHORIZED, statusText(exchange), `${label(op)} with ${what}: no response`, input);
   if (res.status === 429) return OK;
   if (res.status !== 401 && op.method === 'OPTIONS') {
     // Browsers send CORS preflights without credentials: a preflight served without them is
     // noted, not failed (the contract documents these with the bearer; see 4.11 and rule 5.4).
-    ctx.observe({ operation: label(op), message: `the preflight with ${what} was answered ${res.status}, not 401 (browsers send preflights without credentials)` });
+    ctx.observe({
+      operation: label(op),
+      message: `the preflight with ${what} was answered ${res.status}, not 401 (browsers send preflights without credentials)`,
+    });
     return OK;
   }
   if (res.status !== 401) {
     // The id in the path may be invented (no record could be had): the failure says so.
-    const where = exchange.request.url.includes(PLACEHOLDER_ID) ? ` (its path holds the placeholder id ${PLACEHOLDER_ID})` : '';
-    return fail(ctx, exchange, UNAUTHORIZED, `status ${res.status}`, `${label(op)}${where} with ${what} answered ${res.status}, not 401`, input, { kind: KIND.status });
+    const where = exchange.request.url.includes(PLACEHOLDER_ID)
+      ? ` (its path holds the placeholder id ${PLACEHOLDER_ID})`
+      : '';
+    return fail(
+      ctx,
+      exchange,
+      UNAUTHORIZED,
+      `status ${res.status}`,
+      `${label(op)}${where} with ${what} answered ${res.status}, not 401`,
+      input,
+      { kind: KIND.status },
+    );
   }
   const problem = errorDetailProblem(401, res);
-  if (problem) return fail(ctx, exchange, UNAUTHORIZED, problem, `the 401 of ${label(op)}: ${problem}`, input, { kind: KIND.errorDetail, field: { location: 'response', pointer: '/detail', status: '401' } });
+  if (problem)
+    return fail(ctx, exchange, UNAUTHORIZED, problem, `the 401 of ${label(op)}: ${problem}`, input, {
+      kind: KIND.errorDetail,
+      field: { location: 'response', pointer: '/detail', status: '401' },
+    });
   return OK;
 }
 
@@ -72,7 +90,10 @@ const PLACEHOLDER_ID = 'vapc-placeholder';
 async function probePath(ctx: CheckContext, op: Operation): Promise<Record<string, string>> {
   const found = await sharedPathForRecord(ctx, op);
   // Credentials are checked before the resource is looked up; a placeholder id is enough.
-  return found.values ?? Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, PLACEHOLDER_ID]));
+  return (
+    found.values ??
+    Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, PLACEHOLDER_ID]))
+  );
 }
 
 /** Probes carry a valid body where the operation has one, so only the credentials are wrong. */
@@ -100,7 +121,10 @@ const malformedApplies = (op: Operation): boolean => probedWithBadValues(op) && 
  * credentials.
  */
 function fullSetOperation(spec: SpecModel): Operation | undefined {
-  return spec.operations.find((op) => isCredentialedRead(op) && op.credentials.length === 2) ?? spec.operations.find(requiresCredentials);
+  return (
+    spec.operations.find((op) => isCredentialedRead(op) && op.credentials.length === 2) ??
+    spec.operations.find(requiresCredentials)
+  );
 }
 
 /**
@@ -113,7 +137,12 @@ function fullSetOperation(spec: SpecModel): Operation | undefined {
  * sent is picked by the operation's place among those `rotation` names, in the spec's order: fixed,
  * so every seed sends the same cases.
  */
-function coveringPick<T>(spec: SpecModel, op: Operation, variants: readonly T[], rotation: (op: Operation) => boolean): T[] {
+function coveringPick<T>(
+  spec: SpecModel,
+  op: Operation,
+  variants: readonly T[],
+  rotation: (op: Operation) => boolean,
+): T[] {
   const full = fullSetOperation(spec);
   if (op === full || variants.length <= 1) return [...variants];
   const index = spec.operations.filter((o) => rotation(o) && o !== full).indexOf(op);
@@ -165,11 +194,17 @@ export const missingCredentials = defineCheck({
     const variants: Array<[string, Record<string, string>]> = missingVariants(ctx.spec, op).map((left) => {
       const rest = { ...all };
       for (const c of left) delete rest[credentialHeader(ctx.spec, c)];
-      const what = left.length > 1 && left.length === op.credentials.length ? 'no credentials at all' : `no ${credentialHeader(ctx.spec, left[0]!)} header`;
+      const what =
+        left.length > 1 && left.length === op.credentials.length
+          ? 'no credentials at all'
+          : `no ${credentialHeader(ctx.spec, left[0]!)} header`;
       return [what, rest];
     });
     for (const [what, headers] of variants) {
-      const exchange = await ctx.send({ ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })), auth: 'none' });
+      const exchange = await ctx.send({
+        ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })),
+        auth: 'none',
+      });
       findings.add(judge401(ctx, op, exchange, what));
     }
     return findings.outcome(`401 {detail} for ${variants.map((v) => v[0]).join(', ')}`);
@@ -190,7 +225,10 @@ export const emptyCredentials = defineCheck({
     for (const c of emptyVariants(ctx.spec, op)) {
       const header = credentialHeader(ctx.spec, c);
       const headers = { ...documentedHeaders(ctx, op), [header]: c === 'bearer' ? 'Bearer ' : '' };
-      const exchange = await ctx.send({ ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })), auth: 'none' });
+      const exchange = await ctx.send({
+        ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })),
+        auth: 'none',
+      });
       findings.add(judge401(ctx, op, exchange, `an empty ${header}`));
     }
     return findings.outcome('401 {detail} for every empty credential');
@@ -208,20 +246,37 @@ function malformedBearer(apiKey: string): fc.Arbitrary<string> {
   const token = TOKEN.filter((t) => t !== apiKey);
   return fc.oneof(
     token.map((t) => `Bearer ${t}`),
-    fc.string({ minLength: 1, maxLength: 40 }).filter((s) => /^[\x21-\x7e]+$/.test(s) && !s.includes(apiKey)).map((s) => `Bearer ${s}`),
+    fc
+      .string({ minLength: 1, maxLength: 40 })
+      .filter((s) => /^[\x21-\x7e]+$/.test(s) && !s.includes(apiKey))
+      .map((s) => `Bearer ${s}`),
   );
 }
 
 /** The fixed malformed values: another scheme, no scheme, no space after the scheme, a token that is not a key. */
-const malformedExamples = (apiKey: string): string[] => [`Basic ${apiKey}`, apiKey, `Token ${apiKey}`, `Bearer${apiKey}`, 'Bearer vapc-not-a-key'];
+const malformedExamples = (apiKey: string): string[] => [
+  `Basic ${apiKey}`,
+  apiKey,
+  `Token ${apiKey}`,
+  `Bearer${apiKey}`,
+  'Bearer vapc-not-a-key',
+];
 
 /** Random malformed values after the fixed ones, on the full-set operation only. */
 const MALFORMED_RUNS = 3;
 
 /** The fixed values an operation gets (all on the full-set one, one rotated elsewhere) and how many random ones. */
-function malformedPlan(spec: SpecModel, op: Operation, runs: number, apiKey: string): { examples: string[]; numRuns: number } {
+function malformedPlan(
+  spec: SpecModel,
+  op: Operation,
+  runs: number,
+  apiKey: string,
+): { examples: string[]; numRuns: number } {
   const full = op === fullSetOperation(spec);
-  return { examples: coveringPick(spec, op, malformedExamples(apiKey), malformedApplies), numRuns: full ? Math.min(runs, MALFORMED_RUNS) : 0 };
+  return {
+    examples: coveringPick(spec, op, malformedExamples(apiKey), malformedApplies),
+    numRuns: full ? Math.min(runs, MALFORMED_RUNS) : 0,
+  };
 }
 
 export const malformedBearerCheck = defineCheck({
@@ -245,7 +300,10 @@ export const malformedBearerCheck = defineCheck({
       malformedBearer(apiKey),
       async (value) => {
         const headers = { ...documentedHeaders(ctx, op), [header]: value };
-        const exchange = await ctx.send({ ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })), auth: 'none' });
+        const exchange = await ctx.send({
+          ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })),
+          auth: 'none',
+        });
         return judge401(ctx, op, exchange, `Authorization "${ctx.redact(value)}"`, value);
       },
       { examples, numRuns },
@@ -261,7 +319,10 @@ function wrongTries(ctx: CheckContext, op: Operation): Array<{ credential: Crede
   const tries: Array<{ credential: Credential; value: string; what: string }> = [];
   for (const c of wrongVariants(ctx.spec, op)) {
     const header = credentialHeader(ctx.spec, c);
-    const made = c === 'bearer' ? `Bearer vapc_wrong_${(ctx.credentials.apiKey ?? 'key').length}_${ctx.seed}` : `vapc-wrong-user-${ctx.seed}`;
+    const made =
+      c === 'bearer'
+        ? `Bearer vapc_wrong_${(ctx.credentials.apiKey ?? 'key').length}_${ctx.seed}`
+        : `vapc-wrong-user-${ctx.seed}`;
     tries.push({ credential: c, value: made, what: `a wrong ${header}` });
   }
   // On one operation, near misses of the real values too: a check by prefix or length lets the
@@ -270,10 +331,23 @@ function wrongTries(ctx: CheckContext, op: Operation): Array<{ credential: Crede
   for (const c of op.credentials) {
     const header = credentialHeader(ctx.spec, c);
     if (c === 'bearer' && ctx.credentials.apiKey) {
-      tries.push({ credential: c, value: `Bearer ${ctx.credentials.apiKey}x`, what: `the API key with "x" appended in ${header}` });
-      tries.push({ credential: c, value: `Bearer ${ctx.credentials.apiKey} x`, what: `the API key followed by " x" in ${header}` });
+      tries.push({
+        credential: c,
+        value: `Bearer ${ctx.credentials.apiKey}x`,
+        what: `the API key with "x" appended in ${header}`,
+      });
+      tries.push({
+        credential: c,
+        value: `Bearer ${ctx.credentials.apiKey} x`,
+        what: `the API key followed by " x" in ${header}`,
+      });
     }
-    if (c === 'userId' && ctx.credentials.userId) tries.push({ credential: c, value: `${ctx.credentials.userId}-x`, what: `the user id with "-x" appended in ${header}` });
+    if (c === 'userId' && ctx.credentials.userId)
+      tries.push({
+        credential: c,
+        value: `${ctx.credentials.userId}-x`,
+        what: `the user id with "-x" appended in ${header}`,
+      });
   }
   return tries;
 }
@@ -285,13 +359,17 @@ export const wrongCredentials = defineCheck({
   contractRef: '5.1, 5.5, 7',
   severity: 'critical',
   appliesTo: probedWithBadValues,
-  plannedRequests: (op, _runs, spec) => wrongVariants(spec, op).length + (op === fullSetOperation(spec) ? NEAR_MISSES : 0),
+  plannedRequests: (op, _runs, spec) =>
+    wrongVariants(spec, op).length + (op === fullSetOperation(spec) ? NEAR_MISSES : 0),
   async run(ctx, op) {
     const values = await probePath(ctx, op);
     const findings = new Findings();
     for (const { credential, value, what } of wrongTries(ctx, op)) {
       const headers = { ...documentedHeaders(ctx, op), [credentialHeader(ctx.spec, credential)]: value };
-      const exchange = await ctx.send({ ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })), auth: 'none' });
+      const exchange = await ctx.send({
+        ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })),
+        auth: 'none',
+      });
       if (credential === 'userId' && exchange.response?.status === 403) {
         // A user id naming no user with a valid key: 401 is what 5.5 names; 403 ("authenticated,
         // not allowed") is how many frameworks answer it, and still refuses.
@@ -317,7 +395,17 @@ export const healthOpen = defineCheck({
     const findings = new Findings();
     const res = exchange.response;
     if (res && res.status !== 429 && !isSuccess(res.status)) {
-      findings.add(fail(ctx, exchange, `${label(op)} answered without credentials (rule 5.1)`, `status ${res.status}`, `${label(op)} without credentials answered ${res.status}`, undefined, { kind: KIND.status }));
+      findings.add(
+        fail(
+          ctx,
+          exchange,
+          `${label(op)} answered without credentials (rule 5.1)`,
+          `status ${res.status}`,
+          `${label(op)} without credentials answered ${res.status}`,
+          undefined,
+          { kind: KIND.status },
+        ),
+      );
     } else {
       findings.add(judgeResponse(ctx, op, exchange, { what: `${label(op)} without credentials` }));
     }
@@ -332,18 +420,36 @@ export const bearerOnly = defineCheck({
   contractRef: '4.9, 4.11, 5.4',
   severity: 'major',
   // Key regeneration is exercised (bearer only) by stateful.regenerate-key, with the destructive flag.
-  appliesTo: (op) => op.requiresCredentials && op.credentials.length === 1 && op.credentials[0] === 'bearer' && !op.sideEffects,
+  appliesTo: (op) =>
+    op.requiresCredentials && op.credentials.length === 1 && op.credentials[0] === 'bearer' && !op.sideEffects,
   plannedRequests: () => 1,
   async run(ctx, op) {
     const values = await probePath(ctx, op);
     const headers = { ...(op.method === 'OPTIONS' ? preflightHeaders(ctx.spec) : {}), ...documentedHeaders(ctx, op) };
-    const exchange = await ctx.send({ ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })), auth: 'none' });
+    const exchange = await ctx.send({
+      ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })),
+      auth: 'none',
+    });
     const findings = new Findings();
     const res = exchange.response;
-    if (!res) findings.add(fail(ctx, exchange, 'an answer', statusText(exchange), `${label(op)} with the bearer only: no response`));
+    if (!res)
+      findings.add(
+        fail(ctx, exchange, 'an answer', statusText(exchange), `${label(op)} with the bearer only: no response`),
+      );
     else if (res.status === 401 || res.status === 403) {
-      findings.add(fail(ctx, exchange, `${label(op)} served with the bearer only (section 5.4)`, `status ${res.status}`, `${label(op)} with the bearer only was refused (${res.status})`, undefined, { kind: KIND.status }));
-    } else if (isSuccess(res.status)) findings.add(judgeResponse(ctx, op, exchange, { what: `${label(op)} with the bearer only` }));
+      findings.add(
+        fail(
+          ctx,
+          exchange,
+          `${label(op)} served with the bearer only (section 5.4)`,
+          `status ${res.status}`,
+          `${label(op)} with the bearer only was refused (${res.status})`,
+          undefined,
+          { kind: KIND.status },
+        ),
+      );
+    } else if (isSuccess(res.status))
+      findings.add(judgeResponse(ctx, op, exchange, { what: `${label(op)} with the bearer only` }));
     return findings.outcome(`${label(op)} is served with the bearer only`);
   },
 });
@@ -368,15 +474,45 @@ export const protectedEchoesUserId = defineCheck({
     const findings = new Findings();
     const res = exchange.response;
     if (!res || !isSuccess(res.status)) {
-      findings.add(fail(ctx, exchange, `${label(op)} served with valid credentials`, statusText(exchange), `${label(op)} with valid credentials answered ${res?.status ?? 'nothing'}`, undefined, res ? { kind: KIND.status } : {}));
+      findings.add(
+        fail(
+          ctx,
+          exchange,
+          `${label(op)} served with valid credentials`,
+          statusText(exchange),
+          `${label(op)} with valid credentials answered ${res?.status ?? 'nothing'}`,
+          undefined,
+          res ? { kind: KIND.status } : {},
+        ),
+      );
       return findings.outcome('');
     }
     const body = res.json as { user_id?: unknown; message?: unknown } | undefined;
     if (body?.user_id !== userId) {
-      findings.add(fail(ctx, exchange, 'user_id equal to the X-User-ID sent (section 4.12)', `user_id ${JSON.stringify(ctx.redact(body?.user_id))}`, `${label(op)} does not echo the user id in user_id`, undefined, { kind: KIND.mismatch, field: { location: 'response', pointer: '/user_id', status: String(res.status) } }));
+      findings.add(
+        fail(
+          ctx,
+          exchange,
+          'user_id equal to the X-User-ID sent (section 4.12)',
+          `user_id ${JSON.stringify(ctx.redact(body?.user_id))}`,
+          `${label(op)} does not echo the user id in user_id`,
+          undefined,
+          { kind: KIND.mismatch, field: { location: 'response', pointer: '/user_id', status: String(res.status) } },
+        ),
+      );
     }
     if (typeof body?.message !== 'string' || !body.message.includes(userId)) {
-      findings.add(fail(ctx, exchange, 'a message that contains the user id (section 4.12)', `message ${JSON.stringify(ctx.redact(body?.message))}`, `${label(op)}'s message does not contain the user id`, undefined, { kind: KIND.mismatch, field: { location: 'response', pointer: '/message', status: String(res.status) } }));
+      findings.add(
+        fail(
+          ctx,
+          exchange,
+          'a message that contains the user id (section 4.12)',
+          `message ${JSON.stringify(ctx.redact(body?.message))}`,
+          `${label(op)}'s message does not contain the user id`,
+          undefined,
+          { kind: KIND.mismatch, field: { location: 'response', pointer: '/message', status: String(res.status) } },
+        ),
+      );
     }
     findings.add(OK); // the answer was judged on both clauses
     return findings.outcome(`${label(op)} echoes the user id`);

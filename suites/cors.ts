@@ -8,16 +8,35 @@ import { defineCheck, type CheckContext, type CheckDefinition } from '../src/che
 import { FAILURE_KINDS as KIND } from '../src/results/model.js';
 import { credentialHeader, type Operation } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
-import { Findings, OK, fail, isSuccess, label, pathValues, preflightHeaders, request, skipped, statusText, type Judgement } from './lib.js';
+import {
+  Findings,
+  OK,
+  fail,
+  isSuccess,
+  label,
+  pathValues,
+  preflightHeaders,
+  request,
+  skipped,
+  statusText,
+  type Judgement,
+} from './lib.js';
 
 const isPreflight = (op: Operation): boolean => op.method === 'OPTIONS';
 
 async function preflight(ctx: CheckContext, op: Operation): Promise<Exchange> {
-  const values = { ...Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, 'vapc-preflight'])), ...pathValues(ctx, op) };
+  const values = {
+    ...Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, 'vapc-preflight'])),
+    ...pathValues(ctx, op),
+  };
   return ctx.send(request(op, ctx, { pathValues: values, headers: preflightHeaders(ctx.spec) }));
 }
 
-const list = (value: string | undefined): string[] => (value ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+const list = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
 
 /**
  * A preflight as the contract documents it, whoever sent it: the browser's preflight headers and
@@ -26,20 +45,40 @@ const list = (value: string | undefined): string[] => (value ?? '').split(',').m
 function isDocumentedPreflight(ctx: CheckContext, op: Operation, exchange: Exchange): boolean {
   const sent = Object.fromEntries(Object.entries(exchange.request.headers).map(([k, v]) => [k.toLowerCase(), v]));
   const want: Record<string, string | undefined> = { ...preflightHeaders(ctx.spec) };
-  for (const kind of op.credentials) want[credentialHeader(ctx.spec, kind)] = kind === 'bearer' ? `Bearer ${ctx.credentials.apiKey}` : ctx.credentials.userId;
+  for (const kind of op.credentials)
+    want[credentialHeader(ctx.spec, kind)] =
+      kind === 'bearer' ? `Bearer ${ctx.credentials.apiKey}` : ctx.credentials.userId;
   return Object.entries(want).every(([k, v]) => sent[k.toLowerCase()] === v);
 }
 
 /** Why a cors check sends nothing of its own: another check's documented preflight was judged. */
 function coveredElsewhere(ctx: CheckContext, op: Operation): string | undefined {
-  return (ctx.judgedElsewhere?.().judged ?? 0) > 0 ? `no preflight of its own: the documented preflight another check sent to ${op.path} was judged` : undefined;
+  return (ctx.judgedElsewhere?.().judged ?? 0) > 0
+    ? `no preflight of its own: the documented preflight another check sent to ${op.path} was judged`
+    : undefined;
 }
 
 function answered(ctx: CheckContext, op: Operation, exchange: Exchange): Judgement {
   const res = exchange.response;
-  if (!res) return fail(ctx, exchange, 'an answer to the preflight', statusText(exchange), `${label(op)}: no answer to the preflight`);
+  if (!res)
+    return fail(
+      ctx,
+      exchange,
+      'an answer to the preflight',
+      statusText(exchange),
+      `${label(op)}: no answer to the preflight`,
+    );
   if (res.status === 429) return OK;
-  if (!isSuccess(res.status)) return fail(ctx, exchange, 'the preflight answered with a success (200 or 204) (section 4.11)', `status ${res.status}`, `the preflight of ${op.path} was answered ${res.status}`, undefined, { kind: KIND.status });
+  if (!isSuccess(res.status))
+    return fail(
+      ctx,
+      exchange,
+      'the preflight answered with a success (200 or 204) (section 4.11)',
+      `status ${res.status}`,
+      `the preflight of ${op.path} was answered ${res.status}`,
+      undefined,
+      { kind: KIND.status },
+    );
   return OK;
 }
 
@@ -51,7 +90,10 @@ export const preflightAnswered = defineCheck({
   severity: 'major',
   appliesTo: isPreflight,
   plannedRequests: (_op, _runs, _spec, options) => (options?.covered ? 0 : 1),
-  judgeExchange: (ctx, op, exchange) => (isDocumentedPreflight(ctx, op, exchange) && exchange.response?.status !== 429 ? answered(ctx, op, exchange) : undefined),
+  judgeExchange: (ctx, op, exchange) =>
+    isDocumentedPreflight(ctx, op, exchange) && exchange.response?.status !== 429
+      ? answered(ctx, op, exchange)
+      : undefined,
   async run(ctx, op) {
     const covered = coveredElsewhere(ctx, op);
     if (covered) return skipped(covered);
@@ -65,7 +107,16 @@ export const preflightAnswered = defineCheck({
  * A check of one header of the preflight answer: one preflight, and `judge` once it was answered
  * with a success (a failed or rate-limited answer is cors.preflight-answered's or a budget event).
  */
-function preflightHeaderCheck(def: Pick<CheckDefinition, 'id' | 'rule' | 'contractRef' | 'severity'> & { judge: (ctx: CheckContext, op: Operation, exchange: Exchange, headers: Record<string, string>) => Judgement | string }): CheckDefinition {
+function preflightHeaderCheck(
+  def: Pick<CheckDefinition, 'id' | 'rule' | 'contractRef' | 'severity'> & {
+    judge: (
+      ctx: CheckContext,
+      op: Operation,
+      exchange: Exchange,
+      headers: Record<string, string>,
+    ) => Judgement | string;
+  },
+): CheckDefinition {
   return defineCheck({
     id: def.id,
     suite: 'cors',
@@ -103,7 +154,13 @@ export const preflightAllowOrigin = preflightHeaderCheck({
     const origin = preflightHeaders(ctx.spec)['Origin']!;
     const allow = headers['access-control-allow-origin'];
     if (allow !== '*' && allow !== origin) {
-      return fail(ctx, exchange, `Access-Control-Allow-Origin: ${origin} or * (a browser needs it)`, allow === undefined ? 'no Access-Control-Allow-Origin' : `Access-Control-Allow-Origin: ${allow}`, `the preflight of ${op.path} does not allow the origin`);
+      return fail(
+        ctx,
+        exchange,
+        `Access-Control-Allow-Origin: ${origin} or * (a browser needs it)`,
+        allow === undefined ? 'no Access-Control-Allow-Origin' : `Access-Control-Allow-Origin: ${allow}`,
+        `the preflight of ${op.path} does not allow the origin`,
+      );
     }
     return 'the origin is allowed';
   },
@@ -123,7 +180,13 @@ export const preflightAllowHeaders = preflightHeaderCheck({
     const missing = asked.filter((h) => !allowed.includes(h) && !(wildcard && h !== 'authorization'));
     if (missing.length) {
       const why = wildcard && missing.includes('authorization') ? ' (* never covers Authorization in a browser)' : '';
-      return fail(ctx, exchange, `Access-Control-Allow-Headers covering ${asked.join(', ')}`, allowed.length ? `Access-Control-Allow-Headers: ${allowed.join(', ')}` : 'no Access-Control-Allow-Headers', `the preflight of ${op.path} does not allow ${missing.join(', ')}${why}`);
+      return fail(
+        ctx,
+        exchange,
+        `Access-Control-Allow-Headers covering ${asked.join(', ')}`,
+        allowed.length ? `Access-Control-Allow-Headers: ${allowed.join(', ')}` : 'no Access-Control-Allow-Headers',
+        `the preflight of ${op.path} does not allow ${missing.join(', ')}${why}`,
+      );
     }
     return 'the needed request headers are allowed';
   },
@@ -137,14 +200,28 @@ export const preflightAllowMethods = preflightHeaderCheck({
   judge(ctx, op, exchange, headers) {
     const methods = list(headers['access-control-allow-methods']);
     if (!methods.length) {
-      return fail(ctx, exchange, 'Access-Control-Allow-Methods listing the methods allowed after the preflight', 'no Access-Control-Allow-Methods', `the preflight of ${op.path} names no allowed method`);
+      return fail(
+        ctx,
+        exchange,
+        'Access-Control-Allow-Methods listing the methods allowed after the preflight',
+        'no Access-Control-Allow-Methods',
+        `the preflight of ${op.path} names no allowed method`,
+      );
     }
     const method = preflightHeaders(ctx.spec)['Access-Control-Request-Method']!.toLowerCase();
     if (!methods.includes(method) && !methods.includes('*')) {
-      ctx.observe({ operation: label(op), message: `Access-Control-Allow-Methods (${methods.join(', ')}) does not list ${method.toUpperCase()}, a simple method browsers allow anyway` });
+      ctx.observe({
+        operation: label(op),
+        message: `Access-Control-Allow-Methods (${methods.join(', ')}) does not list ${method.toUpperCase()}, a simple method browsers allow anyway`,
+      });
     }
     return `methods allowed: ${methods.join(', ').toUpperCase()}`;
   },
 });
 
-export const corsChecks: CheckDefinition[] = [preflightAnswered, preflightAllowOrigin, preflightAllowHeaders, preflightAllowMethods];
+export const corsChecks: CheckDefinition[] = [
+  preflightAnswered,
+  preflightAllowOrigin,
+  preflightAllowHeaders,
+  preflightAllowMethods,
+];

@@ -46,4 +46,15 @@ export function checkById(id: string): CheckDefinition {
   return found;
 }
 
-export { authChecks, validationChecks, rangesChecks, stringsChecks, promisesChecks, schemaChecks, statefulChecks, corsChecks, robustnessChecks, ratelimitChecks };
+export {
+  authChecks,
+  validationChecks,
+  rangesChecks,
+  stringsChecks,
+  promisesChecks,
+  schemaChecks,
+  statefulChecks,
+  corsChecks,
+  robustnessChecks,
+  ratelimitChecks,
+};

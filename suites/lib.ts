@@ -5,8 +5,46 @@
  * (generation options, seeded samples), request helpers (requests from fixtures, created records),
  * spec queries, and the contract's judges.
  */
-export { fail, Findings, isSuccess, OK, RATE_LIMITED, skipped, statusText, unjudged, type Judgement } from '../src/checks/outcomes.js';
+export {
+  fail,
+  Findings,
+  isSuccess,
+  OK,
+  RATE_LIMITED,
+  skipped,
+  statusText,
+  unjudged,
+  type Judgement,
+} from '../src/checks/outcomes.js';
 export { checkProperty, genOptions, sampleBody, type PropertyOptions } from './lib/property.js';
-export { baseBody, createWith, missingPathParams, ownPathForRecord, pathValues, preflightHeaders, recordCost, request, sharedPathForRecord, uniqueNames, validCreateRefused } from './lib/requests.js';
-export { boundOf, enumConflicts, isCredentialedRead, label, successResponse, successSchema } from './lib/spec-queries.js';
-export { errorDetailProblem, judgeInvalid, judgeResponse, locNames, OPEN_RULES, openRule, type InvalidJudgeOptions, type ResponseJudgeOptions } from './lib/judges.js';
+export {
+  baseBody,
+  createWith,
+  missingPathParams,
+  ownPathForRecord,
+  pathValues,
+  preflightHeaders,
+  recordCost,
+  request,
+  sharedPathForRecord,
+  uniqueNames,
+  validCreateRefused,
+} from './lib/requests.js';
+export {
+  boundOf,
+  enumConflicts,
+  isCredentialedRead,
+  label,
+  successResponse,
+  successSchema,
+} from './lib/spec-queries.js';
+export {
+  errorDetailProblem,
+  judgeInvalid,
+  judgeResponse,
+  locNames,
+  OPEN_RULES,
+  openRule,
+  type InvalidJudgeOptions,
+  type ResponseJudgeOptions,
+} from './lib/judges.js';

@@ -48,7 +48,10 @@ function fromAssistants(assistants: unknown, found: Fixtures, phones: PhoneBook)
 /** The user's organisation: its default, or the first it belongs to. */
 function fromCurrentUser(body: unknown, found: Fixtures): void {
   const me = rec(body);
-  const org = str(me['default_org_id']) ?? str(rec(me['user'])['default_org_id']) ?? (Array.isArray(me['orgs']) ? str(rec(me['orgs'][0])['id']) : undefined);
+  const org =
+    str(me['default_org_id']) ??
+    str(rec(me['user'])['default_org_id']) ??
+    (Array.isArray(me['orgs']) ? str(rec(me['orgs'][0])['id']) : undefined);
   if (org) found.org_id = org;
 }
 
@@ -82,7 +85,12 @@ async function discover(read: DiscoveryRead): Promise<Fixtures> {
 export const profile: ContractProfile = {
   fixtureKeys: FIXTURE_KEYS,
   // `key_id` is the api_key_id fixture; the other path parameters are named as their fixture.
-  fixtureOfParam: (name) => (name === 'key_id' ? 'api_key_id' : (FIXTURE_KEYS as readonly string[]).includes(name) ? (name as FixtureKey) : undefined),
+  fixtureOfParam: (name) =>
+    name === 'key_id'
+      ? 'api_key_id'
+      : (FIXTURE_KEYS as readonly string[]).includes(name)
+        ? (name as FixtureKey)
+        : undefined,
   discover,
   destructive: (op) => op.sideEffects,
   replacesCredential: (op) => (CREDENTIAL_REPLACING as readonly string[]).includes(op.id),

@@ -17,7 +17,18 @@ import type { Operation } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
 import { TEST_DATA_PREFIX, enumOf, nonNull, propertiesOf, typesOf, validBody } from '../src/generators/index.js';
 import { sampleBodyOf } from './lib/property.js';
-import { Findings, OK, fail, genOptions, isSuccess, label, request, skipped, statusText, successSchema } from './lib.js';
+import {
+  Findings,
+  OK,
+  fail,
+  genOptions,
+  isSuccess,
+  label,
+  request,
+  skipped,
+  statusText,
+  successSchema,
+} from './lib.js';
 
 type Json = Record<string, unknown>;
 
@@ -56,7 +67,8 @@ export function recordIn(json: unknown, id: string): Json | undefined {
   const body = json as Json;
   if (String(body['id']) === id) return body;
   for (const value of Object.values(body)) {
-    if (value && typeof value === 'object' && !Array.isArray(value) && String((value as Json)['id']) === id) return value as Json;
+    if (value && typeof value === 'object' && !Array.isArray(value) && String((value as Json)['id']) === id)
+      return value as Json;
   }
   return undefined;
 }
@@ -64,7 +76,13 @@ export function recordIn(json: unknown, id: string): Json | undefined {
 /** Two readings of a value are the same: equal JSON, or two spellings of one instant (a timestamp's format is not shown, 2.9). */
 function same(a: unknown, b: unknown): boolean {
   if (isDeepStrictEqual(a, b)) return true;
-  return typeof a === 'string' && typeof b === 'string' && /^\d{4}-\d\d-\d\d/.test(a) && !Number.isNaN(Date.parse(a)) && Date.parse(a) === Date.parse(b);
+  return (
+    typeof a === 'string' &&
+    typeof b === 'string' &&
+    /^\d{4}-\d\d-\d\d/.test(a) &&
+    !Number.isNaN(Date.parse(a)) &&
+    Date.parse(a) === Date.parse(b)
+  );
 }
 
 /** The compared fields that differ between two readings of the record (present in both). */
@@ -89,25 +107,51 @@ async function createOwn(ctx: CheckContext, ops: Ops): Promise<Made | string> {
   const exchange = await ctx.send(request(ops.create, ctx, { json: body }));
   const json = exchange.response?.json as Json | undefined;
   const id = json?.['id'];
-  if (!exchange.response || !isSuccess(exchange.response.status) || (typeof id !== 'string' && typeof id !== 'number')) {
+  if (
+    !exchange.response ||
+    !isSuccess(exchange.response.status) ||
+    (typeof id !== 'string' && typeof id !== 'number')
+  ) {
     return `${label(ops.create)} with every documented field answered ${statusText(exchange)} (judged by the stateful checks)`;
   }
   return { id: String(id), path: { [ops.param]: String(id) }, record: json! };
 }
 
 /** Fails once per changed field: what it was, what it became, after what. */
-function judgeKept(ctx: CheckContext, findings: Findings, exchange: Exchange, before: Json, after: Json, fields: readonly string[], afterWhat: string): void {
+function judgeKept(
+  ctx: CheckContext,
+  findings: Findings,
+  exchange: Exchange,
+  before: Json,
+  after: Json,
+  fields: readonly string[],
+  afterWhat: string,
+): void {
   const changed = changedFields(before, after, fields);
   for (const f of changed) {
-    findings.add(fail(ctx, exchange, `${f} unchanged after ${afterWhat} (a partial update changes only what it is sent)`, `${f} was ${show(before[f])}, now ${show(after[f])}`, `${afterWhat} changed ${changed.join(', ')}, which it was not sent`));
+    findings.add(
+      fail(
+        ctx,
+        exchange,
+        `${f} unchanged after ${afterWhat} (a partial update changes only what it is sent)`,
+        `${f} was ${show(before[f])}, now ${show(after[f])}`,
+        `${afterWhat} changed ${changed.join(', ')}, which it was not sent`,
+      ),
+    );
   }
   if (!changed.length) findings.add(OK);
 }
 
 /** A PATCH of `body`; its answer's record, or why there is none. */
-async function patch(ctx: CheckContext, op: Operation, made: Made, body: Json): Promise<{ exchange: Exchange; record?: Json }> {
+async function patch(
+  ctx: CheckContext,
+  op: Operation,
+  made: Made,
+  body: Json,
+): Promise<{ exchange: Exchange; record?: Json }> {
   const exchange = await ctx.send(request(op, ctx, { pathValues: made.path, json: body }));
-  const record = exchange.response && isSuccess(exchange.response.status) ? recordIn(exchange.response.json, made.id) : undefined;
+  const record =
+    exchange.response && isSuccess(exchange.response.status) ? recordIn(exchange.response.json, made.id) : undefined;
   return record ? { exchange, record } : { exchange };
 }
 
@@ -119,7 +163,9 @@ export const updateKeepsUnsent = defineCheck({
   severity: 'critical',
   appliesTo: (op, spec) => opsOf(op, spec.operations) !== undefined && fieldToSend(op) !== undefined,
   plannedRequests: () => 4,
-  plannedCases: (op) => [`body ${fieldToSend(op)}: one field changed, then an empty body; the other fields compared with the created record`],
+  plannedCases: (op) => [
+    `body ${fieldToSend(op)}: one field changed, then an empty body; the other fields compared with the created record`,
+  ],
   async run(ctx, op) {
     const ops = opsOf(op, ctx.spec.operations)!;
     const field = fieldToSend(op)!;
@@ -129,16 +175,50 @@ export const updateKeepsUnsent = defineCheck({
     const fields = Object.keys(propertiesOf(op.requestBody!.schema)).filter((f) => f !== field && !managed.has(f));
     const findings = new Findings();
     const one = await patch(ctx, op, made, { [field]: `${TEST_DATA_PREFIX} partial ${ctx.seed}` });
-    if (!one.record) return skipped(`${label(op)} of ${field} alone answered ${statusText(one.exchange)} (judged by stateful.update-persists)`);
+    if (!one.record)
+      return skipped(
+        `${label(op)} of ${field} alone answered ${statusText(one.exchange)} (judged by stateful.update-persists)`,
+      );
     judgeKept(ctx, findings, one.exchange, made.record, one.record, fields, `${label(op)} of ${field} alone`);
     const empty = await patch(ctx, op, made, {});
-    if (empty.record) judgeKept(ctx, findings, empty.exchange, one.record, empty.record, [...fields, field], `${label(op)} with an empty body`);
-    else if (broke(empty.exchange)) findings.add(fail(ctx, empty.exchange, `${label(op)} with an empty body changes nothing`, statusText(empty.exchange), `${label(op)} with an empty body answered ${statusText(empty.exchange).slice(0, 40)}`));
-    else ctx.observe({ operation: label(op), message: `a PATCH with an empty body was answered ${statusText(empty.exchange).slice(0, 80)}; the contract does not say whether an update may be empty` });
+    if (empty.record)
+      judgeKept(
+        ctx,
+        findings,
+        empty.exchange,
+        one.record,
+        empty.record,
+        [...fields, field],
+        `${label(op)} with an empty body`,
+      );
+    else if (broke(empty.exchange))
+      findings.add(
+        fail(
+          ctx,
+          empty.exchange,
+          `${label(op)} with an empty body changes nothing`,
+          statusText(empty.exchange),
+          `${label(op)} with an empty body answered ${statusText(empty.exchange).slice(0, 40)}`,
+        ),
+      );
+    else
+      ctx.observe({
+        operation: label(op),
+        message: `a PATCH with an empty body was answered ${statusText(empty.exchange).slice(0, 80)}; the contract does not say whether an update may be empty`,
+      });
     // Read back: what both updates stored, against the created record (the name as the first PATCH set it).
     const read = await ctx.send(request(ops.read, ctx, { pathValues: made.path }));
     const stored = read.response && isSuccess(read.response.status) ? recordIn(read.response.json, made.id) : undefined;
-    if (stored) judgeKept(ctx, findings, read, made.record, stored, fields, `${label(op)} of ${field} alone, then with an empty body (read back with ${label(ops.read)})`);
+    if (stored)
+      judgeKept(
+        ctx,
+        findings,
+        read,
+        made.record,
+        stored,
+        fields,
+        `${label(op)} of ${field} alone, then with an empty body (read back with ${label(ops.read)})`,
+      );
     return findings.outcome(`${fields.length} fields not sent kept after a PATCH of ${field} and after an empty PATCH`);
   },
 });

@@ -53,9 +53,12 @@ import {
 
 const kebab = (field: string): string => field.replace(/_/g, '-');
 
-
 /** A record of the check's own for `op`'s path (never an invented id), or why none could be had. */
-async function pathFor(ctx: CheckContext, op: Operation, salt: number): Promise<{ values?: Record<string, string>; reason?: string; record?: Record<string, unknown> }> {
+async function pathFor(
+  ctx: CheckContext,
+  op: Operation,
+  salt: number,
+): Promise<{ values?: Record<string, string>; reason?: string; record?: Record<string, unknown> }> {
   if (!op.parameters.some((p) => p.in === 'path')) return { values: {} };
   return ownPathForRecord(ctx, op, salt);
 }
@@ -75,7 +78,9 @@ const fullSet = onOwnPath;
  * type wraps it back into range). The edges come from the generators (boundaryValues, typeLimitsOutside).
  */
 export function edgeValues(bound: NumericBound, side: BoundSide, full = true): number[] {
-  const edge = boundaryValues(bound).find((b) => !b.inRange && (side === 'below-minimum' ? b.label === 'min-1' : b.label === 'max+1'))!.value;
+  const edge = boundaryValues(bound).find(
+    (b) => !b.inRange && (side === 'below-minimum' ? b.label === 'min-1' : b.label === 'max+1'),
+  )!.value;
   if (!full) return [edge];
   const limits = typeLimitsOutside(bound, side).filter((n) => Math.abs(n) <= 2 ** 31);
   if (side === 'above-maximum') return [...new Set([edge, ...limits, 2 * bound.maximum! + 1])];
@@ -84,7 +89,9 @@ export function edgeValues(bound: NumericBound, side: BoundSide, full = true): n
 }
 
 const sideWords = (side: BoundSide): string =>
-  side === 'below-minimum' ? 'below its minimum (min-1; on the create also 0 when the minimum is above 1, and -1)' : 'above its maximum (max+1; on the create also 2^31 and twice the maximum plus one)';
+  side === 'below-minimum'
+    ? 'below its minimum (min-1; on the create also 0 when the minimum is above 1, and -1)'
+    : 'above its maximum (max+1; on the create also 2^31 and twice the maximum plus one)';
 
 function outsideCheck(field: string, side: BoundSide): CheckDefinition {
   const which = side === 'below-minimum' ? 'minimum' : 'maximum';
@@ -95,8 +102,11 @@ function outsideCheck(field: string, side: BoundSide): CheckDefinition {
     contractRef: '4.2, 4.4, 8',
     severity: 'critical',
     appliesTo: (op, spec) => boundOf(spec, op, field)?.[which] !== undefined,
-    plannedRequests: (op, _runs, spec) => edgeValues(boundOf(spec, op, field)!, side, fullSet(op)).length + recordCost(op, spec),
-    plannedCases: (op, spec) => [`body ${field}: ${edgeValues(boundOf(spec, op, field)!, side, fullSet(op)).join(' ')}`],
+    plannedRequests: (op, _runs, spec) =>
+      edgeValues(boundOf(spec, op, field)!, side, fullSet(op)).length + recordCost(op, spec),
+    plannedCases: (op, spec) => [
+      `body ${field}: ${edgeValues(boundOf(spec, op, field)!, side, fullSet(op)).join(' ')}`,
+    ],
     async run(ctx, op) {
       const bound = boundOf(ctx.spec, op, field)!;
       const { values, reason, record } = await pathFor(ctx, op, 19);
@@ -107,10 +117,15 @@ function outsideCheck(field: string, side: BoundSide): CheckDefinition {
       for (const value of edgeValues(bound, side, fullSet(op))) {
         const kase = boundCase(base, bound, value);
         const exchange = await ctx.send(request(op, ctx, { pathValues: values, json: kase.body }));
-        const described = { ...kase, description: `${field}=${value} (the contract allows ${bound.minimum ?? '-inf'}..${bound.maximum ?? 'inf'})` };
+        const described = {
+          ...kase,
+          description: `${field}=${value} (the contract allows ${bound.minimum ?? '-inf'}..${bound.maximum ?? 'inf'})`,
+        };
         findings.add(judgeInvalid(ctx, op, exchange, described, validRefused === undefined ? {} : { validRefused }));
       }
-      return findings.outcome(`${field} ${side === 'below-minimum' ? `< ${bound.minimum}` : `> ${bound.maximum}`} rejected with 422`);
+      return findings.outcome(
+        `${field} ${side === 'below-minimum' ? `< ${bound.minimum}` : `> ${bound.maximum}`} rejected with 422`,
+      );
     },
   });
 }
@@ -137,7 +152,12 @@ function inRangeCheck(field: string): CheckDefinition {
       for (const value of inRangeValues(bound)) {
         const kase = boundCase(base, bound, value);
         const exchange = await ctx.send(request(op, ctx, { pathValues: values, json: kase.body }));
-        const judged = judgeInRange(ctx, op, exchange, { field, value, loc: kase.loc, range: `${bound.minimum ?? '-inf'}..${bound.maximum ?? 'inf'}` });
+        const judged = judgeInRange(ctx, op, exchange, {
+          field,
+          value,
+          loc: kase.loc,
+          range: `${bound.minimum ?? '-inf'}..${bound.maximum ?? 'inf'}`,
+        });
         if (judged.ok && judged.unjudged === undefined) accepted.push(value);
         findings.add(judged);
       }
@@ -151,30 +171,66 @@ function inRangeCheck(field: string): CheckDefinition {
  * what the contract allows. A value between them is accepted wherever these are (a random one found
  * nothing they do not), and the valid bodies of the other checks carry such values.
  */
-const inRangeValues = (bound: NumericBound): number[] => boundaryValues(bound).filter((b) => b.inRange).map((b) => b.value);
+const inRangeValues = (bound: NumericBound): number[] =>
+  boundaryValues(bound)
+    .filter((b) => b.inRange)
+    .map((b) => b.value);
 
 /**
  * The answer to a value inside the bounds: accepted (the evidence), or refused naming the field (a
  * failure); a refusal for another reason (a rule the contract leaves to the server) judges nothing.
  */
-function judgeInRange(ctx: CheckContext, op: Operation, exchange: Exchange, probe: { field: string; value: number; loc: InvalidCase['loc']; range: string }): Judgement {
+function judgeInRange(
+  ctx: CheckContext,
+  op: Operation,
+  exchange: Exchange,
+  probe: { field: string; value: number; loc: InvalidCase['loc']; range: string },
+): Judgement {
   const { field, value, range } = probe;
   const res = exchange.response;
-  if (!res) return fail(ctx, exchange, `${field}=${value} accepted`, statusText(exchange), `${label(op)} with ${field}=${value}: no response`, value);
+  if (!res)
+    return fail(
+      ctx,
+      exchange,
+      `${field}=${value} accepted`,
+      statusText(exchange),
+      `${label(op)} with ${field}=${value}: no response`,
+      value,
+    );
   if (res.status === 429) return unjudged('rate limited (429)');
   if (isSuccess(res.status)) return OK;
-  if (res.status >= 500) return fail(ctx, exchange, `${field}=${value} accepted (the contract allows ${range})`, `status ${res.status}`, `${label(op)} failed with ${res.status} for ${field}=${value}`, value, { kind: KIND.status, field: { location: 'body', pointer: pointerOf(probe.loc) } });
+  if (res.status >= 500)
+    return fail(
+      ctx,
+      exchange,
+      `${field}=${value} accepted (the contract allows ${range})`,
+      `status ${res.status}`,
+      `${label(op)} failed with ${res.status} for ${field}=${value}`,
+      value,
+      { kind: KIND.status, field: { location: 'body', pointer: pointerOf(probe.loc) } },
+    );
   const detail = (res.json as { detail?: unknown } | undefined)?.detail;
   if (res.status === 422 && locNames(detail, { loc: probe.loc, location: 'body' })) {
-    return fail(ctx, exchange, `${field}=${value} accepted (the contract allows ${range})`, `422 naming ${field}`, `${field}=${value} was rejected on ${label(op)}; the contract allows ${range}`, value, {
-      kind: KIND.rejectedValid,
-      field: { location: 'body', pointer: pointerOf(probe.loc) },
-    });
+    return fail(
+      ctx,
+      exchange,
+      `${field}=${value} accepted (the contract allows ${range})`,
+      `422 naming ${field}`,
+      `${field}=${value} was rejected on ${label(op)}; the contract allows ${range}`,
+      value,
+      {
+        kind: KIND.rejectedValid,
+        field: { location: 'body', pointer: pointerOf(probe.loc) },
+      },
+    );
   }
   const open = openRule(ctx, op, exchange, { valid: true, fields: [{ loc: probe.loc, location: 'body' }] });
   if (open) return open;
   // Rejected for something else: a server may be stricter where the contract is silent.
-  ctx.observe({ operation: label(op), message: `a valid body with ${field}=${value} was answered ${res.status} for another reason: ${res.text.slice(0, 160)}` });
+  ctx.observe({
+    operation: label(op),
+    message: `a valid body with ${field}=${value} was answered ${res.status} for another reason: ${res.text.slice(0, 160)}`,
+  });
   return unjudged(`a valid body with ${field}=${value} was answered ${res.status} for another reason`);
 }
 
@@ -238,19 +294,33 @@ function edgeListing(op: Operation): string[] {
     byTarget.set(key, [...(byTarget.get(key) ?? []), edge.quoted ? JSON.stringify(edge.literal) : edge.literal]);
   }
   const together = edgeRequests(op).filter((r) => r.length > 1).length;
-  return [...[...byTarget].map(([key, literals]) => `${key}: ${literals.join(' ')}`), ...(together ? [`query and path edges of one kind in one request (${together} requests)`] : [])];
+  return [
+    ...[...byTarget].map(([key, literals]) => `${key}: ${literals.join(' ')}`),
+    ...(together ? [`query and path edges of one kind in one request (${together} requests)`] : []),
+  ];
 }
 
 const EDGE_MARK = 'vapc-numeric-edge-literal';
 
 /** The request parts of a probe: the literal in its query, path or body place, the rest valid. */
-function edgeParts(probe: EdgeProbe, path: Record<string, string>, base: Record<string, unknown> | undefined): { parts: Parameters<typeof request>[2]; kase: InvalidCase } {
+function edgeParts(
+  probe: EdgeProbe,
+  path: Record<string, string>,
+  base: Record<string, unknown> | undefined,
+): { parts: Parameters<typeof request>[2]; kase: InvalidCase } {
   const { target, edge } = probe;
   const parts: Parameters<typeof request>[2] = { pathValues: path };
   const exact = String(edge.spelled) === edge.literal;
   // The input a failure shows: the number, or its text when it is a string or no double holds it.
   const value = edge.quoted || !exact ? edge.literal : edge.spelled;
-  const kase: InvalidCase = { kind: 'numeric-edge', location: target.location, loc: target.loc, field: target.name, value, description: describeEdge(target, edge) };
+  const kase: InvalidCase = {
+    kind: 'numeric-edge',
+    location: target.location,
+    loc: target.loc,
+    field: target.name,
+    value,
+    description: describeEdge(target, edge),
+  };
   if (target.location === 'query') parts.query = kase.query = [[target.name, edge.literal]];
   if (target.location === 'path') parts.pathValues = { ...path, [target.name]: edge.literal };
   if (target.location !== 'body') {
@@ -261,7 +331,10 @@ function edgeParts(probe: EdgeProbe, path: Record<string, string>, base: Record<
     parts.json = kase.body = setPointer(base ?? {}, target.pointer!, edge.quoted ? edge.literal : edge.spelled);
   } else {
     // 2^53+1 cannot go through a double: the JSON text carries its digits.
-    parts.rawBody = kase.rawBody = JSON.stringify(setPointer(base ?? {}, target.pointer!, EDGE_MARK)).replace(JSON.stringify(EDGE_MARK), edge.literal);
+    parts.rawBody = kase.rawBody = JSON.stringify(setPointer(base ?? {}, target.pointer!, EDGE_MARK)).replace(
+      JSON.stringify(EDGE_MARK),
+      edge.literal,
+    );
     parts.headers = { 'content-type': 'application/json' };
   }
   return { parts, kase };
@@ -272,18 +345,49 @@ function edgeParts(probe: EdgeProbe, path: Record<string, string>, base: Record<
  * stricter where the contract is silent) carries the validation error body; anything else is an
  * answer the contract documents for the operation (judgeResponse).
  */
-function judgeAllowed(ctx: CheckContext, op: Operation, exchange: Exchange, kase: InvalidCase, refused: string[]): Judgement {
+function judgeAllowed(
+  ctx: CheckContext,
+  op: Operation,
+  exchange: Exchange,
+  kase: InvalidCase,
+  refused: string[],
+): Judgement {
   const res = exchange.response;
   const rule = `${kase.description}: a value the contract allows is accepted, or refused with 422 and the validation error body, never a server fault (sections 4, 7, 8)`;
-  if (!res) return fail(ctx, exchange, rule, statusText(exchange), `${label(op)}: ${kase.description} got no answer`, kase.value);
+  if (!res)
+    return fail(
+      ctx,
+      exchange,
+      rule,
+      statusText(exchange),
+      `${label(op)}: ${kase.description} got no answer`,
+      kase.value,
+    );
   if (res.status === 429) return unjudged('rate limited (429)');
-  if (res.status >= 500) return fail(ctx, exchange, rule, `status ${res.status}`, `${label(op)} answered ${res.status} to ${kase.description}`, kase.value, { kind: KIND.status, field: { location: kase.location, pointer: pointerOf(kase.loc) } });
+  if (res.status >= 500)
+    return fail(
+      ctx,
+      exchange,
+      rule,
+      `status ${res.status}`,
+      `${label(op)} answered ${res.status} to ${kase.description}`,
+      kase.value,
+      { kind: KIND.status, field: { location: kase.location, pointer: pointerOf(kase.loc) } },
+    );
   if (res.status !== 422) return judgeResponse(ctx, op, exchange, { what: `${kase.description} on ${label(op)}` });
   if (!validate('HTTPValidationError', res.json).ok) {
-    return fail(ctx, exchange, rule, `422 ${res.text.slice(0, 120)}`, `the 422 of ${label(op)} for ${kase.description} is not the validation error body`, kase.value, {
-      kind: KIND.validationBody,
-      field: { location: kase.location, pointer: pointerOf(kase.loc) },
-    });
+    return fail(
+      ctx,
+      exchange,
+      rule,
+      `422 ${res.text.slice(0, 120)}`,
+      `the 422 of ${label(op)} for ${kase.description} is not the validation error body`,
+      kase.value,
+      {
+        kind: KIND.validationBody,
+        field: { location: kase.location, pointer: pointerOf(kase.loc) },
+      },
+    );
   }
   refused.push(kase.description);
   return unjudged(`${kase.description} was refused with 422 (a server may be stricter where the contract is silent)`);
@@ -302,14 +406,36 @@ export const numericEdgesCheck = defineCheck({
     const { values: path, reason, record } = await pathFor(ctx, op, 37);
     if (!path) return skipped(reason ?? `no record to send ${label(op)} to`);
     const validRefused = await validCreateRefused(ctx, op);
-    const base = op.requestBody ? baseBody(ctx, op, 37, numericTargets(op).filter((t) => t.location === 'body').map((t) => String(t.loc[0])), record) : undefined;
-    const run: EdgeRun = { ctx, op, path, base, findings: new Findings(), refused: [], ...(validRefused === undefined ? {} : { validRefused }) };
+    const base = op.requestBody
+      ? baseBody(
+          ctx,
+          op,
+          37,
+          numericTargets(op)
+            .filter((t) => t.location === 'body')
+            .map((t) => String(t.loc[0])),
+          record,
+        )
+      : undefined;
+    const run: EdgeRun = {
+      ctx,
+      op,
+      path,
+      base,
+      findings: new Findings(),
+      refused: [],
+      ...(validRefused === undefined ? {} : { validRefused }),
+    };
     const requests = edgeRequests(op, ctx.strictTypes);
     for (const probes of requests) {
-      if (probes.length === 1 || !(await probeTogether(run, probes))) for (const probe of probes) await probeAlone(run, probe);
+      if (probes.length === 1 || !(await probeTogether(run, probes)))
+        for (const probe of probes) await probeAlone(run, probe);
     }
     if (run.refused.length) {
-      ctx.observe({ operation: label(op), message: `refused with 422 numbers the contract allows (stricter where it is silent): ${run.refused.join('; ')}` });
+      ctx.observe({
+        operation: label(op),
+        message: `refused with 422 numbers the contract allows (stricter where it is silent): ${run.refused.join('; ')}`,
+      });
     }
     return run.findings.outcome(`${requests.flat().length} numeric edges answered as the contract allows`);
   },
@@ -345,7 +471,10 @@ async function probeAlone(run: EdgeRun, probe: EdgeProbe): Promise<void> {
 async function probeTogether(run: EdgeRun, probes: EdgeProbe[]): Promise<boolean> {
   const { ctx, op } = run;
   const each = probes.map((p) => edgeParts(p, run.path, run.base));
-  const parts: Parameters<typeof request>[2] = { ...each[0]!.parts, pathValues: Object.assign({}, ...each.map((e) => e.parts?.pathValues)) };
+  const parts: Parameters<typeof request>[2] = {
+    ...each[0]!.parts,
+    pathValues: Object.assign({}, ...each.map((e) => e.parts?.pathValues)),
+  };
   const query = each.flatMap((e) => e.parts?.query ?? []);
   if (query.length) parts.query = query;
   const exchange = await ctx.send(request(op, ctx, parts));
@@ -355,13 +484,23 @@ async function probeTogether(run: EdgeRun, probes: EdgeProbe[]): Promise<boolean
     return true;
   }
   const detail = (exchange.response?.json as { detail?: unknown } | undefined)?.detail;
-  if (status === 422 && validate('HTTPValidationError', exchange.response?.json).ok && each.every((e) => locNames(detail, e.kase))) {
+  if (
+    status === 422 &&
+    validate('HTTPValidationError', exchange.response?.json).ok &&
+    each.every((e) => locNames(detail, e.kase))
+  ) {
     // Refused naming every one of them: what each alone would show (stricter where the contract is silent).
-    probes.forEach((p, i) => run.findings.add(judgeAllowed(ctx, op, exchange, each[i]!.kase, p.edge.label === 'numeric string' ? [] : run.refused)));
+    probes.forEach((p, i) =>
+      run.findings.add(
+        judgeAllowed(ctx, op, exchange, each[i]!.kase, p.edge.label === 'numeric string' ? [] : run.refused),
+      ),
+    );
     return true;
   }
   if (!isSuccess(status)) return false;
-  const judged = judgeResponse(ctx, op, exchange, { what: `${each.map((e) => e.kase.description).join(' and ')} on ${label(op)}` });
+  const judged = judgeResponse(ctx, op, exchange, {
+    what: `${each.map((e) => e.kase.description).join(' and ')} on ${label(op)}`,
+  });
   for (const _ of probes) run.findings.add(judged);
   return true;
 }
@@ -377,4 +516,5 @@ export const BOUNDED_FIELDS = ['max_concurrency', 'machine_detection_timeout_sec
 export const rangesChecks: CheckDefinition[] = [...BOUNDED_FIELDS.flatMap(boundChecks), numericEdgesCheck];
 
 /** For dry-run listings: the bounds a check of this suite judges on an operation. */
-export const boundsOf = (spec: SpecModel, op: Operation): NumericBound[] => spec.bounds().filter((b) => b.operationId === op.id);
+export const boundsOf = (spec: SpecModel, op: Operation): NumericBound[] =>
+  spec.bounds().filter((b) => b.operationId === op.id);

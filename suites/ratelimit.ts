@@ -9,7 +9,21 @@ import { FAILURE_KINDS as KIND, pointerOf, type FailureField } from '../src/resu
 import type { Operation, SpecModel } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
 import { burstSender } from './lib/burst.js';
-import { Findings, errorDetailProblem, fail, isCredentialedRead, isSuccess, label, request, skipped, statusText, successResponse, type Judgement, OK, unjudged } from './lib.js';
+import {
+  Findings,
+  errorDetailProblem,
+  fail,
+  isCredentialedRead,
+  isSuccess,
+  label,
+  request,
+  skipped,
+  statusText,
+  successResponse,
+  type Judgement,
+  OK,
+  unjudged,
+} from './lib.js';
 
 export interface RateHeaders {
   limit: string;
@@ -77,30 +91,65 @@ export function unreadable(r: Reading, names: RateHeaders, keys: ReadonlyArray<k
 }
 
 /** A response header as a failure's field. */
-const headerField = (exchange: Exchange, name: string): FailureField => ({ location: 'response-header', pointer: pointerOf([name.toLowerCase()]), status: String(exchange.response?.status ?? '') });
+const headerField = (exchange: Exchange, name: string): FailureField => ({
+  location: 'response-header',
+  pointer: pointerOf([name.toLowerCase()]),
+  status: String(exchange.response?.status ?? ''),
+});
 
 function judgeHeaders(ctx: CheckContext, op: Operation, exchange: Exchange, names: RateHeaders): Judgement {
   if (!exchange.response) return fail(ctx, exchange, 'an answer', statusText(exchange), `${label(op)}: no response`);
   const r = read(exchange, names);
   if (r.missing.length) {
-    return fail(ctx, exchange, `the headers ${Object.values(names).join(', ')} on every response (section 8)`, `missing ${r.missing.join(', ')}`, `${label(op)} ${exchange.response.status} lacks ${r.missing.join(', ')}`, undefined, {
-      kind: KIND.schema,
-      field: headerField(exchange, r.missing[0]!),
-    });
+    return fail(
+      ctx,
+      exchange,
+      `the headers ${Object.values(names).join(', ')} on every response (section 8)`,
+      `missing ${r.missing.join(', ')}`,
+      `${label(op)} ${exchange.response.status} lacks ${r.missing.join(', ')}`,
+      undefined,
+      {
+        kind: KIND.schema,
+        field: headerField(exchange, r.missing[0]!),
+      },
+    );
   }
   if (r.notInteger.length) {
-    const bad = (['limit', 'remaining', 'reset'] as const).find((k) => r.raw[k] !== undefined && r[k] === undefined) ?? 'reset';
+    const bad =
+      (['limit', 'remaining', 'reset'] as const).find((k) => r.raw[k] !== undefined && r[k] === undefined) ?? 'reset';
     const facts = { kind: KIND.schema, field: headerField(exchange, names[bad]) };
-    return fail(ctx, exchange, 'each rate-limit header an integer (section 8)', r.notInteger.join('; '), `rate-limit header not an integer: ${r.notInteger.join('; ')}`, undefined, facts);
+    return fail(
+      ctx,
+      exchange,
+      'each rate-limit header an integer (section 8)',
+      r.notInteger.join('; '),
+      `rate-limit header not an integer: ${r.notInteger.join('; ')}`,
+      undefined,
+      facts,
+    );
   }
   if (r.remaining! > r.limit!) {
-    return fail(ctx, exchange, `${names.remaining} never above ${names.limit}`, `${r.remaining} > ${r.limit}`, `${names.remaining} ${r.remaining} is above ${names.limit} ${r.limit}`, undefined, {
-      kind: KIND.mismatch,
-      field: headerField(exchange, names.remaining),
-    });
+    return fail(
+      ctx,
+      exchange,
+      `${names.remaining} never above ${names.limit}`,
+      `${r.remaining} > ${r.limit}`,
+      `${names.remaining} ${r.remaining} is above ${names.limit} ${r.limit}`,
+      undefined,
+      {
+        kind: KIND.mismatch,
+        field: headerField(exchange, names.remaining),
+      },
+    );
   }
   if (r.remaining! < 0 || r.limit! < 0 || r.reset! < 0) {
-    return fail(ctx, exchange, 'non-negative rate-limit values', `limit ${r.limit}, remaining ${r.remaining}, reset ${r.reset}`, 'a rate-limit header is negative');
+    return fail(
+      ctx,
+      exchange,
+      'non-negative rate-limit values',
+      `limit ${r.limit}, remaining ${r.remaining}, reset ${r.reset}`,
+      'a rate-limit header is negative',
+    );
   }
   return OK;
 }
@@ -112,7 +161,13 @@ const HEADER_PROBES = 3;
  * `count` times in a row (from a fresh window), printing each status line and the named headers,
  * then, with `showLast`, the last answer in full. One curl line cannot show a missing 429.
  */
-export function loopRepro(ctx: CheckContext, exchange: Exchange, count: number, headers: string[], showLast = false): string {
+export function loopRepro(
+  ctx: CheckContext,
+  exchange: Exchange,
+  count: number,
+  headers: string[],
+  showLast = false,
+): string {
   const curl = ctx.curl(exchange);
   const pattern = ['HTTP/', ...headers.map((h) => `${h}:`)].join('|');
   const shown = `${curl} | grep -iE '^(${pattern})'`;
@@ -177,16 +232,35 @@ export const remainingDecreases = defineCheck({
       if (!sameWindow) continue;
       sameWindowPairs++;
       if (b.remaining! > a.remaining!) {
-        findings.add(fail(ctx, readings[i]!.exchange, `${names.remaining} not rising within a window`, `${a.remaining} then ${b.remaining}`, `${names.remaining} rose from ${a.remaining} to ${b.remaining} within one window`));
+        findings.add(
+          fail(
+            ctx,
+            readings[i]!.exchange,
+            `${names.remaining} not rising within a window`,
+            `${a.remaining} then ${b.remaining}`,
+            `${names.remaining} rose from ${a.remaining} to ${b.remaining} within one window`,
+          ),
+        );
       }
       if (b.remaining! < a.remaining!) decreased = true;
     }
     findings.add(sameWindowPairs > 0 ? OK : unjudged('every two answers in a row fell in different windows'));
     if (sameWindowPairs > 0 && !decreased && findings.failures.length === 0) {
       const last = readings[readings.length - 1]!;
-      findings.add(fail(ctx, last.exchange, `${names.remaining} going down as requests are made`, `stuck at ${last.r.remaining}`, `${names.remaining} stayed at ${last.r.remaining} over ${readings.length} requests`));
+      findings.add(
+        fail(
+          ctx,
+          last.exchange,
+          `${names.remaining} going down as requests are made`,
+          `stuck at ${last.r.remaining}`,
+          `${names.remaining} stayed at ${last.r.remaining} over ${readings.length} requests`,
+        ),
+      );
     }
-    return withRepro(findings, loopRepro(ctx, readings[0]!.exchange, HEADER_PROBES, [names.remaining, names.reset])).outcome(`${names.remaining} decreases within a window`);
+    return withRepro(
+      findings,
+      loopRepro(ctx, readings[0]!.exchange, HEADER_PROBES, [names.remaining, names.reset]),
+    ).outcome(`${names.remaining} decreases within a window`);
   },
 });
 
@@ -212,13 +286,26 @@ export const resetPlausible = defineCheck({
     const exchange = await ctx.send(request(op, ctx));
     const r = read(exchange, names);
     if (!exchange.response) return skipped(`${label(op)}: ${statusText(exchange)}`);
-    if (r.reset === undefined) return skipped(`${unreadable(r, names, ['reset'])} on ${exchange.response.status} (judged by ratelimit.headers-present)`);
+    if (r.reset === undefined)
+      return skipped(
+        `${unreadable(r, names, ['reset'])} on ${exchange.response.status} (judged by ratelimit.headers-present)`,
+      );
     const findings = new Findings();
     if (!plausibleReset(r.reset)) {
-      findings.add(fail(ctx, exchange, `${names.reset} as seconds until the reset (0..86400) or an epoch within a day`, `${r.reset}`, `${names.reset} ${r.reset} is neither seconds until a reset nor a near epoch`, undefined, {
-        kind: KIND.mismatch,
-        field: headerField(exchange, names.reset),
-      }));
+      findings.add(
+        fail(
+          ctx,
+          exchange,
+          `${names.reset} as seconds until the reset (0..86400) or an epoch within a day`,
+          `${r.reset}`,
+          `${names.reset} ${r.reset} is neither seconds until a reset nor a near epoch`,
+          undefined,
+          {
+            kind: KIND.mismatch,
+            field: headerField(exchange, names.reset),
+          },
+        ),
+      );
     } else findings.add(OK);
     return findings.outcome(`${names.reset} ${r.reset} is plausible`);
   },
@@ -247,14 +334,23 @@ class RisingRemaining {
     const sameWindow = now.reset <= a.reset && now.limit === a.limit;
     if (sameWindow && now.remaining > a.remaining) {
       const { remaining, reset } = this.names;
-      this.failure = fail(this.ctx, exchange, `${remaining} never going up within a window without a reset (section 8)`, `${remaining} ${a.remaining} then ${now.remaining}, ${reset} ${a.reset} then ${now.reset}`, `${remaining} rose from ${a.remaining} to ${now.remaining} within one window (${reset} did not move on)`);
+      this.failure = fail(
+        this.ctx,
+        exchange,
+        `${remaining} never going up within a window without a reset (section 8)`,
+        `${remaining} ${a.remaining} then ${now.remaining}, ${reset} ${a.reset} then ${now.reset}`,
+        `${remaining} rose from ${a.remaining} to ${now.remaining} within one window (${reset} did not move on)`,
+      );
     }
   }
 }
 
 /** Integer Limit and Remaining that are present but say no limit: Limit below 1, Remaining below 0. */
 function implausibleStart(limit: number, remaining: number, names: RateHeaders): string | undefined {
-  const problems = [...(limit < 1 ? [`${names.limit} ${limit} (below 1)`] : []), ...(remaining < 0 ? [`${names.remaining} ${remaining} (below 0)`] : [])];
+  const problems = [
+    ...(limit < 1 ? [`${names.limit} ${limit} (below 1)`] : []),
+    ...(remaining < 0 ? [`${names.remaining} ${remaining} (below 0)`] : []),
+  ];
   return problems.length > 0 ? `present but implausible: ${problems.join(', ')}` : undefined;
 }
 
@@ -312,7 +408,13 @@ class WindowCount {
   see(now: Reading, served: boolean): void {
     const a = this.last;
     this.last = now;
-    const fresh = now.reset !== undefined && a.reset !== undefined && now.reset > a.reset && now.remaining !== undefined && a.remaining !== undefined && now.remaining > a.remaining;
+    const fresh =
+      now.reset !== undefined &&
+      a.reset !== undefined &&
+      now.reset > a.reset &&
+      now.remaining !== undefined &&
+      a.remaining !== undefined &&
+      now.remaining > a.remaining;
     // A new window only once the old one's advertised reset has come (a second of rounding allowed):
     // a server handing out fresh windows early is one that never limits.
     if (fresh && (this.windowEnds === undefined || Date.now() >= this.windowEnds - 1000)) {
@@ -330,10 +432,19 @@ class WindowCount {
  * Sends the rest of the burst after `first` until a 429 (at most Remaining + Limit + 2 requests):
  * concurrently while far from the edge, one at a time near it (suites/lib/burst.ts).
  */
-async function burstUntil429(ctx: CheckContext, names: RateHeaders, first: Exchange, send: () => Promise<Exchange>): Promise<Burst> {
+async function burstUntil429(
+  ctx: CheckContext,
+  names: RateHeaders,
+  first: Exchange,
+  send: () => Promise<Exchange>,
+): Promise<Burst> {
   const start = read(first, names);
   const limited = first.response!.status === 429 ? first : undefined;
-  const out: Burst = { okCount: isSuccess(first.response!.status) ? 1 : 0, rollovers: 0, ...(limited ? { limited } : { lastServed: first }) };
+  const out: Burst = {
+    okCount: isSuccess(first.response!.status) ? 1 : 0,
+    rollovers: 0,
+    ...(limited ? { limited } : { lastServed: first }),
+  };
   const cap = start.remaining! + start.limit! + 2;
   const rising = new RisingRemaining(ctx, names, first);
   const windows = new WindowCount(start, out.okCount === 1, () => ctx.rateLimit().resetAt);
@@ -365,19 +476,60 @@ function judge429(ctx: CheckContext, names: RateHeaders, first: Exchange, burst:
   // The first answer already counted itself in Remaining; okCount includes it.
   const advertised = start.remaining! + 1;
   if (burst.okCount < advertised && first.response!.status !== 429) {
-    findings.add(fail(ctx, limited, `no 429 before ${advertised} requests (Remaining ${start.remaining} after the first)`, `429 after ${burst.okCount} requests`, `429 came after ${burst.okCount} requests, sooner than the advertised ${advertised}`));
+    findings.add(
+      fail(
+        ctx,
+        limited,
+        `no 429 before ${advertised} requests (Remaining ${start.remaining} after the first)`,
+        `429 after ${burst.okCount} requests`,
+        `429 came after ${burst.okCount} requests, sooner than the advertised ${advertised}`,
+      ),
+    );
   }
   const before = burst.lastServed ? read(burst.lastServed, names).remaining : undefined;
   if (before !== undefined && before > 0) {
-    findings.add(fail(ctx, limited, `no 429 while Remaining is above 0 (section 8)`, `429 right after an answer advertising ${names.remaining}: ${before}`, `429 came while ${before} request(s) were still advertised as remaining`));
+    findings.add(
+      fail(
+        ctx,
+        limited,
+        `no 429 while Remaining is above 0 (section 8)`,
+        `429 right after an answer advertising ${names.remaining}: ${before}`,
+        `429 came while ${before} request(s) were still advertised as remaining`,
+      ),
+    );
   }
   const problem = errorDetailProblem(429, limited.response!);
-  if (problem) findings.add(fail(ctx, limited, 'a 429 with {detail: string} saying the rate limit was exceeded (section 7)', problem, `the 429: ${problem}`));
+  if (problem)
+    findings.add(
+      fail(
+        ctx,
+        limited,
+        'a 429 with {detail: string} saying the rate limit was exceeded (section 7)',
+        problem,
+        `the 429: ${problem}`,
+      ),
+    );
   const headers = read(limited, names);
   if (headers.missing.length || headers.notInteger.length) {
-    findings.add(fail(ctx, limited, 'the rate-limit headers on the 429 (section 8)', [...headers.missing.map((m) => `missing ${m}`), ...headers.notInteger].join('; '), `the 429 lacks integer rate-limit headers (${[...headers.missing, ...headers.notInteger].join(', ')})`));
+    findings.add(
+      fail(
+        ctx,
+        limited,
+        'the rate-limit headers on the 429 (section 8)',
+        [...headers.missing.map((m) => `missing ${m}`), ...headers.notInteger].join('; '),
+        `the 429 lacks integer rate-limit headers (${[...headers.missing, ...headers.notInteger].join(', ')})`,
+      ),
+    );
   } else if (headers.remaining! > 0) {
-    findings.add(fail(ctx, limited, `${names.remaining}: 0 on the 429 (the limit is exceeded, section 8)`, `${names.remaining}: ${headers.remaining}`, `the 429 advertises ${headers.remaining} request(s) remaining`));
+    findings.add(
+      fail(
+        ctx,
+        limited,
+        `${names.remaining}: 0 on the 429 (the limit is exceeded, section 8)`,
+        `${names.remaining}: ${headers.remaining}`,
+        `the 429 advertises ${headers.remaining} request(s) remaining`,
+      ),
+    );
   }
   findings.add(OK); // the burst reached its 429, and the 429 was judged
 }
@@ -385,11 +537,20 @@ function judge429(ctx: CheckContext, names: RateHeaders, first: Exchange, burst:
 /** Why the burst's first answer gives nothing to burst past, or undefined when it does. */
 function noBurst(ctx: CheckContext, op: Operation, names: RateHeaders, first: Exchange): CheckOutcome | undefined {
   const start = read(first, names);
-  if (!first.response) return { status: 'failed', message: `${label(op)}: no response`, failures: [ctx.failure(first, { expected: 'an answer', actual: statusText(first) })] };
-  if (start.limit === undefined || start.remaining === undefined) return skipped(`${unreadable(start, names, ['limit', 'remaining'])}: no limit to burst past (judged by ratelimit.headers-present)`);
+  if (!first.response)
+    return {
+      status: 'failed',
+      message: `${label(op)}: no response`,
+      failures: [ctx.failure(first, { expected: 'an answer', actual: statusText(first) })],
+    };
+  if (start.limit === undefined || start.remaining === undefined)
+    return skipped(
+      `${unreadable(start, names, ['limit', 'remaining'])}: no limit to burst past (judged by ratelimit.headers-present)`,
+    );
   const implausible = implausibleStart(start.limit, start.remaining, names);
   if (implausible) return skipped(`${implausible}: no limit to burst past (judged by ratelimit.headers-present)`);
-  if (start.limit > MAX_BURST) return skipped(`the advertised limit ${start.limit} exceeds the burst budget of ${MAX_BURST} requests`);
+  if (start.limit > MAX_BURST)
+    return skipped(`the advertised limit ${start.limit} exceeds the burst budget of ${MAX_BURST} requests`);
   return undefined;
 }
 
@@ -406,7 +567,8 @@ export const burst429 = defineCheck({
     const names = rateHeaders(op)!;
     // A limit already advertised above the budget: skip now rather than after waiting for a window.
     const known = ctx.rateLimit().limit;
-    if (known !== undefined && known > MAX_BURST) return skipped(`the advertised limit ${known} exceeds the burst budget of ${MAX_BURST} requests`);
+    if (known !== undefined && known > MAX_BURST)
+      return skipped(`the advertised limit ${known} exceeds the burst budget of ${MAX_BURST} requests`);
     // No wait for a fresh window: the burst spends what is left of this one (Remaining + 1
     // requests), and ratelimit.reset-honoured then waits for the advertised reset. Only a window
     // the last answer said was spent is waited out first (as the pacer would before any request):
@@ -425,18 +587,39 @@ export const burst429 = defineCheck({
     const burst = await burstUntil429(ctx, names, first, send);
     const findings = new Findings();
     // Every burst failure is shown by the burst itself: the loop of the requests sent, the last in full.
-    const outcome = (message: string) => withRepro(findings, loopRepro(ctx, first, sent, [names.remaining], true)).outcome(message);
+    const outcome = (message: string) =>
+      withRepro(findings, loopRepro(ctx, first, sent, [names.remaining], true)).outcome(message);
     if (burst.unanswered) {
-      findings.add(fail(ctx, burst.unanswered, 'an answer during the burst', statusText(burst.unanswered), `${label(op)}: no response during the burst`));
+      findings.add(
+        fail(
+          ctx,
+          burst.unanswered,
+          'an answer during the burst',
+          statusText(burst.unanswered),
+          `${label(op)}: no response during the burst`,
+        ),
+      );
       return outcome('');
     }
     if (burst.rising) findings.add(burst.rising);
     if (!burst.limited && !burst.overdrawn && burst.rollovers > 0) {
-      findings.add(unjudged(`the window reset ${burst.rollovers} time(s) during the burst before its Remaining was used (the requests were slower than the window): no window was spent`));
+      findings.add(
+        unjudged(
+          `the window reset ${burst.rollovers} time(s) during the burst before its Remaining was used (the requests were slower than the window): no window was spent`,
+        ),
+      );
       return outcome('');
     }
     if (!burst.limited) {
-      findings.add(fail(ctx, first, `a 429 once ${start.limit} requests per window are used (section 8)`, `${burst.okCount} requests served, none limited`, `no 429 after ${burst.okCount} requests; the advertised limit is ${start.limit}`));
+      findings.add(
+        fail(
+          ctx,
+          first,
+          `a 429 once ${start.limit} requests per window are used (section 8)`,
+          `${burst.okCount} requests served, none limited`,
+          `no 429 after ${burst.okCount} requests; the advertised limit is ${start.limit}`,
+        ),
+      );
       return outcome('');
     }
     judge429(ctx, names, first, burst, findings);
@@ -459,7 +642,8 @@ async function until429(ctx: CheckContext, op: Operation, names: RateHeaders): P
     if (exchange.response.status === 429) return exchange;
     const r = read(exchange, names);
     if (i === 0 && r.remaining !== undefined) cap = r.remaining + 2;
-    if (r.limit !== undefined && r.limit > MAX_BURST) return `the advertised limit ${r.limit} exceeds the burst budget of ${MAX_BURST} requests`;
+    if (r.limit !== undefined && r.limit > MAX_BURST)
+      return `the advertised limit ${r.limit} exceeds the burst budget of ${MAX_BURST} requests`;
   }
   return 'no 429 to wait out (judged by ratelimit.burst-429)';
 }
@@ -482,17 +666,44 @@ function judgeAfterReset(ctx: CheckContext, op: Operation, names: RateHeaders, g
   const { limited, reset, after } = got;
   const findings = new Findings();
   const waited = `waited ${got.waitedMs} ms after a 429 with ${names.reset}: ${reset}`;
-  if (!after.response) findings.add(fail(ctx, after, 'an answer after the advertised reset', statusText(after), `${label(op)}: no answer after the advertised reset`));
+  if (!after.response)
+    findings.add(
+      fail(
+        ctx,
+        after,
+        'an answer after the advertised reset',
+        statusText(after),
+        `${label(op)}: no answer after the advertised reset`,
+      ),
+    );
   else if (after.response.status === 429) {
-    findings.add(fail(ctx, after, `a served request once the advertised reset has passed (${names.reset}: ${reset} on the 429, section 8)`, `429 again (${waited})`, `still 429 after the advertised reset passed: the 429 said ${names.reset}: ${reset} (${waited})`));
+    findings.add(
+      fail(
+        ctx,
+        after,
+        `a served request once the advertised reset has passed (${names.reset}: ${reset} on the 429, section 8)`,
+        `429 again (${waited})`,
+        `still 429 after the advertised reset passed: the 429 said ${names.reset}: ${reset} (${waited})`,
+      ),
+    );
   } else {
     const r = read(after, names);
     if (r.remaining !== undefined && r.limit !== undefined && r.remaining < nearLimit(r.limit)) {
-      findings.add(fail(ctx, after, `${names.remaining} back near ${names.limit} (at least ${nearLimit(r.limit)} of ${r.limit}) in the new window`, `${names.remaining}: ${r.remaining}`, `after the advertised reset ${names.remaining} is ${r.remaining} of ${r.limit} (${waited})`));
+      findings.add(
+        fail(
+          ctx,
+          after,
+          `${names.remaining} back near ${names.limit} (at least ${nearLimit(r.limit)} of ${r.limit}) in the new window`,
+          `${names.remaining}: ${r.remaining}`,
+          `after the advertised reset ${names.remaining} is ${r.remaining} of ${r.limit} (${waited})`,
+        ),
+      );
     } else findings.add(OK);
   }
   const repro = `${loopRepro(ctx, limited, 1, [names.remaining, names.reset])}; sleep ${Math.max(1, Math.ceil(got.advertisedMs / 1000))}; ${ctx.curl(after)}`;
-  return withRepro(findings, repro).outcome(`served again after the advertised reset (${names.reset}: ${reset}; ${waited})`);
+  return withRepro(findings, repro).outcome(
+    `served again after the advertised reset (${names.reset}: ${reset}; ${waited})`,
+  );
 }
 
 /**
@@ -500,15 +711,29 @@ function judgeAfterReset(ctx: CheckContext, op: Operation, names: RateHeaders, g
  * (Reset 0 in the last second of a window), so a second 429 gets one more second. Every wait stops
  * at the run's deadline (--deadline-ms): then a skip that says so.
  */
-async function afterReset(ctx: CheckContext, op: Operation, names: RateHeaders, limited: Exchange, reset: number, resetAt: number): Promise<AfterReset | string> {
+async function afterReset(
+  ctx: CheckContext,
+  op: Operation,
+  names: RateHeaders,
+  limited: Exchange,
+  reset: number,
+  resetAt: number,
+): Promise<AfterReset | string> {
   const send = () => ctx.send({ ...request(op, ctx), pace: false, retryOn429: false });
   const advertisedMs = resetAt - Date.now();
   const started = Date.now();
-  const deadline = (what: string) => `the run's deadline (--deadline-ms) comes before ${what} (${names.reset}: ${reset})`;
+  const deadline = (what: string) =>
+    `the run's deadline (--deadline-ms) comes before ${what} (${names.reset}: ${reset})`;
   if ((await ctx.waitForWindow()) === false || Date.now() < resetAt) return deadline('the advertised reset');
   let after = await send();
   if (after.response?.status === 429 && reset < 1e12) {
-    if (!(await ctx.pause(ROUNDING_MS, `a second more after the advertised reset, which may be rounded down (${names.reset}: ${reset})`))) return deadline('a second past the advertised reset');
+    if (
+      !(await ctx.pause(
+        ROUNDING_MS,
+        `a second more after the advertised reset, which may be rounded down (${names.reset}: ${reset})`,
+      ))
+    )
+      return deadline('a second past the advertised reset');
     after = await send();
   }
   return { limited, reset, after, waitedMs: Date.now() - started, advertisedMs };
@@ -527,15 +752,28 @@ export const resetHonoured = defineCheck({
     const limited = await until429(ctx, op, names);
     if (typeof limited === 'string') return skipped(limited);
     const given = read(limited, names);
-    if (given.reset === undefined) return skipped(`the 429: ${unreadable(given, names, ['reset'])}, so no reset to wait for (judged by ratelimit.burst-429)`);
+    if (given.reset === undefined)
+      return skipped(
+        `the 429: ${unreadable(given, names, ['reset'])}, so no reset to wait for (judged by ratelimit.burst-429)`,
+      );
     const resetAt = ctx.rateLimit().resetAt;
-    if (resetAt === undefined) return skipped(`the 429's ${names.reset} ${given.reset} is an integer but gave the runner no time to wait for`);
+    if (resetAt === undefined)
+      return skipped(`the 429's ${names.reset} ${given.reset} is an integer but gave the runner no time to wait for`);
     const wait = resetAt - Date.now();
-    if (wait > RESET_WAIT_CAP_MS) return skipped(`the advertised reset (${names.reset}: ${given.reset}) is ${Math.round(wait / 1000)} s away, past the ${RESET_WAIT_CAP_MS / 1000} s this check waits`);
+    if (wait > RESET_WAIT_CAP_MS)
+      return skipped(
+        `the advertised reset (${names.reset}: ${given.reset}) is ${Math.round(wait / 1000)} s away, past the ${RESET_WAIT_CAP_MS / 1000} s this check waits`,
+      );
     const got = await afterReset(ctx, op, names, limited, given.reset, resetAt);
     return typeof got === 'string' ? skipped(got) : judgeAfterReset(ctx, op, names, got);
   },
 });
 
 /** Registry order: the burst after the header checks, since it spends the window; then the wait for its reset. */
-export const ratelimitChecks: CheckDefinition[] = [headersPresent, remainingDecreases, resetPlausible, burst429, resetHonoured];
+export const ratelimitChecks: CheckDefinition[] = [
+  headersPresent,
+  remainingDecreases,
+  resetPlausible,
+  burst429,
+  resetHonoured,
+];

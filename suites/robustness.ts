@@ -7,9 +7,33 @@ import fc from 'fast-check';
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
 import { FAILURE_KINDS as KIND } from '../src/results/model.js';
 import type { Operation } from '../src/spec/model.js';
-import { integerQueryParams, itemsOf, propertiesOf, typesOf, validBody, validQueryValue, malformedJson, malformedJsonExamples, type JsonType } from '../src/generators/index.js';
+import {
+  integerQueryParams,
+  itemsOf,
+  propertiesOf,
+  typesOf,
+  validBody,
+  validQueryValue,
+  malformedJson,
+  malformedJsonExamples,
+  type JsonType,
+} from '../src/generators/index.js';
 import { coveringShare } from './lib/covering.js';
-import { Findings, OK, checkProperty, fail, genOptions, label, recordCost, request, sampleBody, sharedPathForRecord, skipped, statusText, type Judgement } from './lib.js';
+import {
+  Findings,
+  OK,
+  checkProperty,
+  fail,
+  genOptions,
+  label,
+  recordCost,
+  request,
+  sampleBody,
+  sharedPathForRecord,
+  skipped,
+  statusText,
+  type Judgement,
+} from './lib.js';
 
 interface Input {
   path: Record<string, string>;
@@ -20,10 +44,33 @@ interface Input {
   parts?: Input[];
 }
 
-function judge(ctx: CheckContext, op: Operation, exchange: Awaited<ReturnType<CheckContext['send']>>, what: string, input: unknown): Judgement {
+function judge(
+  ctx: CheckContext,
+  op: Operation,
+  exchange: Awaited<ReturnType<CheckContext['send']>>,
+  what: string,
+  input: unknown,
+): Judgement {
   const res = exchange.response;
-  if (!res) return fail(ctx, exchange, `an answer to ${what} (never a dropped or hung connection)`, statusText(exchange), `${label(op)}: no answer to ${what}`, input);
-  if (res.status >= 500) return fail(ctx, exchange, `no 5xx for ${what}: a bad input is a 422, a good one a success (sections 4, 7)`, `status ${res.status}`, `${label(op)} answered ${res.status} to ${what}`, input, { kind: KIND.status });
+  if (!res)
+    return fail(
+      ctx,
+      exchange,
+      `an answer to ${what} (never a dropped or hung connection)`,
+      statusText(exchange),
+      `${label(op)}: no answer to ${what}`,
+      input,
+    );
+  if (res.status >= 500)
+    return fail(
+      ctx,
+      exchange,
+      `no 5xx for ${what}: a bad input is a 422, a good one a success (sections 4, 7)`,
+      `status ${res.status}`,
+      `${label(op)} answered ${res.status} to ${what}`,
+      input,
+      { kind: KIND.status },
+    );
   return OK;
 }
 
@@ -38,7 +85,14 @@ const queryParams = (op: Operation) => op.parameters.filter((p) => p.in === 'que
 
 function validInputs(ctx: CheckContext, op: Operation, path: Record<string, string>): fc.Arbitrary<Input> {
   const options = genOptions(ctx, { mode: 'hostile' });
-  const query = fc.tuple(...queryParams(op).map((p) => fc.option(validQueryValue(p.schema, p.name, options).map((v) => [p.name, v] as [string, string]), { nil: undefined })));
+  const query = fc.tuple(
+    ...queryParams(op).map((p) =>
+      fc.option(
+        validQueryValue(p.schema, p.name, options).map((v) => [p.name, v] as [string, string]),
+        { nil: undefined },
+      ),
+    ),
+  );
   const body = op.requestBody ? validBody(op, options) : fc.constant(undefined);
   return fc.record({ query, body }).map(({ query: q, body: b }) => {
     const input: Input = { path, query: q.filter((x): x is [string, string] => x !== undefined) };
@@ -47,12 +101,30 @@ function validInputs(ctx: CheckContext, op: Operation, path: Record<string, stri
   });
 }
 
-const garbageText = fc.oneof(fc.string({ maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 20 }), fc.constantFrom('-1', '1e309', '9'.repeat(40), 'null', '[]', '%00'));
+const garbageText = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc.constantFrom('-1', '1e309', '9'.repeat(40), 'null', '[]', '%00'),
+);
 
 function invalidInputs(op: Operation, path: Record<string, string>, base: unknown): fc.Arbitrary<Input> {
   const pathNames = op.parameters.filter((p) => p.in === 'path').map((p) => p.name);
-  const randomPath = fc.tuple(...pathNames.map((n) => fc.oneof(fc.constant(path[n] ?? 'x'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 })).map((v) => [n, v] as const))).map((pairs) => Object.fromEntries(pairs));
-  const query = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...queryParams(op).map((p) => p.name), 'vapc'), fc.string({ maxLength: 8 })), garbageText), { maxLength: 3 });
+  const randomPath = fc
+    .tuple(
+      ...pathNames.map((n) =>
+        fc
+          .oneof(fc.constant(path[n] ?? 'x'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }))
+          .map((v) => [n, v] as const),
+      ),
+    )
+    .map((pairs) => Object.fromEntries(pairs));
+  const query = fc.array(
+    fc.tuple(
+      fc.oneof(fc.constantFrom(...queryParams(op).map((p) => p.name), 'vapc'), fc.string({ maxLength: 8 })),
+      garbageText,
+    ),
+    { maxLength: 3 },
+  );
   const body = op.requestBody
     ? fc.oneof(
         fc.jsonValue({ maxDepth: 4 }).map((v) => ({ body: v as unknown })),
@@ -60,10 +132,16 @@ function invalidInputs(op: Operation, path: Record<string, string>, base: unknow
         fc.constant({ body: { nested: JSON.parse('['.repeat(64) + ']'.repeat(64)) } as unknown }),
       )
     : fc.constant({});
-  return fc.record({ path: randomPath, query, body }).map(({ path: p, query: q, body: b }) => ({ path: p, query: q as Array<[string, string]>, ...b }));
+  return fc
+    .record({ path: randomPath, query, body })
+    .map(({ path: p, query: q, body: b }) => ({ path: p, query: q as Array<[string, string]>, ...b }));
 }
 
-async function sendInput(ctx: CheckContext, op: Operation, input: Input): Promise<Awaited<ReturnType<CheckContext['send']>>> {
+async function sendInput(
+  ctx: CheckContext,
+  op: Operation,
+  input: Input,
+): Promise<Awaited<ReturnType<CheckContext['send']>>> {
   const parts: Parameters<typeof request>[2] = { pathValues: input.path };
   if (input.query.length) parts.query = input.query;
   if (input.rawBody !== undefined) {
@@ -78,11 +156,19 @@ const CAP = 3;
 
 /** Top-level body fields of a JSON type (string, integer...), in schema order. */
 const fieldsOfType = (op: Operation, type: JsonType): string[] =>
-  op.requestBody ? Object.entries(propertiesOf(op.requestBody.schema)).filter(([, s]) => typesOf(s).includes(type)).map(([name]) => name) : [];
+  op.requestBody
+    ? Object.entries(propertiesOf(op.requestBody.schema))
+        .filter(([, s]) => typesOf(s).includes(type))
+        .map(([name]) => name)
+    : [];
 
 /** Top-level array fields whose items are objects (recipients). */
 const objectArrayFields = (op: Operation): string[] =>
-  op.requestBody ? fieldsOfType(op, 'array').filter((f) => typesOf(itemsOf(propertiesOf(op.requestBody!.schema)[f]!) ?? {}).includes('object')) : [];
+  op.requestBody
+    ? fieldsOfType(op, 'array').filter((f) =>
+        typesOf(itemsOf(propertiesOf(op.requestBody!.schema)[f]!) ?? {}).includes('object'),
+      )
+    : [];
 
 /**
  * Valid bodies tried first, at any --runs, where servers classically crash (the contract states no
@@ -97,7 +183,8 @@ function validExamples(op: Operation, path: Record<string, string>, base: Record
   const freeText = fieldsOfType(op, 'string').filter((f) => /context|template|name/.test(f));
   const out: Input[] = [];
   const longField = freeText[0] ?? fieldsOfType(op, 'string')[0];
-  if (longField) out.push({ path, query: [], body: { ...base, [longField]: 'Lorem ipsum dolor sit amet. '.repeat(5500) } });
+  if (longField)
+    out.push({ path, query: [], body: { ...base, [longField]: 'Lorem ipsum dolor sit amet. '.repeat(5500) } });
   // Many items apart from the long body, so a server's body-size limit (413) cannot hide them.
   const empty: Record<string, unknown> = { ...base };
   for (const f of freeText) empty[f] = '';
@@ -112,7 +199,15 @@ function validExamples(op: Operation, path: Record<string, string>, base: Record
     }
     // Many items and the empty fields in one body; each alone only when that one is refused.
     const packed = { ...empty, ...Object.fromEntries(arrays.map((f) => [f, many[f]])) };
-    out.push({ path, query: [], body: packed, parts: [{ path, query: [], body: many }, { path, query: [], body: empty }] });
+    out.push({
+      path,
+      query: [],
+      body: packed,
+      parts: [
+        { path, query: [], body: many },
+        { path, query: [], body: empty },
+      ],
+    });
   } else out.push({ path, query: [], body: empty });
   out.push({ path, query: [], body: {} });
   return out;
@@ -125,7 +220,12 @@ function validExamples(op: Operation, path: Record<string, string>, base: Record
  * of its own (POST /campaign) and each operation on a record's path gets one, in a fixed rotation
  * over the operations in contract order (every seed sends the same).
  */
-function shapeExamples(spec: { operations: Operation[] }, op: Operation, path: Record<string, string>, base: unknown): Input[] {
+function shapeExamples(
+  spec: { operations: Operation[] },
+  op: Operation,
+  path: Record<string, string>,
+  base: unknown,
+): Input[] {
   if (!op.requestBody) return [];
   const all: Input[] = [
     { path, query: [], body: ['vapc'] },
@@ -141,10 +241,22 @@ function shapeExamples(spec: { operations: Operation[] }, op: Operation, path: R
  * (1e20), the first body field null, and the bodies of another shape (shapeExamples). Read from the
  * schema, so the plan counts them with an empty `base`.
  */
-function invalidExamples(spec: { operations: Operation[] }, op: Operation, path: Record<string, string>, base: unknown): Input[] {
+function invalidExamples(
+  spec: { operations: Operation[] },
+  op: Operation,
+  path: Record<string, string>,
+  base: unknown,
+): Input[] {
   const out: Input[] = integerQueryParams(op).map((p) => ({ path, query: [[p.name, 'vapc']] }));
   const first = integerQueryParams(op)[0];
-  if (first) out.push({ path, query: [[first.name, '5'], [first.name, '6']] });
+  if (first)
+    out.push({
+      path,
+      query: [
+        [first.name, '5'],
+        [first.name, '6'],
+      ],
+    });
   if (op.requestBody && base && typeof base === 'object') {
     const integer = fieldsOfType(op, 'integer')[0];
     if (integer) out.push({ path, query: [], body: { ...base, [integer]: 1e20 } });
@@ -164,10 +276,16 @@ export const GARBAGE_PATH_ID = `vapc ☃ ${'x'.repeat(120)}`;
  */
 function pathExamples(op: Operation): Input[] {
   if (!pathOnly(op)) return [];
-  return [{ path: Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, GARBAGE_PATH_ID])), query: [] }];
+  return [
+    {
+      path: Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, GARBAGE_PATH_ID])),
+      query: [],
+    },
+  ];
 }
 
-const pathOnly = (op: Operation): boolean => !op.requestBody && queryParams(op).length === 0 && op.parameters.some((p) => p.in === 'path');
+const pathOnly = (op: Operation): boolean =>
+  !op.requestBody && queryParams(op).length === 0 && op.parameters.some((p) => p.in === 'path');
 
 /** Sends a valid input and judges the answer; a packed one refused (4xx but 429) is sent again case by case. */
 async function judgeValidInput(ctx: CheckContext, op: Operation, input: Input): Promise<Judgement> {
@@ -182,7 +300,8 @@ async function judgeValidInput(ctx: CheckContext, op: Operation, input: Input): 
   return OK;
 }
 
-const hasInputs = (op: Operation): boolean => Boolean(op.requestBody) || op.parameters.some((p) => p.in === 'query' || p.in === 'path');
+const hasInputs = (op: Operation): boolean =>
+  Boolean(op.requestBody) || op.parameters.some((p) => p.in === 'query' || p.in === 'path');
 /**
  * Random valid inputs differ only in the query and the body (the path names one existing record):
  * an operation with neither would send the same request again, so it is sent once.
@@ -213,14 +332,18 @@ export const noServerErrorValid = defineCheck({
     // random valid inputs still go where inputs vary (a huge offset, a control character in a
     // filter: what no other check's fixed case names); a fixed read others sent is not sent again.
     const elsewhere = ctx.judgedElsewhere?.().judged ?? 0;
-    if (elsewhere > 0 && !validVaries(op)) return skipped(`no request of its own: the valid requests other checks sent on ${label(op)} were judged`);
+    if (elsewhere > 0 && !validVaries(op))
+      return skipped(`no request of its own: the valid requests other checks sent on ${label(op)} were judged`);
     const path = await basePath(ctx, op);
     const findings = new Findings();
     const numRuns = validVaries(op) ? Math.min(ctx.runs, CAP) : 1;
     const base = sampleBody(ctx, op, 83);
     const examples = base ? validExamples(op, path, base) : [];
     findings.add(
-      await checkProperty(ctx, validInputs(ctx, op, path), (input) => judgeValidInput(ctx, op, input), { numRuns, examples }),
+      await checkProperty(ctx, validInputs(ctx, op, path), (input) => judgeValidInput(ctx, op, input), {
+        numRuns,
+        examples,
+      }),
     );
     return findings.outcome(`no 5xx for ${examples.length + numRuns} valid awkward inputs`);
   },
@@ -236,15 +359,25 @@ export const noServerErrorInvalid = defineCheck({
   contractRef: '4, 7',
   severity: 'critical',
   appliesTo: (op) => !op.sideEffects && hasInputs(op),
-  plannedRequests: (op, runs, spec) => invalidExamples(spec, op, {}, {}).length + (pathOnly(op) ? 0 : Math.min(runs, INVALID_DRAWN)) + recordCost(op, spec),
+  plannedRequests: (op, runs, spec) =>
+    invalidExamples(spec, op, {}, {}).length +
+    (pathOnly(op) ? 0 : Math.min(runs, INVALID_DRAWN)) +
+    recordCost(op, spec),
   async run(ctx, op) {
     const path = await basePath(ctx, op);
-    const base = op.requestBody ? fc.sample(validBody(op, genOptions(ctx)), { seed: ctx.seed, numRuns: 1 })[0] : undefined;
+    const base = op.requestBody
+      ? fc.sample(validBody(op, genOptions(ctx)), { seed: ctx.seed, numRuns: 1 })[0]
+      : undefined;
     const findings = new Findings();
     const numRuns = pathOnly(op) ? 0 : Math.min(ctx.runs, INVALID_DRAWN);
     const examples = invalidExamples(ctx.spec, op, path, base);
     findings.add(
-      await checkProperty(ctx, invalidInputs(op, path, base), async (input) => judge(ctx, op, await sendInput(ctx, op, input), 'an invalid input', input), { numRuns, examples }),
+      await checkProperty(
+        ctx,
+        invalidInputs(op, path, base),
+        async (input) => judge(ctx, op, await sendInput(ctx, op, input), 'an invalid input', input),
+        { numRuns, examples },
+      ),
     );
     return findings.outcome(`no 5xx for ${examples.length + numRuns} invalid inputs`);
   },

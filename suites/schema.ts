@@ -42,17 +42,58 @@ const PLACEHOLDER_ID = 'vapc-placeholder';
 
 function judgeValid(ctx: CheckContext, op: Operation, exchange: Exchange, placeholder = false): Judgement {
   const res = exchange.response;
-  if (!res) return fail(ctx, exchange, `an answer to a valid request`, statusText(exchange), `${label(op)}: no response to a valid request`);
+  if (!res)
+    return fail(
+      ctx,
+      exchange,
+      `an answer to a valid request`,
+      statusText(exchange),
+      `${label(op)}: no response to a valid request`,
+    );
   if (res.status === 429) return RATE_LIMITED;
   if (!isSuccess(res.status)) {
-    if (res.status >= 500) return fail(ctx, exchange, 'a documented answer to a valid request', `status ${res.status}`, `${label(op)} failed with ${res.status} on a valid request`, undefined, { kind: KIND.status });
-    if (res.status === 401) return fail(ctx, exchange, 'valid credentials served (section 5)', 'status 401', `${label(op)} refused valid credentials (401)`, undefined, { kind: KIND.status });
-    const open = op.requestBody || res.status !== 422 ? openRule(ctx, op, exchange, { valid: true, placeholder }) : undefined;
+    if (res.status >= 500)
+      return fail(
+        ctx,
+        exchange,
+        'a documented answer to a valid request',
+        `status ${res.status}`,
+        `${label(op)} failed with ${res.status} on a valid request`,
+        undefined,
+        { kind: KIND.status },
+      );
+    if (res.status === 401)
+      return fail(
+        ctx,
+        exchange,
+        'valid credentials served (section 5)',
+        'status 401',
+        `${label(op)} refused valid credentials (401)`,
+        undefined,
+        { kind: KIND.status },
+      );
+    const open =
+      op.requestBody || res.status !== 422 ? openRule(ctx, op, exchange, { valid: true, placeholder }) : undefined;
     if (open) return open;
     const where = placeholder ? ` (its path holds the placeholder id ${PLACEHOLDER_ID})` : '';
-    return fail(ctx, exchange, 'a success answer to a valid request', `status ${res.status}: ${res.text.slice(0, 160)}`, `${label(op)} refused a valid request${where} (${res.status})`, undefined, { kind: KIND.status });
+    return fail(
+      ctx,
+      exchange,
+      'a success answer to a valid request',
+      `status ${res.status}: ${res.text.slice(0, 160)}`,
+      `${label(op)} refused a valid request${where} (${res.status})`,
+      undefined,
+      { kind: KIND.status },
+    );
   }
-  return judgeResponse(ctx, op, exchange, placeholder ? { placeholder, what: `a valid request to ${label(op)} (its path holds the placeholder id ${PLACEHOLDER_ID})` } : {});
+  return judgeResponse(
+    ctx,
+    op,
+    exchange,
+    placeholder
+      ? { placeholder, what: `a valid request to ${label(op)} (its path holds the placeholder id ${PLACEHOLDER_ID})` }
+      : {},
+  );
 }
 
 /**
@@ -77,13 +118,24 @@ function nullsAsAbsent(op: Operation, exchange: Exchange): Exchange {
   const res = exchange.response!;
   const result = validateResponse(op.id, res.status, { headers: res.headers, body: res.json });
   if (result.ok) return exchange;
-  const nulls = result.issues.filter((issue) => issue.location === 'body' && issue.actual === null && issue.pointer !== '');
+  const nulls = result.issues.filter(
+    (issue) => issue.location === 'body' && issue.actual === null && issue.pointer !== '',
+  );
   if (!nulls.length) return exchange;
   const body = structuredClone(res.json);
   for (const { pointer } of nulls) {
-    const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-    const parent = parts.slice(0, -1).reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), body);
-    if (parent && typeof parent === 'object' && !Array.isArray(parent)) delete (parent as Record<string, unknown>)[parts[parts.length - 1]!];
+    const parts = pointer
+      .split('/')
+      .slice(1)
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const parent = parts
+      .slice(0, -1)
+      .reduce<unknown>(
+        (at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined),
+        body,
+      );
+    if (parent && typeof parent === 'object' && !Array.isArray(parent))
+      delete (parent as Record<string, unknown>)[parts[parts.length - 1]!];
   }
   return { ...exchange, response: { ...res, json: body } };
 }
@@ -102,12 +154,14 @@ export const responseConforms = defineCheck({
     if (options?.covered) return op.method === 'GET' && op.parameters.length === 0 ? 1 : 0;
     return (op.requestBody ? Math.min(runs, BODY_CASES) : 1) + recordCost(op, spec);
   },
-  judgeExchange: (ctx, op, exchange) => (isValidSuccess(ctx, op, exchange) ? judgeResponse(ctx, op, nullsAsAbsent(op, exchange)) : undefined),
+  judgeExchange: (ctx, op, exchange) =>
+    isValidSuccess(ctx, op, exchange) ? judgeResponse(ctx, op, nullsAsAbsent(op, exchange)) : undefined,
   async run(ctx, op) {
     // Every success answer to a valid request on the operation was judged as it came (judgeExchange):
     // requests of its own only where no other check got one.
     const elsewhere = ctx.judgedElsewhere?.().judged ?? 0;
-    if (elsewhere > 0) return skipped(`no request of its own: the answers other checks got on ${label(op)} were judged`);
+    if (elsewhere > 0)
+      return skipped(`no request of its own: the answers other checks got on ${label(op)} were judged`);
     let values: Record<string, string> = pathValues(ctx, op);
     let placeholder = false;
     if (missingPathParams(ctx, op).length) {
@@ -117,7 +171,9 @@ export const responseConforms = defineCheck({
       if (own.values) values = own.values;
       else if (op.method === 'OPTIONS') {
         placeholder = true;
-        values = Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, values[p.name] ?? PLACEHOLDER_ID]));
+        values = Object.fromEntries(
+          op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, values[p.name] ?? PLACEHOLDER_ID]),
+        );
       } else return skipped(own.reason ?? `no record to send ${label(op)} to`);
     }
     // A create learns first what the server requires of a valid body (the pairing), once per run.
@@ -132,7 +188,9 @@ export const responseConforms = defineCheck({
       return judgeValid(ctx, op, exchange, placeholder);
     };
     if (op.requestBody) {
-      findings.add(await checkProperty(ctx, validBody(op, genOptions(ctx)), send, { numRuns: Math.min(ctx.runs, BODY_CASES) }));
+      findings.add(
+        await checkProperty(ctx, validBody(op, genOptions(ctx)), send, { numRuns: Math.min(ctx.runs, BODY_CASES) }),
+      );
     } else {
       findings.add(await send(undefined));
     }
@@ -147,11 +205,19 @@ const hasPaging = (op: Operation): boolean => Boolean(param(op, 'limit') && op.m
  * One page of the list, with `conforms`: every page read is also judged against the documented
  * response (its items past the first page's 50 included, which only limit=51 brings back).
  */
-async function list(ctx: CheckContext, op: Operation, query: Array<[string, string]>): Promise<{ exchange: Exchange; items?: unknown[]; conforms: Judgement }> {
+async function list(
+  ctx: CheckContext,
+  op: Operation,
+  query: Array<[string, string]>,
+): Promise<{ exchange: Exchange; items?: unknown[]; conforms: Judgement }> {
   const exchange = await ctx.send(request(op, ctx, query.length ? { query } : {}));
   const json = exchange.response?.json;
   const items = exchange.response && isSuccess(exchange.response.status) && Array.isArray(json) ? json : undefined;
-  const conforms = items ? judgeResponse(ctx, op, exchange, { what: `${label(op)} with ${query.map(([k, v]) => `${k}=${v}`).join('&') || 'no query'}` }) : OK;
+  const conforms = items
+    ? judgeResponse(ctx, op, exchange, {
+        what: `${label(op)} with ${query.map(([k, v]) => `${k}=${v}`).join('&') || 'no query'}`,
+      })
+    : OK;
   return items ? { exchange, items, conforms } : { exchange, conforms };
 }
 
@@ -159,7 +225,13 @@ const idOf = (item: unknown): string => JSON.stringify((item as { id?: unknown }
 
 function notAList(ctx: CheckContext, op: Operation, exchange: Exchange, what: string): Judgement {
   if (exchange.response?.status === 429) return OK;
-  return fail(ctx, exchange, `a JSON array answering ${what} (section 4.1)`, statusText(exchange), `${label(op)} ${what} did not answer a JSON array`);
+  return fail(
+    ctx,
+    exchange,
+    `a JSON array answering ${what} (section 4.1)`,
+    statusText(exchange),
+    `${label(op)} ${what} did not answer a JSON array`,
+  );
 }
 
 export const callsLimit = defineCheck({
@@ -183,7 +255,15 @@ export const callsLimit = defineCheck({
           // a server reading 0 as "not given" returns the default page.
           if (k === 0 && exchange.response?.status === 422) return OK;
           if (!items) return notAList(ctx, op, exchange, `limit=${k}`);
-          if (items.length > k) return fail(ctx, exchange, `at most ${k} calls for limit=${k}`, `${items.length} calls`, `GET with limit=${k} returned ${items.length} calls`, k);
+          if (items.length > k)
+            return fail(
+              ctx,
+              exchange,
+              `at most ${k} calls for limit=${k}`,
+              `${items.length} calls`,
+              `GET with limit=${k} returned ${items.length} calls`,
+              k,
+            );
           return conforms;
         },
         { examples: [0, 2], numRuns: Math.min(ctx.runs, 1) },
@@ -211,16 +291,35 @@ export const callsDefaultLimit = defineCheck({
       return findings.outcome('');
     }
     if (plain.items.length > def) {
-      findings.add(fail(ctx, plain.exchange, `at most ${def} calls without limit (default ${def})`, `${plain.items.length} calls`, `GET without limit returned ${plain.items.length} calls; the default limit is ${def}`));
+      findings.add(
+        fail(
+          ctx,
+          plain.exchange,
+          `at most ${def} calls without limit (default ${def})`,
+          `${plain.items.length} calls`,
+          `GET without limit returned ${plain.items.length} calls; the default limit is ${def}`,
+        ),
+      );
       return findings.outcome('');
     }
     const more = await list(ctx, op, [['limit', String(def + 1)]]);
     findings.add(more.conforms);
     if (more.items && more.items.length > def && plain.items.length !== def) {
-      findings.add(fail(ctx, plain.exchange, `${def} calls without limit when more exist (default ${def})`, `${plain.items.length} calls (limit=${def + 1} gave ${more.items.length})`, `GET without limit returned ${plain.items.length} calls while more exist; the default limit is ${def}`));
+      findings.add(
+        fail(
+          ctx,
+          plain.exchange,
+          `${def} calls without limit when more exist (default ${def})`,
+          `${plain.items.length} calls (limit=${def + 1} gave ${more.items.length})`,
+          `GET without limit returned ${plain.items.length} calls while more exist; the default limit is ${def}`,
+        ),
+      );
     }
     if (more.items && more.items.length <= def) {
-      ctx.observe({ operation: label(op), message: `only ${more.items.length} calls exist, so the default limit of ${def} could be judged only as an upper bound` });
+      ctx.observe({
+        operation: label(op),
+        message: `only ${more.items.length} calls exist, so the default limit of ${def} could be judged only as an upper bound`,
+      });
     }
     return findings.outcome(`default limit ${def} honoured`);
   },
@@ -237,19 +336,35 @@ export const callsOffset = defineCheck({
   async run(ctx, op) {
     const n = 6;
     const findings = new Findings();
-    const first = await list(ctx, op, [['limit', String(n)], ['offset', '0']]);
+    const first = await list(ctx, op, [
+      ['limit', String(n)],
+      ['offset', '0'],
+    ]);
     findings.add(first.conforms);
     if (!first.items) {
       findings.add(notAList(ctx, op, first.exchange, `limit=${n}&offset=0`));
       return findings.outcome('');
     }
     if (first.items.length < 2) return skipped(`only ${first.items.length} calls: offset cannot be judged`);
-    const again = await list(ctx, op, [['limit', String(n)], ['offset', '0']]);
+    const again = await list(ctx, op, [
+      ['limit', String(n)],
+      ['offset', '0'],
+    ]);
     if (!again.items || again.items.map(idOf).join() !== first.items.map(idOf).join()) {
-      ctx.observe({ operation: label(op), message: 'the same page came back in a different order; the order of calls is not specified, so offset was not judged' });
-      return { status: 'passed', message: 'order not stable between identical requests: offset not judged (the contract leaves the order open)' };
+      ctx.observe({
+        operation: label(op),
+        message:
+          'the same page came back in a different order; the order of calls is not specified, so offset was not judged',
+      });
+      return {
+        status: 'passed',
+        message: 'order not stable between identical requests: offset not judged (the contract leaves the order open)',
+      };
     }
-    const shifted = await list(ctx, op, [['limit', String(n - 1)], ['offset', '1']]);
+    const shifted = await list(ctx, op, [
+      ['limit', String(n - 1)],
+      ['offset', '1'],
+    ]);
     findings.add(shifted.conforms);
     if (!shifted.items) {
       findings.add(notAList(ctx, op, shifted.exchange, `limit=${n - 1}&offset=1`));
@@ -258,7 +373,15 @@ export const callsOffset = defineCheck({
     const want = first.items.slice(1).map(idOf);
     const got = shifted.items.map(idOf);
     if (want.join() !== got.join()) {
-      findings.add(fail(ctx, shifted.exchange, `the calls ${want.join(', ')} (offset 1 of the first page)`, `the calls ${got.join(', ')}`, `offset=1 did not skip exactly one call`));
+      findings.add(
+        fail(
+          ctx,
+          shifted.exchange,
+          `the calls ${want.join(', ')} (offset 1 of the first page)`,
+          `the calls ${got.join(', ')}`,
+          `offset=1 did not skip exactly one call`,
+        ),
+      );
     }
     return findings.outcome('offset skips the calls asked');
   },
@@ -276,11 +399,19 @@ export const callsProviderFilter = defineCheck({
     const findings = new Findings();
     const all = await list(ctx, op, [['limit', '50']]);
     findings.add(all.conforms);
-    const seen = new Set((all.items ?? []).map((c) => (c as { provider?: unknown })?.provider).filter((p): p is string => typeof p === 'string'));
+    const seen = new Set(
+      (all.items ?? [])
+        .map((c) => (c as { provider?: unknown })?.provider)
+        .filter((p): p is string => typeof p === 'string'),
+    );
     const providers = (ctx.fixtures.channels?.length ? ctx.fixtures.channels : [...seen]).slice(0, 2);
-    if (!providers.length) return skipped('no provider identifier known (fixtures.channels) and no call to read one from');
+    if (!providers.length)
+      return skipped('no provider identifier known (fixtures.channels) and no call to read one from');
     for (const provider of providers) {
-      const filtered = await list(ctx, op, [['provider', provider], ['limit', '50']]);
+      const filtered = await list(ctx, op, [
+        ['provider', provider],
+        ['limit', '50'],
+      ]);
       findings.add(filtered.conforms);
       if (!filtered.items) {
         findings.add(notAList(ctx, op, filtered.exchange, `provider=${provider}`));
@@ -288,13 +419,37 @@ export const callsProviderFilter = defineCheck({
       }
       const other = filtered.items.find((c) => (c as { provider?: unknown })?.provider !== provider);
       if (other) {
-        findings.add(fail(ctx, filtered.exchange, `only calls with provider ${provider}`, `a call with provider ${JSON.stringify((other as { provider?: unknown }).provider)}`, `provider=${provider} returned calls of another provider`, provider));
+        findings.add(
+          fail(
+            ctx,
+            filtered.exchange,
+            `only calls with provider ${provider}`,
+            `a call with provider ${JSON.stringify((other as { provider?: unknown }).provider)}`,
+            `provider=${provider} returned calls of another provider`,
+            provider,
+          ),
+        );
       } else if (filtered.items.length === 0 && seen.has(provider)) {
-        findings.add(fail(ctx, filtered.exchange, `the calls of provider ${provider} (some exist)`, 'an empty list', `provider=${provider} returned no calls although calls of ${provider} exist`, provider));
+        findings.add(
+          fail(
+            ctx,
+            filtered.exchange,
+            `the calls of provider ${provider} (some exist)`,
+            'an empty list',
+            `provider=${provider} returned no calls although calls of ${provider} exist`,
+            provider,
+          ),
+        );
       }
     }
     return findings.outcome(`provider filter honoured for ${providers.join(', ')}`);
   },
 });
 
-export const schemaChecks: CheckDefinition[] = [responseConforms, callsLimit, callsDefaultLimit, callsOffset, callsProviderFilter];
+export const schemaChecks: CheckDefinition[] = [
+  responseConforms,
+  callsLimit,
+  callsDefaultLimit,
+  callsOffset,
+  callsProviderFilter,
+];

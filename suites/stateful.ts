@@ -35,7 +35,8 @@ import {
 } from './lib.js';
 
 /** The record field a sent field lands in: its own name, or its snake_case spelling (camelCase create names). */
-const recordField = (name: string, props: Record<string, unknown>): string | undefined => (name in props ? name : snakeCase(name) in props ? snakeCase(name) : undefined);
+const recordField = (name: string, props: Record<string, unknown>): string | undefined =>
+  name in props ? name : snakeCase(name) in props ? snakeCase(name) : undefined;
 
 const byId = (id: string) => (op: Operation) => op.id === id;
 const opById = (ctx: CheckContext, id: string): Operation | undefined => ctx.spec.operations.find((o) => o.id === id);
@@ -43,7 +44,12 @@ const opById = (ctx: CheckContext, id: string): Operation | undefined => ctx.spe
 /** Does `got` carry what was sent as `sent`? Timestamps compare as instants, objects as supersets. */
 function carries(sent: unknown, got: unknown, schema: JsonSchema | undefined): boolean {
   if (sent === got) return true;
-  if (schema && unspecifiedOf(schema).some((u) => /timestamp/i.test(u)) && typeof sent === 'string' && typeof got === 'string') {
+  if (
+    schema &&
+    unspecifiedOf(schema).some((u) => /timestamp/i.test(u)) &&
+    typeof sent === 'string' &&
+    typeof got === 'string'
+  ) {
     const a = Date.parse(sent);
     const b = Date.parse(got);
     if (!Number.isNaN(a) && a === b) return true;
@@ -54,9 +60,12 @@ function carries(sent: unknown, got: unknown, schema: JsonSchema | undefined): b
     return (!zoned(sent) || !zoned(got)) && digits(sent).length === 14 && digits(sent) === digits(got);
   }
   if (sent && got && typeof sent === 'object' && typeof got === 'object' && !Array.isArray(sent)) {
-    return Object.entries(sent as Record<string, unknown>).every(([k, v]) => carries(v, (got as Record<string, unknown>)[k], undefined));
+    return Object.entries(sent as Record<string, unknown>).every(([k, v]) =>
+      carries(v, (got as Record<string, unknown>)[k], undefined),
+    );
   }
-  if (Array.isArray(sent) && Array.isArray(got)) return sent.length === got.length && sent.every((v, i) => carries(v, got[i], undefined));
+  if (Array.isArray(sent) && Array.isArray(got))
+    return sent.length === got.length && sent.every((v, i) => carries(v, got[i], undefined));
   return false;
 }
 
@@ -65,7 +74,15 @@ function carries(sent: unknown, got: unknown, schema: JsonSchema | undefined): b
  * names mapped to their snake_case record fields) must come back equal when it comes back at all;
  * absent or null is allowed (no record field is required) and observed.
  */
-function echoJudge(ctx: CheckContext, op: Operation, exchange: Exchange, sent: Record<string, unknown>, record: unknown, recordSchema: JsonSchema | undefined, what: string): Judgement[] {
+function echoJudge(
+  ctx: CheckContext,
+  op: Operation,
+  exchange: Exchange,
+  sent: Record<string, unknown>,
+  record: unknown,
+  recordSchema: JsonSchema | undefined,
+  what: string,
+): Judgement[] {
   const props = recordSchema ? propertiesOf(recordSchema) : {};
   const out: Judgement[] = [];
   const absent: string[] = [];
@@ -80,16 +97,31 @@ function echoJudge(ctx: CheckContext, op: Operation, exchange: Exchange, sent: R
     }
     if (!carries(value, got, props[field])) {
       out.push(
-        fail(ctx, exchange, `${field} as sent (${name === field ? name : `${name} on create`}): ${JSON.stringify(ctx.redact(value))}`, `${field}: ${JSON.stringify(ctx.redact(got))}`, `${what}: ${field} is ${JSON.stringify(ctx.redact(got))}, sent ${JSON.stringify(ctx.redact(value))}`, sent),
+        fail(
+          ctx,
+          exchange,
+          `${field} as sent (${name === field ? name : `${name} on create`}): ${JSON.stringify(ctx.redact(value))}`,
+          `${field}: ${JSON.stringify(ctx.redact(got))}`,
+          `${what}: ${field} is ${JSON.stringify(ctx.redact(got))}, sent ${JSON.stringify(ctx.redact(value))}`,
+          sent,
+        ),
       );
     }
   }
-  if (absent.length) ctx.observe({ operation: label(op), message: `${what}: ${absent.join(', ')} absent or null in the record (allowed: no record field is marked required)` });
+  if (absent.length)
+    ctx.observe({
+      operation: label(op),
+      message: `${what}: ${absent.join(', ')} absent or null in the record (allowed: no record field is marked required)`,
+    });
   return out;
 }
 
 /** Fields sent (non-null) that every given record lacks (absent or null), mapped to record names. */
-function sentButLost(sent: Record<string, unknown>, records: unknown[], recordSchema: JsonSchema | undefined): Array<{ sent: string; field: string }> {
+function sentButLost(
+  sent: Record<string, unknown>,
+  records: unknown[],
+  recordSchema: JsonSchema | undefined,
+): Array<{ sent: string; field: string }> {
   const props = recordSchema ? propertiesOf(recordSchema) : {};
   const out: Array<{ sent: string; field: string }> = [];
   for (const [name, value] of Object.entries(sent)) {
@@ -106,7 +138,11 @@ function sentButLost(sent: Record<string, unknown>, records: unknown[], recordSc
 }
 
 /** A campaign of the check's own, created with the pairing the run learned (or why none could be made). */
-async function createCampaign(ctx: CheckContext, create: Operation, salt: number): Promise<{ exchange?: Exchange; body: Record<string, unknown>; id?: string; reason?: string }> {
+async function createCampaign(
+  ctx: CheckContext,
+  create: Operation,
+  salt: number,
+): Promise<{ exchange?: Exchange; body: Record<string, unknown>; id?: string; reason?: string }> {
   const made = await createWith(ctx, create, salt);
   return { ...made, body: made.body ?? {} };
 }
@@ -121,10 +157,17 @@ function refused(ctx: CheckContext, op: Operation, exchange: Exchange, what: str
   if (exchange.response?.status === 429) return RATE_LIMITED;
   const open = openRule(ctx, op, exchange, { valid: true });
   if (open) return open;
-  return fail(ctx, exchange, `${what} accepted`, statusText(exchange), `${label(op)} refused ${what} (${exchange.response?.status ?? 'no response'})`);
+  return fail(
+    ctx,
+    exchange,
+    `${what} accepted`,
+    statusText(exchange),
+    `${label(op)} refused ${what} (${exchange.response?.status ?? 'no response'})`,
+  );
 }
 
-const couldNotCreate = (made: { reason?: string }): string => `could not create a campaign (${made.reason ?? 'no reason given'})`;
+const couldNotCreate = (made: { reason?: string }): string =>
+  `could not create a campaign (${made.reason ?? 'no reason given'})`;
 
 export const createEchoes = defineCheck({
   id: 'stateful.create-echoes',
@@ -144,17 +187,28 @@ export const createEchoes = defineCheck({
     const res = exchange.response;
     if (!res || !isSuccess(res.status)) {
       if (res?.status === 422) {
-        ctx.observe({ operation: label(op), message: `a fully-populated valid body was refused with 422 (${res.text.slice(0, 160)}); the contract does not say what else a server may require` });
+        ctx.observe({
+          operation: label(op),
+          message: `a fully-populated valid body was refused with 422 (${res.text.slice(0, 160)}); the contract does not say what else a server may require`,
+        });
         return skipped('the server refused the valid body (observed); nothing to compare');
       }
       findings.add(refused(ctx, op, exchange, 'a valid, fully-populated campaign'));
       return findings.outcome('');
     }
     findings.add(judgeResponse(ctx, op, exchange, { what: 'the created campaign' }));
-    if (id === undefined) findings.add(fail(ctx, exchange, 'the created record with its id (section 2.2)', 'no id', 'the created campaign has no id'));
-    for (const j of echoJudge(ctx, op, exchange, body, res.json, successSchema(op), 'the created campaign')) findings.add(j);
+    if (id === undefined)
+      findings.add(
+        fail(ctx, exchange, 'the created record with its id (section 2.2)', 'no id', 'the created campaign has no id'),
+      );
+    for (const j of echoJudge(ctx, op, exchange, body, res.json, successSchema(op), 'the created campaign'))
+      findings.add(j);
     const status = (res.json as { status?: unknown })?.status;
-    if (status !== undefined) ctx.observe({ operation: label(op), message: `initial status at creation: ${JSON.stringify(status)} (not specified by the contract)` });
+    if (status !== undefined)
+      ctx.observe({
+        operation: label(op),
+        message: `initial status at creation: ${JSON.stringify(status)} (not specified by the contract)`,
+      });
     return findings.outcome('the created record carries every field sent');
   },
 });
@@ -185,19 +239,41 @@ export const getReturnsCreated = defineCheck({
     findings.add(judgeResponse(ctx, op, exchange, { what: 'the campaign read back' }));
     const json = (res.json ?? {}) as { campaign?: { id?: unknown }; counts?: unknown; calls?: unknown };
     if (!json.campaign || String(json.campaign.id) !== made.id) {
-      findings.add(fail(ctx, exchange, `the campaign ${made.id} under \`campaign\` (section 4.3)`, json.campaign ? `campaign.id ${JSON.stringify(json.campaign.id)}` : 'no `campaign` member', `GET did not return the created campaign under \`campaign\``));
+      findings.add(
+        fail(
+          ctx,
+          exchange,
+          `the campaign ${made.id} under \`campaign\` (section 4.3)`,
+          json.campaign ? `campaign.id ${JSON.stringify(json.campaign.id)}` : 'no `campaign` member',
+          `GET did not return the created campaign under \`campaign\``,
+        ),
+      );
     } else {
       const schema = successSchema(op);
       const campaignSchema = schema ? propertiesOf(schema)['campaign'] : undefined;
-      for (const j of echoJudge(ctx, op, exchange, made.body, json.campaign, campaignSchema, 'the campaign read back')) findings.add(j);
+      for (const j of echoJudge(ctx, op, exchange, made.body, json.campaign, campaignSchema, 'the campaign read back'))
+        findings.add(j);
       // A field sent on create that neither the create answer nor the read-back carries was not stored.
       const lost = sentButLost(made.body, [made.exchange?.response?.json, json.campaign], campaignSchema);
       if (lost.length) {
-        findings.add(fail(ctx, exchange, `the fields sent on create stored and read back (${lost.map((l) => l.sent).join(', ')})`, `${lost.map((l) => l.field).join(', ')} absent or null both in the create answer and in GET`, `${lost.map((l) => l.sent).join(', ')} sent on create ${lost.length > 1 ? 'were' : 'was'} not stored`, made.body));
+        findings.add(
+          fail(
+            ctx,
+            exchange,
+            `the fields sent on create stored and read back (${lost.map((l) => l.sent).join(', ')})`,
+            `${lost.map((l) => l.field).join(', ')} absent or null both in the create answer and in GET`,
+            `${lost.map((l) => l.sent).join(', ')} sent on create ${lost.length > 1 ? 'were' : 'was'} not stored`,
+            made.body,
+          ),
+        );
       }
     }
     const absent = (['counts', 'calls'] as const).filter((k) => json[k] === undefined || json[k] === null);
-    if (absent.length) ctx.observe({ operation: label(op), message: `${absent.join(' and ')} absent or null in the answer (allowed: not marked required)` });
+    if (absent.length)
+      ctx.observe({
+        operation: label(op),
+        message: `${absent.join(' and ')} absent or null in the answer (allowed: not marked required)`,
+      });
     return afterCreate(ctx, findings, made.exchange).outcome('the created campaign is read back under `campaign`');
   },
 });
@@ -207,7 +283,12 @@ export const getReturnsCreated = defineCheck({
  * server that ignores them (or drops falsy values) shows: a change equal to the old value proves
  * nothing. Integers move by one, inside their stated bounds.
  */
-function differFromCreated(ctx: CheckContext, op: Operation, body: Record<string, unknown>, created: Record<string, unknown>): void {
+function differFromCreated(
+  ctx: CheckContext,
+  op: Operation,
+  body: Record<string, unknown>,
+  created: Record<string, unknown>,
+): void {
   for (const [field, value] of Object.entries(body)) {
     const before = created[field];
     if (typeof value === 'boolean' && typeof before === 'boolean') body[field] = !before;
@@ -226,7 +307,9 @@ async function updateCreatedCampaign(
   ctx: CheckContext,
   op: Operation,
   seeds: { create: number; body: number },
-): Promise<{ skip: string } | { id: string; param: string; body: Record<string, unknown>; exchange: Exchange; create?: Exchange }> {
+): Promise<
+  { skip: string } | { id: string; param: string; body: Record<string, unknown>; exchange: Exchange; create?: Exchange }
+> {
   const create = opById(ctx, 'createCampaign');
   if (!create) return { skip: 'no create operation' };
   const missing = needFixtures(ctx, create);
@@ -270,10 +353,17 @@ function afterCreate(ctx: CheckContext, findings: Findings, create: Exchange | u
 const afterNote = (ctx: CheckContext, create: Exchange): string => `  # after: ${ctx.curl(create)}`;
 
 /** One failure on a record the check created, after `writes` to it: the writes replayed first, the create named last (see afterCreate). */
-function onRecord(ctx: CheckContext, j: Judgement, record: { create?: Exchange; writes: readonly Exchange[] }): Judgement {
+function onRecord(
+  ctx: CheckContext,
+  j: Judgement,
+  record: { create?: Exchange; writes: readonly Exchange[] },
+): Judgement {
   const replayed = withWrite(ctx, j, record.writes);
   if (replayed.ok || !record.create || !replayed.failure.repro) return replayed;
-  return { ...replayed, failure: { ...replayed.failure, repro: `${replayed.failure.repro}${afterNote(ctx, record.create)}` } };
+  return {
+    ...replayed,
+    failure: { ...replayed.failure, repro: `${replayed.failure.repro}${afterNote(ctx, record.create)}` },
+  };
 }
 
 export const updatePersists = defineCheck({
@@ -296,13 +386,23 @@ export const updatePersists = defineCheck({
       return afterCreate(ctx, findings, create).outcome('');
     }
     findings.add(judgeResponse(ctx, op, exchange, { what: 'the updated campaign' }));
-    for (const j of echoJudge(ctx, op, exchange, body, res.json, successSchema(op), 'the updated record')) findings.add(j);
+    for (const j of echoJudge(ctx, op, exchange, body, res.json, successSchema(op), 'the updated record'))
+      findings.add(j);
     if (get) {
       const after = await ctx.send(request(get, ctx, { pathValues: { [param]: id } }));
       const campaign = (after.response?.json as { campaign?: unknown } | undefined)?.campaign;
       if (after.response && isSuccess(after.response.status) && campaign) {
         const schema = successSchema(get);
-        for (const j of echoJudge(ctx, get, after, body, campaign, schema ? propertiesOf(schema)['campaign'] : undefined, 'the campaign read after the update')) findings.add(withWrite(ctx, j, exchange));
+        for (const j of echoJudge(
+          ctx,
+          get,
+          after,
+          body,
+          campaign,
+          schema ? propertiesOf(schema)['campaign'] : undefined,
+          'the campaign read after the update',
+        ))
+          findings.add(withWrite(ctx, j, exchange));
       } else if (after.response?.status !== 429) {
         findings.add(refused(ctx, get, after, 'reading the updated campaign'));
       }
@@ -327,7 +427,13 @@ function fullRecord(ctx: CheckContext, exchange: Exchange, omitted: readonly str
   const record = (json && typeof json === 'object' ? json : {}) as Record<string, unknown>;
   const present = omitted.filter((f) => record[f] !== undefined && record[f] !== null);
   if (!present.length) return OK;
-  return fail(ctx, exchange, `the update record without ${omitted.join(', ')} (section 2.2)`, `it carries ${present.join(', ')}`, `PATCH answered the full record (${present.join(', ')}), not the update-shaped one`);
+  return fail(
+    ctx,
+    exchange,
+    `the update record without ${omitted.join(', ')} (section 2.2)`,
+    `it carries ${present.join(', ')}`,
+    `PATCH answered the full record (${present.join(', ')}), not the update-shaped one`,
+  );
 }
 
 export const updateRecordShape = defineCheck({
@@ -349,7 +455,8 @@ export const updateRecordShape = defineCheck({
   async run(ctx, op) {
     const omitted = omittedOnUpdate(ctx, op);
     if (!omitted.length) return skipped('the spec names no field the update record omits');
-    if ((ctx.judgedElsewhere?.().judged ?? 0) > 0) return skipped(`no update of its own: the update answers other checks got were judged`);
+    if ((ctx.judgedElsewhere?.().judged ?? 0) > 0)
+      return skipped(`no update of its own: the update answers other checks got were judged`);
     const updated = await updateCreatedCampaign(ctx, op, { create: 71, body: 73 });
     if ('skip' in updated) return skipped(updated.skip);
     const { exchange, create } = updated;
@@ -366,36 +473,81 @@ export const updateRecordShape = defineCheck({
 });
 
 /** One status value sent to a campaign: the judgement, whether it changed the record, and the value when answered as set. */
-async function sendStatus(ctx: CheckContext, op: Operation, id: string, field: string, value: unknown): Promise<{ judgement: Judgement; changed: boolean; exchange: Exchange; set?: { id: string; value: unknown } }> {
+async function sendStatus(
+  ctx: CheckContext,
+  op: Operation,
+  id: string,
+  field: string,
+  value: unknown,
+): Promise<{ judgement: Judgement; changed: boolean; exchange: Exchange; set?: { id: string; value: unknown } }> {
   const values = enumOf(propertiesOf(op.requestBody!.schema)[field]!)!.filter((v) => v !== null);
   const param = op.parameters.find((p) => p.in === 'path')!.name;
   const exchange = await ctx.send(request(op, ctx, { pathValues: { [param]: id }, json: { [field]: value } }));
   const res = exchange.response;
-  if (!res) return { judgement: fail(ctx, exchange, `${field}=${String(value)} accepted`, statusText(exchange), `${field}=${String(value)}: no response`), changed: false, exchange };
+  if (!res)
+    return {
+      judgement: fail(
+        ctx,
+        exchange,
+        `${field}=${String(value)} accepted`,
+        statusText(exchange),
+        `${field}=${String(value)}: no response`,
+      ),
+      changed: false,
+      exchange,
+    };
   if (res.status === 429) return { judgement: RATE_LIMITED, changed: false, exchange };
   if (isSuccess(res.status)) {
     const judgement = judgeResponse(ctx, op, exchange, { what: `the record after ${field}=${String(value)}` });
     const got = (res.json as Record<string, unknown> | undefined)?.[field];
     if (got !== undefined && got !== null && got !== value) {
-      ctx.observe({ operation: label(op), message: `${field}=${String(value)} was accepted and the record says ${JSON.stringify(got)} (transitions are not specified)` });
+      ctx.observe({
+        operation: label(op),
+        message: `${field}=${String(value)} was accepted and the record says ${JSON.stringify(got)} (transitions are not specified)`,
+      });
     }
-    return got === value ? { judgement, changed: true, exchange, set: { id, value } } : { judgement, changed: true, exchange };
+    return got === value
+      ? { judgement, changed: true, exchange, set: { id, value } }
+      : { judgement, changed: true, exchange };
   }
   const detail = (res.json as { detail?: unknown } | undefined)?.detail;
-  const namesField = res.status === 422 && Array.isArray(detail) && detail.some((d) => Array.isArray((d as { loc?: unknown }).loc) && (d as { loc: unknown[] }).loc.includes(field));
+  const namesField =
+    res.status === 422 &&
+    Array.isArray(detail) &&
+    detail.some((d) => Array.isArray((d as { loc?: unknown }).loc) && (d as { loc: unknown[] }).loc.includes(field));
   if (namesField) {
-    return { judgement: fail(ctx, exchange, `${field}=${String(value)} accepted (one of ${values.join(', ')}, section 4.4)`, `422 naming ${field}`, `${field}=${String(value)} was rejected as invalid`, { [field]: value }, { kind: KIND.rejectedValid, field: { location: 'body', pointer: pointerOf([field]) } }), changed: false, exchange };
+    return {
+      judgement: fail(
+        ctx,
+        exchange,
+        `${field}=${String(value)} accepted (one of ${values.join(', ')}, section 4.4)`,
+        `422 naming ${field}`,
+        `${field}=${String(value)} was rejected as invalid`,
+        { [field]: value },
+        { kind: KIND.rejectedValid, field: { location: 'body', pointer: pointerOf([field]) } },
+      ),
+      changed: false,
+      exchange,
+    };
   }
-  ctx.observe({ operation: label(op), message: `${field}=${String(value)} was answered ${res.status} (${res.text.slice(0, 120)}); status transitions are not specified, so not judged` });
-  return { judgement: unjudged(`${field}=${String(value)} was answered ${res.status}: status transitions are not specified`), changed: false, exchange };
+  ctx.observe({
+    operation: label(op),
+    message: `${field}=${String(value)} was answered ${res.status} (${res.text.slice(0, 120)}); status transitions are not specified, so not judged`,
+  });
+  return {
+    judgement: unjudged(`${field}=${String(value)} was answered ${res.status}: status transitions are not specified`),
+    changed: false,
+    exchange,
+  };
 }
 
-const statusEnum = (op: Operation): [string, JsonSchema] | undefined => Object.entries(propertiesOf(op.requestBody?.schema ?? {})).find(([, s]) => enumOf(s)?.length);
+const statusEnum = (op: Operation): [string, JsonSchema] | undefined =>
+  Object.entries(propertiesOf(op.requestBody?.schema ?? {})).find(([, s]) => enumOf(s)?.length);
 
 export const updateStatusValues = defineCheck({
   id: 'stateful.update-status-values',
   suite: 'stateful',
-  rule: 'Each status value the update accepts (draft, scheduled, running, paused, completed) is not rejected as invalid (a value refused after an earlier move is tried again on a new campaign of its own: transitions are not specified), and the last one answered as set is what GET then shows; `scheduled` in the record is the contract\'s own conflict, observed',
+  rule: "Each status value the update accepts (draft, scheduled, running, paused, completed) is not rejected as invalid (a value refused after an earlier move is tried again on a new campaign of its own: transitions are not specified), and the last one answered as set is what GET then shows; `scheduled` in the record is the contract's own conflict, observed",
   contractRef: '3.1, 4.4',
   severity: 'major',
   appliesTo: (op) => op.id === 'updateCampaign' && Boolean(op.requestBody && statusEnum(op)),
@@ -412,7 +564,12 @@ export const updateStatusValues = defineCheck({
     let made = await createCampaign(ctx, create, 59);
     if (made.id === undefined) return skipped(couldNotCreate(made));
     // The record under test: the create that made it and the writes that moved it, which a repro replays.
-    const newRecord = (m: typeof made, id: string) => ({ id, moved: false, writes: [] as Exchange[], ...(m.exchange ? { create: m.exchange } : {}) });
+    const newRecord = (m: typeof made, id: string) => ({
+      id,
+      moved: false,
+      writes: [] as Exchange[],
+      ...(m.exchange ? { create: m.exchange } : {}),
+    });
     let record = newRecord(made, made.id);
     // The last value the server accepted and answered as set: a later GET must show it.
     let lastSet: { id: string; value: unknown; record: { create?: Exchange; writes: Exchange[] } } | undefined;
@@ -436,8 +593,21 @@ export const updateStatusValues = defineCheck({
       const after = await ctx.send(request(get, ctx, { pathValues: { [param]: lastSet.id } }));
       const campaign = (after.response?.json as { campaign?: Record<string, unknown> } | undefined)?.campaign;
       const shown = campaign?.[field];
-      if (after.response && isSuccess(after.response.status) && shown !== undefined && shown !== null && shown !== lastSet.value) {
-        const judged = fail(ctx, after, `${field} ${JSON.stringify(lastSet.value)} read back, as the update answered (section 4.4)`, `${field} ${JSON.stringify(shown)}`, `${field}=${String(lastSet.value)} was answered as set but GET shows ${JSON.stringify(shown)}`, { [field]: lastSet.value });
+      if (
+        after.response &&
+        isSuccess(after.response.status) &&
+        shown !== undefined &&
+        shown !== null &&
+        shown !== lastSet.value
+      ) {
+        const judged = fail(
+          ctx,
+          after,
+          `${field} ${JSON.stringify(lastSet.value)} read back, as the update answered (section 4.4)`,
+          `${field} ${JSON.stringify(shown)}`,
+          `${field}=${String(lastSet.value)} was answered as set but GET shows ${JSON.stringify(shown)}`,
+          { [field]: lastSet.value },
+        );
         findings.add(onRecord(ctx, judged, lastSet.record));
       }
     }
@@ -484,14 +654,18 @@ export const createInvite = defineCheck({
     const res = exchange.response;
     if (!res || !isSuccess(res.status)) {
       if (res?.status === 422) {
-        ctx.observe({ operation: label(op), message: `a valid invite was refused with 422; the contract does not give the roles or email rules beyond "developer"` });
+        ctx.observe({
+          operation: label(op),
+          message: `a valid invite was refused with 422; the contract does not give the roles or email rules beyond "developer"`,
+        });
         return skipped('the server refused the invite (observed)');
       }
       findings.add(refused(ctx, op, exchange, 'a valid invite'));
       return findings.outcome('');
     }
     findings.add(judgeResponse(ctx, op, exchange, { what: 'the created invite' }));
-    for (const j of echoJudge(ctx, op, exchange, body, res.json, successSchema(op), 'the created invite')) findings.add(j);
+    for (const j of echoJudge(ctx, op, exchange, body, res.json, successSchema(op), 'the created invite'))
+      findings.add(j);
     return findings.outcome('the invite is created');
   },
 });
@@ -519,12 +693,28 @@ export const regenerateKey = defineCheck({
     const previous = ctx.credentials.apiKey;
     if (typeof key === 'string' && key) ctx.rotateApiKey(key);
     if (typeof key === 'string' && key !== '' && key === previous) {
-      findings.add(fail(ctx, exchange, 'a new key in `key` (section 2.7: "the new secret key value")', 'the key in use, unchanged', 'the regeneration returned the key already in use'));
+      findings.add(
+        fail(
+          ctx,
+          exchange,
+          'a new key in `key` (section 2.7: "the new secret key value")',
+          'the key in use, unchanged',
+          'the regeneration returned the key already in use',
+        ),
+      );
     }
     findings.add(judgeResponse(ctx, op, exchange, { what: 'the regeneration result' }));
     const shape = validate('ApiKeyRegenerated', res.json);
     if (!shape.ok || typeof key !== 'string' || !key) {
-      findings.add(fail(ctx, exchange, 'the new key in `key` (section 2.7)', 'no key returned', 'the regeneration returned no key'));
+      findings.add(
+        fail(
+          ctx,
+          exchange,
+          'the new key in `key` (section 2.7)',
+          'no key returned',
+          'the regeneration returned no key',
+        ),
+      );
       return findings.outcome('');
     }
     // The new key must work: a read-only operation that needs the bearer.
@@ -532,7 +722,17 @@ export const regenerateKey = defineCheck({
     if (probe) {
       const after = await ctx.send(request(probe, ctx));
       if (after.response && after.response.status !== 429 && !isSuccess(after.response.status)) {
-        findings.add(fail(ctx, after, `${label(probe)} served with the regenerated key`, `status ${after.response.status}`, `the regenerated key does not work (${after.response.status} on ${label(probe)})`, undefined, { kind: KIND.status }));
+        findings.add(
+          fail(
+            ctx,
+            after,
+            `${label(probe)} served with the regenerated key`,
+            `status ${after.response.status}`,
+            `the regenerated key does not work (${after.response.status} on ${label(probe)})`,
+            undefined,
+            { kind: KIND.status },
+          ),
+        );
         await carryOnWithAWorkingKey(ctx, op, probe, previous, after.response.status);
       }
     }
@@ -546,16 +746,36 @@ export const regenerateKey = defineCheck({
  * not say when the old key stops working). If it does not either, every later check that needs
  * credentials would fail for this one fault, so the run skips them, naming it.
  */
-async function carryOnWithAWorkingKey(ctx: CheckContext, op: Operation, probe: Operation, previous: string | undefined, refused: number): Promise<void> {
+async function carryOnWithAWorkingKey(
+  ctx: CheckContext,
+  op: Operation,
+  probe: Operation,
+  previous: string | undefined,
+  refused: number,
+): Promise<void> {
   if (previous !== undefined) {
     ctx.rotateApiKey(previous);
     const again = await ctx.send(request(probe, ctx));
     if (again.response && isSuccess(again.response.status)) {
-      ctx.observe({ operation: label(op), message: `the key in use before the regeneration still works after it (${again.response.status} on ${label(probe)}); the run carries on with that key` });
+      ctx.observe({
+        operation: label(op),
+        message: `the key in use before the regeneration still works after it (${again.response.status} on ${label(probe)}); the run carries on with that key`,
+      });
       return;
     }
   }
-  ctx.credentialsLost(`the API key stopped working: ${label(op)} returned a key that was refused (${refused} on ${label(probe)}), and the key before it was refused too (stateful.regenerate-key)`);
+  ctx.credentialsLost(
+    `the API key stopped working: ${label(op)} returned a key that was refused (${refused} on ${label(probe)}), and the key before it was refused too (stateful.regenerate-key)`,
+  );
 }
 
-export const statefulChecks: CheckDefinition[] = [createEchoes, getReturnsCreated, updatePersists, updateRecordShape, updateStatusValues, addRecipient, createInvite, regenerateKey];
+export const statefulChecks: CheckDefinition[] = [
+  createEchoes,
+  getReturnsCreated,
+  updatePersists,
+  updateRecordShape,
+  updateStatusValues,
+  addRecipient,
+  createInvite,
+  regenerateKey,
+];

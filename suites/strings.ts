@@ -37,7 +37,25 @@ import {
   type StringTarget,
 } from '../src/generators/index.js';
 import { validate } from '../src/validators/index.js';
-import { Findings, OK, RATE_LIMITED, fail, unjudged, judgeInvalid, judgeResponse, label, locNames, openRule, recordCost, request, sampleBody, sharedPathForRecord, skipped, statusText, type Judgement } from './lib.js';
+import {
+  Findings,
+  OK,
+  RATE_LIMITED,
+  fail,
+  unjudged,
+  judgeInvalid,
+  judgeResponse,
+  label,
+  locNames,
+  openRule,
+  recordCost,
+  request,
+  sampleBody,
+  sharedPathForRecord,
+  skipped,
+  statusText,
+  type Judgement,
+} from './lib.js';
 
 type Where = 'body' | 'where';
 type Parts = NonNullable<Parameters<typeof request>[2]>;
@@ -55,9 +73,18 @@ const placeOf = (t: StringTarget): Where => (t.location === 'body' ? 'body' : 'w
 function valueFor(target: StringTarget, edge: StringEdge): string {
   if (edge.label === 'long' && target.maxLength !== undefined) return lengthEdges(target)[0]!.value;
   let value = edge.value;
-  if (target.location === 'body' && target.name === 'name' && value.trim() !== '' && edge.label !== 'long' && edge.label !== 'longest') value = `${TEST_DATA_PREFIX} ${value}`;
+  if (
+    target.location === 'body' &&
+    target.name === 'name' &&
+    value.trim() !== '' &&
+    edge.label !== 'long' &&
+    edge.label !== 'longest'
+  )
+    value = `${TEST_DATA_PREFIX} ${value}`;
   // Within a stated maxLength: as much of the value as it allows.
-  return target.maxLength !== undefined && edge.label !== 'past-longest' ? [...value].slice(0, target.maxLength).join('') : value;
+  return target.maxLength !== undefined && edge.label !== 'past-longest'
+    ? [...value].slice(0, target.maxLength).join('')
+    : value;
 }
 
 /**
@@ -80,7 +107,11 @@ export function stringGroups(op: Operation, spec?: SpecModel): Group[] {
   const out: Group[] = [];
   for (const where of ['body', 'where'] as const) {
     const mine = targets.filter((t) => placeOf(t) === where);
-    if (!mine.length || (spec && where === 'where' && pathReadElsewhere(spec, op) && mine.every((t) => t.location === 'path'))) continue;
+    if (
+      !mine.length ||
+      (spec && where === 'where' && pathReadElsewhere(spec, op) && mine.every((t) => t.location === 'path'))
+    )
+      continue;
     for (const edge of groupEdges(where)) {
       if (spec && where === 'body' && updatesCreated(spec, op) && edge.label !== UPDATE_BODY_EDGE) continue;
       const allowed = mine.filter((t) => stringAllowed(t, valueFor(t, edge)));
@@ -95,13 +126,17 @@ export function refusedProbes(op: Operation): Array<{ target: StringTarget; edge
   const out: Array<{ target: StringTarget; edge: StringEdge }> = [];
   for (const target of stringTargets(op)) {
     if (target.maxLength !== undefined) out.push({ target, edge: lengthEdges(target)[1]! });
-    if (target.minLength !== undefined && target.minLength > 0) out.push({ target, edge: { label: 'empty', value: '' } });
+    if (target.minLength !== undefined && target.minLength > 0)
+      out.push({ target, edge: { label: 'empty', value: '' } });
   }
   return out;
 }
 
 /** The container probes of a body: every top-most array and open object empty (one request), open objects one level deeper (another); the update of a created record gets the first only. */
-export function containerProbes(op: Operation, spec?: SpecModel): Array<{ label: 'empty containers' | 'deeper objects'; targets: ContainerTarget[] }> {
+export function containerProbes(
+  op: Operation,
+  spec?: SpecModel,
+): Array<{ label: 'empty containers' | 'deeper objects'; targets: ContainerTarget[] }> {
   const all = containerTargets(op);
   // An object with documented members stays whole: whether they may be left out is not shown, and a
   // server echoing them as null would then break the record's shape for what the client chose.
@@ -112,10 +147,13 @@ export function containerProbes(op: Operation, spec?: SpecModel): Array<{ label:
     { label: 'empty containers' as const, targets: topMost },
     { label: 'deeper objects' as const, targets: all.filter((t) => t.kind === 'object' && t.open) },
   ];
-  return probes.filter((p) => p.targets.length > 0 && !(spec && updatesCreated(spec, op) && p.label !== UPDATE_CONTAINERS));
+  return probes.filter(
+    (p) => p.targets.length > 0 && !(spec && updatesCreated(spec, op) && p.label !== UPDATE_CONTAINERS),
+  );
 }
 
-const planned = (op: Operation, spec: SpecModel): number => stringGroups(op, spec).length + refusedProbes(op).length + containerProbes(op, spec).length;
+const planned = (op: Operation, spec: SpecModel): number =>
+  stringGroups(op, spec).length + refusedProbes(op).length + containerProbes(op, spec).length;
 
 /** For --dry-run: the edges sent per place. */
 function listing(op: Operation, spec: SpecModel): string[] {
@@ -123,16 +161,31 @@ function listing(op: Operation, spec: SpecModel): string[] {
   for (const where of ['body', 'where'] as const) {
     const groups = stringGroups(op, spec).filter((g) => g.where === where);
     if (!groups.length) continue;
-    const fields = [...new Set(groups.flatMap((g) => g.targets.map((t) => `${t.location === 'body' ? '' : `${t.location} `}${t.loc.join('.')}`)))];
-    lines.push(`${where === 'body' ? 'body' : 'path/query'} ${fields.join(', ')}: ${groups.map((g) => g.edge.label).join(' ')} (one request per edge)`);
+    const fields = [
+      ...new Set(
+        groups.flatMap((g) =>
+          g.targets.map((t) => `${t.location === 'body' ? '' : `${t.location} `}${t.loc.join('.')}`),
+        ),
+      ),
+    ];
+    lines.push(
+      `${where === 'body' ? 'body' : 'path/query'} ${fields.join(', ')}: ${groups.map((g) => g.edge.label).join(' ')} (one request per edge)`,
+    );
   }
-  for (const p of refusedProbes(op)) lines.push(`${p.target.location} ${p.target.loc.join('.')}: ${p.edge.label} (refused: 422 naming it)`);
-  for (const p of containerProbes(op, spec)) lines.push(`body ${p.label}: ${p.targets.map((t) => t.loc.join('.')).join(', ')}`);
+  for (const p of refusedProbes(op))
+    lines.push(`${p.target.location} ${p.target.loc.join('.')}: ${p.edge.label} (refused: 422 naming it)`);
+  for (const p of containerProbes(op, spec))
+    lines.push(`body ${p.label}: ${p.targets.map((t) => t.loc.join('.')).join(', ')}`);
   return lines;
 }
 
 /** The request parts with every target of `targets` given the edge, the rest valid. */
-function partsFor(targets: StringTarget[], edge: StringEdge, path: Record<string, string>, base: Record<string, unknown> | undefined): Parts {
+function partsFor(
+  targets: StringTarget[],
+  edge: StringEdge,
+  path: Record<string, string>,
+  base: Record<string, unknown> | undefined,
+): Parts {
   const parts: Parts = { pathValues: { ...path } };
   let body = base;
   const query: Array<[string, string]> = [];
@@ -168,16 +221,34 @@ const isValidationBody = (json: unknown): boolean => validate('HTTPValidationErr
  * that id (judged: no server fault); when a body or query value was varied, such an answer means
  * the value was never looked at (a lookup or another rule came first), so it judges nothing.
  */
-function judgeAllowed(run: Run, exchange: Exchange, what: string, targets: readonly StringTarget[] = []): { judgement: Judgement; refused?: StringTarget[] } {
+function judgeAllowed(
+  run: Run,
+  exchange: Exchange,
+  what: string,
+  targets: readonly StringTarget[] = [],
+): { judgement: Judgement; refused?: StringTarget[] } {
   const { ctx, op } = run;
   const res = exchange.response;
   const rule = `${what}: a value the contract allows is accepted, or refused with 422 and the validation error body, never a server fault (sections 2.8, 4, 7)`;
-  if (!res) return { judgement: fail(ctx, exchange, rule, statusText(exchange), `${label(op)}: ${what} got no answer`) };
+  if (!res)
+    return { judgement: fail(ctx, exchange, rule, statusText(exchange), `${label(op)}: ${what} got no answer`) };
   if (res.status === 429) return { judgement: RATE_LIMITED };
-  if (res.status >= 500) return { judgement: fail(ctx, exchange, rule, `status ${res.status}`, `${label(op)} answered ${res.status} to ${what}`) };
-  if (res.status >= 200 && res.status < 300) return { judgement: judgeResponse(ctx, op, exchange, { what: `${what} on ${label(op)}` }) };
+  if (res.status >= 500)
+    return {
+      judgement: fail(ctx, exchange, rule, `status ${res.status}`, `${label(op)} answered ${res.status} to ${what}`),
+    };
+  if (res.status >= 200 && res.status < 300)
+    return { judgement: judgeResponse(ctx, op, exchange, { what: `${what} on ${label(op)}` }) };
   if (res.status === 422 && !isValidationBody(res.json)) {
-    return { judgement: fail(ctx, exchange, rule, `422 ${res.text.slice(0, 120)}`, `the 422 of ${label(op)} for ${what} is not the validation error body`) };
+    return {
+      judgement: fail(
+        ctx,
+        exchange,
+        rule,
+        `422 ${res.text.slice(0, 120)}`,
+        `the 422 of ${label(op)} for ${what} is not the validation error body`,
+      ),
+    };
   }
   if (res.status === 422) {
     run.noted.push(`${what}: ${res.status}`);
@@ -193,10 +264,13 @@ function judgeAllowed(run: Run, exchange: Exchange, what: string, targets: reado
   const open = openRule(ctx, op, exchange, { placeholder: targets.some((t) => t.location === 'path') });
   if (open) return { judgement: open };
   run.noted.push(`${what}: ${res.status}`);
-  return { judgement: unjudged(`${label(op)} answered ${res.status} to ${what}, a refusal the contract does not describe`) };
+  return {
+    judgement: unjudged(`${label(op)} answered ${res.status} to ${what}, a refusal the contract does not describe`),
+  };
 }
 
-const sendAlone = (run: Run, target: StringTarget, edge: StringEdge): Promise<Exchange> => run.ctx.send(request(run.op, run.ctx, partsFor([target], edge, run.path, run.base)));
+const sendAlone = (run: Run, target: StringTarget, edge: StringEdge): Promise<Exchange> =>
+  run.ctx.send(request(run.op, run.ctx, partsFor([target], edge, run.path, run.base)));
 const broke = (exchange: Exchange): boolean => (exchange.response?.status ?? 500) >= 500;
 
 /**
@@ -211,10 +285,20 @@ async function attribute(run: Run, group: Group, whole: Judgement): Promise<Judg
     if (group.edge.label === 'mixed' || group.edge.label === 'mixed without nul') {
       for (const cls of TEXT_CLASSES) {
         const narrow = await sendAlone(run, target, cls);
-        if (broke(narrow)) return judgeAllowed(run, narrow, describeStringEdge([target], { ...cls, value: valueFor(target, cls) }), [target]).judgement;
+        if (broke(narrow))
+          return judgeAllowed(run, narrow, describeStringEdge([target], { ...cls, value: valueFor(target, cls) }), [
+            target,
+          ]).judgement;
       }
     }
-    return exchange ? judgeAllowed(run, exchange, describeStringEdge([target], { ...group.edge, value: valueFor(target, group.edge) }), [target]).judgement : whole;
+    return exchange
+      ? judgeAllowed(
+          run,
+          exchange,
+          describeStringEdge([target], { ...group.edge, value: valueFor(target, group.edge) }),
+          [target],
+        ).judgement
+      : whole;
   }
   return whole;
 }
@@ -242,7 +326,8 @@ async function probeGroup(run: Run, group: Group): Promise<void> {
     refusedAll.push(...named);
     targets = targets.filter((t) => !named.includes(t));
   }
-  if (group.edge.label === 'mixed' && refusedAll.length) await probeGroup(run, { ...group, edge: MIXED_WITHOUT_NUL, targets: refusedAll });
+  if (group.edge.label === 'mixed' && refusedAll.length)
+    await probeGroup(run, { ...group, edge: MIXED_WITHOUT_NUL, targets: refusedAll });
 }
 
 /** A container probe: the body with the targets emptied or nested deeper. */
@@ -253,13 +338,15 @@ async function probeContainers(run: Run, probe: ReturnType<typeof containerProbe
     body = setPointer(body, t.pointer, value);
   }
   const exchange = await run.ctx.send(request(run.op, run.ctx, { pathValues: run.path, json: body }));
-  run.findings.add(judgeAllowed(run, exchange, `${probe.label} (${probe.targets.map((t) => t.loc.join('.')).join(', ')})`).judgement);
+  run.findings.add(
+    judgeAllowed(run, exchange, `${probe.label} (${probe.targets.map((t) => t.loc.join('.')).join(', ')})`).judgement,
+  );
 }
 
 export const stringEdgesCheck = defineCheck({
   id: 'ranges.string-edges',
   suite: 'ranges',
-  rule: 'Every free string (body, path, query; nested fields included) empty, whitespace only, non-ASCII (accents, CJK), astral (emoji), with combining marks, right-to-left, with a NUL, and 10,000 characters long (or the longest allowed), and the body\'s arrays and objects empty or nested one level deeper, never gets a 5xx: accepted as documented or refused with the validation error body; past a stated maxLength, 422 naming the field (the update of a created record is sent the mixed value and empty containers, its fields take the rest on the create)',
+  rule: "Every free string (body, path, query; nested fields included) empty, whitespace only, non-ASCII (accents, CJK), astral (emoji), with combining marks, right-to-left, with a NUL, and 10,000 characters long (or the longest allowed), and the body's arrays and objects empty or nested one level deeper, never gets a 5xx: accepted as documented or refused with the validation error body; past a stated maxLength, 422 naming the field (the update of a created record is sent the mixed value and empty containers, its fields take the rest on the create)",
   contractRef: '2.8, 4, 7',
   severity: 'critical',
   appliesTo: (op, spec) => planned(op, spec) > 0,
@@ -279,12 +366,21 @@ export const stringEdgesCheck = defineCheck({
       // Path edges alone still catch a server fault, but judge too little of the rule to pass on.
       const outcome = finish(run, '');
       if (outcome.status !== 'passed') return outcome;
-      return skipped(`${shared.reason ?? `no record to send ${label(op)} to`}: only the ${run.findings.probes} path edges were sent (no server fault); the body edges need a record`);
+      return skipped(
+        `${shared.reason ?? `no record to send ${label(op)} to`}: only the ${run.findings.probes} path edges were sent (no server fault); the body edges need a record`,
+      );
     }
     if (!found) return finish(run, '');
     for (const { target, edge } of refusedProbes(op)) {
       const exchange = await ctx.send(request(op, ctx, partsFor([target], edge, path, run.base)));
-      const kase: InvalidCase = { kind: 'string-edge', location: target.location, loc: target.loc, field: target.name, value: edge.value.length > 40 ? `${edge.value.length} characters` : edge.value, description: describeStringEdge([target], edge) };
+      const kase: InvalidCase = {
+        kind: 'string-edge',
+        location: target.location,
+        loc: target.loc,
+        field: target.name,
+        value: edge.value.length > 40 ? `${edge.value.length} characters` : edge.value,
+        description: describeStringEdge([target], edge),
+      };
       run.findings.add(judgeInvalid(ctx, op, exchange, kase));
     }
     for (const probe of containerProbes(op, ctx.spec)) await probeContainers(run, probe);
@@ -292,11 +388,20 @@ export const stringEdgesCheck = defineCheck({
   },
 });
 
-const everyPathParam = (op: Operation, targets: StringTarget[]): boolean => op.parameters.filter((p) => p.in === 'path').every((p) => targets.some((t) => t.location === 'path' && t.name === p.name));
+const everyPathParam = (op: Operation, targets: StringTarget[]): boolean =>
+  op.parameters
+    .filter((p) => p.in === 'path')
+    .every((p) => targets.some((t) => t.location === 'path' && t.name === p.name));
 
 function finish(run: Run, note: string) {
-  if (run.noted.length) run.ctx.observe({ operation: label(run.op), message: `refused values the contract allows, with an answer it leaves open (stricter where it is silent, or an id that does not exist): ${run.noted.join('; ')}` });
-  return run.findings.outcome(`${run.findings.probes} string and container edges answered as the contract allows${note}`);
+  if (run.noted.length)
+    run.ctx.observe({
+      operation: label(run.op),
+      message: `refused values the contract allows, with an answer it leaves open (stricter where it is silent, or an id that does not exist): ${run.noted.join('; ')}`,
+    });
+  return run.findings.outcome(
+    `${run.findings.probes} string and container edges answered as the contract allows${note}`,
+  );
 }
 
 export const stringsChecks = [stringEdgesCheck];

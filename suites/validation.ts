@@ -39,7 +39,22 @@ import {
 } from '../src/generators/index.js';
 import { coveringShare } from './lib/covering.js';
 import { probePacked } from './lib/packed.js';
-import { Findings, baseBody, checkProperty, fail, judgeInvalid, label, ownPathForRecord, recordCost, request, skipped, validCreateRefused, type InvalidJudgeOptions, type Judgement, unjudged } from './lib.js';
+import {
+  Findings,
+  baseBody,
+  checkProperty,
+  fail,
+  judgeInvalid,
+  label,
+  ownPathForRecord,
+  recordCost,
+  request,
+  skipped,
+  validCreateRefused,
+  type InvalidJudgeOptions,
+  type Judgement,
+  unjudged,
+} from './lib.js';
 
 /**
  * Where and on what a check sends its invalid bodies: a record of its own (never an invented id:
@@ -84,7 +99,8 @@ const topLevel = (op: Operation) => typedFields(op).filter((f) => f.depth === 0)
  * go first and each parent in the pack after its deepest member.
  */
 export function fieldPacks(fields: readonly FieldInfo[]): FieldInfo[][] {
-  const inside = (child: FieldInfo, parent: FieldInfo) => child !== parent && child.pointer.startsWith(`${parent.pointer}/`);
+  const inside = (child: FieldInfo, parent: FieldInfo) =>
+    child !== parent && child.pointer.startsWith(`${parent.pointer}/`);
   const height = (f: FieldInfo): number => Math.max(0, ...fields.filter((c) => inside(c, f)).map((c) => height(c) + 1));
   const packs: FieldInfo[][] = [];
   for (const f of fields) (packs[height(f)] ??= []).push(f);
@@ -92,17 +108,28 @@ export function fieldPacks(fields: readonly FieldInfo[]): FieldInfo[][] {
 }
 
 /** The wrong values a field is given, one per round: the near miss, (strict types) the coerced one, and one drawn by the seed. */
-function wrongValues(ctx: CheckContext, f: FieldInfo, i: number, drawn: boolean): Array<{ value: unknown } | undefined> {
+function wrongValues(
+  ctx: CheckContext,
+  f: FieldInfo,
+  i: number,
+  drawn: boolean,
+): Array<{ value: unknown } | undefined> {
   const arb = wrongTypeValue(f.schema, ctx.strictTypes);
   const near = nearMissWrongValue(f.schema);
   const coerced = ctx.strictTypes ? strictNearMissWrongValue(f.schema) : undefined;
   const sample = () => (arb ? { value: fc.sample(arb, { seed: ctx.seed + i, numRuns: 1 })[0] } : undefined);
-  return [near !== undefined ? { value: near } : sample(), coerced !== undefined ? { value: coerced } : undefined, drawn ? sample() : undefined];
+  return [
+    near !== undefined ? { value: near } : sample(),
+    coerced !== undefined ? { value: coerced } : undefined,
+    drawn ? sample() : undefined,
+  ];
 }
 
 /** Rounds of wrong values (near miss, strict, drawn): how many are sent per pack. */
 const wrongRounds = (op: Operation, runs: number, strictTypes: boolean | undefined): number =>
-  1 + (strictTypes && typedFields(op).some((f) => strictNearMissWrongValue(f.schema) !== undefined) ? 1 : 0) + (Math.min(runs, DRAWN) > 0 ? 1 : 0);
+  1 +
+  (strictTypes && typedFields(op).some((f) => strictNearMissWrongValue(f.schema) !== undefined) ? 1 : 0) +
+  (Math.min(runs, DRAWN) > 0 ? 1 : 0);
 
 /** One packed round of wrong values after the fixed ones, each field's drawn by the seed. */
 const DRAWN = 1;
@@ -114,7 +141,8 @@ export const wrongType = defineCheck({
   contractRef: '2.8, 4, 7',
   severity: 'major',
   appliesTo: (op) => typedFields(op).length > 0,
-  plannedRequests: (op, runs, spec, options) => fieldPacks(typedFields(op)).length * wrongRounds(op, runs, options?.strictTypes) + recordCost(op, spec),
+  plannedRequests: (op, runs, spec, options) =>
+    fieldPacks(typedFields(op)).length * wrongRounds(op, runs, options?.strictTypes) + recordCost(op, spec),
   async run(ctx, op) {
     const target = await targetFor(ctx, op, 11);
     if ('skip' in target) return skipped(target.skip);
@@ -125,7 +153,8 @@ export const wrongType = defineCheck({
     if (!values.some((v) => v.some(Boolean))) return skipped('no field whose type can be broken');
     const findings = new Findings();
     // The body: the required fields and the top-level members under test, one wrong value per field.
-    const baseOf = (fs: readonly FieldInfo[]) => baseBody(ctx, op, 11, [...new Set(fs.map((f) => String(f.loc[0])))], target.record);
+    const baseOf = (fs: readonly FieldInfo[]) =>
+      baseBody(ctx, op, 11, [...new Set(fs.map((f) => String(f.loc[0])))], target.record);
     let cases = 0;
     for (let round = 0; round < 3; round++) {
       for (const pack of fieldPacks(fields)) {
@@ -136,7 +165,8 @@ export const wrongType = defineCheck({
         if (!kases.length) continue;
         cases += kases.length;
         await probePacked(findings, kases, {
-          together: (open) => sendTogether(ctx, op, target, open, baseOf(open.map((k) => fields.find((f) => f.loc === k.loc)!))),
+          together: (open) =>
+            sendTogether(ctx, op, target, open, baseOf(open.map((k) => fields.find((f) => f.loc === k.loc)!))),
           alone: async (kase) => {
             const j = await sendCase(ctx, op, target, kase);
             return j.ok ? j : { ...j, failure: { ...j.failure, input: ctx.redact(kase) } };
@@ -149,11 +179,18 @@ export const wrongType = defineCheck({
 });
 
 /** The cases of one pack in one request: `base` with every case's value at its field. */
-function sendTogether(ctx: CheckContext, op: Operation, target: Target, kases: readonly InvalidCase[], base: Record<string, unknown>): Promise<Exchange> {
+function sendTogether(
+  ctx: CheckContext,
+  op: Operation,
+  target: Target,
+  kases: readonly InvalidCase[],
+  base: Record<string, unknown>,
+): Promise<Exchange> {
   const parts: Parameters<typeof request>[2] = { pathValues: target.values };
   const query = kases.flatMap((k) => k.query ?? []);
   if (query.length) parts.query = query;
-  if (kases.some((k) => k.body !== undefined)) parts.json = kases.reduce<unknown>((body, k) => setPointer(body, toPointer(k.loc), k.value), base);
+  if (kases.some((k) => k.body !== undefined))
+    parts.json = kases.reduce<unknown>((body, k) => setPointer(body, toPointer(k.loc), k.value), base);
   return ctx.send(request(op, ctx, parts));
 }
 
@@ -175,26 +212,42 @@ export const enumViolation = defineCheck({
   severity: 'major',
   appliesTo: (op) => enumFields(op).length > 0 || providerIdFields(op).some((f) => f.depth === 0),
   plannedRequests: (op, runs, spec) =>
-    (enumFields(op).length ? enumFields(op).length + Math.min(runs, ENUM_DRAWN) : 0) + providerIdFields(op).filter((f) => f.depth === 0).length + recordCost(op, spec),
+    (enumFields(op).length ? enumFields(op).length + Math.min(runs, ENUM_DRAWN) : 0) +
+    providerIdFields(op).filter((f) => f.depth === 0).length +
+    recordCost(op, spec),
   async run(ctx, op) {
     const target = await targetFor(ctx, op, 13);
     if ('skip' in target) return skipped(target.skip);
     // The enum cases set their field themselves; the body keeps the record's own status otherwise.
-    const under = providerIdFields(op).filter((f) => f.depth === 0).map((f) => String(f.loc[0]));
+    const under = providerIdFields(op)
+      .filter((f) => f.depth === 0)
+      .map((f) => String(f.loc[0]));
     const base = baseBody(ctx, op, 13, under, target.record);
     const findings = new Findings();
-    const cases = enumFields(op).map((f) => enumCase(base, f)).filter((a): a is fc.Arbitrary<InvalidCase> => a !== undefined);
+    const cases = enumFields(op)
+      .map((f) => enumCase(base, f))
+      .filter((a): a is fc.Arbitrary<InvalidCase> => a !== undefined);
     if (cases.length) {
       // First an allowed value in upper case ("DRAFT"): a comparison ignoring case lets it in.
-      const examples = enumFields(op).map((f) => enumNearMiss(base, f)).filter((c): c is InvalidCase => c !== undefined);
-      findings.add(await checkProperty(ctx, fc.oneof(...cases), (kase) => sendCase(ctx, op, target, kase), { examples, numRuns: Math.min(ctx.runs, ENUM_DRAWN) }));
+      const examples = enumFields(op)
+        .map((f) => enumNearMiss(base, f))
+        .filter((c): c is InvalidCase => c !== undefined);
+      findings.add(
+        await checkProperty(ctx, fc.oneof(...cases), (kase) => sendCase(ctx, op, target, kase), {
+          examples,
+          numRuns: Math.min(ctx.runs, ENUM_DRAWN),
+        }),
+      );
     }
     // The provider ids are a closed set the spec cannot list (the contract does not name them): judged
     // only when the run knows both, and on the wire body as sent.
     const channels = ctx.fixtures.channels ?? [];
     for (const field of providerIdFields(op).filter((f) => f.depth === 0)) {
       if (channels.length < 2) {
-        ctx.observe({ operation: label(op), message: `${field.field} outside the provider ids not judged: the run knows ${channels.length} of the two (set fixtures.channels)` });
+        ctx.observe({
+          operation: label(op),
+          message: `${field.field} outside the provider ids not judged: the run knows ${channels.length} of the two (set fixtures.channels)`,
+        });
         continue;
       }
       const value = 'vapc-not-a-provider';
@@ -208,7 +261,9 @@ export const enumViolation = defineCheck({
         description: `${field.field}=${JSON.stringify(value)} (one of the two provider ids ${channels.join(', ')})`,
       };
       const exchange = await ctx.send(request(op, ctx, { pathValues: target.values, json: kase.body }));
-      const options: InvalidJudgeOptions = { stillInvalid: (ex) => !channels.includes(sentValue(op, ex, field.field) as string) };
+      const options: InvalidJudgeOptions = {
+        stillInvalid: (ex) => !channels.includes(sentValue(op, ex, field.field) as string),
+      };
       if (target.validRefused !== undefined) options.validRefused = target.validRefused;
       findings.add(judgeInvalid(ctx, op, exchange, kase, options));
     }
@@ -237,7 +292,11 @@ export const malformedJsonCheck = defineCheck({
   severity: 'major',
   appliesTo: (op) => Boolean(op.requestBody),
   plannedRequests: (op, _runs, spec) => malformationsFor(spec, op, {}).length + recordCost(op, spec),
-  plannedCases: (op, spec) => [`body: ${malformationsFor(spec, op, {}).map((k) => k.description.replace(/^malformed JSON \((.*)\)$/, '$1')).join(', ')}`],
+  plannedCases: (op, spec) => [
+    `body: ${malformationsFor(spec, op, {})
+      .map((k) => k.description.replace(/^malformed JSON \((.*)\)$/, '$1'))
+      .join(', ')}`,
+  ],
   async run(ctx, op) {
     const target = await targetFor(ctx, op, 17);
     if ('skip' in target) return skipped(target.skip);
@@ -249,7 +308,9 @@ export const malformedJsonCheck = defineCheck({
 });
 
 /** The non-integer values every integer query parameter is given (nonIntegerQueryExamples: a word, a fraction), one packed request each. */
-const nonIntegerRounds = (op: Operation): string[] => [...new Set(nonIntegerQueryExamples(op).map((k) => String(k.value)))];
+const nonIntegerRounds = (op: Operation): string[] => [
+  ...new Set(nonIntegerQueryExamples(op).map((k) => String(k.value))),
+];
 
 export const nonIntegerQueryCheck = defineCheck({
   id: 'validation.non-integer-query',
@@ -259,17 +320,28 @@ export const nonIntegerQueryCheck = defineCheck({
   severity: 'major',
   appliesTo: (op) => integerQueryParams(op).length > 0,
   plannedRequests: (op) => nonIntegerRounds(op).length,
-  plannedCases: (op) => integerQueryParams(op).map((p) => `query ${p.name}: ${nonIntegerQueryExamples(op).filter((k) => k.field === p.name).map((k) => k.value).join(' ')}`),
+  plannedCases: (op) =>
+    integerQueryParams(op).map(
+      (p) =>
+        `query ${p.name}: ${nonIntegerQueryExamples(op)
+          .filter((k) => k.field === p.name)
+          .map((k) => k.value)
+          .join(' ')}`,
+    ),
   async run(ctx, op) {
     const examples = nonIntegerQueryExamples(op);
     if (!examples.length) return skipped('no integer query parameter');
     const findings = new Findings();
     // The fixed word and fraction reach every parameter on every seed; random ones repeat them.
     for (const value of nonIntegerRounds(op)) {
-      await probePacked(findings, examples.filter((k) => k.value === value), {
-        together: (open) => sendTogether(ctx, op, { values: {} }, open, {}),
-        alone: (kase) => sendCase(ctx, op, { values: {} }, kase),
-      });
+      await probePacked(
+        findings,
+        examples.filter((k) => k.value === value),
+        {
+          together: (open) => sendTogether(ctx, op, { values: {} }, open, {}),
+          alone: (kase) => sendCase(ctx, op, { values: {} }, kase),
+        },
+      );
     }
     return findings.outcome('422 naming the parameter for non-integer query values');
   },
@@ -302,13 +374,26 @@ export const locNamesLocation = defineCheck({
   contractRef: '2.8, 7',
   severity: 'minor',
   appliesTo: (op) => topLevel(op).length > 0 || integerQueryParams(op).length > 0,
-  plannedRequests: (op, _runs, spec) => (topLevel(op).length > 0 ? 1 : 0) + (integerQueryParams(op).length > 0 ? 1 : 0) + recordCost(op, spec),
+  plannedRequests: (op, _runs, spec) =>
+    (topLevel(op).length > 0 ? 1 : 0) + (integerQueryParams(op).length > 0 ? 1 : 0) + recordCost(op, spec),
   async run(ctx, op) {
     const cases: InvalidCase[] = [];
     const field = topLevel(op).find((f) => wrongTypeCase(baseBody(ctx, op, 29, [f.field]), f) !== undefined);
-    if (field) cases.push(fc.sample(wrongTypeCase(baseBody(ctx, op, 29, [field.field]), field)!, { seed: ctx.seed, numRuns: 1 })[0]!);
+    if (field)
+      cases.push(
+        fc.sample(wrongTypeCase(baseBody(ctx, op, 29, [field.field]), field)!, { seed: ctx.seed, numRuns: 1 })[0]!,
+      );
     const param = integerQueryParams(op)[0];
-    if (param) cases.push({ kind: 'non-integer-query', location: 'query', loc: [param.name], field: param.name, value: 'xyz', query: [[param.name, 'xyz']], description: `${param.name}=xyz` });
+    if (param)
+      cases.push({
+        kind: 'non-integer-query',
+        location: 'query',
+        loc: [param.name],
+        field: param.name,
+        value: 'xyz',
+        query: [[param.name, 'xyz']],
+        description: `${param.name}=xyz`,
+      });
     const target = await targetFor(ctx, op, 29);
     if ('skip' in target) return skipped(target.skip);
     const values = target.values;
@@ -322,19 +407,36 @@ export const locNamesLocation = defineCheck({
       // Other statuses and shapes are judged by the other validation checks.
       const detail = (res?.json as { detail?: unknown } | undefined)?.detail;
       if (!res || res.status !== 422 || !Array.isArray(detail)) {
-        findings.add(unjudged(`${kase.description} was answered ${res ? res.status : 'with no response'}, not a 422 with a loc (judged by the other validation checks)`));
+        findings.add(
+          unjudged(
+            `${kase.description} was answered ${res ? res.status : 'with no response'}, not a 422 with a loc (judged by the other validation checks)`,
+          ),
+        );
         continue;
       }
       const placement = locPlacement(detail, kase);
       const locs = detail.map((d) => JSON.stringify((d as { loc?: unknown })?.loc)).join(', ');
       if (placement === 'misplaced') {
-        findings.add(fail(ctx, exchange, `a loc of ["${kase.location}", "${kase.field}", ...] (section 2.8)`, `loc ${locs}`, `the 422 for ${kase.description} places it in the wrong location (loc ${locs})`, kase.value, {
-          kind: KIND.loc,
-          field: { location: kase.location, pointer: pointerOf(kase.loc) },
-        }));
+        findings.add(
+          fail(
+            ctx,
+            exchange,
+            `a loc of ["${kase.location}", "${kase.field}", ...] (section 2.8)`,
+            `loc ${locs}`,
+            `the 422 for ${kase.description} places it in the wrong location (loc ${locs})`,
+            kase.value,
+            {
+              kind: KIND.loc,
+              field: { location: kase.location, pointer: pointerOf(kase.loc) },
+            },
+          ),
+        );
       } else {
         if (placement === 'unlocated') {
-          ctx.observe({ operation: label(op), message: `the 422 for ${kase.description} names the field but not its location (loc ${locs}); FastAPI-style servers start loc with "${kase.location}", the contract does not require it` });
+          ctx.observe({
+            operation: label(op),
+            message: `the 422 for ${kase.description} names the field but not its location (loc ${locs}); FastAPI-style servers start loc with "${kase.location}", the contract does not require it`,
+          });
         }
         findings.add({ ok: true });
       }
@@ -343,4 +445,10 @@ export const locNamesLocation = defineCheck({
   },
 });
 
-export const validationChecks: CheckDefinition[] = [wrongType, enumViolation, malformedJsonCheck, nonIntegerQueryCheck, locNamesLocation];
+export const validationChecks: CheckDefinition[] = [
+  wrongType,
+  enumViolation,
+  malformedJsonCheck,
+  nonIntegerQueryCheck,
+  locNamesLocation,
+];

@@ -26,7 +26,12 @@ function readLayers(): Layer[] {
     if (cells.length < 5 || !/^`[a-z-]+`$/.test(cells[1]!)) continue;
     const ticks = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
     const all = cells[3]!.startsWith('everything');
-    layers.push({ name: cells[1]!.slice(1, -1), paths: ticks(cells[2]!), mayImport: new Set(all ? ['*'] : ticks(cells[3]!)), except: new Set(all ? ticks(cells[3]!) : []) });
+    layers.push({
+      name: cells[1]!.slice(1, -1),
+      paths: ticks(cells[2]!),
+      mayImport: new Set(all ? ['*'] : ticks(cells[3]!)),
+      except: new Set(all ? ticks(cells[3]!) : []),
+    });
   }
   return layers;
 }
@@ -45,7 +50,9 @@ const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"](\.[^'"]+)['"]|i
 
 function importsOf(file: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
-  return [...text.matchAll(IMPORT)].map((m) => relative(ROOT, resolve(dirname(join(ROOT, file)), (m[1] ?? m[2])!)).replace(/\.js$/, '.ts'));
+  return [...text.matchAll(IMPORT)].map((m) =>
+    relative(ROOT, resolve(dirname(join(ROOT, file)), (m[1] ?? m[2])!)).replace(/\.js$/, '.ts'),
+  );
 }
 
 function layerOf(file: string, layers: Layer[]): Layer | undefined {
@@ -60,8 +67,12 @@ function layerOf(file: string, layers: Layer[]): Layer | undefined {
 }
 
 const layers = readLayers();
-const files = [...sourceFiles(join(ROOT, 'src')), ...sourceFiles(join(ROOT, 'suites'))].filter((f) => !f.startsWith('src/generated/'));
-const graph = new Map(files.map((f) => [f, importsOf(f).filter((t) => t.startsWith('src/') || t.startsWith('suites/'))]));
+const files = [...sourceFiles(join(ROOT, 'src')), ...sourceFiles(join(ROOT, 'suites'))].filter(
+  (f) => !f.startsWith('src/generated/'),
+);
+const graph = new Map(
+  files.map((f) => [f, importsOf(f).filter((t) => t.startsWith('src/') || t.startsWith('suites/'))]),
+);
 
 /** The imports that break the table: `file (layer) -> target (layer)`. */
 function violations(edges: ReadonlyMap<string, readonly string[]>): string[] {
@@ -71,7 +82,8 @@ function violations(edges: ReadonlyMap<string, readonly string[]>): string[] {
     if (!from) continue;
     for (const target of targets) {
       const to = layerOf(target, layers);
-      if (!to || to === from || (from.mayImport.has('*') && !from.except.has(to.name)) || from.mayImport.has(to.name)) continue;
+      if (!to || to === from || (from.mayImport.has('*') && !from.except.has(to.name)) || from.mayImport.has(to.name))
+        continue;
       broken.push(`${file} (${from.name}) -> ${target} (${to.name})`);
     }
   }
@@ -113,7 +125,6 @@ function circlesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   return circles;
 }
 
-
 describe('architecture: every import points down (ARCHITECTURE.md)', () => {
   it('the table names layers, and every file of src/ and suites/ belongs to one', () => {
     expect(layers.length).toBeGreaterThan(8);
@@ -126,7 +137,15 @@ describe('architecture: every import points down (ARCHITECTURE.md)', () => {
 
   it('no circle: no file reaches itself through its imports', () => {
     expect(circlesOf(graph)).toEqual([]);
-    expect(circlesOf(new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']]]))).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+    expect(
+      circlesOf(
+        new Map([
+          ['a.ts', ['b.ts']],
+          ['b.ts', ['c.ts']],
+          ['c.ts', ['a.ts']],
+        ]),
+      ),
+    ).toEqual([['a.ts', 'b.ts', 'c.ts']]);
   });
 
   it('the check fails on planted upward imports (it can fail)', () => {
@@ -145,10 +164,16 @@ describe('architecture: every import points down (ARCHITECTURE.md)', () => {
   });
 
   it("the runner and the check toolkit name none of this contract's operations: the profile (suites/profile.ts) does", () => {
-    const ids = [...readFileSync(join(ROOT, 'spec', 'openapi.yaml'), 'utf8').matchAll(/^\s+operationId:\s*(\w+)/gm)].map((m) => m[1]!);
+    const ids = [
+      ...readFileSync(join(ROOT, 'spec', 'openapi.yaml'), 'utf8').matchAll(/^\s+operationId:\s*(\w+)/gm),
+    ].map((m) => m[1]!);
     expect(ids.length).toBeGreaterThan(5);
     const generic = files.filter((f) => f.startsWith('src/runner/') || f.startsWith('src/checks/'));
-    const named = generic.flatMap((f) => ids.filter((id) => new RegExp(`['"\`]${id}['"\`]`).test(readFileSync(join(ROOT, f), 'utf8'))).map((id) => `${f}: ${id}`));
+    const named = generic.flatMap((f) =>
+      ids
+        .filter((id) => new RegExp(`['"\`]${id}['"\`]`).test(readFileSync(join(ROOT, f), 'utf8')))
+        .map((id) => `${f}: ${id}`),
+    );
     expect(named).toEqual([]);
     expect(ids.some((id) => readFileSync(join(ROOT, 'suites', 'profile.ts'), 'utf8').includes(`'${id}'`))).toBe(true);
   });

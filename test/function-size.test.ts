@@ -25,7 +25,8 @@ function sourceFiles(dir: string, skip: string[] = []): string[] {
 function nameOf(node: ts.FunctionLikeDeclaration, source: ts.SourceFile): string {
   if (node.name) return node.name.getText(source);
   const parent = node.parent;
-  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) return parent.name.getText(source);
+  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent))
+    return parent.name.getText(source);
   if (ts.isConstructorDeclaration(node)) return 'constructor';
   return '(anonymous)';
 }
@@ -54,7 +55,11 @@ describe('function size', () => {
     const body = Array.from({ length: 5 }, (_, i) => `  const a${i} = ${i};`).join('\n');
     const text = `function small() {\n${body}\n}\nconst arrow = () => {\n${body}\n};\nclass C { method() {\n${body}\n} }\n`;
     expect(longFunctions('x.ts', text, 7)).toEqual([]);
-    expect(longFunctions('x.ts', text, 6)).toEqual(['x.ts:1 small (7 lines)', 'x.ts:8 arrow (7 lines)', 'x.ts:15 method (7 lines)']);
+    expect(longFunctions('x.ts', text, 6)).toEqual([
+      'x.ts:1 small (7 lines)',
+      'x.ts:8 arrow (7 lines)',
+      'x.ts:15 method (7 lines)',
+    ]);
   });
 
   it(`finds no function over ${MAX_LINES} lines in src/ and suites/`, () => {

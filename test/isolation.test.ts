@@ -34,7 +34,8 @@ export function leaks(file: string, text: string): string[] {
   const lines = text.split('\n');
   lines.forEach((line, i) => {
     if (line.trimStart().startsWith('//') || line.trimStart().startsWith('*')) return;
-    if (LEAKY_VI.test(line)) found.push(`${file}:${i + 1} ${line.match(LEAKY_VI)![0].trim()} (state that outlives the file)`);
+    if (LEAKY_VI.test(line))
+      found.push(`${file}:${i + 1} ${line.match(LEAKY_VI)![0].trim()} (state that outlives the file)`);
     if (ENV_WRITE.test(line)) found.push(`${file}:${i + 1} writes process.env`);
   });
   if (!/\.test\.ts$/.test(file)) {
@@ -42,7 +43,10 @@ export function leaks(file: string, text: string): string[] {
     for (const statement of source.statements) {
       if (!ts.isExpressionStatement(statement) || !ts.isCallExpression(statement.expression)) continue;
       const callee = statement.expression.expression.getText(source);
-      if (HOOKS.has(callee)) found.push(`${file}:${source.getLineAndCharacterOfPosition(statement.getStart(source)).line + 1} ${callee} at import time in a helper`);
+      if (HOOKS.has(callee))
+        found.push(
+          `${file}:${source.getLineAndCharacterOfPosition(statement.getStart(source)).line + 1} ${callee} at import time in a helper`,
+        );
     }
   }
   return found;
@@ -55,7 +59,9 @@ describe('test isolation: no test leaves state for the next file', () => {
     expect(leaks('x.test.ts', "process.env.VAPC_API_KEY = 'k';")).toHaveLength(1);
     expect(leaks('x.test.ts', "process.env['HOME'] ??= '/';")).toHaveLength(1);
     expect(leaks('x.test.ts', 'delete process.env.CI;')).toHaveLength(1);
-    expect(leaks('helpers/h.ts', 'import { afterEach } from "vitest";\nafterEach(() => {});')).toEqual(['helpers/h.ts:2 afterEach at import time in a helper']);
+    expect(leaks('helpers/h.ts', 'import { afterEach } from "vitest";\nafterEach(() => {});')).toEqual([
+      'helpers/h.ts:2 afterEach at import time in a helper',
+    ]);
     // Reading env, comparing it, and hooks inside a function or in a test file are fine.
     expect(leaks('x.test.ts', "if (process.env.CI === 'true') {}\nafterEach(() => {});")).toEqual([]);
     expect(leaks('helpers/h.ts', 'export function f() { afterEach(() => {}); }')).toEqual([]);

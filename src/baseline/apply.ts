@@ -18,12 +18,15 @@ export interface ApplyOptions {
 }
 
 /** An entry counts until the end of its `expires` day. */
-export const isExpired = (entry: Pick<BaselineEntry, 'expires'>, today: string): boolean => entry.expires !== undefined && entry.expires < today;
+export const isExpired = (entry: Pick<BaselineEntry, 'expires'>, today: string): boolean =>
+  entry.expires !== undefined && entry.expires < today;
 
 const pairKey = (check: string, operation: string): string => `${check}\u0000${operation}`;
 
 /** The findings of a run: one (check, operation, kind) per kind of each failed result, sorted, without repeats. */
-export function findingsOf(report: Pick<RunReport, 'results'>): Array<Pick<BaselineEntry, 'check' | 'operation' | 'kind'>> {
+export function findingsOf(
+  report: Pick<RunReport, 'results'>,
+): Array<Pick<BaselineEntry, 'check' | 'operation' | 'kind'>> {
   const out = new Map<string, Pick<BaselineEntry, 'check' | 'operation' | 'kind'>>();
   for (const r of report.results) {
     for (const kind of kindsOfResult(r)) {
@@ -35,7 +38,11 @@ export function findingsOf(report: Pick<RunReport, 'results'>): Array<Pick<Basel
 }
 
 /** How a failed result stands against the baseline. */
-export function markResult(result: CheckResult, index: ReadonlyMap<string, BaselineEntry>, today: string): BaselineMark {
+export function markResult(
+  result: CheckResult,
+  index: ReadonlyMap<string, BaselineEntry>,
+  today: string,
+): BaselineMark {
   const kinds = kindsOfResult(result);
   const matched = kinds.map((kind) => index.get(signatureOf({ check: result.id, operation: result.operation, kind })));
   const entries = matched.filter((e): e is BaselineEntry => e !== undefined);
@@ -45,7 +52,10 @@ export function markResult(result: CheckResult, index: ReadonlyMap<string, Basel
   if (entries.length > 0) {
     // The baseline file is the checkout's (a pull request can edit it): its text is shown as data.
     mark.reason = printable([...new Set(entries.map((e) => e.reason))].join('; '));
-    const dates = entries.map((e) => e.expires).filter((d): d is string => d !== undefined).sort();
+    const dates = entries
+      .map((e) => e.expires)
+      .filter((d): d is string => d !== undefined)
+      .sort();
     if (dates[0] !== undefined) mark.expires = dates[0];
   }
   if (expired) mark.expired = true;
@@ -95,7 +105,14 @@ export function applyBaseline(report: RunReport, baseline: Baseline, options: Ap
     ...report,
     summary: { ...report.summary, new_failures: failed - known, known },
     results,
-    baseline: { file: printable(options.file), entries: baseline.findings.length, known, new_failures: failed - known, expired, not_observed: notObserved },
+    baseline: {
+      file: printable(options.file),
+      entries: baseline.findings.length,
+      known,
+      new_failures: failed - known,
+      expired,
+      not_observed: notObserved,
+    },
   };
 }
 
@@ -115,14 +132,18 @@ export function prunable(baseline: Baseline, report: Pick<RunReport, 'results'>)
  */
 export function causesOfFindings(report: Pick<RunReport, 'results'>): Map<string, string> {
   const causes = new Map<string, Set<string>>();
-  const add = (signature: string, cause: string) => causes.set(signature, (causes.get(signature) ?? new Set()).add(cause));
+  const add = (signature: string, cause: string) =>
+    causes.set(signature, (causes.get(signature) ?? new Set()).add(cause));
   for (const r of report.results) {
     if (r.status !== 'failed') continue;
     if (!r.failures || r.failures.length === 0) {
-      for (const kind of kindsOfResult(r)) add(signatureOf({ check: r.id, operation: r.operation, kind }), causeOf(r, undefined).key);
+      for (const kind of kindsOfResult(r))
+        add(signatureOf({ check: r.id, operation: r.operation, kind }), causeOf(r, undefined).key);
       continue;
     }
-    for (const f of r.failures) for (const kind of kindsOfFailure(f)) add(signatureOf({ check: r.id, operation: r.operation, kind }), causeOf(r, f).key);
+    for (const f of r.failures)
+      for (const kind of kindsOfFailure(f))
+        add(signatureOf({ check: r.id, operation: r.operation, kind }), causeOf(r, f).key);
   }
   return new Map([...causes].map(([sig, keys]) => [sig, [...keys].sort().join('; ')]));
 }
@@ -132,7 +153,11 @@ export function causesOfFindings(report: Pick<RunReport, 'results'>): Map<string
  * `previous` with the same signature keeps its reason and expiry; a new one gets the TODO reason),
  * plus the entries of `previous` not seen this run, unless `prune` is set and they are prunable.
  */
-export function entriesToWrite(report: Pick<RunReport, 'results'>, previous?: Baseline, prune = false): BaselineEntry[] {
+export function entriesToWrite(
+  report: Pick<RunReport, 'results'>,
+  previous?: Baseline,
+  prune = false,
+): BaselineEntry[] {
   const index = new Map((previous?.findings ?? []).map((e) => [signatureOf(e), e]));
   const causes = causesOfFindings(report);
   const out = new Map<string, BaselineEntry>();
@@ -147,7 +172,10 @@ export function entriesToWrite(report: Pick<RunReport, 'results'>, previous?: Ba
 }
 
 /** --prune-baseline alone: the entries of `previous` that stay (all but the prunable ones). */
-export function prunedEntries(previous: Baseline, report: Pick<RunReport, 'results'>): { kept: BaselineEntry[]; dropped: BaselineEntry[] } {
+export function prunedEntries(
+  previous: Baseline,
+  report: Pick<RunReport, 'results'>,
+): { kept: BaselineEntry[]; dropped: BaselineEntry[] } {
   const drop = new Set(prunable(previous, report).map(signatureOf));
   return {
     kept: previous.findings.filter((e) => !drop.has(signatureOf(e))),

@@ -54,7 +54,8 @@ export function isIsoDate(text: string): boolean {
 }
 
 /** The signature of an entry or finding, one string: `check operation kind`. */
-export const signatureOf = (e: Pick<BaselineEntry, 'check' | 'operation' | 'kind'>): string => `${e.check}\u0000${e.operation}\u0000${e.kind}`;
+export const signatureOf = (e: Pick<BaselineEntry, 'check' | 'operation' | 'kind'>): string =>
+  `${e.check}\u0000${e.operation}\u0000${e.kind}`;
 
 /** Entries by cause (those without one last), then by check, operation and kind. */
 export function compareEntries(a: BaselineEntry, b: BaselineEntry): number {
@@ -101,14 +102,17 @@ export function parseBaseline(text: string, file: string): Baseline {
   const first = doc.errors[0];
   if (first) fail(`not valid YAML: ${first.message.split('\n')[0]}`, undefined, first.pos[0]);
   const root = doc.contents;
-  if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) return { version: 1, findings: [] };
+  if (root === null || (isScalar(root) && (root.value === null || root.value === '')))
+    return { version: 1, findings: [] };
   if (!isMap(root)) return fail('expected a mapping with version: 1 and findings: [...]', root);
   for (const pair of root.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : '';
-    if (key !== 'version' && key !== 'findings') fail(`unknown key "${key}" (expected version, findings)`, pair.key as Node);
+    if (key !== 'version' && key !== 'findings')
+      fail(`unknown key "${key}" (expected version, findings)`, pair.key as Node);
   }
   const version = root.get('version', true) as Node | undefined;
-  if (version !== undefined && !(isScalar(version) && Number(version.value) === BASELINE_VERSION)) fail(`version must be ${BASELINE_VERSION}`, version);
+  if (version !== undefined && !(isScalar(version) && Number(version.value) === BASELINE_VERSION))
+    fail(`version must be ${BASELINE_VERSION}`, version);
   const list = root.get('findings', true);
   if (list === undefined || (isScalar(list) && list.value === null)) return { version: 1, findings: [] };
   if (!isSeq(list)) return fail('findings must be a list', list as Node);
@@ -116,7 +120,8 @@ export function parseBaseline(text: string, file: string): Baseline {
   const findings = list.items.map((item, i) => {
     const entry = parseEntry(item as Node, i, fail);
     const sig = signatureOf(entry);
-    if (seen.has(sig)) fail(`finding ${i + 1} repeats finding ${seen.get(sig)! + 1} (same check, operation and kind)`, item as Node);
+    if (seen.has(sig))
+      fail(`finding ${i + 1} repeats finding ${seen.get(sig)! + 1} (same check, operation and kind)`, item as Node);
     seen.set(sig, i);
     return entry;
   });
@@ -131,16 +136,29 @@ function parseEntry(item: Node, index: number, fail: Fail): BaselineEntry {
   const out: Record<string, string> = {};
   for (const pair of item.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : '';
-    if (!(ENTRY_KEYS as readonly string[]).includes(key)) fail(`${n}: unknown key "${key}" (expected ${ENTRY_KEYS.join(', ')})`, pair.key as Node);
+    if (!(ENTRY_KEYS as readonly string[]).includes(key))
+      fail(`${n}: unknown key "${key}" (expected ${ENTRY_KEYS.join(', ')})`, pair.key as Node);
     const value = pair.value as Node | null;
-    if (!isScalar(value) || value.value === null || typeof value.value === 'object' || String(value.value).trim() === '') {
+    if (
+      !isScalar(value) ||
+      value.value === null ||
+      typeof value.value === 'object' ||
+      String(value.value).trim() === ''
+    ) {
       fail(`${n}: ${key} must be a non-empty text`, value ?? (pair.key as Node));
     }
     out[key] = String((value as { value: unknown }).value);
   }
-  for (const key of ['check', 'operation', 'kind', 'reason']) if (out[key] === undefined) fail(`${n}: missing ${key}`, item);
-  if (out['expires'] !== undefined && !isIsoDate(out['expires'])) fail(`${n}: expires must be a date YYYY-MM-DD, got "${out['expires']}"`, item.get('expires', true) as Node);
-  const entry: BaselineEntry = { check: out['check']!, operation: out['operation']!, kind: out['kind']!, reason: out['reason']! };
+  for (const key of ['check', 'operation', 'kind', 'reason'])
+    if (out[key] === undefined) fail(`${n}: missing ${key}`, item);
+  if (out['expires'] !== undefined && !isIsoDate(out['expires']))
+    fail(`${n}: expires must be a date YYYY-MM-DD, got "${out['expires']}"`, item.get('expires', true) as Node);
+  const entry: BaselineEntry = {
+    check: out['check']!,
+    operation: out['operation']!,
+    kind: out['kind']!,
+    reason: out['reason']!,
+  };
   if (out['cause'] !== undefined) entry.cause = out['cause'];
   if (out['expires'] !== undefined) entry.expires = out['expires'];
   return entry;

@@ -14,7 +14,24 @@ export const MAX_EXPIRY_DAYS = 90;
 /** A reason that starts with one of these is still to be written: `TODO: ...` (what --write-baseline writes), `FIXME`, `tbd`. */
 const PLACEHOLDER_START = /^(?:todo|fixme|tbd|tbc|xxx+)\b/i;
 /** A reason that is only one of these says nothing. */
-const PLACEHOLDER_WHOLE = new Set(['wip', 'na', 'n a', 'none', 'nothing', 'later', 'temp', 'temporary', 'placeholder', 'reason', 'ignore', 'ok', 'known', 'accepted', 'fix later', 'unknown']);
+const PLACEHOLDER_WHOLE = new Set([
+  'wip',
+  'na',
+  'n a',
+  'none',
+  'nothing',
+  'later',
+  'temp',
+  'temporary',
+  'placeholder',
+  'reason',
+  'ignore',
+  'ok',
+  'known',
+  'accepted',
+  'fix later',
+  'unknown',
+]);
 
 /** True when `reason` gives no reason: empty, fewer than 3 letters or digits, a placeholder word, or starting TODO/FIXME/tbd. */
 export function isPlaceholderReason(reason: string): boolean {
@@ -44,9 +61,11 @@ export function baselineHygiene(baseline: Baseline, today: string, maxDays = MAX
   const out: HygieneProblem[] = [];
   for (const entry of baseline.findings) {
     const problems: string[] = [];
-    if (isPlaceholderReason(entry.reason)) problems.push(`the reason "${printable(entry.reason).slice(0, 60)}" is a placeholder`);
+    if (isPlaceholderReason(entry.reason))
+      problems.push(`the reason "${printable(entry.reason).slice(0, 60)}" is a placeholder`);
     if (entry.expires === undefined) problems.push(`no expires (give one within ${maxDays} days, by ${latest})`);
-    else if (entry.expires > latest) problems.push(`expires ${entry.expires} is more than ${maxDays} days away (latest ${latest})`);
+    else if (entry.expires > latest)
+      problems.push(`expires ${entry.expires} is more than ${maxDays} days away (latest ${latest})`);
     if (problems.length > 0) out.push({ entry, problems });
   }
   return out;

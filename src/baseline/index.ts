@@ -15,5 +15,22 @@ export {
   type Baseline,
   type BaselineEntry,
 } from './file.js';
-export { applyBaseline, causesOfFindings, entriesToWrite, findingsOf, isExpired, markResult, prunable, prunedEntries, type ApplyOptions } from './apply.js';
-export { MAX_EXPIRY_DAYS, addDays, baselineHygiene, hygieneLine, isPlaceholderReason, type HygieneProblem } from './hygiene.js';
+export {
+  applyBaseline,
+  causesOfFindings,
+  entriesToWrite,
+  findingsOf,
+  isExpired,
+  markResult,
+  prunable,
+  prunedEntries,
+  type ApplyOptions,
+} from './apply.js';
+export {
+  MAX_EXPIRY_DAYS,
+  addDays,
+  baselineHygiene,
+  hygieneLine,
+  isPlaceholderReason,
+  type HygieneProblem,
+} from './hygiene.js';

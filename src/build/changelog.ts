@@ -36,19 +36,23 @@ export function readChangelogEntries(dir: string = changelogDir): ChangelogEntry
     .filter((f) => /\.ya?ml$/.test(f))
     .map((f) => {
       const entry = parse(readFileSync(join(dir, f), 'utf8')) as Partial<ChangelogEntry> | null;
-      if (!entry || typeof entry.version !== 'string') throw new VapcError('E_SPEC_INVALID', `${join(dir, f)}: a changelog entry needs a \`version\` string`);
+      if (!entry || typeof entry.version !== 'string')
+        throw new VapcError('E_SPEC_INVALID', `${join(dir, f)}: a changelog entry needs a \`version\` string`);
       return { ...entry, version: entry.version, changes: (entry.changes ?? []).map(String) };
     });
 }
 
-const semver = (v: string): number[] => (/(\d+)\.(\d+)\.(\d+)/.exec(v)?.slice(1).map(Number) ?? [0, 0, 0]);
+const semver = (v: string): number[] => /(\d+)\.(\d+)\.(\d+)/.exec(v)?.slice(1).map(Number) ?? [0, 0, 0];
 export const compareVersions = (a: string, b: string): number => {
   const [x, y] = [semver(a), semver(b)];
   return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
 };
 
 /** Versions with a document (from git tags), oldest first, each diffed against the one before; merged with the authored entries; newest first. */
-export function changelogSections(entries: readonly ChangelogEntry[], versions: ReadonlyArray<{ version: string; document: JsonObject }>): ChangelogSection[] {
+export function changelogSections(
+  entries: readonly ChangelogEntry[],
+  versions: ReadonlyArray<{ version: string; document: JsonObject }>,
+): ChangelogSection[] {
   const byVersion = new Map<string, ChangelogSection>();
   for (const e of entries) byVersion.set(e.version, { version: e.version, entry: e });
   const ordered = [...versions].sort((a, b) => compareVersions(a.version, b.version));
@@ -64,13 +68,17 @@ export function changelogSections(entries: readonly ChangelogEntry[], versions: 
   return [...byVersion.values()].sort((a, b) => compareVersions(b.version, a.version));
 }
 
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 /** Inline `code` spans of the entries and messages, escaped first. */
 const prose = (s: string): string => esc(s).replace(/`([^`]+)`/g, '<code>$1</code>');
 
 const GROUPS = [
   { title: 'Breaking for clients: update your integration', test: (c: Change) => c.level === 'breaking' },
-  { title: 'Implementations must change', test: (c: Change) => c.level === 'warning' && c.breaks.includes('implementations') },
+  {
+    title: 'Implementations must change',
+    test: (c: Change) => c.level === 'warning' && c.breaks.includes('implementations'),
+  },
   { title: 'Worth checking', test: (c: Change) => c.level === 'warning' && !c.breaks.includes('implementations') },
   { title: 'Additions', test: (c: Change) => c.level === 'info' && RULES[c.id].bump === 'minor' },
   { title: 'Documentation', test: (c: Change) => c.level === 'info' && RULES[c.id].bump === 'patch' },
@@ -81,7 +89,10 @@ function renderChanges(changes: readonly Change[]): string {
   return GROUPS.map((g) => {
     const list = changes.filter(g.test);
     if (list.length === 0) return '';
-    const items = list.map((c) => `<li><strong>${esc(c.operation || 'Whole API')}</strong>: ${prose(c.message)}. <span class="why">${esc(RULES[c.id].summary)}</span></li>`);
+    const items = list.map(
+      (c) =>
+        `<li><strong>${esc(c.operation || 'Whole API')}</strong>: ${prose(c.message)}. <span class="why">${esc(RULES[c.id].summary)}</span></li>`,
+    );
     return `<h3>${esc(g.title)}</h3><ul>${items.join('')}</ul>`;
   }).join('');
 }
@@ -142,7 +153,10 @@ async function taggedVersions(current: JsonObject): Promise<Array<{ version: str
 }
 
 /** Writes dist/docs/changelog.html from spec/changelog/ and the version tags; returns its size. */
-export async function buildChangelog(current: JsonObject, output: string = changelogHtml): Promise<{ htmlPath: string; bytes: number; versions: number }> {
+export async function buildChangelog(
+  current: JsonObject,
+  output: string = changelogHtml,
+): Promise<{ htmlPath: string; bytes: number; versions: number }> {
   const sections = changelogSections(readChangelogEntries(), await taggedVersions(current));
   const title = String((current['info'] as JsonObject | undefined)?.['title'] ?? 'API');
   const html = renderChangelogHtml(title, sections);

@@ -39,8 +39,12 @@ export function runRedocly(args: string[], cwd: string = packageRoot): Promise<R
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', (error) => reject(new VapcError('E_TOOL_FAILED', `cannot run Redocly: ${error.message}`, { cause: error })));
-    child.on('close', (status) => resolve({ status: status ?? 1, stdout: withoutBanner(stdout), stderr: withoutBanner(stderr) }));
+    child.on('error', (error) =>
+      reject(new VapcError('E_TOOL_FAILED', `cannot run Redocly: ${error.message}`, { cause: error })),
+    );
+    child.on('close', (status) =>
+      resolve({ status: status ?? 1, stdout: withoutBanner(stdout), stderr: withoutBanner(stderr) }),
+    );
   });
 }
 
@@ -112,7 +116,10 @@ export async function lintSpec(specPath: string = paths.specSource, options: Lin
   try {
     report = JSON.parse(run.stdout) as RedoclyJsonReport;
   } catch {
-    throw new VapcError('E_TOOL_FAILED', `redocly lint failed (status ${run.status}):\n${run.stdout}${run.stderr}`.trim());
+    throw new VapcError(
+      'E_TOOL_FAILED',
+      `redocly lint failed (status ${run.status}):\n${run.stdout}${run.stderr}`.trim(),
+    );
   }
   const problems: LintProblem[] = report.problems.map((p) => {
     const location = p.location?.[0];
@@ -151,10 +158,15 @@ export async function bundleSpec(specPath: string = paths.specSource): Promise<B
   if (run.status !== 0) {
     throw new VapcError('E_TOOL_FAILED', `redocly bundle failed:\n${run.stdout}${run.stderr}`);
   }
-  const document = parse(await readFile(paths.bundledYaml, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+  const document = parse(await readFile(paths.bundledYaml, 'utf8')) as {
+    paths: Record<string, Record<string, unknown>>;
+  };
   await writeFile(paths.bundledJson, `${JSON.stringify(document, null, 2)}\n`);
   const operations = Object.values(document.paths).reduce(
-    (n, item) => n + Object.keys(item).filter((k) => ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'].includes(k)).length,
+    (n, item) =>
+      n +
+      Object.keys(item).filter((k) => ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'].includes(k))
+        .length,
     0,
   );
   return { yamlPath: paths.bundledYaml, jsonPath: paths.bundledJson, operations };
@@ -166,7 +178,10 @@ export interface DocsResult {
 }
 
 /** Builds the self-contained HTML reference (Redoc) at dist/docs/index.html. */
-export async function buildDocs(specPath: string = paths.specSource, output: string = paths.docsHtml): Promise<DocsResult> {
+export async function buildDocs(
+  specPath: string = paths.specSource,
+  output: string = paths.docsHtml,
+): Promise<DocsResult> {
   specPath = resolve(specPath);
   output = resolve(output);
   await checkSpecFiles(specPath);
@@ -174,7 +189,15 @@ export async function buildDocs(specPath: string = paths.specSource, output: str
   // --inlineBundle embeds Redoc's scripts instead of loading them from Redocly's CDN (Redoc 3 loads
   // no Google Fonts, unlike Redoc 2); offline() removes the one CDN image and adds a CSP that
   // forbids any fetch. The Redoc options (showExtensions) are in redocly.yaml.
-  const run = await runRedocly(['build-docs', specPath, '--config', paths.redoclyConfig, '--inlineBundle', '--output', output]);
+  const run = await runRedocly([
+    'build-docs',
+    specPath,
+    '--config',
+    paths.redoclyConfig,
+    '--inlineBundle',
+    '--output',
+    output,
+  ]);
   if (run.status !== 0) {
     throw new VapcError('E_TOOL_FAILED', `redocly build-docs failed:\n${run.stdout}${run.stderr}`);
   }

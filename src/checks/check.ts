@@ -1,10 +1,18 @@
 import type { Operation, SpecModel } from '../spec/model.js';
-import type { Failure, FailureField, FailureKind, Observation, RecordedRequest, RecordedResponse, Severity, Suite } from '../results/model.js';
+import type {
+  Failure,
+  FailureField,
+  FailureKind,
+  Observation,
+  RecordedRequest,
+  RecordedResponse,
+  Severity,
+  Suite,
+} from '../results/model.js';
 import type { Exchange, HttpRequest } from '../transport/types.js';
 import type { Fixtures } from '../results/fixtures.js';
 
 export type { Fixtures };
-
 
 export interface Credentials {
   apiKey?: string;

@@ -17,7 +17,15 @@ export const unjudged = (reason: string): Judgement => ({ ok: true, unjudged: re
 /** The facts of a failure as data: its kind and the field it is about (see FAILURE_KINDS). */
 export type Facts = Pick<FailureDetails, 'kind' | 'field'>;
 
-export function fail(ctx: CheckContext, exchange: Exchange, expected: string, actual: string, summary: string, input?: unknown, facts: Facts = {}): Judgement {
+export function fail(
+  ctx: CheckContext,
+  exchange: Exchange,
+  expected: string,
+  actual: string,
+  summary: string,
+  input?: unknown,
+  facts: Facts = {},
+): Judgement {
   const details: FailureDetails = { expected, actual, ...facts };
   if (input !== undefined) details.input = input;
   return { ok: false, failure: ctx.failure(exchange, details), summary };
@@ -50,7 +58,10 @@ export class Findings {
     if (this.failures.length === 0) return passWithEvidence(this, passedMessage);
     const distinct = distinctFailures(this.failures);
     const recorded = recordedFailures(this.failures);
-    const more = recorded.length > 1 ? ` (and ${recorded.length - 1} more${distinct.length > recorded.length ? `; ${distinct.length} found, ${recorded.length} recorded` : ''})` : '';
+    const more =
+      recorded.length > 1
+        ? ` (and ${recorded.length - 1} more${distinct.length > recorded.length ? `; ${distinct.length} found, ${recorded.length} recorded` : ''})`
+        : '';
     return { status: 'failed', message: `${this.summaries[0]}${more}`, failures: recorded };
   }
 }
@@ -60,7 +71,9 @@ export const RECORDED_FAILURES = 20;
 
 /** What a failure is as data: its kind, field and the status answered; undefined without a kind (a custom check's, an old report's). */
 const findingKey = (f: Failure): string | undefined =>
-  typeof f.kind === 'string' ? [f.kind, f.field?.location, f.field?.pointer, f.field?.status, f.response?.status].join('\u0000') : undefined;
+  typeof f.kind === 'string'
+    ? [f.kind, f.field?.location, f.field?.pointer, f.field?.status, f.response?.status].join('\u0000')
+    : undefined;
 const fullKey = (f: Failure): string => `${findingKey(f) ?? ''}\u0001${f.expected}\u0000${f.actual}`;
 
 /** Failures without repeats: one of those with the same data and the same words. */
@@ -106,7 +119,8 @@ export const isSuccess = (status: number): boolean => status >= 200 && status < 
 /** The status and the start of the body of an answer, or why there was none: the `actual` of a failure. */
 export function statusText(exchange: Exchange): string {
   if (!exchange.response) return `no response (${exchange.error?.code ?? 'error'}: ${exchange.error?.message ?? ''})`;
-  const body = exchange.response.text.length > 160 ? `${exchange.response.text.slice(0, 157)}...` : exchange.response.text;
+  const body =
+    exchange.response.text.length > 160 ? `${exchange.response.text.slice(0, 157)}...` : exchange.response.text;
   return `${exchange.response.status} ${body}`;
 }
 

@@ -72,7 +72,8 @@ export async function checkProperty<T>(
   });
   if (toolError !== undefined) throw toolError;
   // No case tried, or none judged: no evidence (a check that judged nothing does not pass).
-  if (!details.failed || !last || last.ok) return judged === 0 ? unjudged(unjudgedWhy.length ? unjudgedReasons(unjudgedWhy) : 'no case was tried') : OK;
+  if (!details.failed || !last || last.ok)
+    return judged === 0 ? unjudged(unjudgedWhy.length ? unjudgedReasons(unjudgedWhy) : 'no case was tried') : OK;
   const counterexample = lastFailed ? lastFailed.value : details.counterexample?.[0];
   const failure: Failure = { ...last.failure, seed: ctx.seed };
   if (counterexample !== undefined) failure.input = ctx.redact(counterexample);

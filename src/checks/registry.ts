@@ -15,15 +15,23 @@ export function buildRegistry(checks: readonly CheckDefinition[]): readonly Chec
   const seen = new Set<string>();
   for (const check of checks) {
     const match = CHECK_ID.exec(check.id ?? '');
-    if (!match) throw new VapcError('E_TOOL_FAILED', `check id "${check.id}" is malformed: ids read suite.name (lower-case words joined by '-')`);
-    if (!(SUITES as readonly string[]).includes(match[1]!)) throw new VapcError('E_TOOL_FAILED', `check id "${check.id}" names an unknown suite "${match[1]}"`);
-    if (match[1] !== check.suite) throw new VapcError('E_TOOL_FAILED', `check "${check.id}" is registered in suite "${check.suite}"`);
+    if (!match)
+      throw new VapcError(
+        'E_TOOL_FAILED',
+        `check id "${check.id}" is malformed: ids read suite.name (lower-case words joined by '-')`,
+      );
+    if (!(SUITES as readonly string[]).includes(match[1]!))
+      throw new VapcError('E_TOOL_FAILED', `check id "${check.id}" names an unknown suite "${match[1]}"`);
+    if (match[1] !== check.suite)
+      throw new VapcError('E_TOOL_FAILED', `check "${check.id}" is registered in suite "${check.suite}"`);
     if (seen.has(check.id)) throw new VapcError('E_TOOL_FAILED', `duplicate check id "${check.id}"`);
-    if (!check.rule?.trim() || !check.contractRef?.trim()) throw new VapcError('E_TOOL_FAILED', `check "${check.id}" lacks a rule or a contract reference`);
-    if (!SEVERITIES.has(check.severity)) throw new VapcError('E_TOOL_FAILED', `check "${check.id}" has an unknown severity "${String(check.severity)}"`);
-    if (typeof check.appliesTo !== 'function' || typeof check.run !== 'function') throw new VapcError('E_TOOL_FAILED', `check "${check.id}" lacks appliesTo or run`);
+    if (!check.rule?.trim() || !check.contractRef?.trim())
+      throw new VapcError('E_TOOL_FAILED', `check "${check.id}" lacks a rule or a contract reference`);
+    if (!SEVERITIES.has(check.severity))
+      throw new VapcError('E_TOOL_FAILED', `check "${check.id}" has an unknown severity "${String(check.severity)}"`);
+    if (typeof check.appliesTo !== 'function' || typeof check.run !== 'function')
+      throw new VapcError('E_TOOL_FAILED', `check "${check.id}" lacks appliesTo or run`);
     seen.add(check.id);
   }
   return Object.freeze([...checks]);
 }
-

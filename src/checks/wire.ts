@@ -9,8 +9,19 @@ import type { RequestValidator } from './check.js';
  * URL against the operation's template (decoded), the query as serialised, the headers as sent,
  * the body parsed from the text that went over the wire.
  */
-export function wireParts(op: Operation, exchange: Pick<Exchange, 'request'>):
-  | { ok: true; parts: { path: Record<string, string>; query: Record<string, string | string[]>; headers: Record<string, string>; body?: unknown } }
+export function wireParts(
+  op: Operation,
+  exchange: Pick<Exchange, 'request'>,
+):
+  | {
+      ok: true;
+      parts: {
+        path: Record<string, string>;
+        query: Record<string, string | string[]>;
+        headers: Record<string, string>;
+        body?: unknown;
+      };
+    }
   | { ok: false; errors: string[] } {
   const url = new URL(exchange.request.url);
   const names = parsePathTemplate(op.path).names;
@@ -34,7 +45,12 @@ export function wireParts(op: Operation, exchange: Pick<Exchange, 'request'>):
   }
   // Every part is passed, the body too when none was sent: the validators check only the parts
   // they are given, and a request as sent is judged whole (a missing required body included).
-  const parts: { path: Record<string, string>; query: Record<string, string | string[]>; headers: Record<string, string>; body?: unknown } = {
+  const parts: {
+    path: Record<string, string>;
+    query: Record<string, string | string[]>;
+    headers: Record<string, string>;
+    body?: unknown;
+  } = {
     path,
     query,
     headers: { ...exchange.request.headers },

@@ -47,9 +47,14 @@ export const todayUtc = (now = new Date()): string => now.toISOString().slice(0,
  * Entries without a real reason or a near enough expiry (hygiene.ts) are warned about through
  * `options.warn`, or refused (E_BASELINE naming them) with --strict-baseline.
  */
-export async function loadBaselineFlags(flags: BaselineFlags, options: BaselineCheckOptions = {}): Promise<Baseline | undefined> {
-  if (flags.pruneBaseline && flags.baseline === undefined) throw new VapcError('E_USAGE', '--prune-baseline needs --baseline FILE (the baseline to prune)');
-  if (flags.strictBaseline && flags.baseline === undefined) throw new VapcError('E_USAGE', '--strict-baseline needs --baseline FILE (the baseline to hold to its rules)');
+export async function loadBaselineFlags(
+  flags: BaselineFlags,
+  options: BaselineCheckOptions = {},
+): Promise<Baseline | undefined> {
+  if (flags.pruneBaseline && flags.baseline === undefined)
+    throw new VapcError('E_USAGE', '--prune-baseline needs --baseline FILE (the baseline to prune)');
+  if (flags.strictBaseline && flags.baseline === undefined)
+    throw new VapcError('E_USAGE', '--strict-baseline needs --baseline FILE (the baseline to hold to its rules)');
   if (flags.baseline === undefined) return undefined;
   const baseline = await readBaseline(flags.baseline);
   checkHygiene(baseline, flags, options);
@@ -64,9 +69,14 @@ function checkHygiene(baseline: Baseline, flags: BaselineFlags, options: Baselin
   if (flags.strictBaseline) {
     const named = problems.slice(0, MAX_NAMED).map(hygieneLine).join(' | ');
     const more = problems.length > MAX_NAMED ? ` | and ${problems.length - MAX_NAMED} more` : '';
-    throw new VapcError('E_BASELINE', `baseline ${file}: ${problems.length} entr${problems.length === 1 ? 'y breaks' : 'ies break'} the rules (--strict-baseline: ${rule}): ${named}${more}`);
+    throw new VapcError(
+      'E_BASELINE',
+      `baseline ${file}: ${problems.length} entr${problems.length === 1 ? 'y breaks' : 'ies break'} the rules (--strict-baseline: ${rule}): ${named}${more}`,
+    );
   }
-  options.warn?.(`vapc: warning: baseline ${file}: ${problems.length} entr${problems.length === 1 ? 'y' : 'ies'} without a real reason or a near enough expiry (${rule}; --strict-baseline fails on this):\n`);
+  options.warn?.(
+    `vapc: warning: baseline ${file}: ${problems.length} entr${problems.length === 1 ? 'y' : 'ies'} without a real reason or a near enough expiry (${rule}; --strict-baseline fails on this):\n`,
+  );
   for (const p of problems.slice(0, 20)) options.warn?.(`  - ${hygieneLine(p)}\n`);
   if (problems.length > 20) options.warn?.(`  - and ${problems.length - 20} more\n`);
 }
@@ -76,8 +86,12 @@ async function readBaseline(file: string): Promise<Baseline> {
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : e instanceof Error ? e.message : String(e);
-    throw new VapcError('E_BASELINE', `cannot read baseline file ${file}: ${reason} (write one with --write-baseline ${file})`);
+    const reason =
+      (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : e instanceof Error ? e.message : String(e);
+    throw new VapcError(
+      'E_BASELINE',
+      `cannot read baseline file ${file}: ${reason} (write one with --write-baseline ${file})`,
+    );
   }
   return parseBaseline(text, file);
 }
@@ -103,7 +117,11 @@ export function markKnownLive(events: RunEvents, baseline: Baseline, today: stri
  * with each failure marked known, expired or new and the baseline's counts, the entries
  * --prune-baseline drops counted in. The run's report is left as it is.
  */
-export function baselinedReport(report: RunReport, baseline: Baseline, options: { file: string; today: string; prune: boolean }): RunReport {
+export function baselinedReport(
+  report: RunReport,
+  baseline: Baseline,
+  options: { file: string; today: string; prune: boolean },
+): RunReport {
   const applied = applyBaseline(report, baseline, { file: options.file, today: options.today });
   if (!options.prune || !applied.baseline) return applied;
   return { ...applied, baseline: { ...applied.baseline, pruned: prunedEntries(baseline, applied).dropped.length } };
@@ -121,7 +139,11 @@ async function writeAtomic(file: string, text: string): Promise<void> {
  * --prune-baseline alone, rewrites the --baseline file without the prunable entries. Returns the
  * lines to print. A write that fails is E_BASELINE.
  */
-export async function saveBaseline(flags: BaselineFlags, report: RunReport, previous: Baseline | undefined): Promise<string[]> {
+export async function saveBaseline(
+  flags: BaselineFlags,
+  report: RunReport,
+  previous: Baseline | undefined,
+): Promise<string[]> {
   const lines: string[] = [];
   try {
     if (flags.writeBaseline !== undefined) {
@@ -129,22 +151,34 @@ export async function saveBaseline(flags: BaselineFlags, report: RunReport, prev
       await writeAtomic(flags.writeBaseline, serializeBaseline(entries));
       const todo = entries.filter((e) => e.reason === TODO_REASON).length;
       const causes = new Set(entries.map((e) => e.cause).filter((c) => c !== undefined)).size;
-      const notes = [...(todo > 0 ? [`${todo} with a TODO reason to fill in`] : []), ...(causes > 0 ? [`${causes} cause${causes === 1 ? '' : 's'}`] : [])];
-      lines.push(`baseline: wrote ${entries.length} finding${entries.length === 1 ? '' : 's'} to ${flags.writeBaseline}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`);
+      const notes = [
+        ...(todo > 0 ? [`${todo} with a TODO reason to fill in`] : []),
+        ...(causes > 0 ? [`${causes} cause${causes === 1 ? '' : 's'}`] : []),
+      ];
+      lines.push(
+        `baseline: wrote ${entries.length} finding${entries.length === 1 ? '' : 's'} to ${flags.writeBaseline}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`,
+      );
       if (previous && flags.pruneBaseline) {
         const dropped = prunedEntries(previous, report).dropped;
-        lines.push(`baseline: pruned ${dropped.length} entr${dropped.length === 1 ? 'y' : 'ies'} whose check and operation ran and passed`);
+        lines.push(
+          `baseline: pruned ${dropped.length} entr${dropped.length === 1 ? 'y' : 'ies'} whose check and operation ran and passed`,
+        );
       }
     } else if (flags.pruneBaseline && previous && flags.baseline !== undefined) {
       const { kept, dropped } = prunedEntries(previous, report);
       if (dropped.length > 0) await writeAtomic(flags.baseline, serializeBaseline(kept));
-      lines.push(`baseline: pruned ${dropped.length} entr${dropped.length === 1 ? 'y' : 'ies'} whose check and operation ran and passed; ${kept.length} kept in ${flags.baseline}`);
+      lines.push(
+        `baseline: pruned ${dropped.length} entr${dropped.length === 1 ? 'y' : 'ies'} whose check and operation ran and passed; ${kept.length} kept in ${flags.baseline}`,
+      );
       for (const e of dropped) lines.push(`  - ${e.check}  ${e.operation}  ${e.kind}`);
     }
   } catch (e) {
     if (e instanceof VapcError) throw e;
     const file = flags.writeBaseline ?? flags.baseline;
-    throw new VapcError('E_BASELINE', `cannot write baseline file ${file}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new VapcError(
+      'E_BASELINE',
+      `cannot write baseline file ${file}: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
   return lines;
 }

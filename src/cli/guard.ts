@@ -22,7 +22,10 @@ export function environmentSecrets(env: Readonly<Record<string, string | undefin
 
 /** Text for stdout/stderr or a Markdown file: redacted, each line printable, no workflow command. */
 export function guardText(text: string, secrets: Secrets): string {
-  const lines = secrets.text(text).split('\n').map((line) => printable(line));
+  const lines = secrets
+    .text(text)
+    .split('\n')
+    .map((line) => printable(line));
   return neutralizeCommands(lines.join('\n'));
 }
 

@@ -32,7 +32,9 @@ async function registersFor(argv: string[]): Promise<Register[]> {
 
 export async function buildProgram(ctx: CommandContext, argv: string[] = []): Promise<Command> {
   const program = new Command('vapc')
-    .description('The Voice-Agent Platform API contract (2.0.1), executable: lint, docs, validators, reference server, conformance runner.')
+    .description(
+      'The Voice-Agent Platform API contract (2.0.1), executable: lint, docs, validators, reference server, conformance runner.',
+    )
     .version(packageVersion(), '-V, --version')
     .showHelpAfterError('(run vapc --help for usage)')
     .configureOutput({ writeOut: ctx.io.stdout, writeErr: ctx.io.stderr })
@@ -59,7 +61,12 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       io.stderr(guardText(`vapc: ${error.message} [${error.code}]\n`, environmentSecrets(io.env)));
       return error.code === 'E_TOOL_FAILED' ? ExitCode.failed : ExitCode.usage;
     }
-    io.stderr(guardText(`vapc: internal error: ${error instanceof Error ? error.message : String(error)}\n`, environmentSecrets(io.env)));
+    io.stderr(
+      guardText(
+        `vapc: internal error: ${error instanceof Error ? error.message : String(error)}\n`,
+        environmentSecrets(io.env),
+      ),
+    );
     return ExitCode.usage;
   }
   return code;

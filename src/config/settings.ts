@@ -72,7 +72,6 @@ const KEYS: Record<string, { setting: keyof PartialSettings; kind: Kind }> = {
   quiet: { setting: 'quiet', kind: 'boolean' },
 };
 
-
 /** The keys a config file accepts, in snake_case (docs/running.md lists them). */
 export const CONFIG_KEYS: readonly string[] = [...Object.keys(KEYS), 'fixtures'];
 
@@ -102,13 +101,20 @@ function describeValue(value: unknown): string {
 export function parseSuites(value: unknown, where: string): Suite[] {
   const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : undefined;
   if (!items || items.some((s) => typeof s !== 'string')) {
-    throw new VapcError('E_CONFIG', `${where}: expected a comma-separated list of suites (${SUITES.join(', ')}), got ${describeValue(value)}`);
+    throw new VapcError(
+      'E_CONFIG',
+      `${where}: expected a comma-separated list of suites (${SUITES.join(', ')}), got ${describeValue(value)}`,
+    );
   }
   const names = items.map((s: string) => s.trim()).filter((s: string) => s !== '');
-  if (names.length === 0) throw new VapcError('E_CONFIG', `${where}: the suite list is empty; known suites: ${SUITES.join(', ')}`);
+  if (names.length === 0)
+    throw new VapcError('E_CONFIG', `${where}: the suite list is empty; known suites: ${SUITES.join(', ')}`);
   const unknown = names.filter((s) => !(SUITES as readonly string[]).includes(s));
   if (unknown.length > 0) {
-    throw new VapcError('E_CONFIG', `${where}: unknown suite ${unknown.map((s) => `"${s}"`).join(', ')}; known suites: ${SUITES.join(', ')}`);
+    throw new VapcError(
+      'E_CONFIG',
+      `${where}: unknown suite ${unknown.map((s) => `"${s}"`).join(', ')}; known suites: ${SUITES.join(', ')}`,
+    );
   }
   return [...new Set(names)] as Suite[];
 }
@@ -124,18 +130,29 @@ export function coerce(kind: Kind, value: unknown, where: string, fromText: bool
       return value;
     case 'boolean':
       if (typeof value === 'boolean') return value;
-      if (fromText && typeof value === 'string' && /^(true|false|1|0|yes|no)$/i.test(value.trim())) return /^(true|1|yes)$/i.test(value.trim());
+      if (fromText && typeof value === 'string' && /^(true|false|1|0|yes|no)$/i.test(value.trim()))
+        return /^(true|1|yes)$/i.test(value.trim());
       return fail('true or false');
     case 'int':
     case 'positiveInt': {
-      const n = typeof value === 'number' ? value : fromText && typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : NaN;
+      const n =
+        typeof value === 'number'
+          ? value
+          : fromText && typeof value === 'string' && /^\s*-?\d+\s*$/.test(value)
+            ? Number(value)
+            : NaN;
       if (!Number.isSafeInteger(n)) return fail(kind === 'int' ? 'an integer' : 'a positive integer');
       if (kind === 'positiveInt' && n <= 0) return fail('a positive integer');
       if (kind === 'int' && (n < 0 || n > 0xffffffff)) return fail('an integer from 0 to 4294967295');
       return n;
     }
     case 'positiveNumber': {
-      const n = typeof value === 'number' ? value : fromText && typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
+      const n =
+        typeof value === 'number'
+          ? value
+          : fromText && typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value)
+            ? Number(value)
+            : NaN;
       if (!Number.isFinite(n) || n <= 0) return fail('a positive number');
       return n;
     }
@@ -147,17 +164,29 @@ export function coerce(kind: Kind, value: unknown, where: string, fromText: bool
 /** `phone_numbers: [{id, channel}]`: phone numbers with the channel each goes with (channel optional). */
 function parsePhoneNumbers(v: unknown, where: string): NonNullable<Fixtures['phone_numbers']> {
   const ok = (p: unknown): p is { id: string; channel?: string } =>
-    p !== null && typeof p === 'object' && typeof (p as { id?: unknown }).id === 'string' && (p as { id: string }).id !== '' && ['undefined', 'string'].includes(typeof (p as { channel?: unknown }).channel);
-  if (!Array.isArray(v) || v.length === 0 || !v.every(ok)) throw new VapcError('E_CONFIG', `${where}: expected a list of {id, channel} (channel optional), got ${describeValue(v)}`);
+    p !== null &&
+    typeof p === 'object' &&
+    typeof (p as { id?: unknown }).id === 'string' &&
+    (p as { id: string }).id !== '' &&
+    ['undefined', 'string'].includes(typeof (p as { channel?: unknown }).channel);
+  if (!Array.isArray(v) || v.length === 0 || !v.every(ok))
+    throw new VapcError(
+      'E_CONFIG',
+      `${where}: expected a list of {id, channel} (channel optional), got ${describeValue(v)}`,
+    );
   return v.map((p) => (p.channel ? { id: p.id, channel: p.channel } : { id: p.id }));
 }
 
 function parseFixtures(value: unknown, where: string, lines: KeyLines): Fixtures {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new VapcError('E_CONFIG', `${where}: expected a mapping of fixture ids (${FIXTURE_KEYS.join(', ')}), got ${describeValue(value)}`);
+    throw new VapcError(
+      'E_CONFIG',
+      `${where}: expected a mapping of fixture ids (${FIXTURE_KEYS.join(', ')}), got ${describeValue(value)}`,
+    );
   }
   const out: Fixtures = {};
-  for (const [rawKey, v] of Object.entries(value as Record<string, unknown>)) atLine(lines.get(`fixtures.${rawKey}`), () => parseFixture(out, rawKey, v, where));
+  for (const [rawKey, v] of Object.entries(value as Record<string, unknown>))
+    atLine(lines.get(`fixtures.${rawKey}`), () => parseFixture(out, rawKey, v, where));
   return out;
 }
 
@@ -178,7 +207,10 @@ function parseFixture(out: Fixtures, rawKey: string, v: unknown, where: string):
   }
   if (key === 'channels') {
     if (!Array.isArray(v) || v.length === 0 || v.some((c) => typeof c !== 'string' || c === '')) {
-      throw new VapcError('E_CONFIG', `${where}.channels: expected a list of the provider identifiers (strings), got ${describeValue(v)}`);
+      throw new VapcError(
+        'E_CONFIG',
+        `${where}.channels: expected a list of the provider identifiers (strings), got ${describeValue(v)}`,
+      );
     }
     out.channels = v as string[];
   } else if (key === 'phone_numbers') {
@@ -186,7 +218,11 @@ function parseFixture(out: Fixtures, rawKey: string, v: unknown, where: string):
   } else {
     if (typeof v === 'number' && Number.isFinite(v)) out[key] = String(v);
     else if (typeof v === 'string' && v !== '') out[key] = v;
-    else throw new VapcError('E_CONFIG', `${where}.${rawKey}: expected an id (a non-empty string), got ${describeValue(v)}`);
+    else
+      throw new VapcError(
+        'E_CONFIG',
+        `${where}.${rawKey}: expected an id (a non-empty string), got ${describeValue(v)}`,
+      );
   }
 }
 
@@ -197,10 +233,14 @@ export type KeyLines = ReadonlyMap<string, number>;
 export function settingsFromObject(data: unknown, source: string, lines: KeyLines = new Map()): PartialSettings {
   if (data === null || data === undefined) return {};
   if (typeof data !== 'object' || Array.isArray(data)) {
-    throw new VapcError('E_CONFIG', `${source}: expected a mapping of options at the top level, got ${describeValue(data)}`);
+    throw new VapcError(
+      'E_CONFIG',
+      `${source}: expected a mapping of options at the top level, got ${describeValue(data)}`,
+    );
   }
   const out: PartialSettings = {};
-  for (const [rawKey, value] of Object.entries(data as Record<string, unknown>)) atLine(lines.get(rawKey), () => readKey(out, rawKey, value, source, lines));
+  for (const [rawKey, value] of Object.entries(data as Record<string, unknown>))
+    atLine(lines.get(rawKey), () => readKey(out, rawKey, value, source, lines));
   return out;
 }
 
@@ -214,8 +254,12 @@ function readKey(out: PartialSettings, rawKey: string, value: unknown, source: s
   if (!spec) {
     const known = CONFIG_KEYS.join(', ');
     const instead = FLAG_ONLY_KEYS[key];
-    if (instead) throw new VapcError('E_CONFIG', `${source}: "${rawKey}" is not read from a config file; give ${instead}`);
-    throw new VapcError('E_CONFIG', `${source}: unknown key "${rawKey}"; known keys: ${known} (snake_case or camelCase)`);
+    if (instead)
+      throw new VapcError('E_CONFIG', `${source}: "${rawKey}" is not read from a config file; give ${instead}`);
+    throw new VapcError(
+      'E_CONFIG',
+      `${source}: unknown key "${rawKey}"; known keys: ${known} (snake_case or camelCase)`,
+    );
   }
   (out as Record<string, unknown>)[spec.setting] = coerce(spec.kind, value, `${source}: ${rawKey}`, false);
 }
@@ -237,7 +281,10 @@ export type GateSetting = (typeof GATE_SETTINGS)[number];
 
 /** The gate settings a loaded config file sets, with their key and line. */
 export function gateSettingsIn(config: LoadedConfig): Array<{ setting: GateSetting; key: string; line?: number }> {
-  return GATE_SETTINGS.filter((s) => config.keys[s] !== undefined).map((setting) => ({ setting, ...config.keys[setting]! }));
+  return GATE_SETTINGS.filter((s) => config.keys[s] !== undefined).map((setting) => ({
+    setting,
+    ...config.keys[setting]!,
+  }));
 }
 
 /** Loads a YAML config file; unreadable, malformed, unknown keys or wrong types → VapcError E_CONFIG. */
@@ -252,7 +299,14 @@ export async function readConfigFile(path: string): Promise<LoadedConfig> {
     text = await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as { code?: string }).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String((error as Error).message);
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'it is a directory'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : String((error as Error).message);
     throw new VapcError('E_CONFIG', `cannot read config file ${path}: ${why}`);
   }
   const lines = new LineCounter();
@@ -276,7 +330,9 @@ export async function readConfigFile(path: string): Promise<LoadedConfig> {
         return visit.BREAK;
       },
     });
-    const why = /alias/i.test(String((error as Error).message)) ? 'its aliases expand too far (a resource-exhaustion document)' : String((error as Error).message);
+    const why = /alias/i.test(String((error as Error).message))
+      ? 'its aliases expand too far (a resource-exhaustion document)'
+      : String((error as Error).message);
     throw new VapcError('E_CONFIG', `config file ${path} is refused: ${why}${at}`);
   }
   const positions = keyLines(doc, lines);
@@ -328,7 +384,18 @@ export function mergeSettings(flags: PartialSettings, env: PartialSettings, file
     quiet: pick('quiet') ?? false,
     fixtures: { ...file.fixtures, ...flags.fixtures },
   };
-  for (const key of ['baseUrl', 'apiKey', 'userId', 'suites', 'seed', 'runs', 'rpm', 'budget', 'timeoutMs', 'deadlineMs'] as const) {
+  for (const key of [
+    'baseUrl',
+    'apiKey',
+    'userId',
+    'suites',
+    'seed',
+    'runs',
+    'rpm',
+    'budget',
+    'timeoutMs',
+    'deadlineMs',
+  ] as const) {
     const value = pick(key);
     if (value !== undefined) (settings as unknown as Record<string, unknown>)[key] = value;
   }
@@ -340,7 +407,8 @@ export function redactedSettings(settings: RunSettings): Record<string, unknown>
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(settings)) {
     if (k === 'configIgnored') continue;
-    if (k === 'apiKey' || k === 'userId') out[k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = v === undefined ? undefined : 'set';
+    if (k === 'apiKey' || k === 'userId')
+      out[k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = v === undefined ? undefined : 'set';
     else out[k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = v;
   }
   return out;

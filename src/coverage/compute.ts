@@ -26,7 +26,8 @@ export const REASONS = {
   skippedPlan: 'every planned check of its operation is skipped',
   serverError: 'not reachable by the contract: no valid or invalid request is meant to produce it',
   statusNotProvoked: 'no planned check provoked this status',
-  rateLimitElsewhere: 'the rate-limit burst runs on one operation; the limiter is shared, so 429 is not provoked again here',
+  rateLimitElsewhere:
+    'the rate-limit burst runs on one operation; the limiter is shared, so 429 is not provoked again here',
   noInvalidInput: 'not reachable by the contract: no input of the operation has a constraint a request could break',
   notProbed: 'no planned check sent a request that probes it',
   sentOnly: 'sent, but not judged: only checks that were skipped or could not run, or 429 retries, touched it',
@@ -42,10 +43,16 @@ export function summarizeCoverage(cells: readonly CoverageCell[]): Coverage['sum
 }
 
 /** Whether the operation of a cell has any keyword a request could break (else a 422 cannot be provoked). */
-const constrained = (def: CellDef, universe: Universe): boolean => (universe.byOperation.get(def.operation)?.cells ?? []).some((c) => c.dimension === 'keyword');
+const constrained = (def: CellDef, universe: Universe): boolean =>
+  (universe.byOperation.get(def.operation)?.cells ?? []).some((c) => c.dimension === 'keyword');
 
 /** Why nothing judged a cell, from the whole plan (so every shard gives the same reason). */
-function reasonOf(def: CellDef, state: CoverageState, pairs: readonly PlanPair[], universe: Universe): string | undefined {
+function reasonOf(
+  def: CellDef,
+  state: CoverageState,
+  pairs: readonly PlanPair[],
+  universe: Universe,
+): string | undefined {
   if (isJudged(state)) return undefined;
   if (state === 'sent') return REASONS.sentOnly;
   const onOp = pairs.filter((p) => p.operation === def.operation || p.operation === '*');
@@ -65,7 +72,10 @@ function reasonOf(def: CellDef, state: CoverageState, pairs: readonly PlanPair[]
 }
 
 /** Does the exchange's answer count as judged by its check? A 429 outside the ratelimit suite is a retry, not a verdict. */
-function judgedBy(record: ExchangeRecord, result: Pick<CheckResult, 'id' | 'status' | 'suite'> | undefined): CheckResult['status'] | undefined {
+function judgedBy(
+  record: ExchangeRecord,
+  result: Pick<CheckResult, 'id' | 'status' | 'suite'> | undefined,
+): CheckResult['status'] | undefined {
   if (!result || result.id !== record.check) return undefined;
   if (record.status === 429 && result.suite !== 'ratelimit') return undefined;
   return result.status === 'passed' || result.status === 'failed' ? result.status : undefined;
@@ -94,7 +104,12 @@ export function computeCoverage(input: CoverageInput): Coverage {
     }
     if (record.status !== undefined && record.documented === undefined && !record.passive) {
       const key = `${record.operation} ${record.status}`;
-      const u = undocumented.get(key) ?? { operation: record.operation, status: record.status, requests: 0, checks: [] };
+      const u = undocumented.get(key) ?? {
+        operation: record.operation,
+        status: record.status,
+        requests: 0,
+        checks: [],
+      };
       u.requests++;
       if (!u.checks.includes(record.check)) u.checks = [...u.checks, record.check].sort();
       undocumented.set(key, u);

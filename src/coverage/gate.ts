@@ -23,7 +23,8 @@ export interface CoverageGate {
 const isJudged = (c: CoverageCell): boolean => c.state === 'judged-pass' || c.state === 'judged-fail';
 
 /** Documented statuses no check's exchange was answered with. */
-export const unseenStatuses = (coverage: Coverage): CoverageCell[] => coverage.cells.filter((c) => c.dimension === 'status' && c.requests === 0);
+export const unseenStatuses = (coverage: Coverage): CoverageCell[] =>
+  coverage.cells.filter((c) => c.dimension === 'status' && c.requests === 0);
 
 const where = (c: CoverageCell): string => (c.spec_line === null ? '' : ` (${c.spec_file ?? 'spec'}:${c.spec_line})`);
 
@@ -40,23 +41,39 @@ export function coverageLine(coverage: Coverage): string {
 }
 
 /** Judged/total per dimension, in the fixed dimension order. */
-export function coverageByDimension(coverage: Coverage): Array<{ dimension: CoverageDimension; judged: number; sent: number; cells: number }> {
+export function coverageByDimension(
+  coverage: Coverage,
+): Array<{ dimension: CoverageDimension; judged: number; sent: number; cells: number }> {
   return COVERAGE_DIMENSIONS.map((dimension) => {
     const cells = coverage.cells.filter((c) => c.dimension === dimension);
-    return { dimension, judged: cells.filter(isJudged).length, sent: cells.filter((c) => c.state === 'sent').length, cells: cells.length };
+    return {
+      dimension,
+      judged: cells.filter(isJudged).length,
+      sent: cells.filter((c) => c.state === 'sent').length,
+      cells: cells.length,
+    };
   }).filter((d) => d.cells > 0);
 }
 
 export function coverageGate(coverage: Coverage | undefined, options: CoverageGateOptions): CoverageGate {
   const lines: string[] = [];
   let failed = false;
-  if (!coverage) return { failed: options.minCoverage !== undefined && options.minCoverage > 0, lines: options.minCoverage ? ['coverage: the report has no coverage block; --min-coverage cannot be met'] : [] };
+  if (!coverage)
+    return {
+      failed: options.minCoverage !== undefined && options.minCoverage > 0,
+      lines: options.minCoverage ? ['coverage: the report has no coverage block; --min-coverage cannot be met'] : [],
+    };
   const s = coverage.summary;
   if (options.minCoverage !== undefined && s.judged * 100 < options.minCoverage * s.cells) {
     failed = true;
     const missing = coverage.cells.filter((c) => !isJudged(c));
-    lines.push(`coverage: ${s.percent}% of cells judged, below --min-coverage ${options.minCoverage}; ${missing.length} cell(s) not judged:`);
-    for (const c of missing) lines.push(`  ${c.operation} · ${c.dimension} · ${c.item} · ${c.state}${where(c)}${c.reason ? `: ${c.reason}` : ''}`);
+    lines.push(
+      `coverage: ${s.percent}% of cells judged, below --min-coverage ${options.minCoverage}; ${missing.length} cell(s) not judged:`,
+    );
+    for (const c of missing)
+      lines.push(
+        `  ${c.operation} · ${c.dimension} · ${c.item} · ${c.state}${where(c)}${c.reason ? `: ${c.reason}` : ''}`,
+      );
   }
   if (options.failOnUnseenStatus) {
     const unseen = unseenStatuses(coverage);
@@ -71,18 +88,24 @@ export function coverageGate(coverage: Coverage | undefined, options: CoverageGa
     if (undocumented.length > 0) {
       failed = true;
       lines.push(`coverage: ${undocumented.length} undocumented status(es) observed (--fail-on-undocumented-status):`);
-      for (const u of undocumented) lines.push(`  ${u.operation} answered ${u.status} (${u.requests} request(s); ${u.checks.join(', ')})`);
+      for (const u of undocumented)
+        lines.push(`  ${u.operation} answered ${u.status} (${u.requests} request(s); ${u.checks.join(', ')})`);
     }
   }
   return { failed, lines };
 }
 
 /** The gate's flags as `vapc run` and `vapc report merge` take them; a bad --min-coverage is a usage error. */
-export function coverageGateFlags(flags: { minCoverage?: string; failOnUnseenStatus?: boolean; failOnUndocumentedStatus?: boolean }): CoverageGateOptions {
+export function coverageGateFlags(flags: {
+  minCoverage?: string;
+  failOnUnseenStatus?: boolean;
+  failOnUndocumentedStatus?: boolean;
+}): CoverageGateOptions {
   const out: CoverageGateOptions = {};
   if (flags.minCoverage !== undefined) {
     const n = Number(flags.minCoverage);
-    if (!/^\s*\d+(\.\d+)?\s*$/.test(flags.minCoverage) || n > 100) throw new VapcError('E_USAGE', `--min-coverage takes a percentage from 0 to 100, not "${flags.minCoverage}"`);
+    if (!/^\s*\d+(\.\d+)?\s*$/.test(flags.minCoverage) || n > 100)
+      throw new VapcError('E_USAGE', `--min-coverage takes a percentage from 0 to 100, not "${flags.minCoverage}"`);
     out.minCoverage = n;
   }
   if (flags.failOnUnseenStatus) out.failOnUnseenStatus = true;
@@ -94,7 +117,12 @@ export function coverageGateFlags(flags: { minCoverage?: string; failOnUnseenSta
  * What `vapc run` and `vapc report merge` print of coverage: the summary line (`say`), and the
  * gate's lines when it fails (`shout`, --min-coverage, --fail-on-*-status). True when it fails.
  */
-export function announceCoverage(coverage: Coverage | undefined, options: CoverageGateOptions, say: (text: string) => void, shout: (text: string) => void): boolean {
+export function announceCoverage(
+  coverage: Coverage | undefined,
+  options: CoverageGateOptions,
+  say: (text: string) => void,
+  shout: (text: string) => void,
+): boolean {
   if (coverage) say(`${coverageLine(coverage)}\n`);
   const gate = coverageGate(coverage, options);
   for (const line of gate.lines) shout(`${line}\n`);

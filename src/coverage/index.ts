@@ -11,12 +11,36 @@ import { ExchangeLog } from './log.js';
 import type { CoverageCredentials, ExchangeFacts } from './touch.js';
 import { buildUniverse, type Universe } from './universe.js';
 
-export { buildUniverse, specCellLocator, cellKey, type Universe, type CellDef, type InputSlot, type CellLocator } from './universe.js';
+export {
+  buildUniverse,
+  specCellLocator,
+  cellKey,
+  type Universe,
+  type CellDef,
+  type InputSlot,
+  type CellLocator,
+} from './universe.js';
 export { touchedCells, documentedStatus, type ExchangeFacts, type CoverageCredentials } from './touch.js';
 export { ExchangeLog, type ExchangeRecord } from './log.js';
-export { computeCoverage, summarizeCoverage, REASONS, STATE_RANK, type PlanPair, type CoverageInput } from './compute.js';
+export {
+  computeCoverage,
+  summarizeCoverage,
+  REASONS,
+  STATE_RANK,
+  type PlanPair,
+  type CoverageInput,
+} from './compute.js';
 export { mergeCoverage } from './merge.js';
-export { announceCoverage, coverageGate, coverageGateFlags, coverageLine, coverageByDimension, unseenStatuses, type CoverageGate, type CoverageGateOptions } from './gate.js';
+export {
+  announceCoverage,
+  coverageGate,
+  coverageGateFlags,
+  coverageLine,
+  coverageByDimension,
+  unseenStatuses,
+  type CoverageGate,
+  type CoverageGateOptions,
+} from './gate.js';
 export { plannedCoverage, renderPlannedCoverage, type PlannedLine } from './planned.js';
 
 /** A plan pair as the runner holds it (src/runner's PlannedCheck fits). */
@@ -56,7 +80,10 @@ export function coverageTap<E extends ExchangeFacts>(
       log.exchange(exchange, checkId, true);
     },
     events: log.events,
-    compute(results: ReadonlyArray<Pick<CheckResult, 'id' | 'status' | 'suite'>>, wholePlan: readonly PlannedPairLike[]): Coverage {
+    compute(
+      results: ReadonlyArray<Pick<CheckResult, 'id' | 'status' | 'suite'>>,
+      wholePlan: readonly PlannedPairLike[],
+    ): Coverage {
       return computeCoverage({ universe, records: log.records, results, plan: planPairs(wholePlan) });
     },
   };

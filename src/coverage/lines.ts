@@ -23,14 +23,21 @@ interface CellLines {
 }
 
 /** The build's side: the lines of `cells` (their keys, files and lines), stamped with the spec folder. */
-export function cellLinesText(cells: ReadonlyArray<{ key: string; spec_line: number | null; spec_file?: string }>, specFile?: string): string {
+export function cellLinesText(
+  cells: ReadonlyArray<{ key: string; spec_line: number | null; spec_file?: string }>,
+  specFile?: string,
+): string {
   const lines: CellLines['lines'] = {};
-  for (const c of cells) if (c.spec_line !== null && c.spec_file !== undefined) lines[c.key] = [c.spec_file, c.spec_line];
+  for (const c of cells)
+    if (c.spec_line !== null && c.spec_file !== undefined) lines[c.key] = [c.spec_file, c.spec_line];
   return JSON.stringify({ format: FORMAT, spec_hash: specFolderHash(specFile), lines } satisfies CellLines);
 }
 
 /** The run's side: the build's lines by cell key, or undefined when there are none or the spec changed since. */
-export function packagedCellLines(file: string = CELL_LINES_FILE, specFile?: string): Map<string, SourcePosition> | undefined {
+export function packagedCellLines(
+  file: string = CELL_LINES_FILE,
+  specFile?: string,
+): Map<string, SourcePosition> | undefined {
   try {
     const packaged = JSON.parse(readFileSync(file, 'utf8')) as Partial<CellLines>;
     if (packaged.format !== FORMAT || typeof packaged.lines !== 'object' || packaged.lines === null) return undefined;

@@ -6,11 +6,16 @@
 import type { Coverage, CoverageCell, UndocumentedStatus } from '../results/coverage.js';
 import { STATE_RANK, summarizeCoverage } from './compute.js';
 
-const keyOf = (c: Pick<CoverageCell, 'operation' | 'dimension' | 'item'>): string => `${c.operation}\u0000${c.dimension}\u0000${c.item}`;
+const keyOf = (c: Pick<CoverageCell, 'operation' | 'dimension' | 'item'>): string =>
+  `${c.operation}\u0000${c.dimension}\u0000${c.item}`;
 
 function mergeCell(a: CoverageCell, b: CoverageCell): CoverageCell {
   const ahead = STATE_RANK[b.state] > STATE_RANK[a.state] ? b : a;
-  const out: CoverageCell = { ...ahead, checks: [...new Set([...a.checks, ...b.checks])].sort(), requests: a.requests + b.requests };
+  const out: CoverageCell = {
+    ...ahead,
+    checks: [...new Set([...a.checks, ...b.checks])].sort(),
+    requests: a.requests + b.requests,
+  };
   if (STATE_RANK[out.state] >= STATE_RANK['judged-pass']) delete out.reason;
   return out;
 }
@@ -30,12 +35,23 @@ export function mergeCoverage(blocks: ReadonlyArray<Coverage | undefined>): Cove
     for (const u of block.undocumented_statuses ?? []) {
       const key = `${u.operation} ${u.status}`;
       const seen = undocumented.get(key);
-      undocumented.set(key, seen ? { ...seen, requests: seen.requests + u.requests, checks: [...new Set([...seen.checks, ...u.checks])].sort() } : { ...u, checks: [...u.checks] });
+      undocumented.set(
+        key,
+        seen
+          ? {
+              ...seen,
+              requests: seen.requests + u.requests,
+              checks: [...new Set([...seen.checks, ...u.checks])].sort(),
+            }
+          : { ...u, checks: [...u.checks] },
+      );
     }
   }
   const list = [...cells.values()];
   const out: Coverage = { summary: summarizeCoverage(list), cells: list };
-  const statuses = [...undocumented.values()].sort((a, b) => a.operation.localeCompare(b.operation) || a.status - b.status);
+  const statuses = [...undocumented.values()].sort(
+    (a, b) => a.operation.localeCompare(b.operation) || a.status - b.status,
+  );
   if (statuses.length > 0) out.undocumented_statuses = statuses;
   return out;
 }

@@ -2,7 +2,13 @@
  * report.json's `coverage` block read back (vapc report, vapc report merge): checked against the
  * fixed shape, so a hand-edited or foreign file is refused with what is wrong, never rendered half.
  */
-import { COVERAGE_DIMENSIONS, COVERAGE_STATES, type Coverage, type CoverageCell, type UndocumentedStatus } from '../results/coverage.js';
+import {
+  COVERAGE_DIMENSIONS,
+  COVERAGE_STATES,
+  type Coverage,
+  type CoverageCell,
+  type UndocumentedStatus,
+} from '../results/coverage.js';
 import { summarizeCoverage } from './compute.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -10,12 +16,17 @@ const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number
 
 function parseCell(c: unknown, i: number, bad: (what: string) => never): CoverageCell {
   if (!isObject(c)) return bad(`coverage.cells[${i}] is not an object`);
-  for (const field of ['operation', 'item'] as const) if (typeof c[field] !== 'string') bad(`coverage.cells[${i}].${field} (string) is missing`);
-  if (!COVERAGE_DIMENSIONS.includes(c.dimension as never)) bad(`coverage.cells[${i}].dimension must be one of ${COVERAGE_DIMENSIONS.join(', ')}`);
-  if (!COVERAGE_STATES.includes(c.state as never)) bad(`coverage.cells[${i}].state must be one of ${COVERAGE_STATES.join(', ')}`);
-  if (!Array.isArray(c.checks) || !c.checks.every((x) => typeof x === 'string')) bad(`coverage.cells[${i}].checks must be an array of strings`);
+  for (const field of ['operation', 'item'] as const)
+    if (typeof c[field] !== 'string') bad(`coverage.cells[${i}].${field} (string) is missing`);
+  if (!COVERAGE_DIMENSIONS.includes(c.dimension as never))
+    bad(`coverage.cells[${i}].dimension must be one of ${COVERAGE_DIMENSIONS.join(', ')}`);
+  if (!COVERAGE_STATES.includes(c.state as never))
+    bad(`coverage.cells[${i}].state must be one of ${COVERAGE_STATES.join(', ')}`);
+  if (!Array.isArray(c.checks) || !c.checks.every((x) => typeof x === 'string'))
+    bad(`coverage.cells[${i}].checks must be an array of strings`);
   if (!isCount(c.requests)) bad(`coverage.cells[${i}].requests must be a count`);
-  if (c.spec_line !== null && !isCount(c.spec_line)) bad(`coverage.cells[${i}].spec_line must be a line number or null`);
+  if (c.spec_line !== null && !isCount(c.spec_line))
+    bad(`coverage.cells[${i}].spec_line must be a line number or null`);
   const cell: CoverageCell = {
     operation: c.operation as string,
     dimension: c.dimension as CoverageCell['dimension'],
@@ -31,10 +42,21 @@ function parseCell(c: unknown, i: number, bad: (what: string) => never): Coverag
 }
 
 function parseUndocumented(u: unknown, i: number, bad: (what: string) => never): UndocumentedStatus {
-  if (!isObject(u) || typeof u.operation !== 'string' || !isCount(u.status) || !isCount(u.requests) || !Array.isArray(u.checks)) {
+  if (
+    !isObject(u) ||
+    typeof u.operation !== 'string' ||
+    !isCount(u.status) ||
+    !isCount(u.requests) ||
+    !Array.isArray(u.checks)
+  ) {
     return bad(`coverage.undocumented_statuses[${i}] must be {operation, status, requests, checks}`);
   }
-  return { operation: u.operation, status: u.status, requests: u.requests, checks: u.checks.filter((x): x is string => typeof x === 'string') };
+  return {
+    operation: u.operation,
+    status: u.status,
+    requests: u.requests,
+    checks: u.checks.filter((x): x is string => typeof x === 'string'),
+  };
 }
 
 /** The coverage block of a parsed report.json; `bad` throws the loader's error. The summary is recomputed from the cells. */

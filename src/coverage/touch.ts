@@ -31,13 +31,21 @@ interface Values {
 
 const ABSENT: Values = { present: false, values: [] };
 
-export function operationMatcher(universe: Universe): (method: string, pathname: string) => OperationUniverse | undefined {
-  const compiled = universe.operations.map((o) => ({ o, re: pathPattern(o.operation.path, { anchored: false, emptyParams: false }) }));
+export function operationMatcher(
+  universe: Universe,
+): (method: string, pathname: string) => OperationUniverse | undefined {
+  const compiled = universe.operations.map((o) => ({
+    o,
+    re: pathPattern(o.operation.path, { anchored: false, emptyParams: false }),
+  }));
   return (method, pathname) => {
     const upper = method.toUpperCase();
     // The most literal template wins (`/campaign/new` before `/campaign/{id}`).
     const hits = compiled.filter((c) => c.o.operation.method === upper && c.re.test(pathname));
-    return hits.sort((a, b) => b.o.operation.path.replace(/\{[^}]*\}/g, '').length - a.o.operation.path.replace(/\{[^}]*\}/g, '').length)[0]?.o;
+    return hits.sort(
+      (a, b) =>
+        b.o.operation.path.replace(/\{[^}]*\}/g, '').length - a.o.operation.path.replace(/\{[^}]*\}/g, '').length,
+    )[0]?.o;
   };
 }
 
@@ -104,7 +112,8 @@ function asNumber(value: unknown): number | undefined {
 
 function textTypeMatches(text: string, types: readonly JsonType[]): boolean {
   if (types.includes('string')) return true;
-  if ((types.includes('integer') && /^-?\d+$/.test(text)) || (types.includes('number') && asNumber(text) !== undefined)) return true;
+  if ((types.includes('integer') && /^-?\d+$/.test(text)) || (types.includes('number') && asNumber(text) !== undefined))
+    return true;
   if (types.includes('boolean') && (text === 'true' || text === 'false')) return true;
   return types.includes('null') && (text === '' || text === 'null');
 }
@@ -178,7 +187,13 @@ function parseRequest(ex: ExchangeFacts, op: OperationUniverse, pathname: string
   } catch {
     body = undefined;
   }
-  return { query: url.searchParams, pathValues, headers, body, bodyIsObject: body !== null && typeof body === 'object' && !Array.isArray(body) };
+  return {
+    query: url.searchParams,
+    pathValues,
+    headers,
+    body,
+    bodyIsObject: body !== null && typeof body === 'object' && !Array.isArray(body),
+  };
 }
 
 function safeDecode(text: string): string {
@@ -190,7 +205,11 @@ function safeDecode(text: string): string {
 }
 
 /** The credential a request sent in place of the run's own (or left out): what the auth suite probes. */
-function securityProbed(def: CellDef, headers: Record<string, string>, credentials: CoverageCredentials | undefined): boolean {
+function securityProbed(
+  def: CellDef,
+  headers: Record<string, string>,
+  credentials: CoverageCredentials | undefined,
+): boolean {
   const sent = headers[(def.header ?? '').toLowerCase()];
   if (sent === undefined) return true;
   if (!credentials) return false;
@@ -207,7 +226,12 @@ export interface Touch {
 }
 
 /** The cells one exchange touches, or undefined when it targets no operation of the spec. */
-export function touchedCells(universe: Universe, ex: ExchangeFacts, credentials?: CoverageCredentials, match = operationMatcher(universe)): Touch | undefined {
+export function touchedCells(
+  universe: Universe,
+  ex: ExchangeFacts,
+  credentials?: CoverageCredentials,
+  match = operationMatcher(universe),
+): Touch | undefined {
   const pathname = new URL(ex.request.url, 'http://coverage.invalid').pathname;
   const op = match(ex.request.method, pathname);
   if (!op) return undefined;
@@ -224,7 +248,8 @@ export function touchedCells(universe: Universe, ex: ExchangeFacts, credentials?
       let v = valuesBySlot.get(def.slot);
       if (!v) valuesBySlot.set(def.slot, (v = valuesOf(def.slot, req)));
       if (def.dimension === 'parameter') hit = v.present;
-      else if (def.dimension === 'enum') hit = v.values.some((x) => x === def.bound || (def.slot!.location !== 'body' && x === String(def.bound)));
+      else if (def.dimension === 'enum')
+        hit = v.values.some((x) => x === def.bound || (def.slot!.location !== 'body' && x === String(def.bound)));
       else hit = probes(def, def.slot, v);
     }
     if (hit) cells.push(def.key);

@@ -6,7 +6,14 @@
  * status in the spec is a new cell.
  */
 import type { CoverageCell, CoverageDimension } from '../results/coverage.js';
-import { operationLabel, credentialHeader, type Credential, type JsonSchema, type Operation, type SpecModel } from '../spec/model.js';
+import {
+  operationLabel,
+  credentialHeader,
+  type Credential,
+  type JsonSchema,
+  type Operation,
+  type SpecModel,
+} from '../spec/model.js';
 import { enumOf, fieldsOf, itemsOf, nonNull, typesOf, type JsonType } from '../spec/schema.js';
 import { SpecSource, type SourcePosition } from '../spec/source.js';
 import { packagedCellLines } from './lines.js';
@@ -14,7 +21,8 @@ import { packagedCellLines } from './lines.js';
 /** The constraint keywords a cell can stand for. */
 export const RANGE_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const;
 export const SIZE_KEYWORDS = ['minLength', 'maxLength', 'minItems', 'maxItems'] as const;
-export type ConstraintKeyword = (typeof RANGE_KEYWORDS)[number] | (typeof SIZE_KEYWORDS)[number] | 'pattern' | 'enum' | 'required' | 'type';
+export type ConstraintKeyword =
+  (typeof RANGE_KEYWORDS)[number] | (typeof SIZE_KEYWORDS)[number] | 'pattern' | 'enum' | 'required' | 'type';
 
 /** Where a request carries a value: a parameter location or the JSON body. */
 export type ValueLocation = 'path' | 'query' | 'header' | 'cookie' | 'body';
@@ -65,7 +73,8 @@ export interface Universe {
   cells: CellDef[];
 }
 
-export const cellKey = (operation: string, dimension: CoverageDimension, item: string): string => `${operation}\u0000${dimension}\u0000${item}`;
+export const cellKey = (operation: string, dimension: CoverageDimension, item: string): string =>
+  `${operation}\u0000${dimension}\u0000${item}`;
 
 /** Finds spec lines; the default reads the authored spec/ with src/spec/source.ts (the locator report.sarif uses). */
 export interface CellLocator {
@@ -89,12 +98,21 @@ export function specCellLocator(source?: SpecSource): CellLocator {
     status: (op, status) => source.responseStatus(op.path, op.method, status) ?? source.operation(op.path, op.method),
     slot: (op, slot) =>
       (slot.location === 'body'
-        ? source.bodyProperty(op.path, op.method, slot.loc.filter((s): s is string => typeof s === 'string'))
-        : source.parameter(op.path, op.method, String(slot.loc[0]), slot.location)) ?? source.operation(op.path, op.method),
+        ? source.bodyProperty(
+            op.path,
+            op.method,
+            slot.loc.filter((s): s is string => typeof s === 'string'),
+          )
+        : source.parameter(op.path, op.method, String(slot.loc[0]), slot.location)) ??
+      source.operation(op.path, op.method),
   };
 }
 
-const displayLoc = (loc: ReadonlyArray<string | number>): string => loc.map((s) => (typeof s === 'number' ? '[]' : s)).join('.').replace(/\.\[\]/g, '[]');
+const displayLoc = (loc: ReadonlyArray<string | number>): string =>
+  loc
+    .map((s) => (typeof s === 'number' ? '[]' : s))
+    .join('.')
+    .replace(/\.\[\]/g, '[]');
 
 function slotsOf(op: Operation): InputSlot[] {
   const slots: InputSlot[] = op.parameters.map((p) => ({
@@ -116,7 +134,14 @@ function slotsOf(op: Operation): InputSlot[] {
       const owner = ownerLoc === '' ? root : (fields.find((g) => g.loc.join('/') === ownerLoc)?.schema ?? {});
       const holder = nonNull(arrayItem ? (itemsOf(owner) ?? {}) : owner);
       const required = Array.isArray(holder['required']) && (holder['required'] as unknown[]).includes(f.field);
-      slots.push({ location: 'body', loc: f.loc, label: `body ${displayLoc(f.loc)}`, schema: f.schema, required, types: typesOf(f.schema) });
+      slots.push({
+        location: 'body',
+        loc: f.loc,
+        label: `body ${displayLoc(f.loc)}`,
+        schema: f.schema,
+        required,
+        types: typesOf(f.schema),
+      });
     }
   }
   return slots;
@@ -132,7 +157,8 @@ function typeProbeable(slot: InputSlot): boolean {
 function keywordsOf(slot: InputSlot): Array<{ keyword: ConstraintKeyword; bound?: unknown }> {
   const s = nonNull(slot.schema);
   const out: Array<{ keyword: ConstraintKeyword; bound?: unknown }> = [];
-  for (const k of [...RANGE_KEYWORDS, ...SIZE_KEYWORDS]) if (typeof s[k] === 'number') out.push({ keyword: k, bound: s[k] });
+  for (const k of [...RANGE_KEYWORDS, ...SIZE_KEYWORDS])
+    if (typeof s[k] === 'number') out.push({ keyword: k, bound: s[k] });
   if (typeof s['pattern'] === 'string') out.push({ keyword: 'pattern', bound: s['pattern'] });
   if (enumOf(slot.schema)) out.push({ keyword: 'enum' });
   // A path parameter cannot be left out: the request would not reach the operation.
@@ -164,11 +190,18 @@ function once<T>(find: () => T): () => T {
 function operationCells(op: Operation, locator: CellLocator | undefined): OperationUniverse {
   const label = operationLabel(op);
   const cells: CellDef[] = [];
-  const add = (dimension: CoverageDimension, item: string, where: () => SourcePosition | undefined, extra: Partial<CellDef> = {}) => {
+  const add = (
+    dimension: CoverageDimension,
+    item: string,
+    where: () => SourcePosition | undefined,
+    extra: Partial<CellDef> = {},
+  ) => {
     const key = cellKey(label, dimension, item);
     const known = locator?.known?.get(key);
     const cell: CellDef = { key, operation: label, dimension, item, spec_line: null, ...extra };
-    cells.push(known ? Object.assign(cell, { spec_line: known.line, spec_file: known.file }) : lazyPosition(cell, where));
+    cells.push(
+      known ? Object.assign(cell, { spec_line: known.line, spec_file: known.file }) : lazyPosition(cell, where),
+    );
   };
   for (const r of op.responses) {
     const where = once(() => locator?.status(op, r.status));
@@ -180,26 +213,47 @@ function operationCells(op: Operation, locator: CellLocator | undefined): Operat
   for (const slot of slots) {
     const where = once(() => locator?.slot(op, slot));
     add('parameter', slot.label, where, { slot });
-    for (const k of keywordsOf(slot)) add('keyword', `${slot.label} ${k.keyword}`, where, { slot, keyword: k.keyword, bound: k.bound });
+    for (const k of keywordsOf(slot))
+      add('keyword', `${slot.label} ${k.keyword}`, where, { slot, keyword: k.keyword, bound: k.bound });
     for (const value of enumOf(slot.schema) ?? []) add('enum', enumItem(slot, value), where, { slot, bound: value });
   }
   for (const credential of op.credentials) {
     const header = credentialHeader({ securitySchemes: op.security.flat() }, credential);
     const scheme = op.security.flat().find((s) => s.credential === credential);
-    add('security', `${scheme?.name ?? credential} (${header})`, once(() => locator?.operation(op)), { credential, header });
+    add(
+      'security',
+      `${scheme?.name ?? credential} (${header})`,
+      once(() => locator?.operation(op)),
+      { credential, header },
+    );
   }
   return { operation: op, label, cells, slots, statuses: op.responses.map((r) => r.status) };
 }
 
 /** The cells of the spec, in spec order (operation by operation); `locator: null` skips spec lines (tests). */
-export function buildUniverse(spec: Pick<SpecModel, 'operations'>, locator: CellLocator | null = specCellLocator()): Universe {
+export function buildUniverse(
+  spec: Pick<SpecModel, 'operations'>,
+  locator: CellLocator | null = specCellLocator(),
+): Universe {
   const operations = spec.operations.map((op) => operationCells(op, locator ?? undefined));
-  return { operations, byOperation: new Map(operations.map((o) => [o.label, o])), cells: operations.flatMap((o) => o.cells) };
+  return {
+    operations,
+    byOperation: new Map(operations.map((o) => [o.label, o])),
+    cells: operations.flatMap((o) => o.cells),
+  };
 }
 
 /** A cell without its matching facts: what report.json shows before the run's state is known. */
 export function blankCell(def: CellDef): CoverageCell {
-  const cell: CoverageCell = { operation: def.operation, dimension: def.dimension, item: def.item, state: 'not-sent', checks: [], requests: 0, spec_line: def.spec_line };
+  const cell: CoverageCell = {
+    operation: def.operation,
+    dimension: def.dimension,
+    item: def.item,
+    state: 'not-sent',
+    checks: [],
+    requests: 0,
+    spec_line: def.spec_line,
+  };
   if (def.spec_file !== undefined) cell.spec_file = def.spec_file;
   return cell;
 }

@@ -28,7 +28,8 @@ export interface FocusOperation {
  * assistants, the protected example), cheap reads that prove the server, the credentials and the
  * common headers still work whatever changed.
  */
-export const isSmoke = (op: FocusOperation): boolean => op.method.toUpperCase() === 'GET' && !op.hasParameters && !op.hasBody;
+export const isSmoke = (op: FocusOperation): boolean =>
+  op.method.toUpperCase() === 'GET' && !op.hasParameters && !op.hasBody;
 
 /**
  * The operations a focused run checks: those the behavioural changes touch (documentation-only
@@ -40,7 +41,9 @@ export function selectFocus(base: string, changes: readonly Change[], operations
   const everything = behavioural.filter((c) => c.operation === '').map((c) => c.id);
   const selected: FocusedOperation[] = [];
   for (const op of operations) {
-    const reasons: string[] = [...new Set([...everything, ...behavioural.filter((c) => c.operation === op.label).map((c) => c.id)])];
+    const reasons: string[] = [
+      ...new Set([...everything, ...behavioural.filter((c) => c.operation === op.label).map((c) => c.id)]),
+    ];
     if (reasons.length === 0 && isSmoke(op)) reasons.push('smoke');
     if (reasons.length > 0) selected.push({ operation: op.label, reasons });
   }

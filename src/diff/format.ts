@@ -66,7 +66,10 @@ export function spreadChanges(changes: readonly Change[]): { spread: SpreadChang
     spread.push({ change: group[0]!, operations });
     for (const c of group) inSpread.add(c);
   }
-  spread.sort((a, b) => LEVEL_RANK[a.change.level] - LEVEL_RANK[b.change.level] || a.change.message.localeCompare(b.change.message));
+  spread.sort(
+    (a, b) =>
+      LEVEL_RANK[a.change.level] - LEVEL_RANK[b.change.level] || a.change.message.localeCompare(b.change.message),
+  );
   return { spread, rest: changes.filter((c) => !inSpread.has(c)) };
 }
 
@@ -83,7 +86,10 @@ export function renderText(report: DiffReport, bump: Bump | 'none'): string {
   const { spread, rest } = spreadChanges(report.changes);
   if (spread.length > 0) lines.push('', SPREAD_HEADING);
   for (const { change: c, operations } of spread) {
-    lines.push(`  ${c.level.padEnd(8)} ${c.id}: ${plain(c.message)}${breaksText(c)}`, `           in ${operations.length} operations: ${plain(operations.join(', '))}`);
+    lines.push(
+      `  ${c.level.padEnd(8)} ${c.id}: ${plain(c.message)}${breaksText(c)}`,
+      `           in ${operations.length} operations: ${plain(operations.join(', '))}`,
+    );
   }
   for (const [operation, changes] of byOperation(rest)) {
     lines.push('', plain(operation));
@@ -100,17 +106,26 @@ export function renderJson(report: DiffReport): string {
 /** Markdown for a pull-request comment or the job summary: a headline, then one table per operation. */
 export function renderMarkdown(report: DiffReport, bump: Bump | 'none'): string {
   const icon = report.summary.breaking > 0 ? '❌' : report.summary.warning > 0 ? '⚠️' : '✅';
-  const out = [`### ${icon} API contract changes: ${md(report.base)} → ${md(report.head)}`, '', summaryLine(report.summary, bump), ''];
+  const out = [
+    `### ${icon} API contract changes: ${md(report.base)} → ${md(report.head)}`,
+    '',
+    summaryLine(report.summary, bump),
+    '',
+  ];
   if (report.changes.length === 0) out.push('No changes.', '');
   const { spread, rest } = spreadChanges(report.changes);
-  if (spread.length > 0) out.push(`#### ${SPREAD_HEADING}`, '', '| level | rule | change | operations | breaks |', '|---|---|---|---|---|');
+  if (spread.length > 0)
+    out.push(`#### ${SPREAD_HEADING}`, '', '| level | rule | change | operations | breaks |', '|---|---|---|---|---|');
   for (const { change: c, operations } of spread) {
-    out.push(`| ${c.level} | \`${c.id}\` | ${md(c.message)} | ${operations.length}: ${md(operations.join(', '))} | ${c.breaks.join(', ') || '–'} |`);
+    out.push(
+      `| ${c.level} | \`${c.id}\` | ${md(c.message)} | ${operations.length}: ${md(operations.join(', '))} | ${c.breaks.join(', ') || '–'} |`,
+    );
   }
   if (spread.length > 0) out.push('');
   for (const [operation, changes] of byOperation(rest)) {
     out.push(`#### ${md(operation)}`, '', '| level | rule | change | breaks |', '|---|---|---|---|');
-    for (const c of changes) out.push(`| ${c.level} | \`${c.id}\` | ${md(c.message)} | ${c.breaks.join(', ') || '–'} |`);
+    for (const c of changes)
+      out.push(`| ${c.level} | \`${c.id}\` | ${md(c.message)} | ${c.breaks.join(', ') || '–'} |`);
     out.push('');
   }
   return out.join('\n');
@@ -119,7 +134,8 @@ export function renderMarkdown(report: DiffReport, bump: Bump | 'none'): string 
 /** `message (operation, operation, ...)` for each distinct message of the changes. */
 function byMessage(changes: readonly Change[]): string[] {
   const operations = new Map<string, Set<string>>();
-  for (const c of changes) operations.set(c.message, (operations.get(c.message) ?? new Set<string>()).add(c.operation || DOCUMENT));
+  for (const c of changes)
+    operations.set(c.message, (operations.get(c.message) ?? new Set<string>()).add(c.operation || DOCUMENT));
   return [...operations].map(([message, ops]) => `${message} (${[...ops].join(', ')})`);
 }
 
@@ -129,7 +145,10 @@ function byMessage(changes: readonly Change[]): string[] {
  * operations) make one annotation naming them all: GitHub shows only the first ten errors of a
  * step, and one changed header must not hide the other changes.
  */
-export function renderAnnotations(changes: readonly Change[], locate: (c: Change) => SourceLocation | undefined): string {
+export function renderAnnotations(
+  changes: readonly Change[],
+  locate: (c: Change) => SourceLocation | undefined,
+): string {
   const groups = new Map<string, { where: SourceLocation | undefined; changes: Change[] }>();
   changes.forEach((c, i) => {
     const where = locate(c);
@@ -144,7 +163,12 @@ export function renderAnnotations(changes: readonly Change[], locate: (c: Change
     const command = c.level === 'breaking' ? 'error' : c.level === 'warning' ? 'warning' : 'notice';
     const operations = [...new Set(group.map((x) => x.operation))];
     const title = group.length === 1 ? `${c.id} ${c.operation}`.trim() : `${c.id} in ${operations.length} operations`;
-    const props = [where ? `file=${escapeProperty(plain(where.file))},line=${where.line}` : '', `title=${escapeProperty(plain(title))}`].filter(Boolean).join(',');
+    const props = [
+      where ? `file=${escapeProperty(plain(where.file))},line=${where.line}` : '',
+      `title=${escapeProperty(plain(title))}`,
+    ]
+      .filter(Boolean)
+      .join(',');
     const text = group.length === 1 ? `${c.message}${breaksText(c)}` : `${byMessage(group).join('; ')}${breaksText(c)}`;
     out += `::${command} ${props}::${escapeData(plain(text))}\n`;
   }

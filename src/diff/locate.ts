@@ -14,7 +14,8 @@ interface Parsed {
 }
 
 const unescape = (s: string): string => s.replace(/~1/g, '/').replace(/~0/g, '~');
-const segments = (pointer: string): string[] => (pointer.replace(/^#/, '') === '' ? [] : pointer.replace(/^#/, '').slice(1).split('/').map(unescape));
+const segments = (pointer: string): string[] =>
+  pointer.replace(/^#/, '') === '' ? [] : pointer.replace(/^#/, '').slice(1).split('/').map(unescape);
 
 /**
  * Finds the line of a JSON Pointer of the dereferenced document in the authored source, following
@@ -63,7 +64,11 @@ export class SourceLocator {
     return { file, node };
   }
 
-  private walk(file: string, start: Node | null | undefined, path: string[]): { file: string; node: Node | null | undefined; complete: boolean } {
+  private walk(
+    file: string,
+    start: Node | null | undefined,
+    path: string[],
+  ): { file: string; node: Node | null | undefined; complete: boolean } {
     let node = start;
     for (const key of path) {
       ({ file, node } = this.follow(file, node));

@@ -35,7 +35,9 @@ const BOUND_KEYWORDS = {
   min: ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'],
 } as const;
 
-const isNullSchema = (s: Json | undefined): boolean => isObject(s) && (s['type'] === 'null' || (Array.isArray(s['type']) && s['type'].length === 1 && s['type'][0] === 'null'));
+const isNullSchema = (s: Json | undefined): boolean =>
+  isObject(s) &&
+  (s['type'] === 'null' || (Array.isArray(s['type']) && s['type'].length === 1 && s['type'][0] === 'null'));
 
 function flatten(schema: JsonObject, ptr: string, into?: Flat): Flat {
   const flat: Flat = into ?? { nullable: false, props: new Map(), required: new Set(), keywords: {} };
@@ -50,7 +52,8 @@ function flatten(schema: JsonObject, ptr: string, into?: Flat): Flat {
   const properties = schema['properties'];
   if (isObject(properties)) {
     for (const [name, sub] of Object.entries(properties)) {
-      if (isObject(sub) && !flat.props.has(name)) flat.props.set(name, { schema: sub, ptr: `${ptr}/properties/${seg(name)}` });
+      if (isObject(sub) && !flat.props.has(name))
+        flat.props.set(name, { schema: sub, ptr: `${ptr}/properties/${seg(name)}` });
     }
   }
   if (Array.isArray(schema['required'])) for (const name of schema['required']) flat.required.add(String(name));
@@ -93,7 +96,8 @@ function compareTypes(b: Flat, h: Flat, at: Ctx): void {
     const added = uncovered(h.types, b.types);
     const from = [...b.types].join('|');
     const to = [...h.types].join('|');
-    if (removed.length > 0 && added.length > 0) say(at, rid(dir, 'type-changed'), at.ptr, `type changed from ${from} to ${to}`);
+    if (removed.length > 0 && added.length > 0)
+      say(at, rid(dir, 'type-changed'), at.ptr, `type changed from ${from} to ${to}`);
     else if (removed.length > 0) say(at, rid(dir, 'type-narrowed'), at.ptr, `type narrowed from ${from} to ${to}`);
     else if (added.length > 0) say(at, rid(dir, 'type-widened'), at.ptr, `type widened from ${from} to ${to}`);
   } else if (b.types && !h.types) {
@@ -113,12 +117,29 @@ function compareEnums(b: Flat, h: Flat, at: Ctx): void {
   if (b.enumValues && h.enumValues) {
     const removed = b.enumValues.filter((v) => !h.enumValues!.some((w) => same(v, w)));
     const added = h.enumValues.filter((v) => !b.enumValues!.some((w) => same(v, w)));
-    if (removed.length > 0) say(at, rid(dir, 'enum-value-removed'), `${at.ptr}/enum`, `enum value(s) ${removed.map(show).join(', ')} removed`);
-    if (added.length > 0) say(at, rid(dir, 'enum-value-added'), `${at.ptr}/enum`, `enum value(s) ${added.map(show).join(', ')} added`);
+    if (removed.length > 0)
+      say(
+        at,
+        rid(dir, 'enum-value-removed'),
+        `${at.ptr}/enum`,
+        `enum value(s) ${removed.map(show).join(', ')} removed`,
+      );
+    if (added.length > 0)
+      say(at, rid(dir, 'enum-value-added'), `${at.ptr}/enum`, `enum value(s) ${added.map(show).join(', ')} added`);
   } else if (h.enumValues) {
-    say(at, rid(dir, 'enum-value-removed'), `${at.ptr}/enum`, `now restricted to the values ${h.enumValues.map(show).join(', ')}`);
+    say(
+      at,
+      rid(dir, 'enum-value-removed'),
+      `${at.ptr}/enum`,
+      `now restricted to the values ${h.enumValues.map(show).join(', ')}`,
+    );
   } else {
-    say(at, rid(dir, 'enum-value-added'), at.ptr, `no longer restricted to the values ${b.enumValues!.map(show).join(', ')}`);
+    say(
+      at,
+      rid(dir, 'enum-value-added'),
+      at.ptr,
+      `no longer restricted to the values ${b.enumValues!.map(show).join(', ')}`,
+    );
   }
 }
 
@@ -130,31 +151,63 @@ function compareBounds(b: Flat, h: Flat, at: Ctx): void {
       const after = h.keywords[keyword];
       if (same(before, after)) continue;
       const lower =
-        typeof before === 'number' && typeof after === 'number' ? after < before : side === 'max' ? before === undefined : after === undefined;
-      const suffix = side === 'max' ? (lower ? 'max-decreased' : 'max-increased') : lower ? 'min-decreased' : 'min-increased';
+        typeof before === 'number' && typeof after === 'number'
+          ? after < before
+          : side === 'max'
+            ? before === undefined
+            : after === undefined;
+      const suffix =
+        side === 'max' ? (lower ? 'max-decreased' : 'max-increased') : lower ? 'min-decreased' : 'min-increased';
       say(at, rid(dir, suffix), `${at.ptr}/${keyword}`, `${keyword} changed from ${show(before)} to ${show(after)}`);
     }
   }
   const pattern = [b.keywords['pattern'], h.keywords['pattern']];
   if (!same(pattern[0], pattern[1])) {
     const removed = pattern[1] === undefined;
-    say(at, rid(dir, removed ? 'pattern-removed' : 'pattern-changed'), `${at.ptr}/pattern`, `pattern changed from ${show(pattern[0])} to ${show(pattern[1])}`);
+    say(
+      at,
+      rid(dir, removed ? 'pattern-removed' : 'pattern-changed'),
+      `${at.ptr}/pattern`,
+      `pattern changed from ${show(pattern[0])} to ${show(pattern[1])}`,
+    );
   }
   if (!same(b.keywords['format'], h.keywords['format'])) {
-    say(at, rid(dir, 'format-changed'), `${at.ptr}/format`, `format changed from ${show(b.keywords['format'])} to ${show(h.keywords['format'])}`);
+    say(
+      at,
+      rid(dir, 'format-changed'),
+      `${at.ptr}/format`,
+      `format changed from ${show(b.keywords['format'])} to ${show(h.keywords['format'])}`,
+    );
   }
   if (!same(b.keywords['default'], h.keywords['default'])) {
-    say(at, rid(dir, 'default-changed'), `${at.ptr}/default`, `default changed from ${show(b.keywords['default'])} to ${show(h.keywords['default'])}`);
+    say(
+      at,
+      rid(dir, 'default-changed'),
+      `${at.ptr}/default`,
+      `default changed from ${show(b.keywords['default'])} to ${show(h.keywords['default'])}`,
+    );
   }
 }
 
 /** Description, title, examples and x-unspecified: documentation, reported as info. */
-export function compareDocs(b: JsonObject, h: JsonObject, ptr: string, sink: ChangeSink, operation: string, place: string): void {
+export function compareDocs(
+  b: JsonObject,
+  h: JsonObject,
+  ptr: string,
+  sink: ChangeSink,
+  operation: string,
+  place: string,
+): void {
   for (const key of ['summary', 'description', 'title', 'example', 'examples']) {
     if (!same(b[key], h[key])) sink.emit('description-changed', operation, `${ptr}/${key}`, `${place}: ${key} changed`);
   }
   if (!same(b['x-unspecified'], h['x-unspecified'])) {
-    sink.emit('x-unspecified-changed', operation, `${ptr}/x-unspecified`, `${place}: what the contract leaves unspecified changed (x-unspecified)`);
+    sink.emit(
+      'x-unspecified-changed',
+      operation,
+      `${ptr}/x-unspecified`,
+      `${place}: what the contract leaves unspecified changed (x-unspecified)`,
+    );
   }
 }
 
@@ -180,20 +233,28 @@ function comparePropertySets(b: Flat, h: Flat, at: Ctx, seen: WeakMap<object, We
   for (const [name, before] of b.props) {
     const after = h.props.get(name);
     if (!after) {
-      if (before.schema[hidden] !== true) sayPlain(at, rid(dir, 'property-removed'), before.ptr, `property \`${child(name)}\` removed`);
+      if (before.schema[hidden] !== true)
+        sayPlain(at, rid(dir, 'property-removed'), before.ptr, `property \`${child(name)}\` removed`);
       continue;
     }
     if (before.schema[hidden] === true && after.schema[hidden] === true) continue;
     const was = b.required.has(name);
     const is = h.required.has(name);
-    if (was && !is) sayPlain(at, rid(dir, 'property-became-optional'), after.ptr, `property \`${child(name)}\` became optional`);
-    if (!was && is) sayPlain(at, rid(dir, 'property-became-required'), after.ptr, `property \`${child(name)}\` became required`);
+    if (was && !is)
+      sayPlain(at, rid(dir, 'property-became-optional'), after.ptr, `property \`${child(name)}\` became optional`);
+    if (!was && is)
+      sayPlain(at, rid(dir, 'property-became-required'), after.ptr, `property \`${child(name)}\` became required`);
     walk(before, after, { ...at, ptr: after.ptr, field: child(name) }, seen);
   }
   for (const [name, after] of h.props) {
     if (b.props.has(name) || after.schema[hidden] === true) continue;
     const required = h.required.has(name);
-    sayPlain(at, rid(dir, required ? 'property-added-required' : 'property-added'), after.ptr, `${required ? 'required' : 'optional'} property \`${child(name)}\` added`);
+    sayPlain(
+      at,
+      rid(dir, required ? 'property-added-required' : 'property-added'),
+      after.ptr,
+      `${required ? 'required' : 'optional'} property \`${child(name)}\` added`,
+    );
   }
 }
 
@@ -212,19 +273,46 @@ function compareUnions(b: Flat, h: Flat, at: Ctx, seen: WeakMap<object, WeakSet<
     unmatched.delete(k);
     walk(branch, after[k]!, { ...at, ptr: after[k]!.ptr }, seen);
   });
-  for (const k of unmatched) sayPlain(at, rid(dir, 'union-branch-added'), after[k]!.ptr, `a branch was added to the union`);
+  for (const k of unmatched)
+    sayPlain(at, rid(dir, 'union-branch-added'), after[k]!.ptr, `a branch was added to the union`);
 }
 
 /** Keywords the rules above read; any other keyword that differs is reported as unclassified. */
 const READ = new Set([
-  'type', 'nullable', 'properties', 'required', 'enum', 'const', 'items', 'anyOf', 'oneOf', 'allOf', 'pattern', 'format', 'default',
-  'summary', 'description', 'title', 'example', 'examples', 'x-unspecified', 'readOnly', 'writeOnly',
-  ...BOUND_KEYWORDS.max, ...BOUND_KEYWORDS.min,
+  'type',
+  'nullable',
+  'properties',
+  'required',
+  'enum',
+  'const',
+  'items',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'pattern',
+  'format',
+  'default',
+  'summary',
+  'description',
+  'title',
+  'example',
+  'examples',
+  'x-unspecified',
+  'readOnly',
+  'writeOnly',
+  ...BOUND_KEYWORDS.max,
+  ...BOUND_KEYWORDS.min,
 ]);
 
 function compareOtherKeywords(b: Flat, h: Flat, at: Ctx): void {
   const other = (f: Flat) => Object.fromEntries(Object.entries(f.keywords).filter(([k]) => !READ.has(k)));
-  if (!same(other(b), other(h))) say(at, 'unclassified-change', at.ptr, 'a schema keyword no rule classifies changed (additionalProperties, multipleOf, ...)');
+  if (!same(other(b), other(h)))
+    say(
+      at,
+      'unclassified-change',
+      at.ptr,
+      'a schema keyword no rule classifies changed (additionalProperties, multipleOf, ...)',
+    );
 }
 
 function walk(base: Located, head: Located, at: Ctx, seen: WeakMap<object, WeakSet<object>>): void {
@@ -238,14 +326,27 @@ function walk(base: Located, head: Located, at: Ctx, seen: WeakMap<object, WeakS
   compareEnums(b, h, at);
   compareBounds(b, h, at);
   compareOtherKeywords(b, h, at);
-  compareDocs(b.keywords, h.keywords, at.ptr, at.scope.sink, at.scope.operation, at.field ? `${at.scope.place}, \`${at.field}\`` : at.scope.place);
+  compareDocs(
+    b.keywords,
+    h.keywords,
+    at.ptr,
+    at.scope.sink,
+    at.scope.operation,
+    at.field ? `${at.scope.place}, \`${at.field}\`` : at.scope.place,
+  );
   comparePropertySets(b, h, at, seen);
   if (b.items && h.items) walk(b.items, h.items, { ...at, ptr: h.items.ptr, field: `${at.field}[]` }, seen);
   if (b.union || h.union) compareUnions(b, h, at, seen);
 }
 
 /** Compares two schemas of the same place (a body, a parameter, a header) and reports every change. */
-export function compareSchemas(base: JsonObject, head: JsonObject, ptr: string, scope: SchemaScope, basePtr = ptr): void {
+export function compareSchemas(
+  base: JsonObject,
+  head: JsonObject,
+  ptr: string,
+  scope: SchemaScope,
+  basePtr = ptr,
+): void {
   const at: Ctx = { scope, ptr, field: '' };
   walk({ schema: base, ptr: basePtr }, { schema: head, ptr }, at, new WeakMap());
 }

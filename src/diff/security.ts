@@ -31,27 +31,53 @@ export function compareSecurity(
     if (looser) {
       accounted.add(key(looser));
       const dropped = alt.filter((s) => !looser.includes(s));
-      sink.emit('security-scheme-removed', operation, head.ptr, `security: ${dropped.join(', ')} no longer needed with ${key(alt)}`);
+      sink.emit(
+        'security-scheme-removed',
+        operation,
+        head.ptr,
+        `security: ${dropped.join(', ')} no longer needed with ${key(alt)}`,
+      );
     } else if (stricter) {
       accounted.add(key(stricter));
       const added = stricter.filter((s) => !alt.includes(s));
-      sink.emit('security-scheme-added', operation, head.ptr, `security: ${added.join(', ')} now also required (was ${key(alt)})`);
+      sink.emit(
+        'security-scheme-added',
+        operation,
+        head.ptr,
+        `security: ${added.join(', ')} now also required (was ${key(alt)})`,
+      );
     } else {
-      sink.emit('security-requirement-removed', operation, base.ptr, `security: the alternative ${key(alt)} is no longer accepted`);
+      sink.emit(
+        'security-requirement-removed',
+        operation,
+        base.ptr,
+        `security: the alternative ${key(alt)} is no longer accepted`,
+      );
     }
   }
   for (const alt of after) {
     if (!accounted.has(key(alt)) && !before.some((x) => key(x) === key(alt))) {
-      sink.emit('security-requirement-added', operation, head.ptr, `security: the alternative ${key(alt)} is now accepted`);
+      sink.emit(
+        'security-requirement-added',
+        operation,
+        head.ptr,
+        `security: the alternative ${key(alt)} is now accepted`,
+      );
     }
   }
   const kept = new Set(before.flat().filter((s) => after.flat().includes(s)));
   for (const name of kept) {
     const x = base.schemes[name];
     const y = head.schemes[name];
-    const wire = (s: Json | undefined) => (isObject(s) ? [s['type'], s['scheme'], s['in'], s['name'], s['bearerFormat']] : s);
+    const wire = (s: Json | undefined) =>
+      isObject(s) ? [s['type'], s['scheme'], s['in'], s['name'], s['bearerFormat']] : s;
     if (!same(wire(x), wire(y))) {
-      sink.emit('security-scheme-changed', operation, `/components/securitySchemes/${seg(name)}`, `security scheme ${name} changed how the credential is sent`);
+      sink.emit(
+        'security-scheme-changed',
+        operation,
+        `/components/securitySchemes/${seg(name)}`,
+        `security scheme ${name} changed how the credential is sent`,
+      );
     }
   }
 }
@@ -64,20 +90,37 @@ export function compareServers(base: Json | undefined, head: Json | undefined, s
     const j = after.findIndex((s) => s['url'] === server['url']);
     if (j < 0) return sink.emit('server-removed', '', `/servers/${i}`, `server ${String(server['url'])} removed`);
     const next = after[j]!;
-    if (!same(server['description'], next['description'])) sink.emit('description-changed', '', `/servers/${j}/description`, `server ${String(next['url'])}: description changed`);
+    if (!same(server['description'], next['description']))
+      sink.emit(
+        'description-changed',
+        '',
+        `/servers/${j}/description`,
+        `server ${String(next['url'])}: description changed`,
+      );
     const vb = isObject(server['variables']) ? server['variables'] : {};
     const vh = isObject(next['variables']) ? next['variables'] : {};
     for (const name of new Set([...Object.keys(vb), ...Object.keys(vh)])) {
       const x = isObject(vb[name]) ? vb[name] : {};
       const y = isObject(vh[name]) ? vh[name] : {};
       if (!same([x['default'], x['enum']], [y['default'], y['enum']])) {
-        sink.emit('server-variable-changed', '', `/servers/${j}/variables/${seg(name)}`, `server variable ${name}: default or allowed values changed`);
+        sink.emit(
+          'server-variable-changed',
+          '',
+          `/servers/${j}/variables/${seg(name)}`,
+          `server variable ${name}: default or allowed values changed`,
+        );
       } else if (!same(x['description'], y['description'])) {
-        sink.emit('description-changed', '', `/servers/${j}/variables/${seg(name)}/description`, `server variable ${name}: description changed`);
+        sink.emit(
+          'description-changed',
+          '',
+          `/servers/${j}/variables/${seg(name)}/description`,
+          `server variable ${name}: description changed`,
+        );
       }
     }
   });
   after.forEach((server, j) => {
-    if (!before.some((s) => s['url'] === server['url'])) sink.emit('server-added', '', `/servers/${j}`, `server ${String(server['url'])} added`);
+    if (!before.some((s) => s['url'] === server['url']))
+      sink.emit('server-added', '', `/servers/${j}`, `server ${String(server['url'])} added`);
   });
 }

@@ -20,7 +20,13 @@ export interface SpecSource {
   dispose: () => void;
 }
 
-const ROOT_NAMES = ['openapi.yaml', 'openapi.yml', 'openapi.json', join('spec', 'openapi.yaml'), join('dist', 'openapi.json')];
+const ROOT_NAMES = [
+  'openapi.yaml',
+  'openapi.yml',
+  'openapi.json',
+  join('spec', 'openapi.yaml'),
+  join('dist', 'openapi.json'),
+];
 
 function rootInDirectory(dir: string): string {
   for (const name of ROOT_NAMES) if (existsSync(join(dir, name))) return join(dir, name);
@@ -46,7 +52,11 @@ interface TreeEntry {
 
 /** The entries of `rev:specDir`, recursively (`git ls-tree -r -l -z`). */
 function treeEntries(rev: string, specDir: string, toplevel: string): TreeEntry[] {
-  const run = spawnSync('git', ['ls-tree', '-r', '-l', '-z', rev, '--', `${specDir}/`], { cwd: toplevel, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  const run = spawnSync('git', ['ls-tree', '-r', '-l', '-z', rev, '--', `${specDir}/`], {
+    cwd: toplevel,
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
   if (run.error || run.status !== 0) return [];
   const entries: TreeEntry[] = [];
   for (const record of run.stdout.split('\0')) {
@@ -64,25 +74,43 @@ function treeEntries(rev: string, specDir: string, toplevel: string): TreeEntry[
 function fromRevision(rev: string, repo: string): { dir: string; root: string } {
   if (rev.startsWith('-')) throw new VapcError('E_USAGE', `${printable(rev)} is neither a file nor a git revision`);
   const top = git(['rev-parse', '--show-toplevel'], repo);
-  if (top.status !== 0) throw new VapcError('E_USAGE', `${printable(rev)} is not a file, and ${repo} is not a git repository to read a revision from`);
+  if (top.status !== 0)
+    throw new VapcError(
+      'E_USAGE',
+      `${printable(rev)} is not a file, and ${repo} is not a git repository to read a revision from`,
+    );
   const toplevel = top.stdout.trim();
   if (git(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], toplevel).status !== 0) {
-    throw new VapcError('E_USAGE', `${printable(rev)} is neither a file, a directory nor a git revision of ${toplevel}`);
+    throw new VapcError(
+      'E_USAGE',
+      `${printable(rev)} is neither a file, a directory nor a git revision of ${toplevel}`,
+    );
   }
   const specDir = (relative(toplevel, resolve(repo, 'spec')) || 'spec').split(sep).join('/');
   const entries = treeEntries(rev, specDir, toplevel).filter((e) => e.mode === '100644' || e.mode === '100755');
   if (entries.length === 0) throw new VapcError('E_USAGE', `revision ${printable(rev)} has no ${specDir}/`);
   const total = entries.reduce((n, e) => n + e.size, 0);
-  if (entries.length > MAX_REVISION_FILES || total > MAX_REVISION_BYTES || entries.some((e) => e.size > SPEC_LIMITS.maxFileBytes)) {
-    throw new VapcError('E_SPEC_REFUSED', `${printable(rev)}:${specDir}/ is larger than a spec may be (${entries.length} files, ${total} bytes)`);
+  if (
+    entries.length > MAX_REVISION_FILES ||
+    total > MAX_REVISION_BYTES ||
+    entries.some((e) => e.size > SPEC_LIMITS.maxFileBytes)
+  ) {
+    throw new VapcError(
+      'E_SPEC_REFUSED',
+      `${printable(rev)}:${specDir}/ is larger than a spec may be (${entries.length} files, ${total} bytes)`,
+    );
   }
   const dir = mkdtempSync(join(tmpdir(), 'vapc-diff-'));
   try {
     for (const entry of entries) {
       const target = resolve(dir, entry.path);
       if (!target.startsWith(dir + sep)) continue;
-      const blob = spawnSync('git', ['cat-file', 'blob', entry.object], { cwd: toplevel, maxBuffer: SPEC_LIMITS.maxFileBytes + 1 });
-      if (blob.status !== 0) throw new VapcError('E_TOOL_FAILED', `cannot read ${printable(entry.path)} of ${printable(rev)}`);
+      const blob = spawnSync('git', ['cat-file', 'blob', entry.object], {
+        cwd: toplevel,
+        maxBuffer: SPEC_LIMITS.maxFileBytes + 1,
+      });
+      if (blob.status !== 0)
+        throw new VapcError('E_TOOL_FAILED', `cannot read ${printable(entry.path)} of ${printable(rev)}`);
       mkdirSync(dirname(target), { recursive: true });
       writeFileSync(target, blob.stdout);
     }
@@ -103,14 +131,16 @@ function assertShape(doc: JsonObject, arg: string): void {
   const fail = (what: string) => {
     throw new VapcError('E_SPEC_INVALID', `${arg}: not an OpenAPI 3 document: ${what}`);
   };
-  if (typeof doc['openapi'] !== 'string' || !doc['openapi'].startsWith('3.')) fail('`openapi` must be a 3.x version string');
+  if (typeof doc['openapi'] !== 'string' || !doc['openapi'].startsWith('3.'))
+    fail('`openapi` must be a 3.x version string');
   if (!isObj(doc['info']) || typeof doc['info']['version'] !== 'string') fail('`info.version` must be a string');
   if (doc['paths'] !== undefined && !isObj(doc['paths'])) fail('`paths` must be an object');
   for (const [path, item] of Object.entries(isObj(doc['paths']) ? doc['paths'] : {})) {
     if (!isObj(item)) fail(`paths.${path} must be an object`);
     for (const method of ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']) {
       const op = (item as JsonObject)[method];
-      if (op !== undefined && (!isObj(op) || (op['responses'] !== undefined && !isObj(op['responses'])))) fail(`${method.toUpperCase()} ${path} must be an operation object`);
+      if (op !== undefined && (!isObj(op) || (op['responses'] !== undefined && !isObj(op['responses']))))
+        fail(`${method.toUpperCase()} ${path} must be an operation object`);
     }
   }
 }
@@ -120,7 +150,11 @@ function assertShape(doc: JsonObject, arg: string): void {
  * holding one, or a git revision of this repository's spec/. The document is validated and
  * dereferenced (src/spec/load.ts); any failure is a VapcError that the CLI maps to exit 2.
  */
-export async function loadSpecSource(arg: string, repo: string, options: { allowRefHosts?: readonly string[] } = {}): Promise<SpecSource> {
+export async function loadSpecSource(
+  arg: string,
+  repo: string,
+  options: { allowRefHosts?: readonly string[] } = {},
+): Promise<SpecSource> {
   const path = resolve(repo, arg);
   let rootFile: string;
   let temp: string | undefined;
@@ -135,13 +169,22 @@ export async function loadSpecSource(arg: string, repo: string, options: { allow
     if (temp) rmSync(temp, { recursive: true, force: true });
   };
   try {
-    const document = (await loadDocument({ path: rootFile, validateSchema: false, ...(options.allowRefHosts ? { allowRefHosts: options.allowRefHosts } : {}) })) as unknown as JsonObject;
+    const document = (await loadDocument({
+      path: rootFile,
+      validateSchema: false,
+      ...(options.allowRefHosts ? { allowRefHosts: options.allowRefHosts } : {}),
+    })) as unknown as JsonObject;
     assertShape(document, arg);
     const displayPath = (file: string) => (temp ? relative(temp, file) : relative(repo, file) || file);
     return { label: arg, document, rootFile, displayPath, dispose };
   } catch (error) {
     dispose();
-    if (error instanceof VapcError) throw new VapcError(error.code === 'E_SPEC_REFUSED' ? error.code : 'E_SPEC_INVALID', `${printable(arg)}: ${error.message}`, { cause: error });
+    if (error instanceof VapcError)
+      throw new VapcError(
+        error.code === 'E_SPEC_REFUSED' ? error.code : 'E_SPEC_INVALID',
+        `${printable(arg)}: ${error.message}`,
+        { cause: error },
+      );
     throw error;
   }
 }

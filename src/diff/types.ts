@@ -31,7 +31,8 @@ export class ChangeSink {
   }
 }
 
-export const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Escapes one JSON Pointer segment. */
 export const seg = (key: string | number): string => String(key).replace(/~/g, '~0').replace(/\//g, '~1');

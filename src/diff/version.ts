@@ -28,10 +28,14 @@ const RANK = { none: 0, patch: 1, minor: 2, major: 3 } as const;
 /** Does info.version move at least as far as semantic versioning requires for the changes found? */
 export function checkVersion(from: string, to: string, required: Bump | 'none'): VersionVerdict {
   const moved = bumpBetween(from, to);
-  if (moved === 'invalid') return { ok: false, message: `info.version ${from} -> ${to} is not semantic versioning (MAJOR.MINOR.PATCH)` };
+  if (moved === 'invalid')
+    return { ok: false, message: `info.version ${from} -> ${to} is not semantic versioning (MAJOR.MINOR.PATCH)` };
   if (moved === 'lower') return { ok: false, message: `info.version went back from ${from} to ${to}` };
   if (RANK[moved] >= RANK[required]) {
-    return { ok: true, message: `info.version ${from} -> ${to} is a ${moved} step; the changes need ${required === 'none' ? 'none' : `a ${required} bump`}` };
+    return {
+      ok: true,
+      message: `info.version ${from} -> ${to} is a ${moved} step; the changes need ${required === 'none' ? 'none' : `a ${required} bump`}`,
+    };
   }
   return {
     ok: false,

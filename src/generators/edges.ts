@@ -61,7 +61,12 @@ function numericType(schema: JsonSchema): 'integer' | 'number' | undefined {
   return types.includes('number') ? 'number' : undefined;
 }
 
-function targetOf(location: NumericTarget['location'], name: string, loc: Array<string | number>, schema: JsonSchema): NumericTarget | undefined {
+function targetOf(
+  location: NumericTarget['location'],
+  name: string,
+  loc: Array<string | number>,
+  schema: JsonSchema,
+): NumericTarget | undefined {
   const type = numericType(schema);
   if (!type) return undefined;
   const s = nonNull(schema);
@@ -81,7 +86,10 @@ export function numericTargets(op: Operation): NumericTarget[] {
 export function withinBounds(target: Pick<NumericTarget, 'type' | 'minimum' | 'maximum'>, value: number): boolean {
   if (!Number.isFinite(value)) return false;
   if (target.type === 'integer' && !Number.isInteger(value)) return false;
-  return (target.minimum === undefined || value >= target.minimum) && (target.maximum === undefined || value <= target.maximum);
+  return (
+    (target.minimum === undefined || value >= target.minimum) &&
+    (target.maximum === undefined || value <= target.maximum)
+  );
 }
 
 const edgeOf = (target: NumericTarget, label: EdgeLabel, literal: string, quoted: boolean): NumericEdge => {
@@ -98,7 +106,8 @@ const edgeOf = (target: NumericTarget, label: EdgeLabel, literal: string, quoted
 function numericString(target: NumericTarget): NumericEdge {
   if (target.location !== 'body') return edgeOf(target, 'numeric string', QUERY_NUMERIC_STRING, false);
   const step = target.type === 'integer' ? 1 : 0.001;
-  const past = target.maximum !== undefined ? target.maximum + step : target.minimum !== undefined ? target.minimum - step : -1;
+  const past =
+    target.maximum !== undefined ? target.maximum + step : target.minimum !== undefined ? target.minimum - step : -1;
   return edgeOf(target, 'numeric string', String(past), true);
 }
 
@@ -111,8 +120,13 @@ export function numericEdges(target: NumericTarget): NumericEdge[] {
  * The type-limit numbers outside a stated bound on one side (below the minimum, above the maximum),
  * exactly representable ones only: what the range checks add to min-1 and max+1.
  */
-export function typeLimitsOutside(bound: Pick<NumericTarget, 'minimum' | 'maximum'>, side: 'below-minimum' | 'above-maximum'): number[] {
-  const exact = TYPE_EDGES.filter((e) => BigInt(Number(e.literal)).toString() === e.literal).map((e) => Number(e.literal));
+export function typeLimitsOutside(
+  bound: Pick<NumericTarget, 'minimum' | 'maximum'>,
+  side: 'below-minimum' | 'above-maximum',
+): number[] {
+  const exact = TYPE_EDGES.filter((e) => BigInt(Number(e.literal)).toString() === e.literal).map((e) =>
+    Number(e.literal),
+  );
   if (side === 'below-minimum') return bound.minimum === undefined ? [] : exact.filter((n) => n < bound.minimum!);
   return bound.maximum === undefined ? [] : exact.filter((n) => n > bound.maximum!);
 }
@@ -121,6 +135,9 @@ export function typeLimitsOutside(bound: Pick<NumericTarget, 'minimum' | 'maximu
 export function describeEdge(target: NumericTarget, edge: NumericEdge): string {
   const where = target.loc.join('.');
   const value = edge.quoted ? JSON.stringify(edge.literal) : edge.literal;
-  const range = target.minimum !== undefined || target.maximum !== undefined ? `the contract allows ${target.minimum ?? '-inf'}..${target.maximum ?? 'inf'}` : 'the contract states no bound';
+  const range =
+    target.minimum !== undefined || target.maximum !== undefined
+      ? `the contract allows ${target.minimum ?? '-inf'}..${target.maximum ?? 'inf'}`
+      : 'the contract states no bound';
   return `${where}=${value} (${edge.label}; ${range})`;
 }

@@ -13,7 +13,15 @@ import fc from 'fast-check';
 import type { JsonSchema, NumericBound, Operation } from '../spec/model.js';
 import { enumOf, fieldsOf, nonNull, setPointer, typesOf, type FieldInfo, type JsonType } from './schema.js';
 
-export type InvalidKind = 'wrong-type' | 'enum' | 'below-minimum' | 'above-maximum' | 'malformed-json' | 'non-integer-query' | 'numeric-edge' | 'string-edge';
+export type InvalidKind =
+  | 'wrong-type'
+  | 'enum'
+  | 'below-minimum'
+  | 'above-maximum'
+  | 'malformed-json'
+  | 'non-integer-query'
+  | 'numeric-edge'
+  | 'string-edge';
 
 export interface InvalidCase {
   kind: InvalidKind;
@@ -50,15 +58,18 @@ export function wrongTypeValue(schema: JsonSchema, strictTypes = false): fc.Arbi
   const scalar = allowed.has('string') || allowed.has('integer') || allowed.has('number') || allowed.has('boolean');
   const container = allowed.has('object') || allowed.has('array');
   if (!allowed.has('object') && scalar) options.push(fc.constant({}), fc.record({ value: nonsenseWord }));
-  if (!allowed.has('array') && !allowed.has('object') && scalar) options.push(fc.constant([]), fc.array(nonsenseWord, { minLength: 1, maxLength: 2 }));
+  if (!allowed.has('array') && !allowed.has('object') && scalar)
+    options.push(fc.constant([]), fc.array(nonsenseWord, { minLength: 1, maxLength: 2 }));
   if (!allowed.has('string')) options.push(nonsenseWord);
   if (container && !allowed.has('integer')) options.push(fc.integer({ min: 2, max: 1000 }));
   if (allowed.has('object') && !allowed.has('array') && !scalar) options.push(fc.boolean(), fc.constant([]));
   if (allowed.has('array') && !allowed.has('object') && !scalar) options.push(fc.constant({}));
   if (allowed.has('string') && !allowed.has('integer')) options.push(fc.integer({ min: 1, max: 99 }));
-  if (allowed.has('integer') && !allowed.has('number')) options.push(fc.integer({ min: 1, max: 99 }).map((n) => n + 0.5));
+  if (allowed.has('integer') && !allowed.has('number'))
+    options.push(fc.integer({ min: 1, max: 99 }).map((n) => n + 0.5));
   if (strictTypes) {
-    if (!allowed.has('string') && (allowed.has('integer') || allowed.has('number'))) options.push(fc.integer({ min: 1, max: 99 }).map(String));
+    if (!allowed.has('string') && (allowed.has('integer') || allowed.has('number')))
+      options.push(fc.integer({ min: 1, max: 99 }).map(String));
     if (!allowed.has('string') && allowed.has('boolean')) options.push(fc.constantFrom('true', 'false'));
     if (!allowed.has('boolean')) options.push(fc.boolean());
     if (!allowed.has('null')) options.push(fc.constant(null));
@@ -112,7 +123,11 @@ export function typedFields(op: Operation): FieldInfo[] {
 }
 
 /** One wrong-type case per field: `base` with one field's value replaced. */
-export function wrongTypeCase(base: unknown, field: FieldInfo, strictTypes = false): fc.Arbitrary<InvalidCase> | undefined {
+export function wrongTypeCase(
+  base: unknown,
+  field: FieldInfo,
+  strictTypes = false,
+): fc.Arbitrary<InvalidCase> | undefined {
   const wrong = wrongTypeValue(field.schema, strictTypes);
   if (!wrong) return undefined;
   return wrong.map((value) => wrongTypeOf(base, field, value));
@@ -199,18 +214,28 @@ export function boundaryValues(bound: NumericBound): BoundaryValue[] {
   const step = bound.type === 'integer' ? 1 : 0.001;
   const out: BoundaryValue[] = [];
   if (bound.minimum !== undefined) {
-    out.push({ value: bound.minimum - step, inRange: false, label: 'min-1' }, { value: bound.minimum, inRange: true, label: 'min' });
+    out.push(
+      { value: bound.minimum - step, inRange: false, label: 'min-1' },
+      { value: bound.minimum, inRange: true, label: 'min' },
+    );
   }
   if (bound.maximum !== undefined) {
-    out.push({ value: bound.maximum, inRange: true, label: 'max' }, { value: bound.maximum + step, inRange: false, label: 'max+1' });
+    out.push(
+      { value: bound.maximum, inRange: true, label: 'max' },
+      { value: bound.maximum + step, inRange: false, label: 'max+1' },
+    );
   }
   return out;
 }
 
 export function boundCase(base: unknown, bound: NumericBound, value: number): InvalidCase & { inRange: boolean } {
-  const loc = bound.pointer.slice(1).split('/').map((p) => (p === '*' ? 0 : p));
+  const loc = bound.pointer
+    .slice(1)
+    .split('/')
+    .map((p) => (p === '*' ? 0 : p));
   const pointer = '/' + loc.join('/');
-  const ok = (bound.minimum === undefined || value >= bound.minimum) && (bound.maximum === undefined || value <= bound.maximum);
+  const ok =
+    (bound.minimum === undefined || value >= bound.minimum) && (bound.maximum === undefined || value <= bound.maximum);
   const range = `${bound.minimum ?? '-inf'}..${bound.maximum ?? 'inf'}`;
   return {
     kind: value < (bound.minimum ?? -Infinity) ? 'below-minimum' : 'above-maximum',
@@ -258,12 +283,22 @@ export function malformedJsonExamples(base: unknown): InvalidCase[] {
 
 /** Query parameters of integer type. */
 export function integerQueryParams(op: Operation) {
-  return op.parameters.filter((p) => p.in === 'query' && typesOf(p.schema).includes('integer') && !typesOf(p.schema).includes('string'));
+  return op.parameters.filter(
+    (p) => p.in === 'query' && typesOf(p.schema).includes('integer') && !typesOf(p.schema).includes('string'),
+  );
 }
 
 /** The case of an integer query parameter sent `value`, which is not an integer. */
 function nonIntegerCase(p: { name: string }, value: string): InvalidCase {
-  return { kind: 'non-integer-query', location: 'query', loc: [p.name], field: p.name, value, query: [[p.name, value]], description: `${p.name}=${value} (expected an integer)` };
+  return {
+    kind: 'non-integer-query',
+    location: 'query',
+    loc: [p.name],
+    field: p.name,
+    value,
+    query: [[p.name, value]],
+    description: `${p.name}=${value} (expected an integer)`,
+  };
 }
 
 /**
@@ -271,15 +306,16 @@ function nonIntegerCase(p: { name: string }, value: string): InvalidCase {
  * it) and a fraction (parseInt reads "2.5" as 2).
  */
 export function nonIntegerQueryExamples(op: Operation): InvalidCase[] {
-  return integerQueryParams(op).flatMap((p) =>
-    ['xyz', '2.5'].map((value) => nonIntegerCase(p, value)),
-  );
+  return integerQueryParams(op).flatMap((p) => ['xyz', '2.5'].map((value) => nonIntegerCase(p, value)));
 }
 
 /** Non-integer strings for an integer query parameter: words and decimals. */
 export function nonIntegerQuery(op: Operation): fc.Arbitrary<InvalidCase> | undefined {
   const params = integerQueryParams(op);
   if (!params.length) return undefined;
-  const bad = fc.oneof(nonsenseWord, fc.integer({ min: 0, max: 99 }).map((n) => `${n}.5`));
+  const bad = fc.oneof(
+    nonsenseWord,
+    fc.integer({ min: 0, max: 99 }).map((n) => `${n}.5`),
+  );
   return fc.tuple(fc.constantFrom(...params), bad).map(([p, value]) => nonIntegerCase(p, value));
 }

@@ -33,7 +33,10 @@ export type ValueLocation = 'query' | 'path' | 'body';
  * order, each offered to `pick`, which returns the target it makes of it or undefined to leave it
  * out. The numeric and the string edges walk an operation the same way.
  */
-export function operationTargets<T>(op: Operation, pick: (location: ValueLocation, name: string, loc: Array<string | number>, schema: JsonSchema) => T | undefined): T[] {
+export function operationTargets<T>(
+  op: Operation,
+  pick: (location: ValueLocation, name: string, loc: Array<string | number>, schema: JsonSchema) => T | undefined,
+): T[] {
   const out: T[] = [];
   for (const p of op.parameters) {
     if (p.in !== 'query' && p.in !== 'path') continue;
@@ -89,7 +92,8 @@ export function cloneJson<T>(value: T, depth = 0): T {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const member = cloneJson((value as Record<string, unknown>)[key], depth + 1);
-    if (key === '__proto__') Object.defineProperty(out, key, { value: member, enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: member, enumerable: true, writable: true, configurable: true });
     else out[key] = member;
   }
   return out as T;

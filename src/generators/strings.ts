@@ -14,7 +14,17 @@
  * judges it by the existing rules.
  */
 import type { JsonSchema, Operation } from '../spec/model.js';
-import { enumOf, fieldsOf, isProviderId, itemsOf, nonNull, operationTargets, propertiesOf, toPointer, typesOf } from './schema.js';
+import {
+  enumOf,
+  fieldsOf,
+  isProviderId,
+  itemsOf,
+  nonNull,
+  operationTargets,
+  propertiesOf,
+  toPointer,
+  typesOf,
+} from './schema.js';
 import { FIXTURE_FIELDS } from './valid.js';
 
 export interface StringTarget {
@@ -29,7 +39,19 @@ export interface StringTarget {
   maxLength?: number;
 }
 
-export type StringEdgeLabel = 'empty' | 'whitespace' | 'bmp' | 'astral' | 'combining' | 'rtl' | 'nul' | 'mixed' | 'mixed without nul' | 'long' | 'longest' | 'past-longest';
+export type StringEdgeLabel =
+  | 'empty'
+  | 'whitespace'
+  | 'bmp'
+  | 'astral'
+  | 'combining'
+  | 'rtl'
+  | 'nul'
+  | 'mixed'
+  | 'mixed without nul'
+  | 'long'
+  | 'longest'
+  | 'past-longest';
 
 export interface StringEdge {
   label: StringEdgeLabel;
@@ -59,10 +81,17 @@ const joinClasses = (classes: ReadonlyArray<StringEdge>): string => classes.map(
 export const MIXED_EDGE: StringEdge = { label: 'mixed', value: joinClasses(TEXT_CLASSES) };
 
 /** The mixed value without its NUL: sent again when a server refuses the mixed one (refusing a NUL is common and fair). */
-export const MIXED_WITHOUT_NUL: StringEdge = { label: 'mixed without nul', value: joinClasses(TEXT_CLASSES.filter((c) => c.label !== 'nul')) };
+export const MIXED_WITHOUT_NUL: StringEdge = {
+  label: 'mixed without nul',
+  value: joinClasses(TEXT_CLASSES.filter((c) => c.label !== 'nul')),
+};
 
 /** Every text edge as its own value: empty, whitespace only, and each class. */
-export const TEXT_EDGES: ReadonlyArray<StringEdge> = [{ label: 'empty', value: '' }, { label: 'whitespace', value: ' \t\n ' }, ...TEXT_CLASSES];
+export const TEXT_EDGES: ReadonlyArray<StringEdge> = [
+  { label: 'empty', value: '' },
+  { label: 'whitespace', value: ' \t\n ' },
+  ...TEXT_CLASSES,
+];
 
 /** The long edges of a target: 10,000 characters without a maxLength, the longest and one past it with one. */
 export function lengthEdges(target: Pick<StringTarget, 'maxLength'>): StringEdge[] {
@@ -76,20 +105,29 @@ export function lengthEdges(target: Pick<StringTarget, 'maxLength'>): StringEdge
 /** Whether the contract allows `value` for the target: its stated lengths (in code points, as JSON Schema counts). */
 export function stringAllowed(target: Pick<StringTarget, 'minLength' | 'maxLength'>, value: string): boolean {
   const length = [...value].length;
-  return (target.minLength === undefined || length >= target.minLength) && (target.maxLength === undefined || length <= target.maxLength);
+  return (
+    (target.minLength === undefined || length >= target.minLength) &&
+    (target.maxLength === undefined || length <= target.maxLength)
+  );
 }
 
 /** Is this schema a string whose text the contract leaves free? */
 function freeString(schema: JsonSchema, name: string, location: StringTarget['location']): boolean {
   const s = nonNull(schema);
   const types = typesOf(s);
-  if (!types.includes('string') || types.some((t) => t === 'integer' || t === 'number' || t === 'boolean')) return false;
+  if (!types.includes('string') || types.some((t) => t === 'integer' || t === 'number' || t === 'boolean'))
+    return false;
   if (enumOf(s)?.length || 'const' in s || isProviderId(s)) return false;
   // A path id is looked up as sent, so its edges are tried; a body reference to test data is not free text.
   return location !== 'body' || !(FIXTURE_FIELDS as readonly string[]).includes(name);
 }
 
-function targetOf(location: StringTarget['location'], name: string, loc: Array<string | number>, schema: JsonSchema): StringTarget | undefined {
+function targetOf(
+  location: StringTarget['location'],
+  name: string,
+  loc: Array<string | number>,
+  schema: JsonSchema,
+): StringTarget | undefined {
   if (!freeString(schema, name, location)) return undefined;
   const s = nonNull(schema);
   const target: StringTarget = { location, name, loc };
@@ -133,11 +171,23 @@ export function containerTargets(op: Operation): ContainerTarget[] {
     const s = nonNull(f.schema);
     const types = typesOf(s);
     if (types.includes('array')) {
-      out.push({ loc: f.loc, pointer: f.pointer, kind: 'array', open: !itemsOf(s), emptyAllowed: !(typeof s['minItems'] === 'number' && s['minItems'] > 0) });
+      out.push({
+        loc: f.loc,
+        pointer: f.pointer,
+        kind: 'array',
+        open: !itemsOf(s),
+        emptyAllowed: !(typeof s['minItems'] === 'number' && s['minItems'] > 0),
+      });
     } else if (types.includes('object')) {
       const required = Array.isArray(s['required']) && s['required'].length > 0;
       const min = typeof s['minProperties'] === 'number' && s['minProperties'] > 0;
-      out.push({ loc: f.loc, pointer: f.pointer, kind: 'object', open: Object.keys(propertiesOf(s)).length === 0, emptyAllowed: !required && !min });
+      out.push({
+        loc: f.loc,
+        pointer: f.pointer,
+        kind: 'object',
+        open: Object.keys(propertiesOf(s)).length === 0,
+        emptyAllowed: !required && !min,
+      });
     }
   }
   return out;
@@ -145,7 +195,8 @@ export function containerTargets(op: Operation): ContainerTarget[] {
 
 /** An open object one level deeper than `value`: its members kept, one member nesting the example again. */
 export function deeper(value: unknown): Record<string, unknown> {
-  const base = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  const base =
+    value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
   return { ...base, vapc_nested: { level: 2, inner: { ...base, level: 3 } } };
 }
 
@@ -153,6 +204,10 @@ export function deeper(value: unknown): Record<string, unknown> {
 export function describeStringEdge(targets: ReadonlyArray<Pick<StringTarget, 'loc'>>, edge: StringEdge): string {
   const where = targets.map((t) => t.loc.join('.')).join(', ');
   const repeated = edge.value.length > 40 && edge.value === edge.value[0]!.repeat(edge.value.length);
-  const shown = repeated ? `${edge.value.length} × "${edge.value[0]}"` : edge.value.length > 40 ? `${JSON.stringify(edge.value.slice(0, 24)).slice(0, -1)}..."` : JSON.stringify(edge.value);
+  const shown = repeated
+    ? `${edge.value.length} × "${edge.value[0]}"`
+    : edge.value.length > 40
+      ? `${JSON.stringify(edge.value.slice(0, 24)).slice(0, -1)}..."`
+      : JSON.stringify(edge.value);
   return `${where}=${shown} (${edge.label})`;
 }

@@ -34,7 +34,18 @@ function shownValues(schema: JsonSchema): unknown[] | undefined {
   return Array.isArray(examples) && examples.length ? examples : undefined;
 }
 
-const WORDS = ['spring', 'renewal', 'follow-up', 'outreach', 'survey', 'reminder', 'welcome', 'billing', 'support', 'pilot'];
+const WORDS = [
+  'spring',
+  'renewal',
+  'follow-up',
+  'outreach',
+  'survey',
+  'reminder',
+  'welcome',
+  'billing',
+  'support',
+  'pilot',
+];
 const wordsArb = (min: number, max: number) =>
   fc.array(fc.constantFrom(...WORDS), { minLength: min, maxLength: max }).map((w) => w.join(' '));
 
@@ -59,7 +70,13 @@ const hostileString = fc.oneof(
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }),
   fc.constant(''),
   fc.string({ minLength: 1000, maxLength: 4000 }),
-  fc.constantFrom('😀🎉 ünïcödé', '\u0000', 'Robert"); DROP TABLE campaigns;--', '<script>alert(1)</script>', '../../etc/passwd'),
+  fc.constantFrom(
+    '😀🎉 ünïcödé',
+    '\u0000',
+    'Robert"); DROP TABLE campaigns;--',
+    '<script>alert(1)</script>',
+    '../../etc/passwd',
+  ),
 );
 
 const openObject = (mode: ValueMode): fc.Arbitrary<Record<string, unknown>> =>
@@ -67,10 +84,14 @@ const openObject = (mode: ValueMode): fc.Arbitrary<Record<string, unknown>> =>
     ? fc.constant({})
     : fc.oneof(
         fc.constant({}),
-        fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 4 }) as fc.Arbitrary<unknown>, { maxKeys: 6 }),
-        fc.letrec((tie) => ({
-          nest: fc.oneof({ depthSize: 'small' }, fc.string({ maxLength: 8 }), fc.record({ inner: tie('nest') })),
-        })).nest.map((inner) => ({ nested: inner })),
+        fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 4 }) as fc.Arbitrary<unknown>, {
+          maxKeys: 6,
+        }),
+        fc
+          .letrec((tie) => ({
+            nest: fc.oneof({ depthSize: 'small' }, fc.string({ maxLength: 8 }), fc.record({ inner: tie('nest') })),
+          }))
+          .nest.map((inner) => ({ nested: inner })),
       );
 
 interface FieldContext {
@@ -115,7 +136,10 @@ export function validValue(schema: JsonSchema, ctx: FieldContext): fc.Arbitrary<
       const max = typeof s['maximum'] === 'number' ? s['maximum'] : undefined;
       const lo = min ?? (mode === 'hostile' ? 0 : 1);
       const hi = max ?? (mode === 'hostile' ? 2 ** 31 - 1 : Math.max(lo, 10));
-      const base = type === 'integer' ? fc.integer({ min: lo, max: hi }) : fc.double({ min: lo, max: hi, noNaN: true, noDefaultInfinity: true });
+      const base =
+        type === 'integer'
+          ? fc.integer({ min: lo, max: hi })
+          : fc.double({ min: lo, max: hi, noNaN: true, noDefaultInfinity: true });
       return mode === 'hostile' ? fc.oneof(fc.constantFrom(lo, hi), base) : base;
     }
     case 'boolean':
@@ -134,7 +158,11 @@ export function validValue(schema: JsonSchema, ctx: FieldContext): fc.Arbitrary<
       const model: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [name, child] of Object.entries(properties)) {
         // A reference to test data the run has no fixture for is left out rather than invented.
-        if ((FIXTURE_FIELDS as readonly string[]).includes(name) && fixtures[name as (typeof FIXTURE_FIELDS)[number]] === undefined) continue;
+        if (
+          (FIXTURE_FIELDS as readonly string[]).includes(name) &&
+          fixtures[name as (typeof FIXTURE_FIELDS)[number]] === undefined
+        )
+          continue;
         model[name] = validValue(child, { field: name, options: ctx.options });
       }
       return fc.record(model);
@@ -193,8 +221,14 @@ export function missingFixtures(op: Operation, fixtures: Fixtures): string[] {
   const missing: string[] = [];
   for (const [name, schema] of Object.entries(propertiesOf(op.requestBody.schema))) {
     // recipient_list_id is an optional attachment; the others identify what a campaign calls with.
-    if (name !== 'recipient_list_id' && (FIXTURE_FIELDS as readonly string[]).includes(name) && !fixtures[name as (typeof FIXTURE_FIELDS)[number]]) missing.push(name);
-    if (typesOf(schema).includes('string') && isProviderId(nonNull(schema)) && !fixtures.channels?.length) missing.push('channels');
+    if (
+      name !== 'recipient_list_id' &&
+      (FIXTURE_FIELDS as readonly string[]).includes(name) &&
+      !fixtures[name as (typeof FIXTURE_FIELDS)[number]]
+    )
+      missing.push(name);
+    if (typesOf(schema).includes('string') && isProviderId(nonNull(schema)) && !fixtures.channels?.length)
+      missing.push('channels');
   }
   return missing;
 }

@@ -4,7 +4,15 @@ import type { PacingInfo, RunEvents, RunPlan } from '../results/events.js';
 import { clip, neutralizeCommands, printable } from '../results/printable.js';
 import { Secrets, type SecretsOptions } from '../secrets/index.js';
 import { causeLabel, causesGroup, groupCauses, sharedCauseNotes, type Cause } from '../results/causes.js';
-import { countsBySuite, failuresOf, formatDuration, rateLimitNote, replayCommand, reproOf, ruleWithRef } from './text.js';
+import {
+  countsBySuite,
+  failuresOf,
+  formatDuration,
+  rateLimitNote,
+  replayCommand,
+  reproOf,
+  ruleWithRef,
+} from './text.js';
 
 export interface ConsoleReporterOptions {
   /** Where output goes (stdout). Everything written passes the final redaction. */
@@ -45,14 +53,29 @@ interface Palette {
   bold: Paint;
   cyan: Paint;
 }
-const ansi = (open: number, close: number): Paint => (s) => `\x1b[${open}m${s}\x1b[${close}m`;
+const ansi =
+  (open: number, close: number): Paint =>
+  (s) =>
+    `\x1b[${open}m${s}\x1b[${close}m`;
 const plain: Paint = (s) => s;
 function palette(color: boolean): Palette {
   if (!color) return { red: plain, green: plain, yellow: plain, dim: plain, bold: plain, cyan: plain };
-  return { red: ansi(31, 39), green: ansi(32, 39), yellow: ansi(33, 39), dim: ansi(2, 22), bold: ansi(1, 22), cyan: ansi(36, 39) };
+  return {
+    red: ansi(31, 39),
+    green: ansi(32, 39),
+    yellow: ansi(33, 39),
+    dim: ansi(2, 22),
+    bold: ansi(1, 22),
+    cyan: ansi(36, 39),
+  };
 }
 
-const STATUS_WORD: Record<CheckResult['status'], string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', error: 'ERR ' };
+const STATUS_WORD: Record<CheckResult['status'], string> = {
+  passed: 'PASS',
+  failed: 'FAIL',
+  skipped: 'SKIP',
+  error: 'ERR ',
+};
 
 function paintStatus(p: Palette, status: CheckResult['status'], text: string): string {
   switch (status) {
@@ -70,7 +93,8 @@ function paintStatus(p: Palette, status: CheckResult['status'], text: string): s
 export function pacingText(info: PacingInfo): string {
   const parts: string[] = [];
   if (info.rpm !== undefined) parts.push(`${Math.round(info.rpm)}/min`);
-  if (info.limit !== undefined) parts.push(info.remaining !== undefined ? `${info.remaining}/${info.limit} left` : `limit ${info.limit}`);
+  if (info.limit !== undefined)
+    parts.push(info.remaining !== undefined ? `${info.remaining}/${info.limit} left` : `limit ${info.limit}`);
   if (info.waitMs > 0) parts.push(`waiting ${formatDuration(info.waitMs)}${info.cause ? ` (${info.cause})` : ''}`);
   return parts.length > 0 ? `paced ${parts.join(', ')}` : '';
 }
@@ -78,7 +102,8 @@ export function pacingText(info: PacingInfo): string {
 /** Right-aligned table with a left-aligned first column. */
 function table(head: string[], rows: string[][]): string[] {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(head), ...rows.map(line)];
 }
 
@@ -86,9 +111,20 @@ export function renderSummary(report: RunReport, opts: { color?: boolean; brief?
   const p = palette(opts.color ?? false);
   const s = report.summary;
   const out: string[] = [];
-  out.push('', p.bold(`vapc conformance: ${report.target}`), `seed ${report.seed} · spec ${report.spec_version} · ${s.requests} requests · ${formatDuration(s.duration_ms)}`, '');
+  out.push(
+    '',
+    p.bold(`vapc conformance: ${report.target}`),
+    `seed ${report.seed} · spec ${report.spec_version} · ${s.requests} requests · ${formatDuration(s.duration_ms)}`,
+    '',
+  );
   const replay = `replay: ${replayCommand(report)}`;
-  const rows = countsBySuite(report).map((c) => [c.suite, String(c.passed), String(c.failed), String(c.skipped), String(c.error)]);
+  const rows = countsBySuite(report).map((c) => [
+    c.suite,
+    String(c.passed),
+    String(c.failed),
+    String(c.skipped),
+    String(c.error),
+  ]);
   rows.push(['total', String(s.passed), String(s.failed), String(s.skipped), String(s.errors ?? 0)]);
   const lines = table(['suite', 'passed', 'failed', 'skipped', 'error'], rows);
   out.push(p.bold(lines[0]!), ...lines.slice(1, -1), p.bold(lines[lines.length - 1]!));
@@ -163,15 +199,13 @@ function failureLines(failed: readonly CheckResult[], report: RunReport, p: Pale
 function verdictLine(report: RunReport, failed: number, errors: number, p: Palette): string {
   const s = report.summary;
   const known = report.baseline ? `, ${report.baseline.known} known (baseline)` : '';
-  return (
-    failed > 0
-      ? p.red(p.bold(`FAILED: ${failed} of ${report.results.length} checks failed${known ? ` (new)${known}` : ''}`))
-      : errors > 0
-        ? p.yellow(p.bold(`NO FAILURES, but ${errors} check${errors === 1 ? '' : 's'} could not run`))
-        : report.run?.status === 'aborted'
-          ? p.yellow(p.bold(`ABORTED: the run stopped early; ${s.passed} passed before it stopped, ${s.skipped} skipped`))
-          : p.green(p.bold(`PASSED: ${s.passed} passed, ${s.skipped} skipped${known}`))
-  );
+  return failed > 0
+    ? p.red(p.bold(`FAILED: ${failed} of ${report.results.length} checks failed${known ? ` (new)${known}` : ''}`))
+    : errors > 0
+      ? p.yellow(p.bold(`NO FAILURES, but ${errors} check${errors === 1 ? '' : 's'} could not run`))
+      : report.run?.status === 'aborted'
+        ? p.yellow(p.bold(`ABORTED: the run stopped early; ${s.passed} passed before it stopped, ${s.skipped} skipped`))
+        : p.green(p.bold(`PASSED: ${s.passed} passed, ${s.skipped} skipped${known}`));
 }
 
 /** At most `max` items joined, then how many more. */
@@ -192,11 +226,20 @@ export function causeLines(failed: readonly CheckResult[], p: Palette = palette(
   const out: string[] = [];
   for (const n of sharedCauseNotes(failed, causes)) {
     const others = n.cause.suites.filter((s) => s !== n.suite);
-    out.push(p.dim(`note: ${printable(n.suite)}: ${n.failed} failed, all from 1 cause shared with ${listSome(others)}: ${printable(causeLabel(n.cause))}`));
+    out.push(
+      p.dim(
+        `note: ${printable(n.suite)}: ${n.failed} failed, all from 1 cause shared with ${listSome(others)}: ${printable(causeLabel(n.cause))}`,
+      ),
+    );
   }
-  out.push('', p.red(p.bold(`Causes (${causes.length}) of ${total} failure${total === 1 ? '' : 's'} in ${failed.length} checks`)));
+  out.push(
+    '',
+    p.red(p.bold(`Causes (${causes.length}) of ${total} failure${total === 1 ? '' : 's'} in ${failed.length} checks`)),
+  );
   causes.forEach((c: Cause, i) => {
-    out.push(`${i + 1}. ${printable(causeLabel(c))}: ${c.failures} failure${c.failures === 1 ? '' : 's'} in ${c.suites.length} suite${c.suites.length === 1 ? '' : 's'}`);
+    out.push(
+      `${i + 1}. ${printable(causeLabel(c))}: ${c.failures} failure${c.failures === 1 ? '' : 's'} in ${c.suites.length} suite${c.suites.length === 1 ? '' : 's'}`,
+    );
     out.push(`   checks:     ${listSome(c.checks)}`, `   operations: ${listSome(c.operations)}`);
   });
   return out;
@@ -218,12 +261,28 @@ function baselineLines(report: RunReport, p: Palette): string[] {
   const known = report.results.filter((r) => r.status === 'failed' && r.baseline?.known === true);
   if (known.length > 0) {
     out.push('', p.yellow(p.bold(`Known findings (${known.length}, in baseline ${b.file}; reported, not failing)`)));
-    for (const r of known) out.push(`  - ${r.id}  ${r.operation}: ${r.message}`, p.dim(`    reason: ${r.baseline?.reason ?? ''}${r.baseline?.expires ? ` · expires ${r.baseline.expires}` : ''}`));
+    for (const r of known)
+      out.push(
+        `  - ${r.id}  ${r.operation}: ${r.message}`,
+        p.dim(
+          `    reason: ${r.baseline?.reason ?? ''}${r.baseline?.expires ? ` · expires ${r.baseline.expires}` : ''}`,
+        ),
+      );
   }
   if (b.not_observed.length > 0) {
-    out.push('', p.dim(`Not observed this run (${b.not_observed.length} baseline entr${b.not_observed.length === 1 ? 'y' : 'ies'}; not seen is not fixed)`));
+    out.push(
+      '',
+      p.dim(
+        `Not observed this run (${b.not_observed.length} baseline entr${b.not_observed.length === 1 ? 'y' : 'ies'}; not seen is not fixed)`,
+      ),
+    );
     for (const e of b.not_observed) {
-      const hint = e.this_run === 'passed' ? 'ran and passed; --prune-baseline drops it' : e.this_run === 'not-run' ? 'not run' : `this run: ${e.this_run}`;
+      const hint =
+        e.this_run === 'passed'
+          ? 'ran and passed; --prune-baseline drops it'
+          : e.this_run === 'not-run'
+            ? 'not run'
+            : `this run: ${e.this_run}`;
       out.push(`  - ${e.check}  ${e.operation}  ${e.kind} (${hint})`);
     }
   }
@@ -242,7 +301,12 @@ export function bodyLine(f: Failure): string | undefined {
   const res = f.response;
   if (!res || typeof res.status !== 'number') return undefined;
   const text = typeof res.body === 'string' && res.body !== '' ? printable(res.body) : '(empty body)';
-  const note = text.length > CONSOLE_BODY_MAX ? ' [cut here; report.json has the recorded body]' : res.truncated === true ? ' [cut at the recorded size cap]' : '';
+  const note =
+    text.length > CONSOLE_BODY_MAX
+      ? ' [cut here; report.json has the recorded body]'
+      : res.truncated === true
+        ? ' [cut at the recorded size cap]'
+        : '';
   return `${res.status} ${clip(text, CONSOLE_BODY_MAX)}${note}`;
 }
 
@@ -304,7 +368,9 @@ function plainEvents(out: ConsoleOut, progress: Progress): ModeEvents {
     onObservation: (o) => write(`  ${p.dim(`NOTE ${o.id}${o.operation ? ` ${o.operation}` : ''}: ${o.message}`)}\n`),
     onSuiteEnd(s) {
       const { done, plan, requests, failures } = progress;
-      write(`${p.dim(`[${s}] done · ${done}${plan ? `/${plan.total}` : ''} checks · ${requests} requests · ${failures} failed so far`)}\n`);
+      write(
+        `${p.dim(`[${s}] done · ${done}${plan ? `/${plan.total}` : ''} checks · ${requests} requests · ${failures} failed so far`)}\n`,
+      );
     },
   };
 }
@@ -417,7 +483,8 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
   const p = palette(color);
   const out: ConsoleOut = { write, scrub, raw: options.write, p, env };
   const progress: Progress = { plan: undefined, done: 0, failures: 0, requests: 0, suite: '' };
-  const events: ModeEvents = mode === 'live' ? liveEvents(out, progress) : mode === 'plain' ? plainEvents(out, progress) : {};
+  const events: ModeEvents =
+    mode === 'live' ? liveEvents(out, progress) : mode === 'plain' ? plainEvents(out, progress) : {};
 
   return {
     mode,
@@ -425,7 +492,9 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
     onStart(plan: RunPlan) {
       progress.plan = plan;
       if (mode === 'quiet') return;
-      write(`${p.bold('vapc')} testing ${plan.target} · seed ${plan.seed} · ${plan.total} checks in ${plan.suites.join(', ')}\n`);
+      write(
+        `${p.bold('vapc')} testing ${plan.target} · seed ${plan.seed} · ${plan.total} checks in ${plan.suites.join(', ')}\n`,
+      );
       events.onStart?.();
     },
     onSuiteStart(s: Suite, checks: number) {

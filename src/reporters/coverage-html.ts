@@ -23,7 +23,12 @@ table.cov td.num{text-align:right}
 
 type Escape = (value: unknown) => string;
 
-const LABEL: Record<CoverageCell['state'], string> = { 'judged-pass': 'judged, passed', 'judged-fail': 'judged, failed', sent: 'sent, not judged', 'not-sent': 'not sent' };
+const LABEL: Record<CoverageCell['state'], string> = {
+  'judged-pass': 'judged, passed',
+  'judged-fail': 'judged, failed',
+  sent: 'sent, not judged',
+  'not-sent': 'not sent',
+};
 
 const specAt = (c: CoverageCell): string => (c.spec_line === null ? '' : `${c.spec_file ?? 'spec'}:${c.spec_line}`);
 
@@ -74,7 +79,11 @@ export function coverageHtml(coverage: Coverage | undefined, esc: Escape): strin
   const s = coverage.summary;
   const count = (state: CoverageCell['state']) => coverage.cells.filter((c) => c.state === state).length;
   const bar = (['judged-pass', 'judged-fail', 'sent', 'not-sent'] as const)
-    .map((state) => (s.cells === 0 ? '' : `<span class="cov-${state}" style="width:${((count(state) * 100) / s.cells).toFixed(2)}%" title="${esc(LABEL[state])}: ${count(state)}"></span>`))
+    .map((state) =>
+      s.cells === 0
+        ? ''
+        : `<span class="cov-${state}" style="width:${((count(state) * 100) / s.cells).toFixed(2)}%" title="${esc(LABEL[state])}: ${count(state)}"></span>`,
+    )
     .join('');
   const operations = [...new Set(coverage.cells.map((c) => c.operation))];
   const unseen = unseenStatuses(coverage);
@@ -86,14 +95,25 @@ export function coverageHtml(coverage: Coverage | undefined, esc: Escape): strin
 <p class="legend">${(['judged-pass', 'judged-fail', 'sent', 'not-sent'] as const).map((state) => `<span class="cov-${state}">${esc(LABEL[state])}: ${count(state)}</span>`).join('')}</p>
 <table class="cov" id="coverage-dimensions"><thead><tr><th>dimension</th><th>judged</th><th>sent only</th><th>cells</th></tr></thead><tbody>
 ${coverageByDimension(coverage)
-  .map((d) => `<tr data-dimension="${esc(d.dimension)}"><td>${esc(d.dimension)}</td><td class="num">${d.judged}</td><td class="num">${d.sent}</td><td class="num">${d.cells}</td></tr>`)
+  .map(
+    (d) =>
+      `<tr data-dimension="${esc(d.dimension)}"><td>${esc(d.dimension)}</td><td class="num">${d.judged}</td><td class="num">${d.sent}</td><td class="num">${d.cells}</td></tr>`,
+  )
   .join('\n')}
 </tbody></table>
 ${unseen.length > 0 ? `<p id="coverage-unseen">Documented statuses never observed: ${unseen.map((c) => `<code>${esc(c.operation)} ${esc(c.item)}</code>`).join(', ')}.</p>` : ''}
 ${undocumented.length > 0 ? `<p id="coverage-undocumented">Undocumented statuses observed: ${undocumented.map((u) => `<code>${esc(u.operation)} ${esc(u.status)}</code> (${esc(u.requests)})`).join(', ')}.</p>` : ''}
 <p>Per operation (judged/cells; green: all judged, red: a judged cell failed, amber: partly judged, grey: none); open an operation for its cells, the spec line and why each is not judged.</p>
 ${heatMap(esc, coverage, operations)}
-${operations.map((op) => operationBlock(esc, op, coverage.cells.filter((c) => c.operation === op))).join('\n')}
+${operations
+  .map((op) =>
+    operationBlock(
+      esc,
+      op,
+      coverage.cells.filter((c) => c.operation === op),
+    ),
+  )
+  .join('\n')}
 </section>
 `;
 }

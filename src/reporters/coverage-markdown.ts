@@ -10,16 +10,34 @@ const MAX_LISTED = 50;
 
 export function coverageMarkdown(coverage: Coverage | undefined, cell: (s: string) => string): string[] {
   if (!coverage) return [];
-  const lines = ['', '### Coverage', '', cell(coverageLine(coverage)), '', '| dimension | judged | sent only | cells |', '|---|---:|---:|---:|'];
-  for (const d of coverageByDimension(coverage)) lines.push(`| ${cell(d.dimension)} | ${d.judged} | ${d.sent} | ${d.cells} |`);
+  const lines = [
+    '',
+    '### Coverage',
+    '',
+    cell(coverageLine(coverage)),
+    '',
+    '| dimension | judged | sent only | cells |',
+    '|---|---:|---:|---:|',
+  ];
+  for (const d of coverageByDimension(coverage))
+    lines.push(`| ${cell(d.dimension)} | ${d.judged} | ${d.sent} | ${d.cells} |`);
   const missing = coverage.cells.filter((c) => c.state === 'sent' || c.state === 'not-sent');
   if (missing.length > 0) {
-    lines.push('', `<details><summary>${missing.length} cell(s) not judged</summary>`, '', '| operation | dimension | cell | state | spec line | why |', '|---|---|---|---|---|---|');
+    lines.push(
+      '',
+      `<details><summary>${missing.length} cell(s) not judged</summary>`,
+      '',
+      '| operation | dimension | cell | state | spec line | why |',
+      '|---|---|---|---|---|---|',
+    );
     for (const c of missing.slice(0, MAX_LISTED)) {
       const at = c.spec_line === null ? '' : `${c.spec_file ?? 'spec'}:${c.spec_line}`;
-      lines.push(`| ${cell(c.operation)} | ${cell(c.dimension)} | ${cell(c.item)} | ${cell(c.state)} | ${cell(at)} | ${cell(c.reason ?? '')} |`);
+      lines.push(
+        `| ${cell(c.operation)} | ${cell(c.dimension)} | ${cell(c.item)} | ${cell(c.state)} | ${cell(at)} | ${cell(c.reason ?? '')} |`,
+      );
     }
-    if (missing.length > MAX_LISTED) lines.push('', `and ${missing.length - MAX_LISTED} more in report.json and report.html`);
+    if (missing.length > MAX_LISTED)
+      lines.push('', `and ${missing.length - MAX_LISTED} more in report.json and report.html`);
     lines.push('', '</details>');
   }
   return lines;

@@ -13,7 +13,9 @@ export const coverageRule: Sarif.ReportingDescriptor = {
   id: COVERAGE_RULE_ID,
   name: COVERAGE_RULE_ID,
   shortDescription: { text: 'A cell of the contract no check judged in this run.' },
-  fullDescription: { text: 'A documented status, parameter, constraint keyword, enum value, response, header or security requirement that no check which passed or failed sent a request for (docs/coverage.md).' },
+  fullDescription: {
+    text: 'A documented status, parameter, constraint keyword, enum value, response, header or security requirement that no check which passed or failed sent a request for (docs/coverage.md).',
+  },
   defaultConfiguration: { level: 'note' },
   properties: { tags: ['coverage'] },
 };
@@ -29,14 +31,25 @@ export function coverageSarifResults(coverage: Coverage | undefined, ruleIndex: 
         ruleIndex,
         level: 'note',
         kind: 'review',
-        message: { text: `${c.operation}: ${c.dimension} ${c.item} was ${c.state === 'sent' ? 'sent but not judged' : 'not sent'}${c.reason ? ` (${c.reason})` : ''}.` },
+        message: {
+          text: `${c.operation}: ${c.dimension} ${c.item} was ${c.state === 'sent' ? 'sent but not judged' : 'not sent'}${c.reason ? ` (${c.reason})` : ''}.`,
+        },
         locations: [
           {
-            ...(c.spec_line === null ? {} : { physicalLocation: { artifactLocation: { uri: encodeURI(c.spec_file ?? 'spec/openapi.yaml') }, region: { startLine: c.spec_line } } }),
+            ...(c.spec_line === null
+              ? {}
+              : {
+                  physicalLocation: {
+                    artifactLocation: { uri: encodeURI(c.spec_file ?? 'spec/openapi.yaml') },
+                    region: { startLine: c.spec_line },
+                  },
+                }),
             logicalLocations: [{ name: c.operation, fullyQualifiedName: c.operation, kind: 'function' }],
           },
         ],
-        partialFingerprints: { 'vapcCoverage/v1': createHash('sha256').update(`${c.operation}|${c.dimension}|${c.item}`).digest('hex') },
+        partialFingerprints: {
+          'vapcCoverage/v1': createHash('sha256').update(`${c.operation}|${c.dimension}|${c.item}`).digest('hex'),
+        },
         properties: { operation: c.operation, dimension: c.dimension, item: c.item, state: c.state },
       };
       return result;

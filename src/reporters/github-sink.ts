@@ -33,7 +33,13 @@ export function createGitHubSink(options: GitHubSinkOptions): RunEvents {
       try {
         (options.appendFile ?? appendFileSync)(file, secrets.text(githubStepSummary(report)));
       } catch (e) {
-        options.write(neutralizeCommands(secrets.text(`vapc: could not append to GITHUB_STEP_SUMMARY: ${e instanceof Error ? e.message : String(e)}\n`)));
+        options.write(
+          neutralizeCommands(
+            secrets.text(
+              `vapc: could not append to GITHUB_STEP_SUMMARY: ${e instanceof Error ? e.message : String(e)}\n`,
+            ),
+          ),
+        );
       }
     },
   };

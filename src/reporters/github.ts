@@ -39,7 +39,8 @@ function annotationText(result: CheckResult): string {
 export const MAX_ANNOTATIONS_PER_KIND = 10;
 
 /** Failed results that fail the run: all of them, or with --baseline the new (and expired) ones. */
-export const newFailures = (report: RunReport): CheckResult[] => report.results.filter((r) => r.status === 'failed' && r.baseline?.known !== true);
+export const newFailures = (report: RunReport): CheckResult[] =>
+  report.results.filter((r) => r.status === 'failed' && r.baseline?.known !== true);
 
 /**
  * One `::error` line per failed result (new ones only, with --baseline) and one `::warning` per
@@ -64,7 +65,10 @@ export function githubStepSummary(report: RunReport): string {
   const failed = newFailures(report);
   const errors = report.results.filter((r) => r.status === 'error');
   const known = report.baseline ? ` (${report.baseline.known} known, in the baseline)` : '';
-  const verdict = (failed.length > 0 ? `❌ ${failed.length} ${report.baseline ? 'new ' : ''}check${failed.length === 1 ? '' : 's'} failed` : '✅ no check failed') + known;
+  const verdict =
+    (failed.length > 0
+      ? `❌ ${failed.length} ${report.baseline ? 'new ' : ''}check${failed.length === 1 ? '' : 's'} failed`
+      : '✅ no check failed') + known;
   const lines: string[] = [
     `## vapc conformance: ${verdict}`,
     '',
@@ -72,25 +76,39 @@ export function githubStepSummary(report: RunReport): string {
     '',
     '| suite | passed | failed | skipped | error |',
     '|---|---:|---:|---:|---:|',
-    ...countsBySuite(report).map((c) => `| ${mdCell(c.suite)} | ${c.passed} | ${c.failed} | ${c.skipped} | ${c.error} |`),
+    ...countsBySuite(report).map(
+      (c) => `| ${mdCell(c.suite)} | ${c.passed} | ${c.failed} | ${c.skipped} | ${c.error} |`,
+    ),
     `| **total** | **${s.passed}** | **${s.failed}** | **${s.skipped}** | **${s.errors ?? 0}** |`,
   ];
   lines.push(...causeMarkdown(failed));
   if (failed.length > 0) {
     lines.push('', report.baseline ? '### New failures' : '### Failures', '');
     const hidden = failed.length - MAX_ANNOTATIONS_PER_KIND;
-    if (hidden > 0) lines.push(`Annotations show the first ${MAX_ANNOTATIONS_PER_KIND} failures (GitHub's limit per step), and ${hidden} more are listed here.`, '');
+    if (hidden > 0)
+      lines.push(
+        `Annotations show the first ${MAX_ANNOTATIONS_PER_KIND} failures (GitHub's limit per step), and ${hidden} more are listed here.`,
+        '',
+      );
     lines.push('| check | operation | rule | expected | actual |', '|---|---|---|---|---|');
     for (const r of failed) {
       const f = failuresOf(r)[0]!;
-      lines.push(`| \`${mdCode(r.id)}\` | ${mdCell(r.operation)} | ${mdCell(ruleWithRef(r))} | ${mdCell(f.expected)} | ${mdCell(f.actual)} |`);
+      lines.push(
+        `| \`${mdCode(r.id)}\` | ${mdCell(r.operation)} | ${mdCell(ruleWithRef(r))} | ${mdCell(f.expected)} | ${mdCell(f.actual)} |`,
+      );
     }
     lines.push('', '<details><summary>Repro lines</summary>', '');
     for (const r of failed) {
       const repro = reproOf(failuresOf(r)[0]!, r);
       if (repro) lines.push(`\`${mdCode(r.id)}\``, '', fence(repro, 'sh'), '');
     }
-    lines.push('</details>', '', 'Replay the whole run (same seed, same requests):', '', fence(replayCommand(report), 'sh'));
+    lines.push(
+      '</details>',
+      '',
+      'Replay the whole run (same seed, same requests):',
+      '',
+      fence(replayCommand(report), 'sh'),
+    );
   }
   lines.push(...baselineSummaryLines(report));
   if (errors.length > 0) {
@@ -99,7 +117,8 @@ export function githubStepSummary(report: RunReport): string {
   }
   if (report.observations && report.observations.length > 0) {
     lines.push('', `### Observations (${report.observations.length}, never failures)`, '');
-    for (const o of report.observations) lines.push(`- \`${mdCode(o.id)}\`${o.operation ? ` ${mdCell(o.operation)}` : ''}: ${mdCell(o.message)}`);
+    for (const o of report.observations)
+      lines.push(`- \`${mdCode(o.id)}\`${o.operation ? ` ${mdCell(o.operation)}` : ''}: ${mdCell(o.message)}`);
   }
   lines.push(...coverageMarkdown(report.coverage, mdCell));
   lines.push('', 'Full details: `report.html`, `junit.xml`, `report.json` in the report directory.', '');
@@ -125,12 +144,20 @@ export function causeMarkdown(failed: readonly CheckResult[]): string[] {
   if (notes.length > 0) lines.push('');
   for (const n of notes) {
     const others = n.cause.suites.filter((x) => x !== n.suite);
-    lines.push(`- ${mdCell(n.suite)}: ${n.failed} failed, all from 1 cause shared with ${mdSome(others)}: ${mdCell(causeLabel(n.cause))}`);
+    lines.push(
+      `- ${mdCell(n.suite)}: ${n.failed} failed, all from 1 cause shared with ${mdSome(others)}: ${mdCell(causeLabel(n.cause))}`,
+    );
   }
-  lines.push('', `### Causes (${causes.length}) of ${total} failure${total === 1 ? '' : 's'} in ${failed.length} checks`, '');
+  lines.push(
+    '',
+    `### Causes (${causes.length}) of ${total} failure${total === 1 ? '' : 's'} in ${failed.length} checks`,
+    '',
+  );
   lines.push('| cause | failures | suites | checks | operations |', '|---|---:|---|---|---|');
   for (const c of causes) {
-    lines.push(`| ${mdCell(causeLabel(c))} | ${c.failures} | ${mdSome(c.suites)} | ${mdSome(c.checks)} | ${mdSome(c.operations)} |`);
+    lines.push(
+      `| ${mdCell(causeLabel(c))} | ${c.failures} | ${mdSome(c.suites)} | ${mdSome(c.checks)} | ${mdSome(c.operations)} |`,
+    );
   }
   return lines;
 }
@@ -142,12 +169,22 @@ function baselineSummaryLines(report: RunReport): string[] {
   const lines: string[] = [];
   const known = report.results.filter((r) => r.status === 'failed' && r.baseline?.known === true);
   if (known.length > 0) {
-    lines.push('', `### Known findings (${known.length}, baseline \`${mdCode(b.file)}\`)`, '', '| check | operation | reason | expires |', '|---|---|---|---|');
-    for (const r of known) lines.push(`| \`${mdCode(r.id)}\` | ${mdCell(r.operation)} | ${mdCell(r.baseline?.reason ?? '')} | ${mdCell(r.baseline?.expires ?? '')} |`);
+    lines.push(
+      '',
+      `### Known findings (${known.length}, baseline \`${mdCode(b.file)}\`)`,
+      '',
+      '| check | operation | reason | expires |',
+      '|---|---|---|---|',
+    );
+    for (const r of known)
+      lines.push(
+        `| \`${mdCode(r.id)}\` | ${mdCell(r.operation)} | ${mdCell(r.baseline?.reason ?? '')} | ${mdCell(r.baseline?.expires ?? '')} |`,
+      );
   }
   if (b.not_observed.length > 0) {
     lines.push('', `### Not observed this run (${b.not_observed.length}; not seen is not fixed)`, '');
-    for (const e of b.not_observed) lines.push(`- \`${mdCode(e.check)}\` ${mdCell(e.operation)} ${mdCell(e.kind)} (this run: ${mdCell(e.this_run)})`);
+    for (const e of b.not_observed)
+      lines.push(`- \`${mdCode(e.check)}\` ${mdCell(e.operation)} ${mdCell(e.kind)} (this run: ${mdCell(e.this_run)})`);
   }
   return lines;
 }

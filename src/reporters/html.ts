@@ -1,6 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { CheckResult, Failure, RecordedRequest, RecordedResponse, RunReport, Verdict } from '../results/model.js';
-import { compactJson, countsBySuite, failuresOf, formatDuration, prettyBody, rateLimitNote, replayCommand, reproOf, ruleWithRef, VERDICTS } from './text.js';
+import {
+  compactJson,
+  countsBySuite,
+  failuresOf,
+  formatDuration,
+  prettyBody,
+  rateLimitNote,
+  replayCommand,
+  reproOf,
+  ruleWithRef,
+  VERDICTS,
+} from './text.js';
 import { COVERAGE_CSS, coverageHtml } from './coverage-html.js';
 
 /**
@@ -153,8 +164,10 @@ function failureHtml(ids: Ids, f: Failure, r: CheckResult, index: number, total:
     `<div class="ea"><div><span class="k">expected</span>${esc(f.expected)}</div><div><span class="k">actual</span>${esc(f.actual)}</div></div>`,
   );
   const extra: string[] = [];
-  if (f.input !== undefined) extra.push(`<h4>minimal input</h4><pre class="input">${esc(prettyBody(compactJson(f.input)))}</pre>`);
-  if (f.seed !== undefined) extra.push(`<h4>replay</h4><pre>seed ${esc(f.seed)}${f.path ? `  path ${esc(f.path)}` : ''}</pre>`);
+  if (f.input !== undefined)
+    extra.push(`<h4>minimal input</h4><pre class="input">${esc(prettyBody(compactJson(f.input)))}</pre>`);
+  if (f.seed !== undefined)
+    extra.push(`<h4>replay</h4><pre>seed ${esc(f.seed)}${f.path ? `  path ${esc(f.path)}` : ''}</pre>`);
   if (extra.length) parts.push(`<div class="kv">${extra.join('')}</div>`);
   const repro = reproOf(f, r);
   if (repro) parts.push(`<div class="kv"><h4>repro</h4>${copyBlock(ids, repro, 'Copy repro')}</div>`);
@@ -213,7 +226,10 @@ function observationsHtml(obs: NonNullable<RunReport['observations']>): string {
   return obs.length === 0
     ? '<p class="empty">None.</p>'
     : `<p>What the contract does not rule on: reported, never a failure.</p><ul class="obs" id="observations">${obs
-        .map((o) => `<li><code>${esc(o.id)}</code>${o.operation ? ` <span class="op">${esc(o.operation)}</span>` : ''}: ${esc(o.message)}</li>`)
+        .map(
+          (o) =>
+            `<li><code>${esc(o.id)}</code>${o.operation ? ` <span class="op">${esc(o.operation)}</span>` : ''}: ${esc(o.message)}</li>`,
+        )
         .join('')}</ul>`;
 }
 
@@ -224,7 +240,14 @@ function verdictOf(report: RunReport): { verdict: 'failed' | 'error' | 'passed';
   const aborted = failed === 0 && errors === 0 && report.run?.status === 'aborted';
   const verdict = failed > 0 ? 'failed' : errors > 0 || aborted ? 'error' : 'passed';
   const knownText = report.baseline ? ` · ${report.baseline.known} known` : '';
-  const verdictText = (failed > 0 ? `${failed} ${report.baseline ? 'new ' : ''}failed` : errors > 0 ? `${errors} could not run` : aborted ? 'aborted: the run stopped early' : 'passed') + knownText;
+  const verdictText =
+    (failed > 0
+      ? `${failed} ${report.baseline ? 'new ' : ''}failed`
+      : errors > 0
+        ? `${errors} could not run`
+        : aborted
+          ? 'aborted: the run stopped early'
+          : 'passed') + knownText;
   return { verdict, verdictText };
 }
 
@@ -232,7 +255,10 @@ function verdictOf(report: RunReport): { verdict: 'failed' | 'error' | 'passed';
 function cardsHtml(report: RunReport, byStatus: (v: Verdict) => number): string {
   return `<section class="cards" id="summary" aria-label="summary">
 ${(['passed', 'failed', 'skipped', 'error'] as const)
-  .map((v) => `<div class="card ${v}"><span class="n" id="count-${v}" data-count="${v}">${byStatus(v)}</span><span class="l">${v === 'error' ? 'errors (tool)' : v}</span></div>`)
+  .map(
+    (v) =>
+      `<div class="card ${v}"><span class="n" id="count-${v}" data-count="${v}">${byStatus(v)}</span><span class="l">${v === 'error' ? 'errors (tool)' : v}</span></div>`,
+  )
   .join('\n')}
 <div class="card"><span class="n" id="count-requests">${esc(report.summary.requests)}</span><span class="l">requests</span></div>
 <div class="card"><span class="n" id="count-observations">${(report.observations ?? []).length}</span><span class="l">observations</span></div>
@@ -304,8 +330,14 @@ ${observationsHtml(obs)}
 function baselineNoteHtml(r: CheckResult): string[] {
   const b = r.baseline;
   if (!b || r.status !== 'failed') return [];
-  if (b.known) return [`<p class="rule"><b>Known finding (baseline):</b> ${esc(b.reason ?? '')}${b.expires ? ` · expires ${esc(b.expires)}` : ''}</p>`];
-  if (b.expired) return [`<p class="rule"><b>Baseline entry expired</b> on ${esc(b.expires ?? '')}: this finding fails again (reason was: ${esc(b.reason ?? '')})</p>`];
+  if (b.known)
+    return [
+      `<p class="rule"><b>Known finding (baseline):</b> ${esc(b.reason ?? '')}${b.expires ? ` · expires ${esc(b.expires)}` : ''}</p>`,
+    ];
+  if (b.expired)
+    return [
+      `<p class="rule"><b>Baseline entry expired</b> on ${esc(b.expires ?? '')}: this finding fails again (reason was: ${esc(b.reason ?? '')})</p>`,
+    ];
   return [`<p class="rule"><b>New finding:</b> ${esc((b.new_kinds ?? b.kinds).join('; '))}</p>`];
 }
 
@@ -314,7 +346,10 @@ function baselineSectionHtml(report: RunReport): string {
   const b = report.baseline;
   if (!b) return '';
   const rows = b.not_observed
-    .map((e) => `<li><code>${esc(e.check)}</code> <span class="op">${esc(e.operation)}</span> ${esc(e.kind)}: ${esc(e.reason)} (this run: ${esc(e.this_run)})</li>`)
+    .map(
+      (e) =>
+        `<li><code>${esc(e.check)}</code> <span class="op">${esc(e.operation)}</span> ${esc(e.kind)}: ${esc(e.reason)} (this run: ${esc(e.this_run)})</li>`,
+    )
     .join('');
   return `<h2 id="baseline">Baseline</h2>
 <p>File <code>${esc(b.file)}</code>: ${esc(b.entries)} entries · <span id="baseline-known">${esc(b.known)}</span> known · <span id="baseline-new">${esc(b.new_failures)}</span> new · ${esc(b.expired)} expired${b.pruned !== undefined ? ` · ${esc(b.pruned)} pruned` : ''}</p>

@@ -22,7 +22,12 @@ export { buildSarif, renderSarif, failureField, SARIF_SCHEMA_URI } from './sarif
 export type { SarifOptions, SarifLocator, SarifPosition, SarifRuleSource, FailureField } from './sarif.js';
 
 export type ReportFormat = 'json' | 'junit' | 'html' | 'sarif';
-export const REPORT_FILES: Record<ReportFormat, string> = { json: 'report.json', junit: 'junit.xml', html: 'report.html', sarif: 'report.sarif' };
+export const REPORT_FILES: Record<ReportFormat, string> = {
+  json: 'report.json',
+  junit: 'junit.xml',
+  html: 'report.html',
+  sarif: 'report.sarif',
+};
 const ALL_FORMATS = ['json', 'junit', 'html', 'sarif'] as const;
 
 export interface WriteReportsOptions {
@@ -81,7 +86,11 @@ async function writeAtomic(file: string, text: string): Promise<void> {
  * A failing writer (a renderer bug, a full disk) never stops the others: its error is returned in
  * `errors`, and report.json, written first, survives. Returns the absolute paths.
  */
-export async function writeReports(report: RunReport, dir: string, options: WriteReportsOptions = {}): Promise<WrittenReports> {
+export async function writeReports(
+  report: RunReport,
+  dir: string,
+  options: WriteReportsOptions = {},
+): Promise<WrittenReports> {
   const root = resolve(dir);
   const formats = options.formats ?? ALL_FORMATS;
   const out: WrittenReports = {

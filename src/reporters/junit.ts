@@ -25,7 +25,12 @@ export function xmlText(s: string): string {
 }
 
 export function xmlAttr(s: string): string {
-  return xmlText(s).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;');
+  return xmlText(s)
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
+    .replace(/\t/g, '&#9;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;');
 }
 
 const seconds = (ms: number): string => (Math.max(0, Number.isFinite(ms) ? ms : 0) / 1000).toFixed(3);
@@ -34,7 +39,12 @@ function failureBody(result: CheckResult): string {
   const parts: string[] = [];
   parts.push(`rule: ${ruleWithRef(result)}`, `severity: ${result.severity}`);
   failuresOf(result).forEach((f, i) => {
-    const lines: string[] = [`--- failure ${i + 1}`, `cause: ${causeOf(result, f).key}`, `expected: ${f.expected}`, `actual: ${f.actual}`];
+    const lines: string[] = [
+      `--- failure ${i + 1}`,
+      `cause: ${causeOf(result, f).key}`,
+      `expected: ${f.expected}`,
+      `actual: ${f.actual}`,
+    ];
     if (f.input !== undefined) lines.push(`input: ${compactJson(f.input)}`);
     if (f.seed !== undefined) lines.push(`seed: ${f.seed}${f.path ? ` path: ${f.path}` : ''}`);
     const repro = reproOf(f, result);
@@ -47,14 +57,19 @@ function failureBody(result: CheckResult): string {
     if (f.response) {
       lines.push(`response: ${f.response.status} (${f.response.duration_ms} ms)`);
       for (const [k, v] of Object.entries(f.response.headers ?? {})) lines.push(`  ${k}: ${v}`);
-      if (f.response.body) lines.push('', indent(prettyBody(f.response.body)) + (f.response.truncated ? '\n  [truncated]' : ''));
+      if (f.response.body)
+        lines.push('', indent(prettyBody(f.response.body)) + (f.response.truncated ? '\n  [truncated]' : ''));
     }
     parts.push(lines.join('\n'));
   });
   return parts.join('\n');
 }
 
-const indent = (s: string): string => s.split('\n').map((l) => `  ${l}`).join('\n');
+const indent = (s: string): string =>
+  s
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n');
 
 function testcase(result: CheckResult): string {
   const open = `    <testcase name="${xmlAttr(result.id)}" classname="${xmlAttr(`${result.suite}.${result.operation}`)}" time="${seconds(result.duration_ms)}"`;
@@ -71,7 +86,11 @@ function testcase(result: CheckResult): string {
         const reason = `known finding (baseline): ${result.baseline.reason ?? ''} | ${result.message}`;
         return `${open}>\n      <skipped message="${xmlAttr(reason)}"/>\n      <system-out>${xmlText(failureBody(result))}</system-out>\n    </testcase>`;
       }
-      const repro = result.repro ?? failuresOf(result).map((f) => f.repro).find(Boolean);
+      const repro =
+        result.repro ??
+        failuresOf(result)
+          .map((f) => f.repro)
+          .find(Boolean);
       // The cause key (src/results/causes.ts) lets a reader group testcases that share one cause.
       const cause = `${result.message} | cause: ${causeKeysOf(result).join('; ')}`;
       const message = repro ? `${cause} | repro: ${repro}` : cause;
@@ -83,7 +102,10 @@ function testcase(result: CheckResult): string {
 export function renderJunit(report: RunReport): string {
   const host = safeHostname();
   const timestamp = (report.started_at ?? '').replace(/\.\d+Z$/, '').replace(/Z$/, '');
-  const knownIn = (suite?: string) => report.results.filter((r) => r.status === 'failed' && r.baseline?.known === true && (suite === undefined || r.suite === suite)).length;
+  const knownIn = (suite?: string) =>
+    report.results.filter(
+      (r) => r.status === 'failed' && r.baseline?.known === true && (suite === undefined || r.suite === suite),
+    ).length;
   const suites = countsBySuite(report).map((c) => {
     const known = knownIn(c.suite);
     const cases = report.results.filter((r) => r.suite === c.suite).map(testcase);
@@ -103,7 +125,9 @@ export function renderJunit(report: RunReport): string {
     ].join('\n');
   });
   if (report.observations && report.observations.length > 0) {
-    const text = report.observations.map((o) => `${o.id}${o.operation ? ` (${o.operation})` : ''}: ${o.message}`).join('\n');
+    const text = report.observations
+      .map((o) => `${o.id}${o.operation ? ` (${o.operation})` : ''}: ${o.message}`)
+      .join('\n');
     suites.push(
       `  <testsuite name="observations" tests="0" failures="0" errors="0" skipped="0" time="0.000" package="vapc">\n    <system-out>${xmlText(text)}</system-out>\n  </testsuite>`,
     );
@@ -111,7 +135,9 @@ export function renderJunit(report: RunReport): string {
   const notObserved = report.baseline?.not_observed ?? [];
   if (notObserved.length > 0) {
     // Baseline entries no failure matched this run: listed, never counted as fixed or passed.
-    const text = notObserved.map((e) => `not observed: ${e.check} ${e.operation} ${e.kind} (this run: ${e.this_run}) - ${e.reason}`).join('\n');
+    const text = notObserved
+      .map((e) => `not observed: ${e.check} ${e.operation} ${e.kind} (this run: ${e.this_run}) - ${e.reason}`)
+      .join('\n');
     suites.push(
       `  <testsuite name="baseline" tests="0" failures="0" errors="0" skipped="0" time="0.000" package="vapc">\n    <system-out>${xmlText(text)}</system-out>\n  </testsuite>`,
     );

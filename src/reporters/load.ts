@@ -1,9 +1,24 @@
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { VapcError } from '../errors.js';
-import type { BaselineMark, BaselineSummary, CheckResult, Failure, Observation, RunReport, ShardField } from '../results/model.js';
+import type {
+  BaselineMark,
+  BaselineSummary,
+  CheckResult,
+  Failure,
+  Observation,
+  RunReport,
+  ShardField,
+} from '../results/model.js';
 import { clip, printable } from '../results/printable.js';
-import { describeSchemaError, MAX_MERGE_BYTES, MAX_REPORT_BYTES, MAX_REPORT_DEPTH, MAX_REPORT_NODES, reportValidator } from './report-schema.js';
+import {
+  describeSchemaError,
+  MAX_MERGE_BYTES,
+  MAX_REPORT_BYTES,
+  MAX_REPORT_DEPTH,
+  MAX_REPORT_NODES,
+  reportValidator,
+} from './report-schema.js';
 import { parseCoverage } from '../coverage/parse.js';
 
 /**
@@ -29,7 +44,10 @@ const MAX_DISCOVERY_REQUESTS = 100;
  * container, or a comma-separated member), strings skipped. Stops as soon as either passes its
  * limit, so a crafted file is measured without being parsed.
  */
-export function jsonShape(text: string, limits = { depth: MAX_REPORT_DEPTH, nodes: MAX_REPORT_NODES }): { depth: number; nodes: number } {
+export function jsonShape(
+  text: string,
+  limits = { depth: MAX_REPORT_DEPTH, nodes: MAX_REPORT_NODES },
+): { depth: number; nodes: number } {
   let depth = 0;
   let deepest = 0;
   let nodes = 0;
@@ -58,7 +76,8 @@ const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' 
 function printableValue(v: unknown): unknown {
   if (typeof v === 'string') return printable(v);
   if (Array.isArray(v)) return v.map(printableValue);
-  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, child]) => [printable(k), printableValue(child)]));
+  if (isObject(v))
+    return Object.fromEntries(Object.entries(v).map(([k, child]) => [printable(k), printableValue(child)]));
   return v;
 }
 
@@ -86,7 +105,11 @@ function failureOf(f: Json): Failure {
   }
   if (isObject(f.response)) {
     const r = f.response;
-    out.response = { status: r.status as number, headers: headersOf(r.headers), duration_ms: typeof r.duration_ms === 'number' ? r.duration_ms : 0 };
+    out.response = {
+      status: r.status as number,
+      headers: headersOf(r.headers),
+      duration_ms: typeof r.duration_ms === 'number' ? r.duration_ms : 0,
+    };
     if (typeof r.body === 'string') out.response.body = clip(printable(r.body, { multiline: true }), MAX_LONG);
     if (r.truncated === true) out.response.truncated = true;
   }
@@ -95,7 +118,10 @@ function failureOf(f: Json): Failure {
 
 /** A baseline mark as written; load keeps it as data, the CLI recomputes it from the baseline file. */
 function markOf(b: Json): BaselineMark {
-  const out: BaselineMark = { known: b.known === true, kinds: Array.isArray(b.kinds) ? b.kinds.map((k) => one(k)) : [] };
+  const out: BaselineMark = {
+    known: b.known === true,
+    kinds: Array.isArray(b.kinds) ? b.kinds.map((k) => one(k)) : [],
+  };
   if (typeof b.reason === 'string') out.reason = one(b.reason);
   if (typeof b.expires === 'string') out.expires = one(b.expires);
   if (b.expired === true) out.expired = true;
@@ -132,7 +158,14 @@ function baselineOf(b: Json): BaselineSummary {
     this_run: e.this_run as BaselineSummary['not_observed'][number]['this_run'],
   }));
   const n = (v: unknown) => (typeof v === 'number' ? v : 0);
-  return { file: one(b.file), entries: n(b.entries), known: n(b.known), new_failures: n(b.new_failures), expired: n(b.expired), not_observed: notObserved };
+  return {
+    file: one(b.file),
+    entries: n(b.entries),
+    known: n(b.known),
+    new_failures: n(b.new_failures),
+    expired: n(b.expired),
+    not_observed: notObserved,
+  };
 }
 
 /**
@@ -149,7 +182,11 @@ function forbiddenKey(value: unknown, path: string, inInput = false): string | u
   } else if (isObject(value)) {
     for (const [key, child] of Object.entries(value)) {
       if (!inInput && FORBIDDEN_KEYS.has(key)) return `${path}/${key}`;
-      const hit = forbiddenKey(child, `${path}/${key}`, inInput || (key === 'input' && /^\/results\/\d+\/failures\/\d+$/.test(path)));
+      const hit = forbiddenKey(
+        child,
+        `${path}/${key}`,
+        inInput || (key === 'input' && /^\/results\/\d+\/failures\/\d+$/.test(path)),
+      );
       if (hit) return hit;
     }
   }
@@ -159,16 +196,25 @@ function forbiddenKey(value: unknown, path: string, inInput = false): string | u
 /** Parses JSON with its nesting capped and `__proto__`-style keys refused. */
 function parseJson(text: string, source: string): unknown {
   const shape = jsonShape(text);
-  if (shape.depth > MAX_REPORT_DEPTH) throw new VapcError('E_CONFIG', `${source} is not a vapc report: nested deeper than ${MAX_REPORT_DEPTH} levels`);
-  if (shape.nodes > MAX_REPORT_NODES) throw new VapcError('E_CONFIG', `${source} is not a vapc report: it holds more than ${MAX_REPORT_NODES} values`);
+  if (shape.depth > MAX_REPORT_DEPTH)
+    throw new VapcError('E_CONFIG', `${source} is not a vapc report: nested deeper than ${MAX_REPORT_DEPTH} levels`);
+  if (shape.nodes > MAX_REPORT_NODES)
+    throw new VapcError('E_CONFIG', `${source} is not a vapc report: it holds more than ${MAX_REPORT_NODES} values`);
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw new VapcError('E_CONFIG', `${source} is not valid JSON (${one(e instanceof Error ? e.message : String(e), 200)})`);
+    throw new VapcError(
+      'E_CONFIG',
+      `${source} is not valid JSON (${one(e instanceof Error ? e.message : String(e), 200)})`,
+    );
   }
   const hit = forbiddenKey(data, '');
-  if (hit) throw new VapcError('E_CONFIG', `${source} is not a vapc report: key ${one(hit, 200)} is refused (__proto__, constructor and prototype keys could reach a prototype)`);
+  if (hit)
+    throw new VapcError(
+      'E_CONFIG',
+      `${source} is not a vapc report: key ${one(hit, 200)} is refused (__proto__, constructor and prototype keys could reach a prototype)`,
+    );
   return data;
 }
 
@@ -185,7 +231,11 @@ export function parseReport(text: string, source = 'report.json'): RunReport {
   const name = one(source, 500);
   const data = parseJson(text, name);
   const validate = reportValidator();
-  if (!validate(data)) throw new VapcError('E_CONFIG', `${name} is not a vapc report: ${one(describeSchemaError(validate.errors![0]!), 300)}`);
+  if (!validate(data))
+    throw new VapcError(
+      'E_CONFIG',
+      `${name} is not a vapc report: ${one(describeSchemaError(validate.errors![0]!), 300)}`,
+    );
   const d = data as Json;
   const bad = (what: string): never => {
     throw new VapcError('E_CONFIG', `${name} is not a vapc report: ${one(what, 300)}`);
@@ -219,9 +269,13 @@ export function parseReport(text: string, source = 'report.json'): RunReport {
     results,
     observations,
     config: isObject(d.config) ? (printableValue(d.config) as Json) : {},
-    ...(d.coverage !== undefined ? { coverage: printableValue(parseCoverage(d.coverage, bad)) as RunReport['coverage'] } : {}),
+    ...(d.coverage !== undefined
+      ? { coverage: printableValue(parseCoverage(d.coverage, bad)) as RunReport['coverage'] }
+      : {}),
     // report.json's `run` block (complete / aborted with its reason), kept when well formed.
-    ...(isObject(d.run) && (d.run.status === 'complete' || d.run.status === 'aborted') ? { run: { status: d.run.status, ...(typeof d.run.reason === 'string' ? { reason: one(d.run.reason) } : {}) } } : {}),
+    ...(isObject(d.run) && (d.run.status === 'complete' || d.run.status === 'aborted')
+      ? { run: { status: d.run.status, ...(typeof d.run.reason === 'string' ? { reason: one(d.run.reason) } : {}) } }
+      : {}),
   };
   if (isObject(d.baseline)) report.baseline = baselineOf(d.baseline);
   if (isObject(d.focus)) report.focus = printableValue(d.focus) as RunReport['focus'];
@@ -230,7 +284,11 @@ export function parseReport(text: string, source = 'report.json'): RunReport {
   if (isObject(d.budget)) report.budget = printableValue(d.budget) as RunReport['budget'];
   if (isObject(d.shard)) {
     const s = d.shard;
-    if ((s.index as number) > (s.count as number)) throw new VapcError('E_CONFIG', `${name} is not a vapc report: shard ${s.index}/${s.count} has its index above its count`);
+    if ((s.index as number) > (s.count as number))
+      throw new VapcError(
+        'E_CONFIG',
+        `${name} is not a vapc report: shard ${s.index}/${s.count} has its index above its count`,
+      );
     report.shard = { index: s.index, count: s.count, plan_size: s.plan_size, positions: s.positions } as ShardField;
   }
   return report;
@@ -246,7 +304,11 @@ async function readCapped(dir: string, max: number): Promise<string> {
     try {
       const stat = await handle.stat();
       if (!stat.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
-      if (stat.size > max) throw new VapcError('E_CONFIG', `${shown} is ${stat.size} bytes; ${max === MAX_REPORT_BYTES ? 'a report' : 'the reports together'} may have at most ${max}`);
+      if (stat.size > max)
+        throw new VapcError(
+          'E_CONFIG',
+          `${shown} is ${stat.size} bytes; ${max === MAX_REPORT_BYTES ? 'a report' : 'the reports together'} may have at most ${max}`,
+        );
       text = await handle.readFile('utf8');
     } finally {
       await handle.close();
@@ -254,7 +316,12 @@ async function readCapped(dir: string, max: number): Promise<string> {
   } catch (e) {
     if (e instanceof VapcError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'does not exist' : code === 'EISDIR' ? 'is a directory' : `cannot be read (${code ?? 'error'})`;
+    const why =
+      code === 'ENOENT'
+        ? 'does not exist'
+        : code === 'EISDIR'
+          ? 'is a directory'
+          : `cannot be read (${code ?? 'error'})`;
     throw new VapcError('E_CONFIG', `${shown} ${why}; run \`vapc run --report-dir ${one(dir, 500)}\` first`);
   }
   // A file that grew between stat and read is still held to the cap.

@@ -19,13 +19,17 @@ const refuse = (message: string): never => {
 
 function same<T>(shards: readonly ShardReport[], what: string, get: (r: RunReport) => T): void {
   const values = shards.map((s) => clip(JSON.stringify(get(s.report)) ?? 'undefined', 200));
-  if (new Set(values).size > 1) refuse(`the shards differ in ${what}: ${shards.map((s, i) => `${s.source} ${values[i]}`).join(', ')}`);
+  if (new Set(values).size > 1)
+    refuse(`the shards differ in ${what}: ${shards.map((s, i) => `${s.source} ${values[i]}`).join(', ')}`);
 }
 
 /** Each index 1..N exactly once; all shards of one count. Returns the reports in shard order. */
 function inShardOrder(shards: readonly ShardReport[]): ShardReport[] {
   for (const s of shards) {
-    if (!s.report.shard) refuse(`${s.source} is not a shard report (no "shard" field); give the report directories of \`vapc run --shard I/N\``);
+    if (!s.report.shard)
+      refuse(
+        `${s.source} is not a shard report (no "shard" field); give the report directories of \`vapc run --shard I/N\``,
+      );
   }
   same(shards, 'shard count', (r) => r.shard!.count);
   const count = shards[0]!.report.shard!.count;
@@ -77,14 +81,20 @@ export function mergeShardReports(shards: readonly ShardReport[]): RunReport {
   const requests = ordered.reduce((n, s) => n + s.report.summary.requests, 0);
   const duration = Math.max(...ordered.map((s) => s.report.summary.duration_ms));
   const targets = [...new Set(ordered.map((s) => s.report.target))];
-  const aborted = ordered.map((s) => (s.report.run?.status === 'aborted' ? (s.report.run.reason ?? 'aborted') : undefined)).filter((a): a is string => a !== undefined);
+  const aborted = ordered
+    .map((s) => (s.report.run?.status === 'aborted' ? (s.report.run.reason ?? 'aborted') : undefined))
+    .filter((a): a is string => a !== undefined);
   const config: Record<string, unknown> = { ...first.config, merged_shards: ordered.length };
   const merged: RunReport = {
     tool: first.tool,
     spec_version: first.spec_version,
     target: targets.join(', '),
     seed: first.seed,
-    started_at: ordered.map((s) => s.report.started_at).filter(Boolean).sort()[0] ?? first.started_at,
+    started_at:
+      ordered
+        .map((s) => s.report.started_at)
+        .filter(Boolean)
+        .sort()[0] ?? first.started_at,
     summary: summarize(results as RunReport['results'], requests, duration, observations.length),
     results: results as RunReport['results'],
     observations,

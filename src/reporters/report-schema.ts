@@ -47,7 +47,11 @@ const failure = {
     seed: { type: 'integer' },
     path: SHORT,
     kind: SHORT,
-    field: { type: 'object', required: ['location', 'pointer'], properties: { location: SHORT, pointer: LINE, status: SHORT } },
+    field: {
+      type: 'object',
+      required: ['location', 'pointer'],
+      properties: { location: SHORT, pointer: LINE, status: SHORT },
+    },
     request: {
       type: 'object',
       required: ['method', 'url'],
@@ -56,7 +60,13 @@ const failure = {
     response: {
       type: 'object',
       required: ['status'],
-      properties: { status: { type: 'integer', minimum: 0, maximum: 999 }, headers: HEADERS, body: LONG, truncated: { type: 'boolean' }, duration_ms: MS },
+      properties: {
+        status: { type: 'integer', minimum: 0, maximum: 999 },
+        headers: HEADERS,
+        body: LONG,
+        truncated: { type: 'boolean' },
+        duration_ms: MS,
+      },
     },
   },
 } as const;
@@ -97,7 +107,14 @@ const result = {
 const notObserved = {
   type: 'object',
   required: ['check', 'operation', 'kind', 'reason', 'this_run'],
-  properties: { check: SHORT, operation: SHORT, kind: SHORT, reason: LINE, expires: SHORT, this_run: { enum: THIS_RUN } },
+  properties: {
+    check: SHORT,
+    operation: SHORT,
+    kind: SHORT,
+    reason: LINE,
+    expires: SHORT,
+    this_run: { enum: THIS_RUN },
+  },
 } as const;
 
 const baselineSummary = {
@@ -121,7 +138,11 @@ const shard = {
     index: { type: 'integer', minimum: 1, maximum: MAX_SHARD_COUNT },
     count: { type: 'integer', minimum: 1, maximum: MAX_SHARD_COUNT },
     plan_size: { type: 'integer', minimum: 0, maximum: MAX_PLAN_SIZE },
-    positions: { type: 'array', maxItems: MAX_PLAN_SIZE, items: { type: 'integer', minimum: 0, maximum: MAX_PLAN_SIZE } },
+    positions: {
+      type: 'array',
+      maxItems: MAX_PLAN_SIZE,
+      items: { type: 'integer', minimum: 0, maximum: MAX_PLAN_SIZE },
+    },
   },
 } as const;
 
@@ -134,7 +155,11 @@ const focus = {
     operations: {
       type: 'array',
       maxItems: 10_000,
-      items: { type: 'object', required: ['operation', 'reasons'], properties: { operation: SHORT, reasons: { type: 'array', maxItems: 1000, items: SHORT } } },
+      items: {
+        type: 'object',
+        required: ['operation', 'reasons'],
+        properties: { operation: SHORT, reasons: { type: 'array', maxItems: 1000, items: SHORT } },
+      },
     },
   },
 } as const;
@@ -149,7 +174,16 @@ const coverage = {
       maxItems: 100_000,
       items: {
         type: 'object',
-        properties: { operation: SHORT, dimension: SHORT, item: SHORT, state: SHORT, checks: { type: 'array', maxItems: 1000, items: SHORT }, requests: COUNT, spec_file: SHORT, reason: LINE },
+        properties: {
+          operation: SHORT,
+          dimension: SHORT,
+          item: SHORT,
+          state: SHORT,
+          checks: { type: 'array', maxItems: 1000, items: SHORT },
+          requests: COUNT,
+          spec_file: SHORT,
+          reason: LINE,
+        },
       },
     },
     undocumented_statuses: { type: 'array', maxItems: 10_000 },
@@ -168,13 +202,27 @@ export const REPORT_SCHEMA = {
     started_at: SHORT,
     summary: {
       type: 'object',
-      properties: { passed: COUNT, failed: COUNT, skipped: COUNT, errors: COUNT, requests: COUNT, duration_ms: MS, observations: COUNT, new_failures: COUNT, known: COUNT },
+      properties: {
+        passed: COUNT,
+        failed: COUNT,
+        skipped: COUNT,
+        errors: COUNT,
+        requests: COUNT,
+        duration_ms: MS,
+        observations: COUNT,
+        new_failures: COUNT,
+        known: COUNT,
+      },
     },
     results: { type: 'array', maxItems: MAX_PLAN_SIZE, items: result },
     observations: {
       type: 'array',
       maxItems: 100_000,
-      items: { type: 'object', required: ['id', 'message'], properties: { id: SHORT, operation: SHORT, message: LINE } },
+      items: {
+        type: 'object',
+        required: ['id', 'message'],
+        properties: { id: SHORT, operation: SHORT, message: LINE },
+      },
     },
     config: { type: 'object', maxProperties: 1000 },
     baseline: baselineSummary,
@@ -183,10 +231,26 @@ export const REPORT_SCHEMA = {
     coverage,
     budget: {
       type: 'object',
-      properties: { requests: COUNT, planned: COUNT, left_out: { type: 'array', maxItems: 100_000, items: { type: 'object', properties: { id: SHORT, operation: SHORT, requests: COUNT } } } },
+      properties: {
+        requests: COUNT,
+        planned: COUNT,
+        left_out: {
+          type: 'array',
+          maxItems: 100_000,
+          items: { type: 'object', properties: { id: SHORT, operation: SHORT, requests: COUNT } },
+        },
+      },
     },
-    rate_limit: { type: 'object', required: ['reset_at'], properties: { reset_at: SHORT, limit: { type: 'integer' }, remaining: { type: 'integer' } } },
-    run: { type: 'object', required: ['status'], properties: { status: { enum: ['complete', 'aborted'] }, reason: LINE } },
+    rate_limit: {
+      type: 'object',
+      required: ['reset_at'],
+      properties: { reset_at: SHORT, limit: { type: 'integer' }, remaining: { type: 'integer' } },
+    },
+    run: {
+      type: 'object',
+      required: ['status'],
+      properties: { status: { enum: ['complete', 'aborted'] }, reason: LINE },
+    },
     error_code: SHORT,
   },
 } as const;
@@ -212,7 +276,9 @@ function pathOf(pointer: string): string {
 /** The first schema error, in words: `results[3].status must be one of passed, failed, skipped, error`. */
 export function describeSchemaError(error: ErrorObject): string {
   const where = error.instancePath === '' ? 'the top level' : pathOf(error.instancePath);
-  if (error.keyword === 'enum') return `${where} must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
-  if (error.keyword === 'required') return `${where === 'the top level' ? '' : `${where}.`}${(error.params as { missingProperty: string }).missingProperty} is missing`;
+  if (error.keyword === 'enum')
+    return `${where} must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+  if (error.keyword === 'required')
+    return `${where === 'the top level' ? '' : `${where}.`}${(error.params as { missingProperty: string }).missingProperty} is missing`;
   return `${where} ${error.message ?? 'is not valid'}`;
 }

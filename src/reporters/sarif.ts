@@ -57,7 +57,11 @@ export interface SarifOptions {
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
 const MAX_RELATED = 10;
 
-const LEVEL: Record<Severity, Sarif.ReportingConfiguration.level> = { critical: 'error', major: 'error', minor: 'warning' };
+const LEVEL: Record<Severity, Sarif.ReportingConfiguration.level> = {
+  critical: 'error',
+  major: 'error',
+  minor: 'warning',
+};
 
 /** The first sentence of a rule, short enough for a title. */
 function shortText(text: string): string {
@@ -87,7 +91,13 @@ function ruleOf(source: SarifRuleSource, trusted: boolean): Sarif.ReportingDescr
     fullDescription: { text: `${source.rule} (contract ${section} ${source.contractRef})` },
     help: trusted ? { text, markdown } : { text },
     defaultConfiguration: { level: LEVEL[source.severity] },
-    properties: { tags: ['contract', source.suite], suite: source.suite, contract_ref: source.contractRef, severity: source.severity, precision: 'very-high' },
+    properties: {
+      tags: ['contract', source.suite],
+      suite: source.suite,
+      contract_ref: source.contractRef,
+      severity: source.severity,
+      precision: 'very-high',
+    },
   };
 }
 
@@ -96,7 +106,17 @@ function rulesFor(report: RunReport, options: SarifOptions): Sarif.ReportingDesc
   const byId = new Map<string, { source: SarifRuleSource; trusted: boolean }>();
   for (const r of options.rules ?? []) byId.set(r.id, { source: r, trusted: true });
   for (const r of report.results) {
-    if (!byId.has(r.id)) byId.set(r.id, { source: { id: r.id, suite: r.suite, rule: r.rule || r.id, contractRef: r.contract_ref || '?', severity: r.severity }, trusted: false });
+    if (!byId.has(r.id))
+      byId.set(r.id, {
+        source: {
+          id: r.id,
+          suite: r.suite,
+          rule: r.rule || r.id,
+          contractRef: r.contract_ref || '?',
+          severity: r.severity,
+        },
+        trusted: false,
+      });
   }
   return [...byId.values()].map(({ source, trusted }) => ruleOf(source, trusted));
 }
@@ -120,7 +140,10 @@ export function failureField(failure: Failure): FailureField | undefined {
 
 function physical(position: SarifPosition): Sarif.PhysicalLocation {
   // Split file names may hold `{}`: percent-encode them, as a URI reference requires.
-  return { artifactLocation: { uri: encodeURI(position.file) }, region: { startLine: position.line, startColumn: position.column } };
+  return {
+    artifactLocation: { uri: encodeURI(position.file) },
+    region: { startLine: position.line, startColumn: position.column },
+  };
 }
 
 function locate(result: CheckResult, locator: SarifLocator | undefined) {
@@ -131,15 +154,28 @@ function locate(result: CheckResult, locator: SarifLocator | undefined) {
     const position = field && locator?.field(result.operation, field);
     if (position) fields.set(`${position.file}:${position.line}`, position);
   }
-  const logical: Sarif.LogicalLocation[] = [{ name: result.operation, fullyQualifiedName: result.operation, kind: 'function' }];
+  const logical: Sarif.LogicalLocation[] = [
+    { name: result.operation, fullyQualifiedName: result.operation, kind: 'function' },
+  ];
   const single = fields.size === 1 ? [...fields.values()][0]! : undefined;
   const primary = single ?? operation;
-  const locations: Sarif.Location[] = [primary ? { physicalLocation: physical(primary), logicalLocations: logical } : { logicalLocations: logical }];
+  const locations: Sarif.Location[] = [
+    primary ? { physicalLocation: physical(primary), logicalLocations: logical } : { logicalLocations: logical },
+  ];
   const related: Sarif.Location[] = [];
-  if (single && operation) related.push({ id: 1, physicalLocation: physical(operation), message: { text: `the operation ${result.operation}` } });
+  if (single && operation)
+    related.push({
+      id: 1,
+      physicalLocation: physical(operation),
+      message: { text: `the operation ${result.operation}` },
+    });
   if (!single) {
     for (const position of [...fields.values()].slice(0, MAX_RELATED)) {
-      related.push({ id: related.length + 1, physicalLocation: physical(position), message: { text: 'a field the failures name' } });
+      related.push({
+        id: related.length + 1,
+        physicalLocation: physical(position),
+        message: { text: 'a field the failures name' },
+      });
     }
   }
   return { locations, related, anchor: single ? `${single.file}:${single.line}` : '' };
@@ -150,12 +186,18 @@ function messageOf(result: CheckResult): string {
   const lines = [`${result.operation}: ${result.message}`];
   if (first) lines.push(`Expected: ${first.expected}`, `Actual: ${first.actual}`);
   const more = (result.failures?.length ?? 0) - 1;
-  if (more > 0) lines.push(`(${more} more failure${more === 1 ? '' : 's'} of this check on this operation in report.json)`);
+  if (more > 0)
+    lines.push(`(${more} more failure${more === 1 ? '' : 's'} of this check on this operation in report.json)`);
   if (result.repro) lines.push(`Reproduce: ${result.repro}`);
   return lines.join('\n');
 }
 
-function resultOf(result: CheckResult, ruleIndex: number, report: RunReport, locator: SarifLocator | undefined): Sarif.Result {
+function resultOf(
+  result: CheckResult,
+  ruleIndex: number,
+  report: RunReport,
+  locator: SarifLocator | undefined,
+): Sarif.Result {
   const { locations, related, anchor } = locate(result, locator);
   const out: Sarif.Result = {
     ruleId: result.id,
@@ -165,8 +207,15 @@ function resultOf(result: CheckResult, ruleIndex: number, report: RunReport, loc
     message: { text: messageOf(result) },
     locations,
     // Stable across seeds and runs: the check, the operation and the field it is located on.
-    partialFingerprints: { 'vapcFinding/v1': createHash('sha256').update(`${result.id}|${result.operation}|${anchor}`).digest('hex') },
-    properties: { operation: result.operation, suite: result.suite, seed: report.seed, failures: result.failures?.length ?? 0 },
+    partialFingerprints: {
+      'vapcFinding/v1': createHash('sha256').update(`${result.id}|${result.operation}|${anchor}`).digest('hex'),
+    },
+    properties: {
+      operation: result.operation,
+      suite: result.suite,
+      seed: report.seed,
+      failures: result.failures?.length ?? 0,
+    },
   };
   if (related.length > 0) out.relatedLocations = related;
   return out;
@@ -181,7 +230,11 @@ export function buildSarif(report: RunReport, options: SarifOptions = {}): Sarif
   const errors = report.results.filter((r) => r.status === 'error');
   const invocation: Sarif.Invocation = {
     executionSuccessful: errors.length === 0 && report.run?.status !== 'aborted',
-    toolExecutionNotifications: errors.map((r) => ({ level: 'error', message: { text: `${r.id} on ${r.operation}: ${r.message}` }, descriptor: { id: r.id } })),
+    toolExecutionNotifications: errors.map((r) => ({
+      level: 'error',
+      message: { text: `${r.id} on ${r.operation}: ${r.message}` },
+      descriptor: { id: r.id },
+    })),
   };
   if (report.started_at) invocation.startTimeUtc = report.started_at;
   return {
@@ -189,14 +242,23 @@ export function buildSarif(report: RunReport, options: SarifOptions = {}): Sarif
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: report.tool.name, semanticVersion: report.tool.version, version: report.tool.version, rules } },
+        tool: {
+          driver: { name: report.tool.name, semanticVersion: report.tool.version, version: report.tool.version, rules },
+        },
         invocations: [invocation],
         results: [
-          ...report.results.filter((r) => r.status === 'failed').map((r) => resultOf(r, index.get(r.id)!, report, options.locator)),
+          ...report.results
+            .filter((r) => r.status === 'failed')
+            .map((r) => resultOf(r, index.get(r.id)!, report, options.locator)),
           ...(withCoverage ? coverageSarifResults(report.coverage, rules.length - 1) : []),
         ],
         columnKind: 'utf16CodeUnits',
-        properties: { target: report.target, seed: report.seed, spec_version: report.spec_version, summary: report.summary },
+        properties: {
+          target: report.target,
+          seed: report.seed,
+          spec_version: report.spec_version,
+          summary: report.summary,
+        },
       },
     ],
   };

@@ -23,7 +23,16 @@ export function countsBySuite(report: RunReport): SuiteCounts[] {
   for (const suite of order) {
     const results = report.results.filter((r) => r.suite === suite);
     if (results.length === 0) continue;
-    const row: SuiteCounts = { suite, passed: 0, failed: 0, skipped: 0, error: 0, total: results.length, requests: 0, duration_ms: 0 };
+    const row: SuiteCounts = {
+      suite,
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+      error: 0,
+      total: results.length,
+      requests: 0,
+      duration_ms: 0,
+    };
     for (const r of results) {
       row[r.status] += 1;
       row.requests += r.requests ?? 0;
@@ -133,9 +142,15 @@ export function replayCommand(report: RunReport): string {
   const suites: unknown = c.suites;
   // Only suite names vapc knows: a report read back may carry anything in its config, and this
   // line is made to be copied into a shell.
-  const list = (Array.isArray(suites) ? suites.map(String) : typeof suites === 'string' && suites ? suites.split(',') : []).filter((s): s is Suite => SUITES.includes(s as Suite));
+  const list = (
+    Array.isArray(suites) ? suites.map(String) : typeof suites === 'string' && suites ? suites.split(',') : []
+  ).filter((s): s is Suite => SUITES.includes(s as Suite));
   if (list.length > 0 && !SUITES.every((s) => list.includes(s))) parts.push(`--suite ${list.join(',')}`);
-  for (const [key, flag] of [['rpm', '--rpm'], ['timeout_ms', '--timeout-ms'], ['deadline_ms', '--deadline-ms']] as const) {
+  for (const [key, flag] of [
+    ['rpm', '--rpm'],
+    ['timeout_ms', '--timeout-ms'],
+    ['deadline_ms', '--deadline-ms'],
+  ] as const) {
     if (typeof c[key] === 'number') parts.push(`${flag} ${c[key]}`);
   }
   if (c.include_destructive === true) parts.push('--include-destructive');

@@ -62,7 +62,13 @@ export function causeOf(result: CheckResult, failure: Failure | undefined): Caus
   const wide = HANDLER_WIDE_KINDS.has(kind);
   const pointer = wide ? '*' : normalisePointer(field.pointer, field.location);
   const family = wide ? '*' : familyOf(result.operation, field.location);
-  return { key: `${kind} ${field.location} ${pointer === '' ? '(whole)' : pointer} @ ${family}`, kind, location: field.location, pointer, family };
+  return {
+    key: `${kind} ${field.location} ${pointer === '' ? '(whole)' : pointer} @ ${family}`,
+    kind,
+    location: field.location,
+    pointer,
+    family,
+  };
 }
 
 const addOnce = <T>(list: T[], item: T): void => {
@@ -102,7 +108,8 @@ export const causesGroup = (causes: readonly Cause[]): boolean => causes.some((c
 
 /** The keys of the causes of one result (for a JUnit message, a per-result note). */
 export function causeKeysOf(result: CheckResult): string[] {
-  const failures: Array<Failure | undefined> = result.failures && result.failures.length > 0 ? result.failures : [undefined];
+  const failures: Array<Failure | undefined> =
+    result.failures && result.failures.length > 0 ? result.failures : [undefined];
   const keys: string[] = [];
   for (const f of failures) addOnce(keys, causeOf(result, f).key);
   return keys;
@@ -140,7 +147,11 @@ export function sharedCauseNotes(results: readonly CheckResult[], causes: readon
 
 /** A short name of a cause for people: `schema at response-header /x-ratelimit-reset (all operations)`. */
 export function causeLabel(c: Cause): string {
-  if (c.location === undefined) return c.kind !== undefined ? `${c.kind} in ${c.checks[0] ?? ''} ${c.operations[0] ?? ''}` : `${c.checks[0] ?? ''} ${c.operations[0] ?? ''}`;
-  const where = c.pointer === '' ? c.location : c.pointer === '*' ? `${c.location}, any field` : `${c.location} ${c.pointer}`;
+  if (c.location === undefined)
+    return c.kind !== undefined
+      ? `${c.kind} in ${c.checks[0] ?? ''} ${c.operations[0] ?? ''}`
+      : `${c.checks[0] ?? ''} ${c.operations[0] ?? ''}`;
+  const where =
+    c.pointer === '' ? c.location : c.pointer === '*' ? `${c.location}, any field` : `${c.location} ${c.pointer}`;
   return `${c.kind} at ${where} (${c.family === '*' ? 'all operations' : c.family})`;
 }

@@ -6,7 +6,15 @@
  */
 
 export type CoverageDimension = 'status' | 'parameter' | 'keyword' | 'enum' | 'response' | 'header' | 'security';
-export const COVERAGE_DIMENSIONS: readonly CoverageDimension[] = ['status', 'parameter', 'keyword', 'enum', 'response', 'header', 'security'];
+export const COVERAGE_DIMENSIONS: readonly CoverageDimension[] = [
+  'status',
+  'parameter',
+  'keyword',
+  'enum',
+  'response',
+  'header',
+  'security',
+];
 
 export type CoverageState = 'not-sent' | 'sent' | 'judged-pass' | 'judged-fail';
 export const COVERAGE_STATES: readonly CoverageState[] = ['not-sent', 'sent', 'judged-pass', 'judged-fail'];

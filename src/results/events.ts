@@ -36,7 +36,9 @@ export interface RunEvents {
 /** One event stream fed to several sinks (the console, GitHub output ...), each in the order given. */
 export function composeEvents(...sinks: RunEvents[]): RunEvents {
   const all = <K extends keyof RunEvents>(key: K) => {
-    const handlers = sinks.map((s) => s[key]?.bind(s)).filter((h): h is NonNullable<RunEvents[K]> => h !== undefined) as ((...args: unknown[]) => void)[];
+    const handlers = sinks
+      .map((s) => s[key]?.bind(s))
+      .filter((h): h is NonNullable<RunEvents[K]> => h !== undefined) as ((...args: unknown[]) => void)[];
     return (...args: unknown[]) => {
       for (const handler of handlers) handler(...args);
     };

@@ -3,7 +3,15 @@
  * or given in the config file's `fixtures:`. Missing ones make the checks that need them skip.
  * The keys are declared once, here.
  */
-export const FIXTURE_KEYS = ['org_id', 'recipient_list_id', 'api_key_id', 'assistant_id', 'phone_number_id', 'channels', 'phone_numbers'] as const;
+export const FIXTURE_KEYS = [
+  'org_id',
+  'recipient_list_id',
+  'api_key_id',
+  'assistant_id',
+  'phone_number_id',
+  'channels',
+  'phone_numbers',
+] as const;
 export type FixtureKey = (typeof FIXTURE_KEYS)[number];
 
 export interface Fixtures {

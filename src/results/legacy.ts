@@ -68,7 +68,8 @@ export function legacyFieldOf(failure: Failure): LegacyField | undefined {
     const i = input as Record<string, unknown>;
     const loc = Array.isArray(i['loc']) ? i['loc'].filter((s): s is string => typeof s === 'string') : [];
     const segments = loc.length > 0 ? loc : typeof i['field'] === 'string' ? i['field'].split('.') : [];
-    if (segments.length > 0) return typeof i['location'] === 'string' ? { location: i['location'], segments } : { segments };
+    if (segments.length > 0)
+      return typeof i['location'] === 'string' ? { location: i['location'], segments } : { segments };
   }
   const named = /^([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)=/.exec(failure.expected ?? '');
   if (named) return { segments: named[1]!.split('.') };

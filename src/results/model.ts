@@ -10,7 +10,16 @@ import type { RunConfig } from './run-config.js';
 import type { Coverage } from './coverage.js';
 
 export type Suite = 'auth' | 'validation' | 'ranges' | 'schema' | 'stateful' | 'ratelimit' | 'cors' | 'robustness';
-export const SUITES: readonly Suite[] = ['auth', 'validation', 'ranges', 'schema', 'stateful', 'cors', 'robustness', 'ratelimit'];
+export const SUITES: readonly Suite[] = [
+  'auth',
+  'validation',
+  'ranges',
+  'schema',
+  'stateful',
+  'cors',
+  'robustness',
+  'ratelimit',
+];
 
 /**
  * passed: the server kept the rule; failed: the server broke the contract; skipped: not run (the
@@ -240,7 +249,12 @@ export interface RateLimitWindow {
   remaining?: number;
 }
 
-export function summarize(results: CheckResult[], requests: number, durationMs: number, observations: number): RunSummary {
+export function summarize(
+  results: CheckResult[],
+  requests: number,
+  durationMs: number,
+  observations: number,
+): RunSummary {
   const count = (v: Verdict) => results.filter((r) => r.status === v).length;
   return {
     passed: count('passed'),

@@ -32,7 +32,9 @@ export function shardAssignments(plan: readonly PlanCost[], count: number): numb
   const owner = new Array<number>(plan.length).fill(1);
   const load = new Array<number>(count).fill(0);
   for (const p of plan) if (p.suite === BURST_SUITE) load[0]! += Math.max(0, p.requests);
-  const dealt = plan.map((p, i) => ({ i, cost: Math.max(0, p.requests) })).filter(({ i }) => plan[i]!.suite !== BURST_SUITE);
+  const dealt = plan
+    .map((p, i) => ({ i, cost: Math.max(0, p.requests) }))
+    .filter(({ i }) => plan[i]!.suite !== BURST_SUITE);
   dealt.sort((a, b) => b.cost - a.cost || a.i - b.i);
   for (const { i, cost } of dealt) {
     let best = 0;
@@ -54,16 +56,22 @@ export function shardPositions(plan: readonly PlanCost[], shard: ShardInfo): num
  * shard recorded. Returns a sentence saying what does not fit when the parts do not cover one
  * plan exactly once (different plans, a truncated or edited report).
  */
-export function mergeShardResults(parts: ReadonlyArray<{ shard: ShardField; results: readonly CheckResult[] }>): CheckResult[] | string {
+export function mergeShardResults(
+  parts: ReadonlyArray<{ shard: ShardField; results: readonly CheckResult[] }>,
+): CheckResult[] | string {
   const size = parts[0]?.shard.plan_size ?? 0;
   const merged = new Array<CheckResult | undefined>(size);
   for (const { shard, results } of parts) {
     const name = `shard ${shard.index}/${shard.count}`;
-    if (shard.plan_size !== size) return `${name} comes from a plan of ${shard.plan_size} pairs, shard ${parts[0]!.shard.index} from one of ${size}`;
-    if (shard.positions.length !== results.length) return `${name} has ${results.length} results for ${shard.positions.length} plan positions`;
+    if (shard.plan_size !== size)
+      return `${name} comes from a plan of ${shard.plan_size} pairs, shard ${parts[0]!.shard.index} from one of ${size}`;
+    if (shard.positions.length !== results.length)
+      return `${name} has ${results.length} results for ${shard.positions.length} plan positions`;
     for (const [k, position] of shard.positions.entries()) {
-      if (!Number.isInteger(position) || position < 0 || position >= size) return `${name} names plan position ${position}, outside 0..${size - 1}`;
-      if (merged[position]) return `plan position ${position} (${results[k]!.id} on ${results[k]!.operation}) was run by two shards`;
+      if (!Number.isInteger(position) || position < 0 || position >= size)
+        return `${name} names plan position ${position}, outside 0..${size - 1}`;
+      if (merged[position])
+        return `plan position ${position} (${results[k]!.id} on ${results[k]!.operation}) was run by two shards`;
       merged[position] = results[k];
     }
   }

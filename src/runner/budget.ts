@@ -23,7 +23,8 @@ export const MIN_RUNS = 1;
 
 /** Requests per minute at `limit` per window of `windowMs` (a minute when not inferred), capped by --rpm. */
 export function perMinute(limit: number | undefined, rpm?: number, windowMs?: number): number {
-  const advertised = limit === undefined ? Number.POSITIVE_INFINITY : (limit * 60_000) / (windowMs ?? DEFAULT_WINDOW_MS);
+  const advertised =
+    limit === undefined ? Number.POSITIVE_INFINITY : (limit * 60_000) / (windowMs ?? DEFAULT_WINDOW_MS);
   return Math.min(advertised, rpm ?? Number.POSITIVE_INFINITY);
 }
 
@@ -42,7 +43,13 @@ export function requestBudget(limit: number | undefined, rpm?: number, windowMs?
  * advertised limit when known, and from the requests planned before it (`requestsBefore`: the
  * burst spends what is left of the window it starts in).
  */
-export function plannedRequestsOf(item: PlannedCheck, runs: number, spec: SpecModel, advertisedLimit?: number, requestsBefore?: number): number {
+export function plannedRequestsOf(
+  item: PlannedCheck,
+  runs: number,
+  spec: SpecModel,
+  advertisedLimit?: number,
+  requestsBefore?: number,
+): number {
   if (item.skip) return 0;
   const options = {
     strictTypes: item.strictTypes ?? false,
@@ -56,7 +63,9 @@ export function plannedRequestsOf(item: PlannedCheck, runs: number, spec: SpecMo
 
 /** Total planned requests of the pairs outside the ratelimit suite. */
 export function preBurstRequests(plan: readonly PlannedCheck[], runs: number, spec: SpecModel): number {
-  return plan.filter((p) => p.check.suite !== 'ratelimit').reduce((sum, p) => sum + plannedRequestsOf(p, runs, spec), 0);
+  return plan
+    .filter((p) => p.check.suite !== 'ratelimit')
+    .reduce((sum, p) => sum + plannedRequestsOf(p, runs, spec), 0);
 }
 
 /** The largest runs (≤ MAX_DEFAULT_RUNS) whose pre-burst plan fits the budget; at least MIN_RUNS. */
@@ -103,21 +112,40 @@ export interface DryRunPlan {
  * plan with the burst fills the window it starts in, and ratelimit.reset-honoured's last request
  * opens one more: the same count. Undefined when nothing paces the run.
  */
-export function projectMinutes(total: number, limit: number | undefined, rpm?: number, windowMs?: number): number | undefined {
+export function projectMinutes(
+  total: number,
+  limit: number | undefined,
+  rpm?: number,
+  windowMs?: number,
+): number | undefined {
   const windowMinutes = (windowMs ?? DEFAULT_WINDOW_MS) / 60_000;
-  const byLimit = limit !== undefined && limit > 0 ? Math.max(0, Math.ceil(total / limit) - 1) * windowMinutes : undefined;
+  const byLimit =
+    limit !== undefined && limit > 0 ? Math.max(0, Math.ceil(total / limit) - 1) * windowMinutes : undefined;
   const byRpm = rpm !== undefined && rpm > 0 ? Math.max(0, Math.ceil(total / rpm) - 1) : undefined;
   if (byLimit === undefined && byRpm === undefined) return undefined;
   return Math.max(byLimit ?? 0, byRpm ?? 0);
 }
 
 /** Planned requests per suite and operation, and the projected time at the advertised limit per window. */
-export function dryRunPlan(plan: readonly PlannedCheck[], runs: number, spec: SpecModel, limitPerMinute?: number, rpm?: number, windowMs?: number): DryRunPlan {
+export function dryRunPlan(
+  plan: readonly PlannedCheck[],
+  runs: number,
+  spec: SpecModel,
+  limitPerMinute?: number,
+  rpm?: number,
+  windowMs?: number,
+): DryRunPlan {
   const lines = new Map<string, DryRunLine>();
   let before = 0;
   for (const item of plan) {
     const key = `${item.check.suite}|${operationLabel(item.operation)}`;
-    const line = lines.get(key) ?? { suite: item.check.suite, operation: operationLabel(item.operation), checks: 0, requests: 0, skipped: 0 };
+    const line = lines.get(key) ?? {
+      suite: item.check.suite,
+      operation: operationLabel(item.operation),
+      checks: 0,
+      requests: 0,
+      skipped: 0,
+    };
     line.checks++;
     if (item.skip) line.skipped++;
     const requests = plannedRequestsOf(item, runs, spec, limitPerMinute, before);
@@ -141,7 +169,10 @@ export function dryRunPlan(plan: readonly PlannedCheck[], runs: number, spec: Sp
 function paceText(dry: DryRunPlan): string {
   if (dry.limitPerMinute === undefined) return 'the --rpm cap';
   if (dry.windowMs === undefined || dry.windowMs === DEFAULT_WINDOW_MS) {
-    const how = dry.windowMs === undefined ? 'X-RateLimit-Limit read per minute, as the contract\'s plans are' : 'a 60 s window, inferred from X-RateLimit-Reset';
+    const how =
+      dry.windowMs === undefined
+        ? "X-RateLimit-Limit read per minute, as the contract's plans are"
+        : 'a 60 s window, inferred from X-RateLimit-Reset';
     return `${dry.limitPerMinute} requests/minute (${how})`;
   }
   return `${dry.limitPerMinute} requests per ${dry.windowMs / 1000} s window (inferred from X-RateLimit-Reset on the first answer of a fresh window)`;
@@ -152,14 +183,20 @@ export function renderDryRun(dry: DryRunPlan): string {
   const width = Math.max(10, ...dry.lines.map((l) => l.operation.length));
   for (const l of dry.lines) {
     const skipped = l.skipped > 0 ? `  (${l.skipped} skipped)` : '';
-    lines.push(`  ${l.suite.padEnd(11)} ${l.operation.padEnd(width)} ${String(l.checks).padStart(3)} checks ${String(l.requests).padStart(6)} requests${skipped}`);
+    lines.push(
+      `  ${l.suite.padEnd(11)} ${l.operation.padEnd(width)} ${String(l.checks).padStart(3)} checks ${String(l.requests).padStart(6)} requests${skipped}`,
+    );
     for (const c of l.cases ?? []) lines.push(`      ${c}`);
   }
   lines.push(`  total ${dry.total} requests (discovery's few reads not counted)`);
   if (dry.projectedMinutes !== undefined) {
-    lines.push(`projected time at ${paceText(dry)}: ${dry.projectedMinutes.toFixed(1)} min (each window's requests at once, then the wait for the next; the burst fills its window)`);
+    lines.push(
+      `projected time at ${paceText(dry)}: ${dry.projectedMinutes.toFixed(1)} min (each window's requests at once, then the wait for the next; the burst fills its window)`,
+    );
   } else {
-    lines.push('projected time: the target advertises no rate limit (no X-RateLimit-Limit header); nothing paces the run');
+    lines.push(
+      'projected time: the target advertises no rate limit (no X-RateLimit-Limit header); nothing paces the run',
+    );
   }
   if (dry.budget) lines.push(...budgetLines(dry.budget));
   return `${lines.join('\n')}\n`;
@@ -169,7 +206,9 @@ export function renderDryRun(dry: DryRunPlan): string {
 export function budgetLines(cut: BudgetCut): string[] {
   const left = cut.left_out.reduce((s, l) => s + l.requests, 0);
   if (cut.left_out.length === 0) return [`budget ${cut.requests} requests: nothing left out (${cut.planned} planned)`];
-  const lines = [`budget ${cut.requests} requests: ${cut.planned} planned; left out ${cut.left_out.length} check(s) of ${left} requests (fewest catalogue faults per request):`];
+  const lines = [
+    `budget ${cut.requests} requests: ${cut.planned} planned; left out ${cut.left_out.length} check(s) of ${left} requests (fewest catalogue faults per request):`,
+  ];
   for (const l of cut.left_out.slice(0, 20)) lines.push(`  ${l.id} ${l.operation} (${l.requests} requests)`);
   if (cut.left_out.length > 20) lines.push(`  ... and ${cut.left_out.length - 20} more (report.json budget.left_out)`);
   return lines;
@@ -186,10 +225,16 @@ export interface BudgetCut {
 }
 
 /** Catalogue faults per planned request of each pair (a check's faults shared among its operations); Infinity when it sends nothing. */
-function pairValues(plan: readonly PlannedCheck[], costs: readonly number[], faults: Readonly<Record<string, number>>): number[] {
+function pairValues(
+  plan: readonly PlannedCheck[],
+  costs: readonly number[],
+  faults: Readonly<Record<string, number>>,
+): number[] {
   const pairs = new Map<string, number>();
   for (const item of plan) pairs.set(item.check.id, (pairs.get(item.check.id) ?? 0) + 1);
-  return plan.map((item, i) => (costs[i] === 0 ? Number.POSITIVE_INFINITY : (faults[item.check.id] ?? 1) / pairs.get(item.check.id)! / costs[i]!));
+  return plan.map((item, i) =>
+    costs[i] === 0 ? Number.POSITIVE_INFINITY : (faults[item.check.id] ?? 1) / pairs.get(item.check.id)! / costs[i]!,
+  );
 }
 
 /**
@@ -199,20 +244,31 @@ function pairValues(plan: readonly PlannedCheck[], costs: readonly number[], fau
  * destructive ones last (a regenerated key changes the credentials of what follows); ties keep
  * the registry's order.
  */
-export function orderByValue(plan: readonly PlannedCheck[], runs: number, spec: SpecModel, faults: Readonly<Record<string, number>> = CATALOGUE_FAULTS): PlannedCheck[] {
+export function orderByValue(
+  plan: readonly PlannedCheck[],
+  runs: number,
+  spec: SpecModel,
+  faults: Readonly<Record<string, number>> = CATALOGUE_FAULTS,
+): PlannedCheck[] {
   const costs = plan.map((item) => plannedRequestsOf(item, runs, spec));
   const values = pairValues(plan, costs, faults);
   const groups = new Map<Suite, number[]>();
   plan.forEach((item, i) => groups.set(item.check.suite, [...(groups.get(item.check.suite) ?? []), i]));
   const density = (idx: number[]) => {
     const cost = idx.reduce((s, i) => s + costs[i]!, 0);
-    return cost === 0 ? 0 : idx.reduce((s, i) => s + (Number.isFinite(values[i]!) ? values[i]! * costs[i]! : 0), 0) / cost;
+    return cost === 0
+      ? 0
+      : idx.reduce((s, i) => s + (Number.isFinite(values[i]!) ? values[i]! * costs[i]! : 0), 0) / cost;
   };
-  const suites = [...groups.keys()].sort((a, b) => Number(a === 'ratelimit') - Number(b === 'ratelimit') || density(groups.get(b)!) - density(groups.get(a)!));
+  const suites = [...groups.keys()].sort(
+    (a, b) =>
+      Number(a === 'ratelimit') - Number(b === 'ratelimit') || density(groups.get(b)!) - density(groups.get(a)!),
+  );
   const last = (i: number) => Number(plan[i]!.check.destructive === true);
   // The ratelimit suite keeps its own order: its checks read the window the ones before left
   // (headers first, then the burst that spends it, then the wait for its reset).
-  const inOrder = (suite: Suite, idx: number[]) => (suite === 'ratelimit' ? idx : idx.sort((a, b) => last(a) - last(b) || values[b]! - values[a]! || a - b));
+  const inOrder = (suite: Suite, idx: number[]) =>
+    suite === 'ratelimit' ? idx : idx.sort((a, b) => last(a) - last(b) || values[b]! - values[a]! || a - b);
   return suites.flatMap((suite) => inOrder(suite, groups.get(suite)!).map((i) => plan[i]!));
 }
 
@@ -232,7 +288,9 @@ export function applyBudget(
   const costs = plan.map((item) => plannedRequestsOf(item, runs, spec, options.advertisedLimit));
   const values = pairValues(plan, costs, options.faults ?? CATALOGUE_FAULTS);
   // Pairs that send nothing first (Infinity), then by value; ties in plan order.
-  const order = plan.map((_, i) => i).sort((a, b) => (values[b]! === values[a]! ? 0 : values[b]! - values[a]!) || a - b);
+  const order = plan
+    .map((_, i) => i)
+    .sort((a, b) => (values[b]! === values[a]! ? 0 : values[b]! - values[a]!) || a - b);
   const kept = new Set<number>();
   let planned = 0;
   for (const i of order) {
@@ -240,6 +298,8 @@ export function applyBudget(
     planned += costs[i]!;
     kept.add(i);
   }
-  const left_out = plan.flatMap((item, i) => (kept.has(i) ? [] : [{ id: item.check.id, operation: operationLabel(item.operation), requests: costs[i]! }]));
+  const left_out = plan.flatMap((item, i) =>
+    kept.has(i) ? [] : [{ id: item.check.id, operation: operationLabel(item.operation), requests: costs[i]! }],
+  );
   return { plan: plan.filter((_, i) => kept.has(i)), cut: { requests: budget, planned, left_out } };
 }

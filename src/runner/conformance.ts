@@ -5,11 +5,24 @@ import type { RunConfig } from '../results/run-config.js';
 import { SUITES, summarize, type RateLimitWindow, type RunReport, type Suite } from '../results/model.js';
 import { loadSpec } from '../spec/load.js';
 import type { SpecModel } from '../spec/model.js';
-import { createUndiciTransport, DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, parseBaseUrl } from '../transport/undici.js';
+import {
+  createUndiciTransport,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  parseBaseUrl,
+} from '../transport/undici.js';
 import type { Exchange, Transport } from '../transport/types.js';
 import type { Secrets } from '../secrets/index.js';
 import { sanitizeConfig, sanitizeLine } from '../secrets/report.js';
-import { applyBudget, dryRunPlan, fitRuns, orderByValue, requestBudget, type BudgetCut, type DryRunPlan } from './budget.js';
+import {
+  applyBudget,
+  dryRunPlan,
+  fitRuns,
+  orderByValue,
+  requestBudget,
+  type BudgetCut,
+  type DryRunPlan,
+} from './budget.js';
 import type { RateLimitState } from './pacer.js';
 import type { CheckDefinition, Credentials, Fixtures, RequestValidator } from '../checks/check.js';
 import { createCheckContext, RunAbortedError, type CheckContextOptions, type RunContext } from './context.js';
@@ -103,7 +116,12 @@ export interface ConformanceResult {
   aborted?: { reason: 'deadline' | 'unreachable'; message: string };
 }
 
-function contextOptions(options: ConformanceOptions, spec: SpecModel, transport: Transport, started: number): CheckContextOptions {
+function contextOptions(
+  options: ConformanceOptions,
+  spec: SpecModel,
+  transport: Transport,
+  started: number,
+): CheckContextOptions {
   const ctxOptions: CheckContextOptions = {
     spec,
     transport,
@@ -133,7 +151,8 @@ async function discoverSetup(ctx: RunContext, options: ConformanceOptions, baseU
   try {
     discovery = await discoverFixtures(ctx, profile, options.fixtures ?? {});
   } catch (error) {
-    if (error instanceof RunAbortedError && error.reason === 'deadline') throw new VapcError('E_RUN_ABORTED', `the run stopped during discovery: ${error.message}`);
+    if (error instanceof RunAbortedError && error.reason === 'deadline')
+      throw new VapcError('E_RUN_ABORTED', `the run stopped during discovery: ${error.message}`);
     if (error instanceof RunAbortedError) throw new VapcError('E_UNREACHABLE', `${options.baseUrl}: ${error.message}`);
     throw error;
   }
@@ -141,7 +160,9 @@ async function discoverSetup(ctx: RunContext, options: ConformanceOptions, baseU
     throw new VapcError('E_UNREACHABLE', `cannot reach ${options.baseUrl}: ${discovery.error ?? 'no response'}`);
   }
   // A dry run sends only reads: the fixture probe (a POST to the configured ids) waits for a real run.
-  const problem = diagnoseSetup(discovery, ctx.spec, ctx.credentials, ctx.secrets.text(baseUrl)) ?? (options.dryRun ? undefined : await probeConfiguredFixtures(ctx, profile, options.fixtures ?? {}));
+  const problem =
+    diagnoseSetup(discovery, ctx.spec, ctx.credentials, ctx.secrets.text(baseUrl)) ??
+    (options.dryRun ? undefined : await probeConfiguredFixtures(ctx, profile, options.fixtures ?? {}));
   if (problem) throw new VapcError(problem.code, ctx.secrets.evidence(problem.message));
   Object.assign(ctx.fixtures, discovery.fixtures);
   return discovery;
@@ -150,15 +171,28 @@ async function discoverSetup(ctx: RunContext, options: ConformanceOptions, baseU
 /** This shard's part of the whole plan, from the checks' own estimates, whatever the fixtures: every shard computes the same costs. */
 function shardOf(wholePlan: readonly PlannedCheck[], runs: number, spec: SpecModel, info: ShardInfo): ShardField {
   const costs = wholePlan.map((item) => {
-    const estimate = item.check.plannedRequests?.(item.operation, runs, spec, { strictTypes: item.strictTypes ?? false, ...(item.covered ? { covered: true } : {}) });
-    return { suite: item.check.suite, requests: typeof estimate === 'number' && Number.isFinite(estimate) ? estimate : runs };
+    const estimate = item.check.plannedRequests?.(item.operation, runs, spec, {
+      strictTypes: item.strictTypes ?? false,
+      ...(item.covered ? { covered: true } : {}),
+    });
+    return {
+      suite: item.check.suite,
+      requests: typeof estimate === 'number' && Number.isFinite(estimate) ? estimate : runs,
+    };
   });
   return { ...info, plan_size: wholePlan.length, positions: shardPositions(costs, info) };
 }
 
 function planEventOf(plan: PlannedCheck[], suites: readonly Suite[], seed: number, target: string): RunPlan {
-  const planEvent: RunPlan = { target, seed, suites: SUITES.filter((s) => suites.includes(s)), checksPerSuite: {}, total: plan.length };
-  for (const item of plan) planEvent.checksPerSuite[item.check.suite] = (planEvent.checksPerSuite[item.check.suite] ?? 0) + 1;
+  const planEvent: RunPlan = {
+    target,
+    seed,
+    suites: SUITES.filter((s) => suites.includes(s)),
+    checksPerSuite: {},
+    total: plan.length,
+  };
+  for (const item of plan)
+    planEvent.checksPerSuite[item.check.suite] = (planEvent.checksPerSuite[item.check.suite] ?? 0) + 1;
   return planEvent;
 }
 
@@ -167,8 +201,15 @@ function planEventOf(plan: PlannedCheck[], suites: readonly Suite[], seed: numbe
  * most likely to catch a fault first (src/runner/check-values.ts; the burst last), and with
  * --budget N at most N planned requests, the highest-value pairs kept and the rest listed.
  */
-function orderedPlan(registryPlan: PlannedCheck[], options: ConformanceOptions, budget: number, spec: SpecModel, advertisedLimit: number | undefined): { runs: number; plan: PlannedCheck[]; cut?: BudgetCut } {
-  const runs = options.runs ?? fitRuns(registryPlan, Math.min(budget, options.budget ?? Number.POSITIVE_INFINITY), spec);
+function orderedPlan(
+  registryPlan: PlannedCheck[],
+  options: ConformanceOptions,
+  budget: number,
+  spec: SpecModel,
+  advertisedLimit: number | undefined,
+): { runs: number; plan: PlannedCheck[]; cut?: BudgetCut } {
+  const runs =
+    options.runs ?? fitRuns(registryPlan, Math.min(budget, options.budget ?? Number.POSITIVE_INFINITY), spec);
   const plan = orderByValue(registryPlan, runs, spec);
   if (options.budget === undefined) return { runs, plan };
   const kept = applyBudget(plan, options.budget, runs, spec, advertisedLimit === undefined ? {} : { advertisedLimit });
@@ -205,9 +246,19 @@ function planRun(ctx: RunContext, options: ConformanceOptions, spec: SpecModel):
 }
 
 /** The report of the run from its results, made safe at the source (see runConformance). */
-function reportMaker(options: ConformanceOptions, spec: SpecModel, ctx: RunContext, planning: RunPlanning, extra: { startedAt: number; target: string; config: RunConfig; coverage: ReturnType<typeof coverageTap> }) {
+function reportMaker(
+  options: ConformanceOptions,
+  spec: SpecModel,
+  ctx: RunContext,
+  planning: RunPlanning,
+  extra: { startedAt: number; target: string; config: RunConfig; coverage: ReturnType<typeof coverageTap> },
+) {
   const { shard, cut, wholePlan } = planning;
-  return (results: RunReport['results'], run?: RunReport['run'], runOrder: RunReport['results'] = results): RunReport => ({
+  return (
+    results: RunReport['results'],
+    run?: RunReport['run'],
+    runOrder: RunReport['results'] = results,
+  ): RunReport => ({
     tool: { name: 'voice-agent-contract', version: packageVersion() },
     spec_version: spec.version,
     target: sanitizeLine(extra.target, ctx.secrets),
@@ -228,7 +279,11 @@ function reportMaker(options: ConformanceOptions, spec: SpecModel, ctx: RunConte
 function transportOf(options: ConformanceOptions): Transport {
   return (
     options.transport ??
-    createUndiciTransport({ baseUrl: options.baseUrl, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES })
+    createUndiciTransport({
+      baseUrl: options.baseUrl,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    })
   );
 }
 
@@ -248,7 +303,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   try {
     // Coverage (src/coverage/): every exchange a check sends, and which result it belongs to.
     const coverage = coverageTap(spec, () => ctx.credentials, options.onExchange);
-    const ctx = createCheckContext(contextOptions({ ...options, onExchange: coverage.onExchange }, spec, transport, started));
+    const ctx = createCheckContext(
+      contextOptions({ ...options, onExchange: coverage.onExchange }, spec, transport, started),
+    );
     // Discovery's answers, kept for the passive checks (the plan, and so its checks, comes after).
     const heard: HeardAnswer[] = [];
     const stopHearing = ctx.onAnswer((exchange, op, checkId) => void heard.push([exchange, op, checkId]));
@@ -257,21 +314,40 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const { runs, plan, suites, budget } = planning;
     ctx.setRuns(runs);
     options.onPlanned?.({ runs, discovery, budget });
-    const config: RunConfig = { ...options.config, runs, request_budget: budget, suites: [...suites], fixtures_sources: discovery.sources };
+    const config: RunConfig = {
+      ...options.config,
+      runs,
+      request_budget: budget,
+      suites: [...suites],
+      fixtures_sources: discovery.sources,
+    };
     const planEvent = planEventOf(plan, suites, options.seed, ctx.secrets.text(transport.baseUrl));
     // Made safe at the source: each result and observation as it is recorded (run.ts,
     // context/observations.ts), the target, config and run status here; nothing is added after.
-    const makeReport = reportMaker(options, spec, ctx, planning, { startedAt: started, target: planEvent.target, config, coverage });
+    const makeReport = reportMaker(options, spec, ctx, planning, {
+      startedAt: started,
+      target: planEvent.target,
+      config,
+      coverage,
+    });
     if (options.dryRun) {
       const dryRun = dryRunPlan(plan, runs, spec, ctx.pacer.state.limit, options.rpm, ctx.pacer.state.windowMs);
       if (planning.cut) dryRun.budget = planning.cut;
       return { report: makeReport([]), secrets: ctx.secrets.known(), discovery, dryRun };
     }
     options.events?.onStart?.(planEvent);
-    const outcome = await runPlan(plan, ctx, composeEvents(coverage.events, options.events ?? {}), { heard, onJudged: (exchange, checkId) => coverage.onJudged(exchange, checkId) });
+    const outcome = await runPlan(plan, ctx, composeEvents(coverage.events, options.events ?? {}), {
+      heard,
+      onJudged: (exchange, checkId) => coverage.onJudged(exchange, checkId),
+    });
     // The aborted reason may quote the target: made safe like every other line.
-    const run: RunReport['run'] = outcome.aborted ? { status: 'aborted', reason: sanitizeLine(outcome.aborted.message, ctx.secrets) } : { status: 'complete' };
-    const report: RunReport = { ...makeReport(outcome.results, run, outcome.runOrder), ...withRateLimit(ctx.pacer.state) };
+    const run: RunReport['run'] = outcome.aborted
+      ? { status: 'aborted', reason: sanitizeLine(outcome.aborted.message, ctx.secrets) }
+      : { status: 'complete' };
+    const report: RunReport = {
+      ...makeReport(outcome.results, run, outcome.runOrder),
+      ...withRateLimit(ctx.pacer.state),
+    };
     options.events?.onEnd?.(report);
     const result: ConformanceResult = { report, discovery, secrets: ctx.secrets.known() };
     if (outcome.aborted) result.aborted = outcome.aborted;

@@ -6,7 +6,14 @@ import { pathPattern } from '../spec/path-template.js';
 import { isDistinctive, Secrets } from '../secrets/index.js';
 import type { HttpRequest, Transport, Exchange } from '../transport/types.js';
 import type { RunEvents } from '../results/events.js';
-import type { CheckContext, Credentials, Fixtures, RequestValidator, SendOptions, SharedTally } from '../checks/check.js';
+import type {
+  CheckContext,
+  Credentials,
+  Fixtures,
+  RequestValidator,
+  SendOptions,
+  SharedTally,
+} from '../checks/check.js';
 import { deadlineSleep, Pacer, realSleep } from './pacer.js';
 import { documentedHeaders } from './context/credentials.js';
 import { evidenceOf } from './context/evidence.js';
@@ -73,7 +80,10 @@ export interface ScopedContext extends CheckContext {
 
 /** Compiles operation path templates so a request can be matched to its operation. */
 function operationMatcher(spec: SpecModel): (method: string, path: string) => Operation | undefined {
-  const compiled = spec.operations.map((op) => ({ op, re: pathPattern(op.path, { anchored: true, emptyParams: false }) }));
+  const compiled = spec.operations.map((op) => ({
+    op,
+    re: pathPattern(op.path, { anchored: true, emptyParams: false }),
+  }));
   const cache = new Map<string, Operation | undefined>();
   return (method, path) => {
     const key = `${method.toUpperCase()} ${path.split('?')[0]!}`;
@@ -90,14 +100,21 @@ function operationMatcher(spec: SpecModel): (method: string, path: string) => Op
 function pacerFor(options: CheckContextOptions, sleep: (ms: number) => Promise<void>): Pacer {
   if (options.pacer) return options.pacer;
   const events = options.events;
-  const pacerOptions: ConstructorParameters<typeof Pacer>[0] = { followHeaders: options.followRateLimit ?? true, sleep };
+  const pacerOptions: ConstructorParameters<typeof Pacer>[0] = {
+    followHeaders: options.followRateLimit ?? true,
+    sleep,
+  };
   if (options.rpm !== undefined) pacerOptions.rpm = options.rpm;
   if (events?.onPacing) pacerOptions.onPacing = (info: PacingInfo) => events.onPacing?.(info);
   return new Pacer(pacerOptions);
 }
 
 /** The request as the transport gets it: documented credentials (unless `auth: 'none'`) under the caller's headers. */
-function prepareRequest(input: HttpRequest & SendOptions, headers: Record<string, string>, checkId: string | undefined): HttpRequest {
+function prepareRequest(
+  input: HttpRequest & SendOptions,
+  headers: Record<string, string>,
+  checkId: string | undefined,
+): HttpRequest {
   // The request fields picked one by one: a rest pattern excluding the send options copies
   // through a slow runtime path, once per request.
   const prepared: HttpRequest = { method: input.method, path: input.path, headers };
@@ -131,10 +148,34 @@ function runShared(options: CheckContextOptions): RunShared {
   const credentials: Credentials = { ...options.credentials };
   const seed = options.seed ?? 0;
   // Every wait (pacing, 429 backoff, the burst's window) stops the run at the deadline instead of passing it.
-  const sleep = deadlineSleep(options.sleep ?? realSleep, options.deadlineAt, (ms) => new RunAbortedError(`a rate-limit wait of ${Math.ceil(ms / 1000)} s would pass the run deadline (--deadline-ms)`, 'deadline'));
+  const sleep = deadlineSleep(
+    options.sleep ?? realSleep,
+    options.deadlineAt,
+    (ms) =>
+      new RunAbortedError(
+        `a rate-limit wait of ${Math.ceil(ms / 1000)} s would pass the run deadline (--deadline-ms)`,
+        'deadline',
+      ),
+  );
   const pacer = pacerFor(options, sleep);
-  const secrets = options.secrets ?? new Secrets({ apiKeys: credentials.apiKey ? [credentials.apiKey] : [], userIds: credentials.userId ? [credentials.userId] : [] });
-  const sending = new SendingPolicy({ spec, transport, pacer, secrets, events: options.events, sleep, maxRetries429: options.maxRetries429 ?? 6, deadlineAt: options.deadlineAt, maxConsecutiveTransportErrors: options.maxConsecutiveTransportErrors ?? 8, onExchange: options.onExchange });
+  const secrets =
+    options.secrets ??
+    new Secrets({
+      apiKeys: credentials.apiKey ? [credentials.apiKey] : [],
+      userIds: credentials.userId ? [credentials.userId] : [],
+    });
+  const sending = new SendingPolicy({
+    spec,
+    transport,
+    pacer,
+    secrets,
+    events: options.events,
+    sleep,
+    maxRetries429: options.maxRetries429 ?? 6,
+    deadlineAt: options.deadlineAt,
+    maxConsecutiveTransportErrors: options.maxConsecutiveTransportErrors ?? 8,
+    onExchange: options.onExchange,
+  });
   return {
     options,
     fixtures: { ...options.fixtures },
@@ -152,21 +193,42 @@ function runShared(options: CheckContextOptions): RunShared {
 }
 
 /** Sends for a check: documented credentials of the operation (unless `auth: 'none'`), 429 retried outside the ratelimit suite. */
-function sender(run: RunShared, checkId: string | undefined, suite: Suite | undefined, scopeOp: Operation | undefined, counter: { n: number }): CheckContext['send'] {
+function sender(
+  run: RunShared,
+  checkId: string | undefined,
+  suite: Suite | undefined,
+  scopeOp: Operation | undefined,
+  counter: { n: number },
+): CheckContext['send'] {
   const { spec } = run.options;
   return (input) => {
     const operation = input.operation;
-    const op = typeof operation === 'string' ? spec.operation(operation) : (operation ?? run.matchOperation(input.method, input.path) ?? scopeOp);
+    const op =
+      typeof operation === 'string'
+        ? spec.operation(operation)
+        : (operation ?? run.matchOperation(input.method, input.path) ?? scopeOp);
     const headers = input.auth === 'none' ? { ...input.headers } : { ...run.headersFor(op), ...input.headers };
     const retry = input.retryOn429 ?? suite !== 'ratelimit';
     // A request made once per run for whichever check needs it first (tagged `setup`: a shared
     // record, the create that learns a pairing) counts in the run's total, not in that check's.
-    return run.sending.send(prepareRequest(input, headers, checkId), input.pace ?? true, op, retry, input.checkId === 'setup' ? { n: 0 } : counter);
+    return run.sending.send(
+      prepareRequest(input, headers, checkId),
+      input.pace ?? true,
+      op,
+      retry,
+      input.checkId === 'setup' ? { n: 0 } : counter,
+    );
   };
 }
 
 /** The context of one check (or of the run itself when `checkId` is undefined). */
-function contextOf(run: RunShared, checkId: string | undefined, suite: Suite | undefined, scopeOp: Operation | undefined, counter: { n: number }): CheckContext {
+function contextOf(
+  run: RunShared,
+  checkId: string | undefined,
+  suite: Suite | undefined,
+  scopeOp: Operation | undefined,
+  counter: { n: number },
+): CheckContext {
   const { options, credentials, secrets, state } = run;
   const ctx: CheckContext = {
     spec: options.spec,

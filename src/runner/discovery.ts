@@ -32,10 +32,18 @@ export interface DiscoveryAnswer {
  * Fixtures given in the config win over discovered ones; each value says where it came from. The
  * profile's keys come first, in its order, then any other key given or found.
  */
-function mergeFixtures(keys: ContractProfile['fixtureKeys'], configured: Fixtures, found: Fixtures): Pick<DiscoveryResult, 'fixtures' | 'sources'> {
+function mergeFixtures(
+  keys: ContractProfile['fixtureKeys'],
+  configured: Fixtures,
+  found: Fixtures,
+): Pick<DiscoveryResult, 'fixtures' | 'sources'> {
   const fixtures: Fixtures = {};
   const sources: DiscoveryResult['sources'] = {};
-  for (const key of new Set([...keys, ...(Object.keys(configured) as (keyof Fixtures)[]), ...(Object.keys(found) as (keyof Fixtures)[])])) {
+  for (const key of new Set([
+    ...keys,
+    ...(Object.keys(configured) as (keyof Fixtures)[]),
+    ...(Object.keys(found) as (keyof Fixtures)[]),
+  ])) {
     const fromConfig = configured[key];
     const fromApi = found[key];
     if (fromConfig !== undefined && !(Array.isArray(fromConfig) && fromConfig.length === 0)) {
@@ -54,7 +62,11 @@ function mergeFixtures(keys: ContractProfile['fixtureKeys'], configured: Fixture
  * this contract, suites/profile.ts), each sent, counted and noted here. Fixtures given in the
  * config win over discovered ones.
  */
-export async function discoverFixtures(ctx: RunContext, profile: ContractProfile, configured: Fixtures = {}): Promise<DiscoveryResult> {
+export async function discoverFixtures(
+  ctx: RunContext,
+  profile: ContractProfile,
+  configured: Fixtures = {},
+): Promise<DiscoveryResult> {
   const notes: string[] = [];
   const exchanges: Exchange[] = [];
   const answers: DiscoveryAnswer[] = [];
@@ -68,7 +80,13 @@ export async function discoverFixtures(ctx: RunContext, profile: ContractProfile
     } catch {
       return undefined;
     }
-    const request = { method: op.method, path: op.path, operation: op, checkId: 'discovery', ...(query ? { query } : {}) };
+    const request = {
+      method: op.method,
+      path: op.path,
+      operation: op,
+      checkId: 'discovery',
+      ...(query ? { query } : {}),
+    };
     const exchange = await ctx.send(request);
     exchanges.push(exchange);
     answers.push(exchange.response ? { operation: op, status: exchange.response.status } : { operation: op });
@@ -93,14 +111,24 @@ export async function discoverFixtures(ctx: RunContext, profile: ContractProfile
 
   const found = await profile.discover(get);
   const { fixtures, sources } = mergeFixtures(profile.fixtureKeys, configured, found);
-  const result: DiscoveryResult = { fixtures, sources, notes, exchanges, answers, unreachable: exchanges.length > 0 && answered === 0 };
+  const result: DiscoveryResult = {
+    fixtures,
+    sources,
+    notes,
+    exchanges,
+    answers,
+    unreachable: exchanges.length > 0 && answered === 0,
+  };
   if (result.unreachable && firstError) result.error = firstError;
   return result;
 }
 
 /** A wrong setup found by discovery: the error code and one sentence naming the problem and the fix. */
 export interface SetupProblem {
-  code: Extract<ErrorCode, 'E_NO_CREDENTIALS' | 'E_CREDENTIALS_REFUSED' | 'E_CONTRACT_NOT_FOUND' | 'E_FIXTURE_NOT_FOUND'>;
+  code: Extract<
+    ErrorCode,
+    'E_NO_CREDENTIALS' | 'E_CREDENTIALS_REFUSED' | 'E_CONTRACT_NOT_FOUND' | 'E_FIXTURE_NOT_FOUND'
+  >;
   message: string;
 }
 
@@ -110,7 +138,8 @@ const CREDENTIAL_INPUTS: Record<Credential, { flag: string; env: string; what: s
   userId: { flag: '--user-id', env: 'VAPC_USER_ID', what: 'user id' },
 };
 
-const joinAnd = (items: string[]): string => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
+const joinAnd = (items: string[]): string =>
+  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 
 /**
  * Decides from the discovery answers alone whether the run is set up to judge the target, before
@@ -120,7 +149,12 @@ const joinAnd = (items: string[]): string => (items.length <= 1 ? (items[0] ?? '
  * left to the checks to judge. The auth suite's own probes with missing or wrong credentials
  * never come here: only discovery decides setup.
  */
-export function diagnoseSetup(discovery: Pick<DiscoveryResult, 'answers'>, spec: SpecModel, credentials: Credentials, baseUrl: string): SetupProblem | undefined {
+export function diagnoseSetup(
+  discovery: Pick<DiscoveryResult, 'answers'>,
+  spec: SpecModel,
+  credentials: Credentials,
+  baseUrl: string,
+): SetupProblem | undefined {
   const answered = discovery.answers.filter((a): a is Required<DiscoveryAnswer> => a.status !== undefined);
   if (answered.length === 0) return undefined;
   const labels = (list: DiscoveryAnswer[]) => joinAnd([...new Set(list.map((a) => operationLabel(a.operation)))]);
@@ -133,9 +167,11 @@ export function diagnoseSetup(discovery: Pick<DiscoveryResult, 'answers'>, spec:
   const guarded = answered.filter((a) => a.operation.credentials.length > 0);
   if (guarded.length === 0 || !guarded.every((a) => a.status === 401 || a.status === 403)) return undefined;
   const needed = [...new Set(guarded.flatMap((a) => a.operation.credentials))];
-  const given = (kind: Credential): boolean => (kind === 'bearer' ? credentials.apiKey : credentials.userId) !== undefined;
+  const given = (kind: Credential): boolean =>
+    (kind === 'bearer' ? credentials.apiKey : credentials.userId) !== undefined;
   const missing = needed.filter((kind) => !given(kind));
-  const how = (kinds: Credential[]) => joinAnd(kinds.map((k) => `${CREDENTIAL_INPUTS[k].flag} (${CREDENTIAL_INPUTS[k].env})`));
+  const how = (kinds: Credential[]) =>
+    joinAnd(kinds.map((k) => `${CREDENTIAL_INPUTS[k].flag} (${CREDENTIAL_INPUTS[k].env})`));
   const statuses = [...new Set(guarded.map((a) => a.status))].join('/');
   if (missing.length > 0) {
     const what = joinAnd(missing.map((k) => `${CREDENTIAL_INPUTS[k].what} (${credentialHeader(spec, k)})`));
@@ -144,7 +180,9 @@ export function diagnoseSetup(discovery: Pick<DiscoveryResult, 'answers'>, spec:
       message: `no ${what} ${missing.length > 1 ? 'were' : 'was'} given and ${labels(guarded)} answered ${statuses}: pass ${how(missing)}`,
     };
   }
-  const userHeader = needed.includes('userId') ? ` (${credentialHeader(spec, 'userId')} must name the user the key belongs to)` : '';
+  const userHeader = needed.includes('userId')
+    ? ` (${credentialHeader(spec, 'userId')} must name the user the key belongs to)`
+    : '';
   return {
     code: 'E_CREDENTIALS_REFUSED',
     message: `the credentials were refused: ${labels(guarded)} answered ${statuses} to the ${joinAnd(needed.map((k) => CREDENTIAL_INPUTS[k].what))} given; check ${how(needed)}${userHeader}`,
@@ -158,12 +196,29 @@ export function diagnoseSetup(discovery: Pick<DiscoveryResult, 'answers'>, spec:
  * recipient, which then joins the test list like the checks' own); a 404 names the fixture. Other
  * answers (a 422 from a server that validates first, or the lookup passing) leave it to the checks.
  */
-export async function probeConfiguredFixtures(ctx: RunContext, profile: ContractProfile, configured: Fixtures): Promise<SetupProblem | undefined> {
+export async function probeConfiguredFixtures(
+  ctx: RunContext,
+  profile: ContractProfile,
+  configured: Fixtures,
+): Promise<SetupProblem | undefined> {
   for (const op of ctx.spec.operations) {
-    const params = op.parameters.filter((p) => p.in === 'path').map((p) => ({ name: p.name, key: profile.fixtureOfParam(p.name) }));
-    if (profile.destructive(op) !== undefined || params.length === 0 || params.some((p) => p.key === undefined || typeof configured[p.key] !== 'string')) continue;
+    const params = op.parameters
+      .filter((p) => p.in === 'path')
+      .map((p) => ({ name: p.name, key: profile.fixtureOfParam(p.name) }));
+    if (
+      profile.destructive(op) !== undefined ||
+      params.length === 0 ||
+      params.some((p) => p.key === undefined || typeof configured[p.key] !== 'string')
+    )
+      continue;
     const values = Object.fromEntries(params.map((p) => [p.name, configured[p.key!] as string]));
-    const request = { method: op.method, path: fillPath(op.path, values), operation: op, checkId: 'discovery', ...(op.requestBody ? { json: {} } : {}) };
+    const request = {
+      method: op.method,
+      path: fillPath(op.path, values),
+      operation: op,
+      checkId: 'discovery',
+      ...(op.requestBody ? { json: {} } : {}),
+    };
     const exchange = await ctx.send(request);
     if (exchange.response?.status !== 404) continue;
     const keys = params.map((p) => `fixtures.${p.key} "${values[p.name]}"`).join(' and ');

@@ -22,7 +22,8 @@ export interface RateLimitState {
  */
 export function inferWindowMs(state: RateLimitState, now: number): number | undefined {
   const { limit, remaining, resetAt } = state;
-  if (limit === undefined || remaining === undefined || resetAt === undefined || limit < 1 || remaining < limit - 1) return undefined;
+  if (limit === undefined || remaining === undefined || resetAt === undefined || limit < 1 || remaining < limit - 1)
+    return undefined;
   return Math.max(1, Math.ceil((resetAt - now) / 1000)) * 1000;
 }
 
@@ -90,7 +91,12 @@ export const MAX_ADVERTISED_WAIT_MS = 65_000;
  * started; `past(ms)` makes the error it rejects with instead (the runner's RunAbortedError), so
  * every wait (pacing, 429 backoff, the burst's window) ends the run cleanly at the deadline.
  */
-export function deadlineSleep(sleep: (ms: number) => Promise<void>, deadlineAt: number | undefined, past: (waitMs: number) => Error, now: () => number = Date.now): (ms: number) => Promise<void> {
+export function deadlineSleep(
+  sleep: (ms: number) => Promise<void>,
+  deadlineAt: number | undefined,
+  past: (waitMs: number) => Error,
+  now: () => number = Date.now,
+): (ms: number) => Promise<void> {
   if (deadlineAt === undefined) return sleep;
   return (ms) => (now() + ms > deadlineAt ? Promise.reject(past(ms)) : sleep(ms));
 }
@@ -228,7 +234,10 @@ export class Pacer {
         cause = `${b.cause ?? 'the last answer'} (${b.name})`;
       }
     }
-    return { wait: Math.min(Math.max(0, Math.ceil(wait)), this.maxWaitMs), ...(cause !== undefined && wait > 0 ? { cause } : {}) };
+    return {
+      wait: Math.min(Math.max(0, Math.ceil(wait)), this.maxWaitMs),
+      ...(cause !== undefined && wait > 0 ? { cause } : {}),
+    };
   }
 
   private forget(b: Bucket): void {
@@ -270,7 +279,13 @@ export class Pacer {
    * else exponential from 1 s; at least `minMs`. The 429 says the bucket is spent, whatever its
    * headers. Call `windowReset()` once the wait is over.
    */
-  backoffAfter429(headers: Record<string, string>, attempt: number, minMs = 250, bucket = '', operation?: string): number {
+  backoffAfter429(
+    headers: Record<string, string>,
+    attempt: number,
+    minMs = 250,
+    bucket = '',
+    operation?: string,
+  ): number {
     const now = this.now();
     const read = readRateLimit(headers, now);
     this.observe(headers, bucket, operation);

@@ -32,7 +32,8 @@ interface PassivePair {
   own?: { outcome: CheckOutcome; durationMs: number; requests: number };
 }
 
-export const isPassive = (item: PlannedCheck): boolean => typeof item.check.judgeExchange === 'function' && item.skip === undefined;
+export const isPassive = (item: PlannedCheck): boolean =>
+  typeof item.check.judgeExchange === 'function' && item.skip === undefined;
 
 /**
  * The run order: a passive pair's own turn comes right after the last other pair on its operation
@@ -44,7 +45,8 @@ export function passiveTurns(plan: readonly PlannedCheck[]): PlannedCheck[] {
   plan.forEach((item, i) => {
     if (!isPassive(item) && item.check.suite !== 'ratelimit') last.set(item.operation, i);
   });
-  const key = (item: PlannedCheck, i: number): number => (isPassive(item) && item.check.suite !== 'ratelimit' ? Math.max(i, (last.get(item.operation) ?? -1) + 0.5) : i);
+  const key = (item: PlannedCheck, i: number): number =>
+    isPassive(item) && item.check.suite !== 'ratelimit' ? Math.max(i, (last.get(item.operation) ?? -1) + 0.5) : i;
   return plan
     .map((item, i) => ({ item, k: key(item, i), i }))
     .sort((a, b) => a.k - b.k || a.i - b.i)
@@ -85,7 +87,14 @@ export class PassiveJudges {
     private readonly resultOf: ResultOf,
   ) {
     for (const item of plan.filter(isPassive)) {
-      const pair: PassivePair = { item, ctx: run.scope(item.check.id, item.check.suite, item.operation), findings: new Findings(), senders: new Set(), done: false, judged: [] };
+      const pair: PassivePair = {
+        item,
+        ctx: run.scope(item.check.id, item.check.suite, item.operation),
+        findings: new Findings(),
+        senders: new Set(),
+        done: false,
+        judged: [],
+      };
       this.byItem.set(item, pair);
       this.byOperation.set(item.operation, [...(this.byOperation.get(item.operation) ?? []), pair]);
     }
@@ -167,17 +176,26 @@ export class PassiveJudges {
 
   /** Every held pair, settled: its own outcome with what it judged of others' answers. */
   settle(): Settled[] {
-    return [...this.byItem.values()].filter((pair) => !pair.done && pair.own !== undefined).map((pair) => this.settlePair(pair));
+    return [...this.byItem.values()]
+      .filter((pair) => !pair.done && pair.own !== undefined)
+      .map((pair) => this.settlePair(pair));
   }
 
   private settlePair(pair: PassivePair): Settled {
     pair.done = true;
-    const own = pair.own ?? { outcome: { status: 'skipped', message: 'its own turn did not come' } as CheckOutcome, durationMs: 0, requests: 0 };
+    const own = pair.own ?? {
+      outcome: { status: 'skipped', message: 'its own turn did not come' } as CheckOutcome,
+      durationMs: 0,
+      requests: 0,
+    };
     const result = this.resultOf(pair.item, this.merged(pair, own.outcome), own.durationMs, own.requests);
     if (pair.error === undefined) return { item: pair.item, result };
     const message = pair.error instanceof Error ? pair.error.message : String(pair.error);
     const { failures: _f, repro: _r, ...rest } = result;
-    return { item: pair.item, result: { ...rest, status: 'error', message: `tool error (not a server failure): ${message}` } };
+    return {
+      item: pair.item,
+      result: { ...rest, status: 'error', message: `tool error (not a server failure): ${message}` },
+    };
   }
 
   /**
@@ -195,6 +213,9 @@ export class PassiveJudges {
 
   private withSenders(outcome: CheckOutcome, pair: PassivePair): CheckOutcome {
     if (outcome.status !== 'failed') return outcome;
-    return { ...outcome, message: `${outcome.message} (judged on the answer to a request of ${[...pair.senders].slice(0, 3).join(', ')})` };
+    return {
+      ...outcome,
+      message: `${outcome.message} (judged on the answer to a request of ${[...pair.senders].slice(0, 3).join(', ')})`,
+    };
   }
 }

@@ -26,15 +26,22 @@ export interface PlanOptions {
 export { operationLabel };
 
 /** True for a pair with effects outside test data (the check says so, or the profile calls the operation destructive). */
-export const isDestructive = (check: CheckDefinition, op: Operation, profile: ContractProfile = GENERIC_PROFILE): boolean =>
-  Boolean(check.destructive || profile.destructive(op) !== undefined);
+export const isDestructive = (
+  check: CheckDefinition,
+  op: Operation,
+  profile: ContractProfile = GENERIC_PROFILE,
+): boolean => Boolean(check.destructive || profile.destructive(op) !== undefined);
 
 /**
  * Orders the work: suites in the fixed order (ratelimit last), within a suite the checks in
  * registry order × the operations in spec order, destructive pairs at the end of their suite and
  * the ones the profile says replace a credential (key regeneration) last of all within it.
  */
-export function planChecks(checks: readonly CheckDefinition[], ctx: Pick<RunContext, 'spec' | 'fixtures'>, options: PlanOptions = {}): PlannedCheck[] {
+export function planChecks(
+  checks: readonly CheckDefinition[],
+  ctx: Pick<RunContext, 'spec' | 'fixtures'>,
+  options: PlanOptions = {},
+): PlannedCheck[] {
   const selected = new Set(options.suites ?? SUITES);
   const profile = options.profile ?? GENERIC_PROFILE;
   const plan: PlannedCheck[] = [];
@@ -121,7 +128,11 @@ function toResult(item: PlannedCheck, outcome: CheckOutcome, durationMs: number,
  * throws is an `error` verdict (the tool's fault, never the server's); a failed outcome without
  * failures is still failed. Each pair runs in its own scope, so requests are counted per result.
  */
-export async function runChecks(checks: readonly CheckDefinition[], ctx: RunContext, options: RunChecksOptions = {}): Promise<RunChecksResult> {
+export async function runChecks(
+  checks: readonly CheckDefinition[],
+  ctx: RunContext,
+  options: RunChecksOptions = {},
+): Promise<RunChecksResult> {
   const plan = planChecks(checks, ctx, options);
   return runPlan(plan, ctx, options.events);
 }
@@ -136,7 +147,10 @@ export interface PassiveTaps {
 }
 
 /** Announces suite starts and ends as the plan moves from one suite to the next. */
-function suiteTracker(plan: readonly PlannedCheck[], events: RunEvents | undefined): { at(index: number): void; end(): void } {
+function suiteTracker(
+  plan: readonly PlannedCheck[],
+  events: RunEvents | undefined,
+): { at(index: number): void; end(): void } {
   let current: Suite | undefined;
   return {
     at(index) {
@@ -157,27 +171,55 @@ function suiteTracker(plan: readonly PlannedCheck[], events: RunEvents | undefin
 /** Why a pair is not run (the run aborted, the credentials were lost, the plan skips it), or undefined. */
 function notRunReason(item: PlannedCheck, ctx: RunContext, aborted: RunChecksResult['aborted']): string | undefined {
   if (aborted) return `not run: ${aborted.message}`;
-  if (ctx.lostCredentials !== undefined && (item.operation?.credentials.length ?? 0) > 0) return `not run: ${ctx.lostCredentials}`;
+  if (ctx.lostCredentials !== undefined && (item.operation?.credentials.length ?? 0) > 0)
+    return `not run: ${ctx.lostCredentials}`;
   return item.skip;
 }
 
 /** Runs one pair in its own scope: its result (and outcome, when it returned one), or the abort that stopped it. */
-async function runPair(item: PlannedCheck, ctx: RunContext, passive: PassiveJudges): Promise<{ result: CheckResult; outcome?: CheckOutcome; aborted?: RunAbortedError }> {
-  const scoped = passive.has(item) ? ctx.scope(item.check.id, item.check.suite, item.operation, passive.tally(item)) : ctx.scope(item.check.id, item.check.suite, item.operation);
+async function runPair(
+  item: PlannedCheck,
+  ctx: RunContext,
+  passive: PassiveJudges,
+): Promise<{ result: CheckResult; outcome?: CheckOutcome; aborted?: RunAbortedError }> {
+  const scoped = passive.has(item)
+    ? ctx.scope(item.check.id, item.check.suite, item.operation, passive.tally(item))
+    : ctx.scope(item.check.id, item.check.suite, item.operation);
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
     const outcome = await item.check.run(scoped, item.operation);
-    if (!outcome || typeof outcome !== 'object' || !['passed', 'failed', 'skipped'].includes((outcome as CheckOutcome).status)) {
+    if (
+      !outcome ||
+      typeof outcome !== 'object' ||
+      !['passed', 'failed', 'skipped'].includes((outcome as CheckOutcome).status)
+    ) {
       throw new Error(`the check returned no valid outcome (${JSON.stringify(outcome)?.slice(0, 80)})`);
     }
     return { result: toResult(item, outcome, performance.now() - started, scoped.requests), outcome };
   } catch (error) {
     if (error instanceof RunAbortedError) {
-      return { result: { ...baseResult(item), status: 'skipped', message: `not finished: ${error.message}`, duration_ms: elapsed(), requests: scoped.requests }, aborted: error };
+      return {
+        result: {
+          ...baseResult(item),
+          status: 'skipped',
+          message: `not finished: ${error.message}`,
+          duration_ms: elapsed(),
+          requests: scoped.requests,
+        },
+        aborted: error,
+      };
     }
     const message = error instanceof Error ? error.message : String(error);
-    return { result: { ...baseResult(item), status: 'error', message: `tool error (not a server failure): ${message}`, duration_ms: elapsed(), requests: scoped.requests } };
+    return {
+      result: {
+        ...baseResult(item),
+        status: 'error',
+        message: `tool error (not a server failure): ${message}`,
+        duration_ms: elapsed(),
+        requests: scoped.requests,
+      },
+    };
   }
 }
 
@@ -187,7 +229,12 @@ async function runPair(item: PlannedCheck, ctx: RunContext, passive: PassiveJudg
  * reported: at once when it fails, else before the ratelimit suite (or at the end), with its own
  * turn's outcome held till then (passive.ts).
  */
-export async function runPlan(given: readonly PlannedCheck[], ctx: RunContext, events?: RunEvents, taps: PassiveTaps = {}): Promise<RunChecksResult> {
+export async function runPlan(
+  given: readonly PlannedCheck[],
+  ctx: RunContext,
+  events?: RunEvents,
+  taps: PassiveTaps = {},
+): Promise<RunChecksResult> {
   const plan = passiveTurns(given);
   // Results in the given order (shard positions name plan order); the run order, which the coverage log indexes, apart.
   const position = new Map(given.map((item, i) => [item, i]));
@@ -196,7 +243,8 @@ export async function runPlan(given: readonly PlannedCheck[], ctx: RunContext, e
   let aborted: RunChecksResult['aborted'];
   const suites = suiteTracker(plan, events);
   const passive = new PassiveJudges(plan, ctx, toResult);
-  const stopListening = passive.size > 0 ? ctx.onAnswer((exchange, op, checkId) => passive.judge(exchange, op, checkId)) : () => undefined;
+  const stopListening =
+    passive.size > 0 ? ctx.onAnswer((exchange, op, checkId) => passive.judge(exchange, op, checkId)) : () => undefined;
   // Made safe once, here: every sink (live console, reports) then shows the same safe text.
   const record = (result: CheckResult, item: PlannedCheck): void => {
     // The exchanges of others a passive pair judged belong to its result (coverage), told just before it.
@@ -217,9 +265,17 @@ export async function runPlan(given: readonly PlannedCheck[], ctx: RunContext, e
       if (passive.reported(item)) continue;
       suites.at(index);
       const reason = notRunReason(item, ctx, aborted);
-      const ran = reason === undefined ? await runPair(item, ctx, passive) : { result: { ...baseResult(item), status: 'skipped' as const, message: reason, duration_ms: 0, requests: 0 } };
+      const ran =
+        reason === undefined
+          ? await runPair(item, ctx, passive)
+          : {
+              result: { ...baseResult(item), status: 'skipped' as const, message: reason, duration_ms: 0, requests: 0 },
+            };
       if ('aborted' in ran && ran.aborted) aborted = { reason: ran.aborted.reason, message: ran.aborted.message };
-      const held = 'outcome' in ran && ran.outcome !== undefined && passive.hold(item, ran.outcome, ran.result.duration_ms, ran.result.requests);
+      const held =
+        'outcome' in ran &&
+        ran.outcome !== undefined &&
+        passive.hold(item, ran.outcome, ran.result.duration_ms, ran.result.requests);
       if (!held) {
         passive.close(item);
         record(ran.result, item);
@@ -231,7 +287,10 @@ export async function runPlan(given: readonly PlannedCheck[], ctx: RunContext, e
     stopListening();
   }
   suites.end();
-  const down = (list: CheckResult[]) => (aborted?.reason === 'unreachable' ? list.map((r) => notJudgedWhenDown(r, sanitizeLine(aborted!.message, ctx.secrets))) : list);
+  const down = (list: CheckResult[]) =>
+    aborted?.reason === 'unreachable'
+      ? list.map((r) => notJudgedWhenDown(r, sanitizeLine(aborted!.message, ctx.secrets)))
+      : list;
   return { results: down(results), runOrder: down(runOrder), ...(aborted ? { aborted } : {}) };
 }
 

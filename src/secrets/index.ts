@@ -119,7 +119,9 @@ export function hideLocalSecrets(text: string): string {
     return isPlaceholder(trimmed) ? m : `${name}${colon}${hideCredential(trimmed)}${value.slice(trimmed.length)}`;
   };
   out = out.replace(HEADER_LINE, header).replace(COOKIE_LINE, header);
-  out = out.replace(QUERY_PARAM, (m, sep: string, name: string, value: string) => (isPlaceholder(value) ? m : `${sep}${name}=${REDACTED}`));
+  out = out.replace(QUERY_PARAM, (m, sep: string, name: string, value: string) =>
+    isPlaceholder(value) ? m : `${sep}${name}=${REDACTED}`,
+  );
   out = out.replace(BEARER, (m, word: string, space: string, token: string) =>
     token === 'redacted' || !looksLikeCredential(token) ? m : `${word}${space}${REDACTED}`,
   );
@@ -179,7 +181,8 @@ export class Secrets {
    */
   credentials(): Secrets {
     const cached = this.credentialsOnly;
-    if (cached && cached.apiKeys.length === this.apiKeys.length && cached.userIds.length === this.userIds.length) return cached;
+    if (cached && cached.apiKeys.length === this.apiKeys.length && cached.userIds.length === this.userIds.length)
+      return cached;
     return (this.credentialsOnly = new Secrets({ apiKeys: this.apiKeys, userIds: this.userIds }));
   }
 
@@ -189,7 +192,8 @@ export class Secrets {
   }
 
   private addTo(list: string[], value: string | undefined, min: number): boolean {
-    if (typeof value !== 'string' || value.length < min || value.length > MAX_SECRET_LENGTH || list.includes(value)) return false;
+    if (typeof value !== 'string' || value.length < min || value.length > MAX_SECRET_LENGTH || list.includes(value))
+      return false;
     list.push(value);
     this.compiled = undefined;
     return true;
@@ -214,7 +218,8 @@ export class Secrets {
     ] as const) {
       for (const secret of list) {
         if (entropyBits(secret) < PIECE_ENTROPY_BITS) continue;
-        for (let i = 0; i + FRAGMENT <= secret.length; i++) pieces.push({ form: secret.slice(i, i + FRAGMENT), replacement });
+        for (let i = 0; i + FRAGMENT <= secret.length; i++)
+          pieces.push({ form: secret.slice(i, i + FRAGMENT), replacement });
       }
     }
     this.compiled = { pattern, byForm, pieces };
@@ -245,13 +250,14 @@ export class Secrets {
     if (pieces.length === 0 || input.length < FRAGMENT) return input;
     let marks: Array<[number, number, string]> | undefined;
     for (const { form, replacement } of pieces) {
-      for (let at = input.indexOf(form); at >= 0; at = input.indexOf(form, at + 1)) (marks ??= []).push([at, at + FRAGMENT, replacement]);
+      for (let at = input.indexOf(form); at >= 0; at = input.indexOf(form, at + 1))
+        (marks ??= []).push([at, at + FRAGMENT, replacement]);
     }
     if (!marks) return input;
     marks.sort((a, b) => a[0] - b[0]);
     let out = '';
     let pos = 0;
-    for (let i = 0; i < marks.length; ) {
+    for (let i = 0; i < marks.length;) {
       const [start, , replacement] = marks[i]!;
       let end = marks[i]![1];
       for (i++; i < marks.length && marks[i]![0] <= end; i++) end = Math.max(end, marks[i]![1]);
@@ -276,7 +282,9 @@ export class Secrets {
 
   /** Hides a trailing start of a known secret or of a secret-named field's value left by a cut. */
   trimPartial(text: string): string {
-    let out = text.replace(OPEN_FIELD, (m, head: string, value: string) => (isPlaceholder(value) ? m : `${head}${REDACTED}`));
+    let out = text.replace(OPEN_FIELD, (m, head: string, value: string) =>
+      isPlaceholder(value) ? m : `${head}${REDACTED}`,
+    );
     for (const secret of this.known()) {
       for (let n = Math.min(secret.length - 1, out.length); n >= MIN_CREDENTIAL; n--) {
         if (out.endsWith(secret.slice(0, n))) {
@@ -297,7 +305,9 @@ function escapedForms(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
   const asciiJson = json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const markup = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const html = ['&quot;', '&#34;', '&#x22;'].flatMap((quot) => ['&#39;', '&#x27;', '&apos;'].map((apos) => markup.replace(/"/g, quot).replace(/'/g, apos)));
+  const html = ['&quot;', '&#34;', '&#x22;'].flatMap((quot) =>
+    ['&#39;', '&#x27;', '&apos;'].map((apos) => markup.replace(/"/g, quot).replace(/'/g, apos)),
+  );
   return [...new Set([secret, json, asciiJson, ...html, encodeURIComponent(secret)])];
 }
 
@@ -308,7 +318,8 @@ export function valuesAt(json: unknown, pointer: string): unknown[] {
     const next: unknown[] = [];
     for (const node of nodes) {
       if (part === '*' && Array.isArray(node)) next.push(...node.slice(0, 100));
-      else if (node && typeof node === 'object' && !Array.isArray(node) && Object.hasOwn(node, part)) next.push((node as Record<string, unknown>)[part]);
+      else if (node && typeof node === 'object' && !Array.isArray(node) && Object.hasOwn(node, part))
+        next.push((node as Record<string, unknown>)[part]);
     }
     nodes = next.slice(0, 100);
   }

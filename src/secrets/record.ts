@@ -22,14 +22,27 @@ function headers(secrets: Secrets, input: Record<string, string>): Record<string
 
 /** The request as sent, secrets as placeholders. */
 export function recordRequest(secrets: Secrets, wire: WireRequest): RecordedRequest {
-  const out: RecordedRequest = { method: wire.method, url: secrets.evidence(wire.url), headers: headers(secrets, wire.headers) };
+  const out: RecordedRequest = {
+    method: wire.method,
+    url: secrets.evidence(wire.url),
+    headers: headers(secrets, wire.headers),
+  };
   if (wire.body !== undefined) out.body = secrets.evidence(wire.body);
   return out;
 }
 
 /** The response as received: headers and body redacted first, then cut (the body at 4 KiB). */
-export function recordResponse(secrets: Secrets, response: HttpResponse, durationMs: number, maxChars = MAX_RECORDED_BODY): RecordedResponse {
-  const out: RecordedResponse = { status: response.status, headers: headers(secrets, response.headers), duration_ms: Math.round(durationMs) };
+export function recordResponse(
+  secrets: Secrets,
+  response: HttpResponse,
+  durationMs: number,
+  maxChars = MAX_RECORDED_BODY,
+): RecordedResponse {
+  const out: RecordedResponse = {
+    status: response.status,
+    headers: headers(secrets, response.headers),
+    duration_ms: Math.round(durationMs),
+  };
   if (response.text !== '') {
     const body = secrets.clip(response.text, maxChars);
     out.body = body.text;
@@ -47,7 +60,8 @@ export function redactValue(secrets: Secrets, input: unknown): unknown {
   let nodes = 0;
   const walk = (v: unknown, depth: number, name?: string): unknown => {
     if (++nodes > MAX_NODES || depth > MAX_DEPTH) return '[cut]';
-    if (typeof v === 'string') return name !== undefined && isSecretName(name) && !isPlaceholder(v) ? REDACTED : secrets.evidence(v);
+    if (typeof v === 'string')
+      return name !== undefined && isSecretName(name) && !isPlaceholder(v) ? REDACTED : secrets.evidence(v);
     if (Array.isArray(v)) return v.map((item) => walk(item, depth + 1));
     if (v !== null && typeof v === 'object') {
       const out: Record<string, unknown> = {};

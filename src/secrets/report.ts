@@ -1,4 +1,11 @@
-import type { CheckResult, Failure, Observation, RecordedRequest, RecordedResponse, RunReport } from '../results/model.js';
+import type {
+  CheckResult,
+  Failure,
+  Observation,
+  RecordedRequest,
+  RecordedResponse,
+  RunReport,
+} from '../results/model.js';
 import { clip, printable } from '../results/printable.js';
 import type { RunConfig } from '../results/run-config.js';
 import { REDACTED, Secrets, isPlaceholder, valuesAt, type SecretsOptions } from './index.js';
@@ -40,7 +47,8 @@ function response(r: RecordedResponse, one: Text, secrets: Secrets): RecordedRes
 
 function headersOf(input: Record<string, string> | undefined, one: Text): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(input ?? {})) out[printable(name)] = /^set-cookie$/i.test(name) ? REDACTED : one(String(value));
+  for (const [name, value] of Object.entries(input ?? {}))
+    out[printable(name)] = /^set-cookie$/i.test(name) ? REDACTED : one(String(value));
   return out;
 }
 
@@ -60,8 +68,15 @@ function failure(f: Failure, secrets: Secrets): Failure {
 }
 
 /** A failure's field: its pointer may name what a server sent (an additional property), so it is evidence. */
-function fieldOf(field: NonNullable<Failure['field']>, one: Text, own: (s: unknown) => string): NonNullable<Failure['field']> {
-  const out: NonNullable<Failure['field']> = { location: own(field.location), pointer: one(String(field.pointer ?? '')) };
+function fieldOf(
+  field: NonNullable<Failure['field']>,
+  one: Text,
+  own: (s: unknown) => string,
+): NonNullable<Failure['field']> {
+  const out: NonNullable<Failure['field']> = {
+    location: own(field.location),
+    pointer: one(String(field.pointer ?? '')),
+  };
   if (field.status !== undefined) out.status = own(field.status);
   return out;
 }
@@ -72,7 +87,8 @@ function printableValue(v: unknown, secrets?: Secrets): unknown {
   if (Array.isArray(v)) return v.map((item) => printableValue(item, secrets));
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, child] of Object.entries(v as Record<string, unknown>)) out[printable(secrets ? secrets.evidence(k) : k)] = printableValue(child, secrets);
+    for (const [k, child] of Object.entries(v as Record<string, unknown>))
+      out[printable(secrets ? secrets.evidence(k) : k)] = printableValue(child, secrets);
     return out;
   }
   return v;
@@ -101,7 +117,11 @@ export function sanitizeResult(result: CheckResult, secrets: Secrets): CheckResu
 
 export function sanitizeObservation(o: Observation, secrets: Secrets): Observation {
   const credentials = secrets.credentials();
-  const out: Observation = { ...o, id: printable(credentials.evidence(String(o.id))), message: line(secrets)(String(o.message ?? '')) };
+  const out: Observation = {
+    ...o,
+    id: printable(credentials.evidence(String(o.id))),
+    message: line(secrets)(String(o.message ?? '')),
+  };
   if (typeof o.operation === 'string') out.operation = printable(credentials.evidence(o.operation));
   return out;
 }
@@ -140,7 +160,8 @@ function redactStrings(v: unknown, secrets: Secrets): unknown {
   if (Array.isArray(v)) return v.map((item) => redactStrings(item, secrets));
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, child] of Object.entries(v as Record<string, unknown>)) out[secrets.evidence(k)] = redactStrings(child, secrets);
+    for (const [k, child] of Object.entries(v as Record<string, unknown>))
+      out[secrets.evidence(k)] = redactStrings(child, secrets);
     return out;
   }
   return v;
@@ -164,7 +185,8 @@ export function learnFromReport(
     for (const f of result.failures ?? []) {
       for (const [name, value] of Object.entries(f.request?.headers ?? {})) {
         const bearer = byName.get(name.toLowerCase());
-        const credential = bearer === undefined ? undefined : bearer ? /^\s*bearer\s+(\S+)\s*$/i.exec(value)?.[1] : value;
+        const credential =
+          bearer === undefined ? undefined : bearer ? /^\s*bearer\s+(\S+)\s*$/i.exec(value)?.[1] : value;
         if (credential !== undefined && !isPlaceholder(credential)) secrets.learn(credential);
       }
       const response = f.response;

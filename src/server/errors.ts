@@ -26,7 +26,8 @@ export interface HttpValidationError {
  * client sends: a newcomer with the key alone gets told the user id is needed too), 429 that the
  * limit was exceeded.
  */
-export const UNAUTHORIZED_DETAIL = 'Invalid authentication credentials: send both the Authorization header (Bearer <API key>) and the X-User-ID header (the id of the user the key belongs to)';
+export const UNAUTHORIZED_DETAIL =
+  'Invalid authentication credentials: send both the Authorization header (Bearer <API key>) and the X-User-ID header (the id of the user the key belongs to)';
 export const RATE_LIMITED_DETAIL = 'Rate limit exceeded';
 
 /** FastAPI's error types, by the rule the validator names; anything else keeps the rule's name. */

@@ -44,7 +44,8 @@ function callsPage(store: ReferenceStore, limit: number, offset: number, provide
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const body = (ctx: OperationContext): Json => (ctx.value.body && typeof ctx.value.body === 'object' ? (ctx.value.body as Json) : {});
+const body = (ctx: OperationContext): Json =>
+  ctx.value.body && typeof ctx.value.body === 'object' ? (ctx.value.body as Json) : {};
 
 export const handlers: Record<string, OperationHandler> = {
   listCalls(ctx) {

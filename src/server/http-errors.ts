@@ -17,19 +17,27 @@ export function clip(text: string, limit: number = ECHO_LIMIT): string {
 /** The detail of an error Fastify's router raises before any route runs; the URL is never quoted. */
 export function frameworkErrorDetail(code: string | undefined, maxParamLength: number): string {
   if (code === 'FST_ERR_BAD_URL') return 'Bad request: the URL is not valid (malformed percent-encoding)';
-  if (code === 'FST_ERR_MAX_PARAM_LENGTH') return `Bad request: a path parameter is longer than ${maxParamLength} characters`;
+  if (code === 'FST_ERR_MAX_PARAM_LENGTH')
+    return `Bad request: a path parameter is longer than ${maxParamLength} characters`;
   return 'Bad request';
 }
 
 /** The status and detail for an error of Node's HTTP parser (the `clientError` event). */
 export function clientErrorAnswer(code: string | undefined): { status: number; reason: string; detail: string } {
-  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, reason: 'Request Header Fields Too Large', detail: 'Request headers too large' };
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, reason: 'Request Timeout', detail: 'Request timeout: the request was not received in time' };
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return { status: 431, reason: 'Request Header Fields Too Large', detail: 'Request headers too large' };
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return { status: 408, reason: 'Request Timeout', detail: 'Request timeout: the request was not received in time' };
   return { status: 400, reason: 'Bad Request', detail: 'Bad request: the request could not be parsed as HTTP/1.1' };
 }
 
 /** A complete HTTP/1.1 response that closes the connection, for writing straight to a socket. */
-export function rawJsonResponse(status: number, reason: string, body: unknown, headers: Record<string, string> = {}): string {
+export function rawJsonResponse(
+  status: number,
+  reason: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): string {
   const text = JSON.stringify(body);
   const lines = [
     `HTTP/1.1 ${status} ${reason}`,

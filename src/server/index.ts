@@ -18,7 +18,13 @@ import { corsPlugin } from './plugins/cors.js';
 import { errorOptions, errorsPlugin } from './plugins/errors.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { routesPlugin } from './plugins/routes.js';
-import { DEFAULT_BODY_LIMIT, MAX_PARAM_LENGTH, type ReferenceInternals, type ReferenceServer, type ReferenceServerOptions } from './types.js';
+import {
+  DEFAULT_BODY_LIMIT,
+  MAX_PARAM_LENGTH,
+  type ReferenceInternals,
+  type ReferenceServer,
+  type ReferenceServerOptions,
+} from './types.js';
 
 export { ReferenceStore, propertyNames, snakeCase } from './store.js';
 export { SEEDED_CALLS } from './seed.js';
@@ -49,7 +55,9 @@ export function referenceSpec(): Promise<SpecModel> {
 }
 
 /** Builds the Fastify app (not listening). `startReferenceServer` listens; benches and tests may inject. */
-export async function buildReferenceApp(options: ReferenceServerOptions = {}): Promise<{ app: FastifyInstance; internals: ReferenceInternals }> {
+export async function buildReferenceApp(
+  options: ReferenceServerOptions = {},
+): Promise<{ app: FastifyInstance; internals: ReferenceInternals }> {
   const spec = options.spec ?? (await referenceSpec());
   const internals = createInternals(spec, options);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
@@ -77,7 +85,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const host = options.host ?? '127.0.0.1';
   await app.listen({ host, port: options.port ?? 4010 });
   const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port ?? 4010;
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 4010);
   const shownHost = host.includes(':') ? `[${host}]` : host;
   let closed: Promise<void> | undefined;
   return {

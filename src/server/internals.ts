@@ -7,9 +7,22 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Operation, SpecModel } from '../spec/model.js';
 import { providerIdFields } from '../spec/schema.js';
-import { validateRequest, type RequestParts, type ValidatedRequest, type ValidationResult } from '../validators/index.js';
+import {
+  validateRequest,
+  type RequestParts,
+  type ValidatedRequest,
+  type ValidationResult,
+} from '../validators/index.js';
 import { ReferenceStore, newApiKey } from './store.js';
-import { DEFAULT_CHANNELS, DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS, DEFAULT_USER_ID, type ReferenceFixtures, type ReferenceInternals, type ReferenceServerOptions } from './types.js';
+import {
+  DEFAULT_CHANNELS,
+  DEFAULT_RATE_LIMIT,
+  DEFAULT_RATE_WINDOW_MS,
+  DEFAULT_USER_ID,
+  type ReferenceFixtures,
+  type ReferenceInternals,
+  type ReferenceServerOptions,
+} from './types.js';
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -46,7 +59,14 @@ type Validate = (operationId: string, parts: RequestParts) => ValidationResult<V
  * does not name them; the server knows its own.
  */
 function channelAwareValidator(spec: SpecModel, channels: readonly string[]): Validate {
-  const providerFieldsOf = new Map(spec.operations.map((op) => [op.id, providerIdFields(op).filter((f) => f.depth === 0).map((f) => f.field)]));
+  const providerFieldsOf = new Map(
+    spec.operations.map((op) => [
+      op.id,
+      providerIdFields(op)
+        .filter((f) => f.depth === 0)
+        .map((f) => f.field),
+    ]),
+  );
   return (operationId, parts) => {
     const result = validateRequest(operationId, parts);
     if (!result.ok) return result;
@@ -54,7 +74,19 @@ function channelAwareValidator(spec: SpecModel, channels: readonly string[]): Va
     for (const field of providerFieldsOf.get(operationId) ?? []) {
       const value = body && typeof body === 'object' ? body[field] : undefined;
       if (typeof value === 'string' && !channels.includes(value)) {
-        return { ok: false, issues: [{ pointer: `/${field}`, location: 'body', rule: 'enum', expected: [...channels], actual: value, message: `body /${field} must be one of ${channels.join(', ')}` }] };
+        return {
+          ok: false,
+          issues: [
+            {
+              pointer: `/${field}`,
+              location: 'body',
+              rule: 'enum',
+              expected: [...channels],
+              actual: value,
+              message: `body /${field} must be one of ${channels.join(', ')}`,
+            },
+          ],
+        };
       }
     }
     return result;
@@ -79,12 +111,20 @@ function credentialsMatch(store: ReferenceStore, op: Operation, headers: Incomin
 /** The store, fixtures and the seams of one server, from its options. */
 export function createInternals(spec: SpecModel, options: ReferenceServerOptions): ReferenceInternals {
   const channels: [string, string] = options.channels ?? [...DEFAULT_CHANNELS];
-  const store = new ReferenceStore({ spec, apiKey: options.apiKey ?? newApiKey(), userId: options.userId ?? DEFAULT_USER_ID, channels });
+  const store = new ReferenceStore({
+    spec,
+    apiKey: options.apiKey ?? newApiKey(),
+    userId: options.userId ?? DEFAULT_USER_ID,
+    channels,
+  });
   return {
     spec,
     store,
     fixtures: fixturesOf(store, channels),
-    rateLimit: { max: options.rateLimit ?? DEFAULT_RATE_LIMIT, windowMs: options.rateWindowMs ?? DEFAULT_RATE_WINDOW_MS },
+    rateLimit: {
+      max: options.rateLimit ?? DEFAULT_RATE_LIMIT,
+      windowMs: options.rateWindowMs ?? DEFAULT_RATE_WINDOW_MS,
+    },
     validateRequest: channelAwareValidator(spec, channels),
     authenticate: (op, headers) => credentialsMatch(store, op, headers),
     rateLimitKey(request) {

@@ -96,7 +96,8 @@ class JsonScanner {
 
   private ws(): void {
     const t = this.text;
-    while (this.i < t.length && (t[this.i] === ' ' || t[this.i] === '\t' || t[this.i] === '\n' || t[this.i] === '\r')) this.i++;
+    while (this.i < t.length && (t[this.i] === ' ' || t[this.i] === '\t' || t[this.i] === '\n' || t[this.i] === '\r'))
+      this.i++;
   }
 
   /** Scans a string from its opening quote; on failure `i` is where it breaks. */

@@ -77,11 +77,22 @@ function assistants(phoneNumbers: PhoneNumber[]): Json[] {
     id: `asst_ref_${pad(i + 1, 3)}`,
     name,
     system_instruction: instruction,
-    voice: { voice_id: `voice-${pad(i + 1, 2)}`, tts_provider: 'tts-provider-a', tts_model: 'tts-model-1', language, speed: 1 },
+    voice: {
+      voice_id: `voice-${pad(i + 1, 2)}`,
+      tts_provider: 'tts-provider-a',
+      tts_model: 'tts-model-1',
+      language,
+      speed: 1,
+    },
     llm: { llm_provider: 'llm-provider-a', model: 'llm-model-large' },
     transcriber: { stt_provider: 'stt-provider-a', stt_model: 'stt-model-1', language },
     speech_settings: { ...SPEECH_SETTINGS },
-    long_term_memory: { enabled: false, search_limit: 5, search_threshold: 0.1, system_prompt: 'Recall what the caller told us before.' },
+    long_term_memory: {
+      enabled: false,
+      search_limit: 5,
+      search_threshold: 0.1,
+      system_prompt: 'Recall what the caller told us before.',
+    },
     short_term_memory: { enabled: false, search_limit: 3 },
     call_summary: { prompt: 'Summarise the call in two sentences.' },
     recording: { enabled: false, stereo: true, mp3_enabled: true },
@@ -163,10 +174,18 @@ function calls(options: SeedOptions, phoneNumbers: PhoneNumber[], assistantIds: 
       recording_mp3_url: `https://recordings.example.invalid/${i + 1}/mono.mp3`,
       stereo_recording_mp3_url: `https://recordings.example.invalid/${i + 1}/stereo.mp3`,
       latency_metrics: { avg_ms: 300 + Math.floor(random() * 400), p95_ms: 900 + Math.floor(random() * 600) },
-      per_turn_latency: Array.from({ length: Math.min(turns, 3) }, (_, t) => ({ turn: t + 1, ms: 250 + Math.floor(random() * 500) })),
+      per_turn_latency: Array.from({ length: Math.min(turns, 3) }, (_, t) => ({
+        turn: t + 1,
+        ms: 250 + Math.floor(random() * 500),
+      })),
       cost,
       total_credits: Math.ceil(cost * 100),
-      cost_breakdown: { llm: Math.round(cost * 4000) / 10_000, tts: Math.round(cost * 3000) / 10_000, stt: Math.round(cost * 1000) / 10_000, telephony: Math.round(cost * 2000) / 10_000 },
+      cost_breakdown: {
+        llm: Math.round(cost * 4000) / 10_000,
+        tts: Math.round(cost * 3000) / 10_000,
+        stt: Math.round(cost * 1000) / 10_000,
+        telephony: Math.round(cost * 2000) / 10_000,
+      },
       costs: [
         { kind: 'llm', amount: Math.round(cost * 4000) / 10_000 },
         { kind: 'telephony', amount: Math.round(cost * 2000) / 10_000 },
@@ -189,13 +208,29 @@ export function seed(options: SeedOptions): Seed {
   ];
   const seededAssistants = assistants(phoneNumbers);
   const orgs: Org[] = [
-    { id: 'org_ref_primary', name: 'Reference Org', slug: 'reference-org', role: 'owner', contact_email: 'owner@example.invalid' },
-    { id: 'org_ref_partner', name: 'Partner Org', slug: 'partner-org', role: 'developer', contact_email: 'partner@example.invalid' },
+    {
+      id: 'org_ref_primary',
+      name: 'Reference Org',
+      slug: 'reference-org',
+      role: 'owner',
+      contact_email: 'owner@example.invalid',
+    },
+    {
+      id: 'org_ref_partner',
+      name: 'Partner Org',
+      slug: 'partner-org',
+      role: 'developer',
+      contact_email: 'partner@example.invalid',
+    },
   ];
   return {
     phoneNumbers,
     assistants: seededAssistants,
-    calls: calls(options, phoneNumbers, seededAssistants.map((a) => a['id'] as string)),
+    calls: calls(
+      options,
+      phoneNumbers,
+      seededAssistants.map((a) => a['id'] as string),
+    ),
     orgs,
     user: {
       id: options.userId,

@@ -15,7 +15,8 @@ export function propertyNames(schema: JsonSchema): string[] {
   const visit = (s: JsonSchema): void => {
     for (const sub of (s['allOf'] as JsonSchema[] | undefined) ?? []) visit(sub);
     const props = s['properties'];
-    if (props && typeof props === 'object') for (const name of Object.keys(props)) if (!out.includes(name)) out.push(name);
+    if (props && typeof props === 'object')
+      for (const name of Object.keys(props)) if (!out.includes(name)) out.push(name);
   };
   visit(schema);
   return out;
@@ -161,7 +162,12 @@ export class ReferenceStore {
       metadata: body['metadata'] ?? {},
     };
     list.recipients.push(recipient);
-    return { ...recipient, recipient_list_id: list.id, created_at: this.now().toISOString(), row_count: list.recipients.length };
+    return {
+      ...recipient,
+      recipient_list_id: list.id,
+      created_at: this.now().toISOString(),
+      row_count: list.recipients.length,
+    };
   }
 
   createInvite(orgId: string, body: Json): Json | undefined {
@@ -179,7 +185,11 @@ export class ReferenceStore {
   }
 
   currentUser(): Json {
-    return { user: { ...this.data.user }, orgs: this.data.orgs.map((o) => ({ ...o })), default_org_id: this.data.user['default_org_id'] };
+    return {
+      user: { ...this.data.user },
+      orgs: this.data.orgs.map((o) => ({ ...o })),
+      default_org_id: this.data.user['default_org_id'],
+    };
   }
 
   /** Rotates the key: the returned key is the only one accepted from now on. */

@@ -79,7 +79,8 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const MAX_PARAM_LENGTH = 8192;
 
 /** Why a request body could not be read as the operation's JSON (set by the bodies plugin). */
-export type BodyProblem = { kind: 'json_invalid'; position: number; msg: string } | { kind: 'content_type'; contentType: string };
+export type BodyProblem =
+  { kind: 'json_invalid'; position: number; msg: string } | { kind: 'content_type'; contentType: string };
 
 declare module 'fastify' {
   interface FastifyContextConfig {

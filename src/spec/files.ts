@@ -56,7 +56,8 @@ export interface SpecFiles {
   files: Map<string, unknown>;
 }
 
-const inside = (folder: string, file: string): boolean => file === folder || file.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+const inside = (folder: string, file: string): boolean =>
+  file === folder || file.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 
 /**
  * Reads a regular file with at most `max` bytes, never past the cap: a FIFO, device or directory
@@ -75,14 +76,16 @@ export function readBounded(file: string, max: number, what: string): string {
   try {
     const info = fstatSync(fd);
     if (!info.isFile()) throw new VapcError('E_SPEC_REFUSED', `${what}: not a regular file`);
-    if (info.size > max) throw new VapcError('E_SPEC_REFUSED', `${what}: ${info.size} bytes, more than the ${max} a spec file may have`);
+    if (info.size > max)
+      throw new VapcError('E_SPEC_REFUSED', `${what}: ${info.size} bytes, more than the ${max} a spec file may have`);
     const buffer = Buffer.alloc(max + 1);
     let length = 0;
     for (;;) {
       const n = readSync(fd, buffer, length, buffer.length - length, null);
       if (n === 0) break;
       length += n;
-      if (length > max) throw new VapcError('E_SPEC_REFUSED', `${what}: more than the ${max} bytes a spec file may have`);
+      if (length > max)
+        throw new VapcError('E_SPEC_REFUSED', `${what}: more than the ${max} bytes a spec file may have`);
     }
     return buffer.subarray(0, length).toString('utf8');
   } finally {
@@ -95,12 +98,15 @@ function measure(value: unknown, what: string, limits: SpecLimits, counted: { no
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
-    if (++counted.nodes > limits.maxNodes) throw new VapcError('E_SPEC_REFUSED', `${what}: more than ${limits.maxNodes} nodes in the spec`);
+    if (++counted.nodes > limits.maxNodes)
+      throw new VapcError('E_SPEC_REFUSED', `${what}: more than ${limits.maxNodes} nodes in the spec`);
     if (typeof node !== 'object' || node === null) continue;
-    if (depth > limits.maxDepth) throw new VapcError('E_SPEC_REFUSED', `${what}: nested deeper than ${limits.maxDepth} levels`);
+    if (depth > limits.maxDepth)
+      throw new VapcError('E_SPEC_REFUSED', `${what}: nested deeper than ${limits.maxDepth} levels`);
     const children: unknown[] = Array.isArray(node) ? node : Object.values(node);
     // Refused before the children are queued: a million-item array must not cost a million entries here.
-    if (counted.nodes + stack.length + children.length > limits.maxNodes) throw new VapcError('E_SPEC_REFUSED', `${what}: more than ${limits.maxNodes} nodes in the spec`);
+    if (counted.nodes + stack.length + children.length > limits.maxNodes)
+      throw new VapcError('E_SPEC_REFUSED', `${what}: more than ${limits.maxNodes} nodes in the spec`);
     for (const child of children) stack.push([child, depth + 1]);
   }
 }
@@ -123,7 +129,8 @@ export function parseSpecText(text: string, what: string, limits: SpecLimits): u
   // Every token takes at least one character: a file shorter than the cap needs no count.
   for (const token of text.length > limits.maxYamlTokens ? new Lexer().lex(text) : []) {
     void token;
-    if (++tokens > limits.maxYamlTokens) throw new VapcError('E_SPEC_REFUSED', `${what}: more than ${limits.maxYamlTokens} YAML tokens in one file`);
+    if (++tokens > limits.maxYamlTokens)
+      throw new VapcError('E_SPEC_REFUSED', `${what}: more than ${limits.maxYamlTokens} YAML tokens in one file`);
   }
   try {
     return parseYaml(text, { maxAliasCount: limits.maxAliases, prettyErrors: false, uniqueKeys: true, merge: false });
@@ -131,7 +138,9 @@ export function parseSpecText(text: string, what: string, limits: SpecLimits): u
     // The position only: the library's pretty message would quote the line.
     const e = error as { code?: string; pos?: [number, number] };
     const at = e.pos ? ` at line ${text.slice(0, e.pos[0]).split('\n').length}` : '';
-    const kind = /alias/i.test(`${e.code ?? ''} ${(error as Error).message}`) ? 'too many YAML alias expansions' : `not valid YAML (${shown(e.code ?? 'parse error')})`;
+    const kind = /alias/i.test(`${e.code ?? ''} ${(error as Error).message}`)
+      ? 'too many YAML alias expansions'
+      : `not valid YAML (${shown(e.code ?? 'parse error')})`;
     throw new VapcError('E_SPEC_REFUSED', `${what}: ${kind}${at}`);
   }
 }
@@ -154,7 +163,8 @@ function externalRefs(value: unknown): string[] {
 
 /** Where a local `$ref` (no scheme) from `from` points, or a refusal: absolute, escaping, special. */
 function localTarget(ref: string, target: string, from: string, folder: string): string {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(target) && !/^file:/i.test(target)) throw refused(ref, 'only relative file references inside the spec folder are resolved');
+  if (/^[a-z][a-z0-9+.-]*:/i.test(target) && !/^file:/i.test(target))
+    throw refused(ref, 'only relative file references inside the spec folder are resolved');
   let path: string;
   try {
     path = /^file:/i.test(target) ? fileURLToPath(target) : decodeURIComponent(target);
@@ -192,7 +202,8 @@ function safeRealpath(path: string): string | undefined {
 export function readInFolder(file: string, folder: string): string {
   const real = safeRealpath(file);
   const root = safeRealpath(folder) ?? folder;
-  if (real === undefined || !inside(root, real)) throw new VapcError('E_SPEC_REFUSED', `${shown(file)}: outside the spec folder`);
+  if (real === undefined || !inside(root, real))
+    throw new VapcError('E_SPEC_REFUSED', `${shown(file)}: outside the spec folder`);
   return readBounded(real, SPEC_LIMITS.maxFileBytes, shown(file));
 }
 
@@ -202,19 +213,26 @@ export async function readSpecFiles(root: string, options: ReadSpecOptions = {})
   const rootAbs = resolve(root);
   const rootReal = safeRealpath(rootAbs);
   if (rootReal === undefined || statSync(rootReal).isDirectory()) {
-    throw new VapcError('E_SPEC_UNREADABLE', `cannot read the OpenAPI document ${shown(rootAbs)}: ${rootReal === undefined ? 'no such file' : 'a directory'}`);
+    throw new VapcError(
+      'E_SPEC_UNREADABLE',
+      `cannot read the OpenAPI document ${shown(rootAbs)}: ${rootReal === undefined ? 'no such file' : 'a directory'}`,
+    );
   }
   const folder = safeRealpath(dirname(rootAbs)) ?? dirname(rootAbs);
-  if (!inside(folder, rootReal)) throw new VapcError('E_SPEC_REFUSED', `${shown(rootAbs)}: a symlink to a file outside its folder`);
+  if (!inside(folder, rootReal))
+    throw new VapcError('E_SPEC_REFUSED', `${shown(rootAbs)}: a symlink to a file outside its folder`);
   const files = new Map<string, unknown>();
   const counted = { nodes: 0 };
   const queue: Array<{ key: string; ref: string; remote: boolean }> = [{ key: rootAbs, ref: rootAbs, remote: false }];
   while (queue.length > 0) {
     const { key, ref, remote } = queue.shift()!;
     if (files.has(key)) continue;
-    if (files.size >= limits.maxFiles) throw new VapcError('E_SPEC_REFUSED', `the spec names more than ${limits.maxFiles} files`);
+    if (files.size >= limits.maxFiles)
+      throw new VapcError('E_SPEC_REFUSED', `the spec names more than ${limits.maxFiles} files`);
     const what = key === rootAbs ? shown(rootAbs) : `$ref "${shown(ref)}"`;
-    const text = remote ? await fetchRef(ref, key, options.allowRefHosts ?? [], limits.maxFileBytes) : readBounded(key, limits.maxFileBytes, what);
+    const text = remote
+      ? await fetchRef(ref, key, options.allowRefHosts ?? [], limits.maxFileBytes)
+      : readBounded(key, limits.maxFileBytes, what);
     const value = parseSpecText(text, what, limits);
     measure(value, what, limits, counted);
     files.set(key, value);
@@ -228,7 +246,8 @@ export async function readSpecFiles(root: string, options: ReadSpecOptions = {})
         } catch {
           throw refused(next, 'not a valid URL');
         }
-        if (!/^https?:$/.test(url.protocol) || (!remote && !/^https?:/i.test(target))) throw refused(next, 'a remote document may only name other http(s) documents');
+        if (!/^https?:$/.test(url.protocol) || (!remote && !/^https?:/i.test(target)))
+          throw refused(next, 'a remote document may only name other http(s) documents');
         queue.push({ key: url.href, ref: next, remote: true });
       } else {
         queue.push({ key: localTarget(next, target, key, folder), ref: next, remote: false });

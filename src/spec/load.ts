@@ -42,7 +42,8 @@ function fromFiles(files: SpecFiles): SwaggerParser.Options {
     canRead: true,
     read(file: { url: string }) {
       const key = keyOf(file.url);
-      if (!files.files.has(key)) throw new VapcError('E_SPEC_REFUSED', `$ref to "${shown(file.url)}" refused: not a file of the spec folder`);
+      if (!files.files.has(key))
+        throw new VapcError('E_SPEC_REFUSED', `$ref to "${shown(file.url)}" refused: not a file of the spec folder`);
       return files.files.get(key);
     },
   };
@@ -86,7 +87,10 @@ function expandedSize(root: unknown, max: number): number {
 export async function loadDocument(options: LoadOptions = {}): Promise<OpenAPIDocument> {
   const path = resolve(options.path ?? paths.specSource);
   const limits = { ...SPEC_LIMITS, ...options.limits };
-  const files = await readSpecFiles(path, { ...(options.allowRefHosts ? { allowRefHosts: options.allowRefHosts } : {}), limits });
+  const files = await readSpecFiles(path, {
+    ...(options.allowRefHosts ? { allowRefHosts: options.allowRefHosts } : {}),
+    limits,
+  });
   let document: OpenAPIDocument;
   try {
     // validate() dereferences too; the result has no $ref left.
@@ -97,12 +101,19 @@ export async function loadDocument(options: LoadOptions = {}): Promise<OpenAPIDo
   } catch (error) {
     if (error instanceof VapcError) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    throw new VapcError('E_SPEC_INVALID', `cannot load the OpenAPI document ${shown(path)}: ${message.split('\n').slice(0, 12).join('\n')}`, {
-      cause: error,
-    });
+    throw new VapcError(
+      'E_SPEC_INVALID',
+      `cannot load the OpenAPI document ${shown(path)}: ${message.split('\n').slice(0, 12).join('\n')}`,
+      {
+        cause: error,
+      },
+    );
   }
   if (expandedSize(document, limits.maxNodes) > limits.maxNodes) {
-    throw new VapcError('E_SPEC_REFUSED', `${shown(path)}: more than ${limits.maxNodes} nodes once its $refs are expanded`);
+    throw new VapcError(
+      'E_SPEC_REFUSED',
+      `${shown(path)}: more than ${limits.maxNodes} nodes once its $refs are expanded`,
+    );
   }
   return document;
 }
@@ -112,8 +123,14 @@ export async function loadDocument(options: LoadOptions = {}): Promise<OpenAPIDo
  * dereferencing: for the commands that hand the spec to another tool (Redocly's lint, bundle and
  * docs), which then reads only files this accepted.
  */
-export async function checkSpecFiles(path: string, options: Pick<LoadOptions, 'allowRefHosts' | 'limits'> = {}): Promise<void> {
-  await readSpecFiles(resolve(path), { ...(options.allowRefHosts ? { allowRefHosts: options.allowRefHosts } : {}), limits: { ...SPEC_LIMITS, ...options.limits } });
+export async function checkSpecFiles(
+  path: string,
+  options: Pick<LoadOptions, 'allowRefHosts' | 'limits'> = {},
+): Promise<void> {
+  await readSpecFiles(resolve(path), {
+    ...(options.allowRefHosts ? { allowRefHosts: options.allowRefHosts } : {}),
+    limits: { ...SPEC_LIMITS, ...options.limits },
+  });
 }
 
 /**

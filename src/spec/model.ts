@@ -108,7 +108,10 @@ export function asRecord(value: unknown): Record<string, unknown> {
 
 /** The header that carries a credential, as the spec's security schemes name it (the contract's names when it has none). */
 export function credentialHeader(spec: Pick<SpecModel, 'securitySchemes'>, credential: Credential): string {
-  return spec.securitySchemes.find((s) => s.credential === credential)?.header ?? (credential === 'bearer' ? 'Authorization' : 'X-User-ID');
+  return (
+    spec.securitySchemes.find((s) => s.credential === credential)?.header ??
+    (credential === 'bearer' ? 'Authorization' : 'X-User-ID')
+  );
 }
 
 function credentialOf(scheme: Record<string, unknown>): Credential {
@@ -119,7 +122,12 @@ function securitySchemesOf(components: Record<string, unknown>): SecurityScheme[
   return Object.entries(asRecord(components['securitySchemes'])).map(([name, raw]) => {
     const scheme = asRecord(raw);
     const credential = credentialOf(scheme);
-    return { name, credential, type: String(scheme['type']), header: credential === 'bearer' ? 'Authorization' : String(scheme['name']) };
+    return {
+      name,
+      credential,
+      type: String(scheme['type']),
+      header: credential === 'bearer' ? 'Authorization' : String(scheme['name']),
+    };
   });
 }
 
@@ -127,7 +135,12 @@ function securitySchemesOf(components: Record<string, unknown>): SecurityScheme[
 function parametersOf(shared: Record<string, unknown>[], own: Record<string, unknown>[]): Parameter[] {
   const byKey = new Map<string, Parameter>();
   for (const p of [...shared, ...own]) {
-    const param: Parameter = { name: String(p['name']), in: p['in'] as ParameterLocation, required: p['required'] === true, schema: asRecord(p['schema']) };
+    const param: Parameter = {
+      name: String(p['name']),
+      in: p['in'] as ParameterLocation,
+      required: p['required'] === true,
+      schema: asRecord(p['schema']),
+    };
     if (typeof p['description'] === 'string') param.description = p['description'];
     byKey.set(`${param.in}:${param.name}`, param);
   }
@@ -142,7 +155,11 @@ function responsesOf(op: Record<string, unknown>): ResponseSpec[] {
     const spec: ResponseSpec = {
       status,
       description: String(response['description'] ?? ''),
-      headers: Object.entries(asRecord(response['headers'])).map(([name, h]) => ({ name, required: asRecord(h)['required'] === true, schema: asRecord(asRecord(h)['schema']) })),
+      headers: Object.entries(asRecord(response['headers'])).map(([name, h]) => ({
+        name,
+        required: asRecord(h)['required'] === true,
+        schema: asRecord(asRecord(h)['schema']),
+      })),
     };
     if (contentType) {
       spec.contentType = contentType;
@@ -157,7 +174,11 @@ function requestBodyOf(op: Record<string, unknown>): Operation['requestBody'] {
   const bodyContent = asRecord(body['content']);
   const bodyType = Object.keys(bodyContent)[0];
   if (!bodyType) return undefined;
-  return { required: body['required'] === true, contentType: bodyType, schema: asRecord(asRecord(bodyContent[bodyType])['schema']) };
+  return {
+    required: body['required'] === true,
+    contentType: bodyType,
+    schema: asRecord(asRecord(bodyContent[bodyType])['schema']),
+  };
 }
 
 interface SecurityContext {
@@ -165,12 +186,19 @@ interface SecurityContext {
   globalSecurity: Record<string, string[]>[];
 }
 
-function operationOf(path: string, method: HttpMethod, op: Record<string, unknown>, shared: Record<string, unknown>[], sec: SecurityContext): Operation {
+function operationOf(
+  path: string,
+  method: HttpMethod,
+  op: Record<string, unknown>,
+  shared: Record<string, unknown>[],
+  sec: SecurityContext,
+): Operation {
   const rawSecurity = (op['security'] as Record<string, string[]>[] | undefined) ?? sec.globalSecurity;
   const security = rawSecurity.map((alt) =>
     Object.keys(alt).map((name) => {
       const scheme = sec.schemeByName.get(name);
-      if (!scheme) throw new VapcError('E_SPEC_INVALID', `operation ${method} ${path} names an unknown security scheme ${name}`);
+      if (!scheme)
+        throw new VapcError('E_SPEC_INVALID', `operation ${method} ${path} names an unknown security scheme ${name}`);
       return scheme;
     }),
   );
@@ -216,7 +244,10 @@ function numericBounds(operations: Operation[]): NumericBound[] {
     if (!op.requestBody) continue;
     walkProperties(op.requestBody.schema, '', (pointer, field, schema) => {
       const type = schema['type'];
-      if ((type === 'integer' || type === 'number') && (schema['minimum'] !== undefined || schema['maximum'] !== undefined)) {
+      if (
+        (type === 'integer' || type === 'number') &&
+        (schema['minimum'] !== undefined || schema['maximum'] !== undefined)
+      ) {
         const bound: NumericBound = { operationId: op.id, pointer, field, type };
         if (typeof schema['minimum'] === 'number') bound.minimum = schema['minimum'];
         if (typeof schema['maximum'] === 'number') bound.maximum = schema['maximum'];

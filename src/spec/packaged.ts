@@ -36,7 +36,8 @@ function filesUnder(dir: string): string[] {
 export function specFolderHash(specFile: string = paths.specSource): string {
   const folder = join(specFile, '..');
   const hash = createHash('sha256');
-  for (const file of filesUnder(folder)) hash.update(`\0${relative(folder, file).split(sep).join('/')}\0`).update(readFileSync(file));
+  for (const file of filesUnder(folder))
+    hash.update(`\0${relative(folder, file).split(sep).join('/')}\0`).update(readFileSync(file));
   return hash.digest('hex');
 }
 
@@ -50,10 +51,14 @@ export function packagedSpecText(document: OpenAPIDocument, specFile: string = p
  * The run's side: the document the build validated, or undefined when there is none or the spec
  * folder changed since (the caller then loads and validates the authored spec itself).
  */
-export function readPackagedDocument(file: string = PACKAGED_SPEC_FILE, specFile: string = paths.specSource): OpenAPIDocument | undefined {
+export function readPackagedDocument(
+  file: string = PACKAGED_SPEC_FILE,
+  specFile: string = paths.specSource,
+): OpenAPIDocument | undefined {
   try {
     const packaged = JSON.parse(readFileSync(file, 'utf8')) as Partial<PackagedSpec>;
-    if (packaged.format !== FORMAT || typeof packaged.document !== 'object' || packaged.document === null) return undefined;
+    if (packaged.format !== FORMAT || typeof packaged.document !== 'object' || packaged.document === null)
+      return undefined;
     return packaged.spec_hash === specFolderHash(specFile) ? packaged.document : undefined;
   } catch {
     return undefined;

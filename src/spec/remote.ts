@@ -17,18 +17,38 @@ const REMOTE_TIMEOUT_MS = 10_000;
 export const shown = (text: string): string => clip(printable(text), 200);
 
 /** The refusal of a `$ref`: names the string as written, never what it points at. */
-export const refused = (ref: string, why: string): VapcError => new VapcError('E_SPEC_REFUSED', `$ref "${shown(ref)}" refused: ${why}`);
+export const refused = (ref: string, why: string): VapcError =>
+  new VapcError('E_SPEC_REFUSED', `$ref "${shown(ref)}" refused: ${why}`);
 
 const NOT_PUBLIC = new BlockList();
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) NOT_PUBLIC.addSubnet(net, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  NOT_PUBLIC.addSubnet(net, prefix, 'ipv4');
 // IPv4-mapped addresses (::ffff:a.b.c.d) are checked as the IPv4 address they carry (below):
 // BlockList would also match every IPv4 address against a ::ffff:0:0/96 rule.
 for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
-] as const) NOT_PUBLIC.addSubnet(net, prefix, 'ipv6');
+  ['::', 128],
+  ['::1', 128],
+  ['64:ff9b::', 96],
+  ['100::', 64],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  NOT_PUBLIC.addSubnet(net, prefix, 'ipv6');
 
 /** True for an address a spec may make vapc connect to: a public unicast one. */
 export function isPublicAddress(address: string): boolean {
@@ -57,31 +77,52 @@ function canonicalHost(host: string): string {
 }
 
 /** Fetches an allowed remote `$ref` (see the module comment); `ref` is the string as written. */
-export async function fetchRef(ref: string, url: string, allowedHosts: readonly string[], maxBytes: number): Promise<string> {
+export async function fetchRef(
+  ref: string,
+  url: string,
+  allowedHosts: readonly string[],
+  maxBytes: number,
+): Promise<string> {
   const parsed = new URL(url);
   const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (!allowedHosts.map(canonicalHost).includes(host)) {
-    throw refused(ref, allowedHosts.length === 0 ? 'vapc resolves no network $ref (--allow-ref-host HOST allows one host)' : 'its host is not one --allow-ref-host names');
+    throw refused(
+      ref,
+      allowedHosts.length === 0
+        ? 'vapc resolves no network $ref (--allow-ref-host HOST allows one host)'
+        : 'its host is not one --allow-ref-host names',
+    );
   }
   let addresses: Array<{ address: string; family: number }>;
   try {
-    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true });
+    addresses = isIP(host)
+      ? [{ address: host, family: isIP(host) }]
+      : await lookup(host, { all: true, verbatim: true });
   } catch {
     throw refused(ref, 'its host does not resolve');
   }
   const first = addresses[0];
-  if (!first || addresses.some((a) => !isPublicAddress(a.address))) throw refused(ref, 'its host resolves to a loopback, private or otherwise non-public address');
+  if (!first || addresses.some((a) => !isPublicAddress(a.address)))
+    throw refused(ref, 'its host resolves to a loopback, private or otherwise non-public address');
   const agent = new Agent({
     connect: {
       timeout: REMOTE_TIMEOUT_MS,
-      lookup: (_h: string, _o: unknown, cb: (e: Error | null, a: string, f: number) => void) => cb(null, first.address, first.family),
+      lookup: (_h: string, _o: unknown, cb: (e: Error | null, a: string, f: number) => void) =>
+        cb(null, first.address, first.family),
     },
   });
   try {
-    const response = await request(parsed, { dispatcher: agent, headersTimeout: REMOTE_TIMEOUT_MS, bodyTimeout: REMOTE_TIMEOUT_MS });
+    const response = await request(parsed, {
+      dispatcher: agent,
+      headersTimeout: REMOTE_TIMEOUT_MS,
+      bodyTimeout: REMOTE_TIMEOUT_MS,
+    });
     if (response.statusCode !== 200) {
       await response.body.dump();
-      throw refused(ref, `the host answered ${response.statusCode}${response.statusCode >= 300 && response.statusCode < 400 ? ' (redirects are not followed)' : ''}`);
+      throw refused(
+        ref,
+        `the host answered ${response.statusCode}${response.statusCode >= 300 && response.statusCode < 400 ? ' (redirects are not followed)' : ''}`,
+      );
     }
     const chunks: Buffer[] = [];
     let length = 0;

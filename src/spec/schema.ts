@@ -129,5 +129,7 @@ export function isProviderId(schema: JsonSchema): boolean {
  */
 export function providerIdFields(op: Operation): FieldInfo[] {
   if (!op.requestBody) return [];
-  return fieldsOf(op.requestBody.schema).filter((f) => typesOf(f.schema).includes('string') && isProviderId(nonNull(f.schema)));
+  return fieldsOf(op.requestBody.schema).filter(
+    (f) => typesOf(f.schema).includes('string') && isProviderId(nonNull(f.schema)),
+  );
 }

@@ -92,12 +92,19 @@ export class SpecSource {
    * The line of a property of the response body documented for `status` (the exact code, else
    * its `2XX`-style range, else `default`), e.g. `['duration_seconds']` of a call in GET /calls.
    */
-  responseProperty(path: string, method: string, status: string, segments: readonly string[]): SourcePosition | undefined {
+  responseProperty(
+    path: string,
+    method: string,
+    status: string,
+    segments: readonly string[],
+  ): SourcePosition | undefined {
     const item = this.pathItem(path);
     const responses = item && this.walk(item, [method.toLowerCase(), 'responses']);
     const map = responses && this.deref(responses);
     if (!map || !isMap(map.node)) return undefined;
-    const key = [status, `${status.charAt(0)}XX`, 'default'].find((k) => map.node !== null && isMap(map.node) && map.node.has(k));
+    const key = [status, `${status.charAt(0)}XX`, 'default'].find(
+      (k) => map.node !== null && isMap(map.node) && map.node.has(k),
+    );
     const response = key === undefined ? undefined : this.child(map, key);
     return response ? this.jsonSchemaProperty(this.child(response, 'content'), segments) : undefined;
   }
@@ -109,7 +116,8 @@ export class SpecSource {
     if (!json) return undefined;
     let schema = this.walk(content, [String((json.key as { value: unknown }).value), 'schema']);
     for (const [i, segment] of segments.entries()) {
-      while (schema && isMap(schema.node) && !schema.node.has('properties') && schema.node.has('items')) schema = this.child(schema, 'items');
+      while (schema && isMap(schema.node) && !schema.node.has('properties') && schema.node.has('items'))
+        schema = this.child(schema, 'items');
       const props = schema && this.child(schema, 'properties');
       if (!props || !isMap(props.node) || !props.node.has(segment)) return undefined;
       if (i === segments.length - 1) return this.keyPosition(props, segment);
@@ -166,7 +174,10 @@ export class SpecSource {
       const ref = node.get('$ref');
       if (typeof ref !== 'string') return current;
       const [target = '', pointer = ''] = ref.split('#', 2);
-      const source = target === '' ? current.source : this.load(resolve(dirname(resolve(this.base, current.source.file)), decodeURI(target)));
+      const source =
+        target === ''
+          ? current.source
+          : this.load(resolve(dirname(resolve(this.base, current.source.file)), decodeURI(target)));
       if (!source) return undefined;
       let next: Cursor | undefined = { source, node: source.contents };
       for (const raw of pointer.split('/').slice(1)) {
@@ -187,8 +198,15 @@ export class SpecSource {
     try {
       const lines = new LineCounter();
       // Only files of the spec's folder, within the cap: a $ref is followed here only to find a line.
-      const doc = parseDocument(readInFolder(absolute, dirname(resolve(this.root))), { lineCounter: lines, keepSourceTokens: false });
-      loaded = { file: relative(this.base, absolute).split('\\').join('/'), contents: (doc.contents as Node | null) ?? null, lines };
+      const doc = parseDocument(readInFolder(absolute, dirname(resolve(this.root))), {
+        lineCounter: lines,
+        keepSourceTokens: false,
+      });
+      loaded = {
+        file: relative(this.base, absolute).split('\\').join('/'),
+        contents: (doc.contents as Node | null) ?? null,
+        lines,
+      };
     } catch {
       loaded = undefined;
     }
@@ -225,12 +243,15 @@ export function specLocator(source: SpecSource = new SpecSource()) {
       if (!op || field.segments.length === 0) return undefined;
       const [path, method] = op;
       const where = field.location;
-      if (where === 'response') return field.status ? source.responseProperty(path, method, field.status, field.segments) : undefined;
+      if (where === 'response')
+        return field.status ? source.responseProperty(path, method, field.status, field.segments) : undefined;
       if (where === undefined || where === 'body') {
         const found = source.bodyProperty(path, method, field.segments);
         if (found || where === 'body') return found;
       }
-      return field.segments.length === 1 ? source.parameter(path, method, field.segments[0]!, where as FieldLocation | undefined) : undefined;
+      return field.segments.length === 1
+        ? source.parameter(path, method, field.segments[0]!, where as FieldLocation | undefined)
+        : undefined;
     },
   };
 }

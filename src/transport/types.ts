@@ -42,7 +42,8 @@ export interface HttpResponse {
   truncated: boolean;
 }
 
-export type TransportErrorCode = 'timeout' | 'connection_refused' | 'connection_reset' | 'body_too_large' | 'redirect_loop' | 'protocol' | 'other';
+export type TransportErrorCode =
+  'timeout' | 'connection_refused' | 'connection_reset' | 'body_too_large' | 'redirect_loop' | 'protocol' | 'other';
 
 export interface Exchange {
   request: WireRequest;

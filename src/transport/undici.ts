@@ -33,13 +33,19 @@ export function parseBaseUrl(baseUrl: string): URL {
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new VapcError('E_USAGE', `invalid base URL "${baseUrl}": expected an absolute http(s) URL such as http://127.0.0.1:4010`);
+    throw new VapcError(
+      'E_USAGE',
+      `invalid base URL "${baseUrl}": expected an absolute http(s) URL such as http://127.0.0.1:4010`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new VapcError('E_USAGE', `invalid base URL "${baseUrl}": only http and https are supported`);
   }
   if (url.username || url.password) {
-    throw new VapcError('E_USAGE', `invalid base URL: credentials in the URL are not supported; use --api-key and --user-id`);
+    throw new VapcError(
+      'E_USAGE',
+      `invalid base URL: credentials in the URL are not supported; use --api-key and --user-id`,
+    );
   }
   if (url.search || url.hash) {
     throw new VapcError('E_USAGE', `invalid base URL "${baseUrl}": it must not carry a query or fragment`);
@@ -84,8 +90,10 @@ export function classifyError(error: unknown, timedOut: boolean): TransportError
   if (timedOut) return 'timeout';
   const codes = errorCodes(error);
   const has = (...names: string[]) => codes.some((c) => names.includes(c));
-  if (has('UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT', 'TimeoutError')) return 'timeout';
-  if (has('ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL')) return 'connection_refused';
+  if (has('UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT', 'TimeoutError'))
+    return 'timeout';
+  if (has('ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'))
+    return 'connection_refused';
   if (has('ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED')) return 'connection_reset';
   if (has('UND_ERR_RESPONSE_EXCEEDED_MAX_SIZE')) return 'body_too_large';
   if (codes.some((c) => c.startsWith('HPE_')) || has('UND_ERR_INFO', 'UND_ERR_INVALID_ARG')) return 'protocol';
@@ -93,7 +101,12 @@ export function classifyError(error: unknown, timedOut: boolean): TransportError
 }
 
 /** OpenSSL's answers to a plain-HTTP reply where a TLS handshake was expected. */
-const PLAIN_HTTP_ON_TLS = ['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_HTTP_REQUEST', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'EPROTO'];
+const PLAIN_HTTP_ON_TLS = [
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'ERR_SSL_HTTP_REQUEST',
+  'ERR_SSL_PACKET_LENGTH_TOO_LONG',
+  'EPROTO',
+];
 
 /**
  * TLS failures as one readable sentence instead of OpenSSL's record (`80DC…:error:0A00010B:SSL
@@ -102,13 +115,17 @@ const PLAIN_HTTP_ON_TLS = ['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_HTTP_REQUEST
  */
 export function tlsSentence(error: unknown, base: URL): string | undefined {
   const codes = errorCodes(error);
-  if (base.protocol === 'https:' && codes.some((c) => PLAIN_HTTP_ON_TLS.includes(c) || /WRONG_VERSION_NUMBER|HTTP_REQUEST/.test(c))) {
+  if (
+    base.protocol === 'https:' &&
+    codes.some((c) => PLAIN_HTTP_ON_TLS.includes(c) || /WRONG_VERSION_NUMBER|HTTP_REQUEST/.test(c))
+  ) {
     const http = new URL(base.href);
     http.protocol = 'http:';
     return `the server answered plain HTTP, not TLS; use ${http.href.replace(/\/+$/, '')}`;
   }
   const cert = codes.find((c) => /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ALTNAME/.test(c));
-  if (cert) return `the server's TLS certificate was refused (${cert}); give a URL whose certificate this machine trusts (NODE_EXTRA_CA_CERTS adds a CA)`;
+  if (cert)
+    return `the server's TLS certificate was refused (${cert}); give a URL whose certificate this machine trusts (NODE_EXTRA_CA_CERTS adds a CA)`;
   const ssl = codes.find((c) => c.startsWith('ERR_SSL_'));
   if (ssl) return `the TLS handshake failed (${ssl})`;
   return undefined;
@@ -233,7 +250,12 @@ const LAZY_JSON: PropertyDescriptorMap = {
  * Wraps a decoded, capped body; `json` and `jsonError` are parsed lazily on first read (and cached), so
  * checks that judge only the status do not pay for parsing a large body.
  */
-export function toHttpResponse(status: number, headers: Record<string, string>, text: string, truncated: boolean): HttpResponse {
+export function toHttpResponse(
+  status: number,
+  headers: Record<string, string>,
+  text: string,
+  truncated: boolean,
+): HttpResponse {
   const response = { status, headers, text, truncated } as HttpResponse;
   // A scan to the first non-space character; trim() would copy a whole 60 KB page to find out.
   if (!/\S/.test(text)) return response;
@@ -247,7 +269,10 @@ export function toHttpResponse(status: number, headers: Record<string, string>, 
 }
 
 /** Reads a body of unknown length up to the cap; the rest is left unread (the caller drops the connection). */
-async function readCapped(body: AsyncIterable<Buffer>, maxBodyBytes: number): Promise<{ text: string; truncated: boolean }> {
+async function readCapped(
+  body: AsyncIterable<Buffer>,
+  maxBodyBytes: number,
+): Promise<{ text: string; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -267,20 +292,37 @@ async function readCapped(body: AsyncIterable<Buffer>, maxBodyBytes: number): Pr
  * no longer than its declared length is read in one go; any other is read up to the cap, and the
  * rest discarded with the connection.
  */
-async function readExchange(wire: WireRequest, response: Dispatcher.ResponseData, maxBodyBytes: number, started: number): Promise<Exchange> {
+async function readExchange(
+  wire: WireRequest,
+  response: Dispatcher.ResponseData,
+  maxBodyBytes: number,
+  started: number,
+): Promise<Exchange> {
   const responseHeaders = normaliseHeaders(response.headers);
   const declared = Number(responseHeaders['content-length']);
-  if ((Number.isSafeInteger(declared) && declared <= maxBodyBytes) || response.statusCode === 204 || response.statusCode === 304) {
+  if (
+    (Number.isSafeInteger(declared) && declared <= maxBodyBytes) ||
+    response.statusCode === 204 ||
+    response.statusCode === 304
+  ) {
     // HTTP framing bounds the body to the declared length (none for 204 and 304): read and
     // decode it in one go.
     const text = await response.body.text();
-    return { request: wire, response: toHttpResponse(response.statusCode, responseHeaders, text, false), durationMs: performance.now() - started };
+    return {
+      request: wire,
+      response: toHttpResponse(response.statusCode, responseHeaders, text, false),
+      durationMs: performance.now() - started,
+    };
   }
   const { text, truncated } = await readCapped(response.body as AsyncIterable<Buffer>, maxBodyBytes);
   if (truncated) response.body.destroy();
   const http = toHttpResponse(response.statusCode, responseHeaders, text, truncated);
   const exchange: Exchange = { request: wire, response: http, durationMs: performance.now() - started };
-  if (truncated) exchange.error = { code: 'body_too_large', message: `the response body exceeded ${maxBodyBytes} bytes and was cut` };
+  if (truncated)
+    exchange.error = {
+      code: 'body_too_large',
+      message: `the response body exceeded ${maxBodyBytes} bytes and was cut`,
+    };
   return exchange;
 }
 

@@ -113,15 +113,22 @@ function objectOf(entries: ParameterEntry[]): Json {
 }
 
 /** The manifest of each documented response of an operation; its header and body validators join `parts`. */
-function responseManifests(document: Json, op: Json, prefix: string, parts: ValidatorPart[]): Record<string, ResponseManifest> {
+function responseManifests(
+  document: Json,
+  op: Json,
+  prefix: string,
+  parts: ValidatorPart[],
+): Record<string, ResponseManifest> {
   const responses: Record<string, ResponseManifest> = {};
   for (const [status, rawResponse] of Object.entries(isObject(op['responses']) ? op['responses'] : {})) {
     const response = resolve(document, rawResponse);
     const key = status.replace(/[^A-Za-z0-9]/g, '_');
-    const headers: ParameterEntry[] = Object.entries(isObject(response['headers']) ? response['headers'] : {}).map(([name, raw]) => {
-      const h = resolve(document, raw);
-      return { name, required: h['required'] === true, schema: rewriteSchema(h['schema'] ?? {}) };
-    });
+    const headers: ParameterEntry[] = Object.entries(isObject(response['headers']) ? response['headers'] : {}).map(
+      ([name, raw]) => {
+        const h = resolve(document, raw);
+        return { name, required: h['required'] === true, schema: rewriteSchema(h['schema'] ?? {}) };
+      },
+    );
     const entry: ResponseManifest = { headers };
     if (headers.length > 0) {
       entry.headersValidator = `${prefix}_${key}_headers`;
@@ -168,7 +175,12 @@ export function planValidators(document: Json): CompiledPlan {
       const byKey = new Map<string, ParameterEntry & { in: string }>();
       for (const raw of [...shared, ...own]) {
         const p = resolve(document, raw);
-        const entry = { name: String(p['name']), in: String(p['in']), required: p['required'] === true, schema: rewriteSchema(p['schema'] ?? {}) };
+        const entry = {
+          name: String(p['name']),
+          in: String(p['in']),
+          required: p['required'] === true,
+          schema: rewriteSchema(p['schema'] ?? {}),
+        };
         byKey.set(`${entry.in}:${entry.in === 'header' ? entry.name.toLowerCase() : entry.name}`, entry);
       }
       const manifest: OperationManifest = {
@@ -179,7 +191,9 @@ export function planValidators(document: Json): CompiledPlan {
         responses: {},
       };
       for (const location of LOCATIONS) {
-        const entries = [...byKey.values()].filter((p) => p.in === location).map(({ name, required, schema }) => ({ name, required, schema }));
+        const entries = [...byKey.values()]
+          .filter((p) => p.in === location)
+          .map(({ name, required, schema }) => ({ name, required, schema }));
         manifest.parameters[location] = entries;
         if (entries.length > 0) {
           const exportName = `${prefix}_${location}`;
@@ -210,7 +224,15 @@ export function planValidators(document: Json): CompiledPlan {
 }
 
 /** Annotations that never change a verdict; x-secret stays (issues redact the values it marks). */
-const PROSE = new Set(['title', 'description', 'examples', 'example', 'x-unspecified', 'x-contract-conflict', 'x-side-effects']);
+const PROSE = new Set([
+  'title',
+  'description',
+  'examples',
+  'example',
+  'x-unspecified',
+  'x-contract-conflict',
+  'x-side-effects',
+]);
 
 /**
  * A copy of a schema without its prose, so the standalone module (which embeds the schemas for
@@ -227,7 +249,9 @@ function withoutProse<T>(schema: T): T {
         out[key] = inner;
         continue;
       }
-      const mapOfSchemas = !inProperties && (key === 'properties' || key === 'patternProperties' || key === '$defs' || key === 'dependentSchemas');
+      const mapOfSchemas =
+        !inProperties &&
+        (key === 'properties' || key === 'patternProperties' || key === '$defs' || key === 'dependentSchemas');
       out[key] = strip(inner, mapOfSchemas);
     }
     return out;
@@ -261,9 +285,11 @@ export function createAjv(plan: CompiledPlan, options: AjvOptions): Ajv2020 {
   });
   addFormats.default(ajv);
   for (const keyword of [...OPENAPI_ANNOTATIONS, ...plan.extensions]) {
-    if (!ajv.getKeyword(keyword)) ajv.addKeyword({ keyword, schemaType: ['string', 'number', 'boolean', 'object', 'array', 'null'] });
+    if (!ajv.getKeyword(keyword))
+      ajv.addKeyword({ keyword, schemaType: ['string', 'number', 'boolean', 'object', 'array', 'null'] });
   }
-  for (const [name, schema] of Object.entries(plan.components)) ajv.addSchema({ ...withoutProse(schema), $id: componentId(name) } as AnySchema);
+  for (const [name, schema] of Object.entries(plan.components))
+    ajv.addSchema({ ...withoutProse(schema), $id: componentId(name) } as AnySchema);
   for (const part of plan.parts) if (part.schema) ajv.addSchema(withoutProse(part.schema) as AnySchema, part.id);
   return ajv;
 }
@@ -276,10 +302,13 @@ export async function readBundledDocument(path: string = paths.bundledJson): Pro
 }
 
 /** Compiles every validator at run time: what the precompiled module spares its importers. */
-export async function compileAtRuntime(path: string = paths.bundledJson): Promise<{ plan: CompiledPlan; validators: Record<string, (data: unknown) => boolean> }> {
+export async function compileAtRuntime(
+  path: string = paths.bundledJson,
+): Promise<{ plan: CompiledPlan; validators: Record<string, (data: unknown) => boolean> }> {
   const plan = planValidators(await readBundledDocument(path));
   const ajv = createAjv(plan, { standalone: false });
   const validators: Record<string, (data: unknown) => boolean> = {};
-  for (const part of plan.parts) validators[part.name] = ajv.getSchema(part.id) as unknown as (data: unknown) => boolean;
+  for (const part of plan.parts)
+    validators[part.name] = ajv.getSchema(part.id) as unknown as (data: unknown) => boolean;
   return { plan, validators };
 }

@@ -46,11 +46,21 @@ function shownPointer(at: string, depth: number): string {
  * At the depth bound (`objects[d]`: the object at depth d on the way down): a value met twice is a
  * cycle, reported where it first repeats; otherwise the value is just deep.
  */
-function depthIssue(objects: object[], depth: number, maxDepth: number): { depth: number; rule: string; message: string; extra: Partial<ValidationIssue> } {
+function depthIssue(
+  objects: object[],
+  depth: number,
+  maxDepth: number,
+): { depth: number; rule: string; message: string; extra: Partial<ValidationIssue> } {
   const seen = new Set<object>();
   for (let d = 0; d <= depth; d++) {
     const o = objects[d] as object;
-    if (seen.has(o)) return { depth: d, rule: 'cycle', message: 'refers back to one of its own ancestors: a cyclic value is not JSON', extra: { actual: 'cycle' } };
+    if (seen.has(o))
+      return {
+        depth: d,
+        rule: 'cycle',
+        message: 'refers back to one of its own ancestors: a cyclic value is not JSON',
+        extra: { actual: 'cycle' },
+      };
     seen.add(o);
   }
   return { depth, rule: 'depth', message: `is nested deeper than ${maxDepth} levels`, extra: { expected: maxDepth } };
@@ -75,14 +85,21 @@ export function inspectJson(data: unknown, limits: InspectLimits = DEFAULT_LIMIT
   // ancestors on the fast path: a cycle always runs into the depth bound, where it is told apart.
   const visit = (value: unknown, depth: number): void => {
     if (++nodes > limits.maxNodes) {
-      if (!stop) report(depth, 'size', `is too large to validate: more than ${limits.maxNodes} values`, { expected: limits.maxNodes });
+      if (!stop)
+        report(depth, 'size', `is too large to validate: more than ${limits.maxNodes} values`, {
+          expected: limits.maxNodes,
+        });
       stop = true;
       return;
     }
     const type = typeof value;
     if (type === 'string' || type === 'boolean') return;
     if (type === 'number') {
-      if (!Number.isFinite(value)) report(depth, 'json', `must be a JSON value, got ${kindOf(value)}`, { expected: 'finite number', actual: String(value) });
+      if (!Number.isFinite(value))
+        report(depth, 'json', `must be a JSON value, got ${kindOf(value)}`, {
+          expected: 'finite number',
+          actual: String(value),
+        });
       return;
     }
     if (type !== 'object') {
@@ -108,7 +125,10 @@ export function inspectJson(data: unknown, limits: InspectLimits = DEFAULT_LIMIT
     }
     const proto = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) {
-      report(depth, 'json', `must be a JSON value, got ${kindOf(value)}`, { expected: 'plain object', actual: kindOf(value) });
+      report(depth, 'json', `must be a JSON value, got ${kindOf(value)}`, {
+        expected: 'plain object',
+        actual: kindOf(value),
+      });
       return;
     }
     // for...in is several times faster than Object.keys here; a plain object inherits no

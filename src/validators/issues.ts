@@ -62,11 +62,22 @@ export function issueFromAjv(error: ErrorObject, prefix = ''): ValidationIssue {
   switch (error.keyword) {
     case 'required':
     case 'dependentRequired':
-      return { pointer, rule: error.keyword, expected: p['missingProperty'], message: `${at} must have required property '${String(p['missingProperty'])}'` };
+      return {
+        pointer,
+        rule: error.keyword,
+        expected: p['missingProperty'],
+        message: `${at} must have required property '${String(p['missingProperty'])}'`,
+      };
     case 'additionalProperties':
     case 'unevaluatedProperties': {
       const name = String(p['additionalProperty'] ?? p['unevaluatedProperty']);
-      return { pointer, rule: error.keyword, expected: false, actual: name, message: `${at} must not have additional property '${name}'` };
+      return {
+        pointer,
+        rule: error.keyword,
+        expected: false,
+        actual: name,
+        message: `${at} must not have additional property '${name}'`,
+      };
     }
   }
   const secret = isSecret(error);
@@ -96,11 +107,17 @@ function valueRule(error: ErrorObject, got: string): { expected?: unknown; text:
       return { expected: p['allowedValue'], text: `must be ${show(p['allowedValue'])}, got ${got}` };
     case 'minLength':
     case 'maxLength':
-      return { expected: p['limit'], text: `must have ${error.keyword === 'minLength' ? 'at least' : 'at most'} ${String(p['limit'])} characters, got ${got}` };
+      return {
+        expected: p['limit'],
+        text: `must have ${error.keyword === 'minLength' ? 'at least' : 'at most'} ${String(p['limit'])} characters, got ${got}`,
+      };
     case 'minItems':
     case 'maxItems': {
       const count = Array.isArray(error.data) ? error.data.length : got;
-      return { expected: p['limit'], text: `must have ${error.keyword === 'minItems' ? 'at least' : 'at most'} ${String(p['limit'])} items, got ${count}` };
+      return {
+        expected: p['limit'],
+        text: `must have ${error.keyword === 'minItems' ? 'at least' : 'at most'} ${String(p['limit'])} items, got ${count}`,
+      };
     }
     case 'format':
       return { expected: p['format'], text: `must match format "${String(p['format'])}", got ${got}` };
@@ -118,11 +135,19 @@ function valueRule(error: ErrorObject, got: string): { expected?: unknown; text:
  * type of a nullable field also appears once per type. Keep what a person needs: drop the combinator
  * summaries when a branch error is present, and exact duplicates.
  */
-export function issuesFromAjv(errors: readonly ErrorObject[] | null | undefined, prefix = '', max = 100): ValidationIssue[] {
+export function issuesFromAjv(
+  errors: readonly ErrorObject[] | null | undefined,
+  prefix = '',
+  max = 100,
+): ValidationIssue[] {
   const out: ValidationIssue[] = [];
   const seen = new Set<string>();
   for (const error of errors ?? []) {
-    if ((error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'allOf') && (errors?.length ?? 0) > 1) continue;
+    if (
+      (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'allOf') &&
+      (errors?.length ?? 0) > 1
+    )
+      continue;
     if (error.keyword === 'if') continue;
     const issue = issueFromAjv(error, prefix);
     const key = `${issue.pointer}\u0000${issue.rule}\u0000${issue.message}`;

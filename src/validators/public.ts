@@ -6,7 +6,15 @@
  */
 import type { OperationId } from '../generated/manifest.js';
 import * as untyped from './validate.js';
-import type { CheckedResult, RequestPart, RequestParts, ResponsePart, ResponseParts, ValidateOptions, ValidatedRequest } from './validate.js';
+import type {
+  CheckedResult,
+  RequestPart,
+  RequestParts,
+  ResponsePart,
+  ResponseParts,
+  ValidateOptions,
+  ValidatedRequest,
+} from './validate.js';
 
 export type { OperationId };
 
@@ -14,12 +22,20 @@ export type { OperationId };
 export const operationIds: () => OperationId[] = untyped.operationIds as () => OperationId[];
 
 /** Validates the parts of a request passed (path, query, headers, body) against an operation. */
-export const validateRequest: (operationId: OperationId, parts: RequestParts, options?: ValidateOptions) => CheckedResult<ValidatedRequest, RequestPart> =
-  untyped.validateRequest;
+export const validateRequest: (
+  operationId: OperationId,
+  parts: RequestParts,
+  options?: ValidateOptions,
+) => CheckedResult<ValidatedRequest, RequestPart> = untyped.validateRequest;
 
 /** Validates a response of an operation: a documented status, then the headers and body passed. */
-export const validateResponse: (operationId: OperationId, status: number, parts: ResponseParts, options?: ValidateOptions) => CheckedResult<unknown, ResponsePart> =
-  untyped.validateResponse;
+export const validateResponse: (
+  operationId: OperationId,
+  status: number,
+  parts: ResponseParts,
+  options?: ValidateOptions,
+) => CheckedResult<unknown, ResponsePart> = untyped.validateResponse;
 
 /** Which documented response a status maps to (exact, then '2XX', then 'default'); undefined when none. */
-export const responseSchemaFor: (operationId: OperationId, status: number) => { status: string } | undefined = untyped.responseSchemaFor;
+export const responseSchemaFor: (operationId: OperationId, status: number) => { status: string } | undefined =
+  untyped.responseSchemaFor;

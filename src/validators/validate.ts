@@ -26,7 +26,10 @@ const functions = new Map<string, AjvFunction>(Object.entries(compiled as unknow
 export class UnknownSchemaError extends VapcError {
   readonly schemaName: string;
   constructor(schemaName: string) {
-    super('E_UNKNOWN_SCHEMA', `unknown schema "${schemaName}"; the contract defines ${Object.keys(manifest.schemas).join(', ')}`);
+    super(
+      'E_UNKNOWN_SCHEMA',
+      `unknown schema "${schemaName}"; the contract defines ${Object.keys(manifest.schemas).join(', ')}`,
+    );
     this.name = 'UnknownSchemaError';
     this.schemaName = schemaName;
   }
@@ -36,7 +39,10 @@ export class UnknownSchemaError extends VapcError {
 export class UnknownOperationError extends VapcError {
   readonly operationId: string;
   constructor(operationId: string) {
-    super('E_UNKNOWN_OPERATION', `unknown operation "${operationId}"; the contract defines ${Object.keys(manifest.operations).join(', ')}`);
+    super(
+      'E_UNKNOWN_OPERATION',
+      `unknown operation "${operationId}"; the contract defines ${Object.keys(manifest.operations).join(', ')}`,
+    );
     this.name = 'UnknownOperationError';
     this.operationId = operationId;
   }
@@ -60,13 +66,20 @@ function run(fn: AjvFunction, data: unknown, limits: InspectLimits, prefix = '')
     return issuesFromAjv(fn.errors, prefix, limits.maxIssues);
   } catch (error) {
     // A getter or proxy that throws while being read: the value cannot be validated as JSON.
-    return [{ pointer: '', rule: 'json', message: `${prefix}/ cannot be read as JSON: ${error instanceof Error ? error.message : show(error)}` }];
+    return [
+      {
+        pointer: '',
+        rule: 'json',
+        message: `${prefix}/ cannot be read as JSON: ${error instanceof Error ? error.message : show(error)}`,
+      },
+    ];
   }
 }
 
 function fnOf(name: string): AjvFunction {
   const fn = functions.get(name);
-  if (typeof fn !== 'function') throw new VapcError('E_TOOL_FAILED', `the precompiled validator ${name} is missing; rebuild with npm run build`);
+  if (typeof fn !== 'function')
+    throw new VapcError('E_TOOL_FAILED', `the precompiled validator ${name} is missing; rebuild with npm run build`);
   return fn;
 }
 
@@ -75,7 +88,11 @@ function isSchemaName(name: string): name is SchemaName {
 }
 
 /** Validates `data` against a component schema of the contract. */
-export function validate<N extends SchemaName>(schemaName: N, data: unknown, options?: ValidateOptions): ValidationResult<SchemaTypes[N]> {
+export function validate<N extends SchemaName>(
+  schemaName: N,
+  data: unknown,
+  options?: ValidateOptions,
+): ValidationResult<SchemaTypes[N]> {
   if (typeof schemaName !== 'string' || !isSchemaName(schemaName)) throw new UnknownSchemaError(String(schemaName));
   const issues = run(fnOf(manifest.schemas[schemaName] as string), data, limitsOf(options));
   return issues.length === 0 ? { ok: true, value: data as SchemaTypes[N] } : { ok: false, issues };
@@ -92,7 +109,10 @@ export function operationIds(): string[] {
 }
 
 function operationOf(operationId: string): OperationManifest {
-  const op = typeof operationId === 'string' && Object.prototype.hasOwnProperty.call(manifest.operations, operationId) ? manifest.operations[operationId] : undefined;
+  const op =
+    typeof operationId === 'string' && Object.prototype.hasOwnProperty.call(manifest.operations, operationId)
+      ? manifest.operations[operationId]
+      : undefined;
   if (!op) throw new UnknownOperationError(String(operationId));
   return op;
 }
@@ -114,7 +134,9 @@ function typesOf(schema: { [key: string]: unknown }): string[] | undefined {
 function coerce(value: unknown, schema: { [key: string]: unknown }): unknown {
   const types = typesOf(schema);
   if (types?.includes('array')) {
-    const items = (schema['items'] && typeof schema['items'] === 'object' ? schema['items'] : {}) as { [key: string]: unknown };
+    const items = (schema['items'] && typeof schema['items'] === 'object' ? schema['items'] : {}) as {
+      [key: string]: unknown;
+    };
     return (Array.isArray(value) ? value : [value]).map((v) => coerce(v, items));
   }
   if (Array.isArray(value)) return value.length === 1 ? coerce(value[0], schema) : value;
@@ -192,7 +214,10 @@ export function headerRecord(input: HeadersInput | undefined): Record<string, st
     if (value === undefined) return;
     const key = String(name).toLowerCase();
     const prev = out[key];
-    out[key] = prev === undefined ? value : [...(Array.isArray(prev) ? prev : [prev]), ...(Array.isArray(value) ? value : [value])];
+    out[key] =
+      prev === undefined
+        ? value
+        : [...(Array.isArray(prev) ? prev : [prev]), ...(Array.isArray(value) ? value : [value])];
   };
   if (!input || typeof input !== 'object') return out;
   if (isHeadersLike(input)) input.forEach((value, name) => add(name, value));
@@ -200,7 +225,11 @@ export function headerRecord(input: HeadersInput | undefined): Record<string, st
   return out;
 }
 
-function coerceAll(given: Record<string, unknown> | undefined, entries: ParameterEntry[], location: Location): { all: Record<string, unknown>; documented: Record<string, unknown> } {
+function coerceAll(
+  given: Record<string, unknown> | undefined,
+  entries: ParameterEntry[],
+  location: Location,
+): { all: Record<string, unknown>; documented: Record<string, unknown> } {
   const all: Record<string, unknown> = {};
   if (given) for (const key of Object.keys(given)) all[location === 'header' ? key.toLowerCase() : key] = given[key];
   const documented: Record<string, unknown> = {};
@@ -237,13 +266,21 @@ function recordOf(value: unknown): Record<string, unknown> | undefined {
  * included); `checked` names them. Security headers (Authorization, X-User-ID) are not parameters
  * and are not validated here.
  */
-export function validateRequest(operationId: string, parts: RequestParts, options?: ValidateOptions): CheckedResult<ValidatedRequest, RequestPart> {
+export function validateRequest(
+  operationId: string,
+  parts: RequestParts,
+  options?: ValidateOptions,
+): CheckedResult<ValidatedRequest, RequestPart> {
   const op = operationOf(operationId);
   const limits = limitsOf(options);
   const issues: ValidationIssue[] = [];
   const checked: RequestPart[] = [];
   const value: ValidatedRequest = { path: {}, query: {}, headers: {}, body: parts?.body };
-  const locations: [Location, RequestPart & keyof ValidatedRequest][] = [['path', 'path'], ['query', 'query'], ['header', 'headers']];
+  const locations: [Location, RequestPart & keyof ValidatedRequest][] = [
+    ['path', 'path'],
+    ['query', 'query'],
+    ['header', 'headers'],
+  ];
   for (const [location, key] of locations) {
     if (!passed(parts, key)) continue;
     checked.push(key);
@@ -256,7 +293,14 @@ export function validateRequest(operationId: string, parts: RequestParts, option
   if (passed(parts, 'body')) {
     checked.push('body');
     if (op.body && parts.body === undefined) {
-      if (op.body.required) issues.push({ pointer: '', location: 'body', rule: 'required', expected: op.body.contentType, message: 'body / is required by the contract and is missing' });
+      if (op.body.required)
+        issues.push({
+          pointer: '',
+          location: 'body',
+          rule: 'required',
+          expected: op.body.contentType,
+          message: 'body / is required by the contract and is missing',
+        });
     } else if (op.body) {
       issues.push(...located(run(fnOf(op.body.validator), parts.body, limits, 'body '), 'body'));
     }
@@ -284,7 +328,12 @@ export function responseSchemaFor(operationId: string, status: number): { status
  * headers in any `HeadersInput` form, names case-insensitive) and the body valid. A part not passed
  * is not checked (`checked` names those that were). On success the value is the body.
  */
-export function validateResponse(operationId: string, status: number, parts: ResponseParts, options?: ValidateOptions): CheckedResult<unknown, ResponsePart> {
+export function validateResponse(
+  operationId: string,
+  status: number,
+  parts: ResponseParts,
+  options?: ValidateOptions,
+): CheckedResult<unknown, ResponsePart> {
   const op = operationOf(operationId);
   const limits = limitsOf(options);
   const documented = responseSchemaFor(operationId, status);
@@ -293,7 +342,15 @@ export function validateResponse(operationId: string, status: number, parts: Res
     return {
       ok: false,
       checked: [],
-      issues: [{ pointer: '', rule: 'status', expected: known, actual: status, message: `status ${status} is not documented for ${operationId}; the contract documents ${known.join(', ')}` }],
+      issues: [
+        {
+          pointer: '',
+          rule: 'status',
+          expected: known,
+          actual: status,
+          message: `status ${status} is not documented for ${operationId}; the contract documents ${known.join(', ')}`,
+        },
+      ],
     };
   }
   const response = op.responses[documented.status];
@@ -309,7 +366,13 @@ export function validateResponse(operationId: string, status: number, parts: Res
   if (passed(parts, 'body')) {
     checked.push('body');
     if (response?.bodyValidator && parts.body === undefined) {
-      issues.push({ pointer: '', location: 'body', rule: 'required', expected: response.contentType, message: `body / is missing; the contract documents a ${response.contentType ?? 'JSON'} body for ${documented.status}` });
+      issues.push({
+        pointer: '',
+        location: 'body',
+        rule: 'required',
+        expected: response.contentType,
+        message: `body / is missing; the contract documents a ${response.contentType ?? 'JSON'} body for ${documented.status}`,
+      });
     } else if (response?.bodyValidator) {
       issues.push(...located(run(fnOf(response.bodyValidator), parts.body, limits, 'body '), 'body'));
     }

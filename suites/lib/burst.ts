@@ -22,15 +22,27 @@ export const BURST_CONCURRENCY = 8;
  * last answer handed out left room for it. At most `concurrency - 1` requests are sent beyond the
  * last answer the caller reads.
  */
-export function burstSender(send: () => Promise<Exchange>, remainingOf: (exchange: Exchange) => number | undefined, concurrency: number = BURST_CONCURRENCY): () => Promise<Exchange> {
+export function burstSender(
+  send: () => Promise<Exchange>,
+  remainingOf: (exchange: Exchange) => number | undefined,
+  concurrency: number = BURST_CONCURRENCY,
+): () => Promise<Exchange> {
   const ready: Exchange[] = [];
   let lastRemaining: number | undefined;
   return async () => {
     if (ready.length === 0) {
       const size = lastRemaining !== undefined && lastRemaining > 2 * concurrency ? concurrency : 1;
       const batch = await Promise.all(Array.from({ length: size }, () => send()));
-      const key = (e: Exchange) => (e.response && e.response.status !== 429 ? (remainingOf(e) ?? Number.NEGATIVE_INFINITY) : Number.NEGATIVE_INFINITY);
-      ready.push(...batch.map((e, i) => ({ e, i })).sort((a, b) => key(b.e) - key(a.e) || a.i - b.i).map((x) => x.e));
+      const key = (e: Exchange) =>
+        e.response && e.response.status !== 429
+          ? (remainingOf(e) ?? Number.NEGATIVE_INFINITY)
+          : Number.NEGATIVE_INFINITY;
+      ready.push(
+        ...batch
+          .map((e, i) => ({ e, i }))
+          .sort((a, b) => key(b.e) - key(a.e) || a.i - b.i)
+          .map((x) => x.e),
+      );
     }
     const next = ready.shift()!;
     lastRemaining = next.response ? remainingOf(next) : undefined;

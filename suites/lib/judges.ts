@@ -18,8 +18,15 @@ import { isEnumConflict, label } from './spec-queries.js';
  * is empty or names none of these words says nothing of the kind ("No.", "error").
  */
 const DETAIL_SAYS = {
-  401: { what: 'that the credentials are invalid', words: /invalid|credential|auth|unauthori[sz]|not allowed|denied|api[\s_-]?key|\bkeys?\b|token|bearer|user|missing|expired|incorrect|wrong|not valid|unknown|forbidden|permission|log\s?in|sign[\s-]?in|access/i },
-  429: { what: 'that the rate limit was exceeded', words: /rate|limit|too many|exceed|throttl|quota|slow|retry|try again|requests|capacity/i },
+  401: {
+    what: 'that the credentials are invalid',
+    words:
+      /invalid|credential|auth|unauthori[sz]|not allowed|denied|api[\s_-]?key|\bkeys?\b|token|bearer|user|missing|expired|incorrect|wrong|not valid|unknown|forbidden|permission|log\s?in|sign[\s-]?in|access/i,
+  },
+  429: {
+    what: 'that the rate limit was exceeded',
+    words: /rate|limit|too many|exceed|throttl|quota|slow|retry|try again|requests|capacity/i,
+  },
 } as const;
 
 /**
@@ -27,7 +34,8 @@ const DETAIL_SAYS = {
  * contract says it says. Undefined when it does; else the reason, for a failure.
  */
 export function errorDetailProblem(status: 401 | 429, response: { json?: unknown; text: string }): string | undefined {
-  if (!validate('ErrorDetail', response.json).ok) return `body ${response.text.slice(0, 120) || '(empty)'} is not {detail: string}`;
+  if (!validate('ErrorDetail', response.json).ok)
+    return `body ${response.text.slice(0, 120) || '(empty)'} is not {detail: string}`;
   const detail = (response.json as { detail: string }).detail;
   const says = DETAIL_SAYS[status];
   if (!says.words.test(detail)) return `detail ${JSON.stringify(detail.slice(0, 120))} does not say ${says.what}`;
@@ -41,7 +49,9 @@ export function locNames(detail: unknown, kase: Pick<InvalidCase, 'loc' | 'locat
   const named = want.filter((p) => !/^\d+$/.test(p));
   const field = named[named.length - 1];
   return detail.some((item) => {
-    const loc = Array.isArray((item as { loc?: unknown })?.loc) ? ((item as { loc: unknown[] }).loc.map(String) as string[]) : [];
+    const loc = Array.isArray((item as { loc?: unknown })?.loc)
+      ? ((item as { loc: unknown[] }).loc.map(String) as string[])
+      : [];
     const rest = loc[0] === kase.location ? loc.slice(1) : loc;
     if (rest.length >= want.length && want.every((p, i) => rest[i] === p)) return true;
     // An item may name a nested member as one dotted path ("speech_settings.style"): 2.8 only
@@ -60,7 +70,10 @@ export const OPEN_RULES = [
   { status: 404, rule: '404 for an id the server does not know (a placeholder id; a lookup before validation)' },
   { status: 409, rule: '409 for a conflict or a state transition the server refuses (terminal states, names taken)' },
   { status: 403, rule: '403 for a record or an action the credentials may not reach (another organisation)' },
-  { status: 422, rule: '422 on a valid body naming a field the contract does not constrain, or not the one under test (pairings, stricter formats)' },
+  {
+    status: 422,
+    rule: '422 on a valid body naming a field the contract does not constrain, or not the one under test (pairings, stricter formats)',
+  },
 ] as const;
 
 export interface OpenRuleContext {
@@ -76,7 +89,12 @@ export interface OpenRuleContext {
  * When the answer is one of the rules the contract leaves open (OPEN_RULES), observes it with the
  * server's message and returns a judgement that judged nothing; else undefined (judge as usual).
  */
-export function openRule(ctx: CheckContext, op: Operation, exchange: Exchange, context: OpenRuleContext = {}): Judgement | undefined {
+export function openRule(
+  ctx: CheckContext,
+  op: Operation,
+  exchange: Exchange,
+  context: OpenRuleContext = {},
+): Judgement | undefined {
   const res = exchange.response;
   if (!res || op.method === 'OPTIONS') return undefined;
   const rule = OPEN_RULES.find((r) => r.status === res.status);
@@ -88,8 +106,13 @@ export function openRule(ctx: CheckContext, op: Operation, exchange: Exchange, c
     if ((context.fields ?? []).some((f) => locNames(detail, f))) return undefined;
   }
   const said = res.text.slice(0, 160) || '(no body)';
-  ctx.observe({ operation: label(op), message: `answered ${res.status} (${said}): ${rule.rule}, a rule the contract leaves to the server; not judged` });
-  return unjudged(`${label(op)} answered ${res.status} (${said.slice(0, 100)}), a rule the contract leaves to the server`);
+  ctx.observe({
+    operation: label(op),
+    message: `answered ${res.status} (${said}): ${rule.rule}, a rule the contract leaves to the server; not judged`,
+  });
+  return unjudged(
+    `${label(op)} answered ${res.status} (${said.slice(0, 100)}), a rule the contract leaves to the server`,
+  );
 }
 
 export interface InvalidJudgeOptions {
@@ -111,17 +134,39 @@ export interface InvalidJudgeOptions {
  * body whose `loc` names the fault. "Accepted" (2xx) is a failure only when the request as it went
  * over the wire is still invalid by the project's validators. A 429 is a budget event, never judged.
  */
-export function judgeInvalid(ctx: CheckContext, op: Operation, exchange: Exchange, kase: InvalidCase, options: InvalidJudgeOptions = {}): Judgement {
+export function judgeInvalid(
+  ctx: CheckContext,
+  op: Operation,
+  exchange: Exchange,
+  kase: InvalidCase,
+  options: InvalidJudgeOptions = {},
+): Judgement {
   const res = exchange.response;
   const rule = `${kase.description}: the contract answers a validation failure with 422 and the validation error body (sections 2.8, 4, 7)`;
   const field: FailureField = { location: kase.location, pointer: pointerOf(kase.loc) };
-  if (!res) return fail(ctx, exchange, rule, statusText(exchange), `${label(op)}: ${kase.description} got no response`, kase.value);
+  if (!res)
+    return fail(
+      ctx,
+      exchange,
+      rule,
+      statusText(exchange),
+      `${label(op)}: ${kase.description} got no response`,
+      kase.value,
+    );
   if (res.status === 429) return RATE_LIMITED;
   if (isSuccess(res.status)) return judgeAccepted(ctx, op, exchange, kase, options, { rule, field });
   const open = openRule(ctx, op, exchange, options.placeholder ? { placeholder: true } : {});
   if (open) return open;
   if (res.status !== 422) {
-    return fail(ctx, exchange, rule, `status ${res.status}`, `${kase.description} on ${label(op)} answered ${res.status}, not 422`, kase.value, { kind: FAILURE_KINDS.status, field });
+    return fail(
+      ctx,
+      exchange,
+      rule,
+      `status ${res.status}`,
+      `${kase.description} on ${label(op)} answered ${res.status}, not 422`,
+      kase.value,
+      { kind: FAILURE_KINDS.status, field },
+    );
   }
   return judgeValidationBody(ctx, op, exchange, kase, options, { rule, field });
 }
@@ -137,17 +182,35 @@ interface InvalidFinding {
  * still invalid (by `stillInvalid`, else by the project's validators); unjudged when it is not, or
  * when the wire form cannot be re-validated (then also an observation).
  */
-function judgeAccepted(ctx: CheckContext, op: Operation, exchange: Exchange, kase: InvalidCase, options: InvalidJudgeOptions, finding: InvalidFinding): Judgement {
+function judgeAccepted(
+  ctx: CheckContext,
+  op: Operation,
+  exchange: Exchange,
+  kase: InvalidCase,
+  options: InvalidJudgeOptions,
+  finding: InvalidFinding,
+): Judgement {
   const status = exchange.response!.status;
   const accepted = () =>
-    fail(ctx, exchange, finding.rule, `accepted with ${status}`, `${kase.description} was accepted (${status}) on ${label(op)}`, kase.value, { kind: FAILURE_KINDS.acceptedInvalid, field: finding.field });
+    fail(
+      ctx,
+      exchange,
+      finding.rule,
+      `accepted with ${status}`,
+      `${kase.description} was accepted (${status}) on ${label(op)}`,
+      kase.value,
+      { kind: FAILURE_KINDS.acceptedInvalid, field: finding.field },
+    );
   if (options.stillInvalid) {
     if (!options.stillInvalid(exchange)) return unjudged(`${kase.description} went over the wire as a valid value`);
     return accepted();
   }
   const wire = ctx.validateWire(op, exchange);
   if (!wire.available) {
-    ctx.observe({ operation: label(op), message: `${kase.description} was accepted (${status}); could not re-validate the wire request, so not judged` });
+    ctx.observe({
+      operation: label(op),
+      message: `${kase.description} was accepted (${status}); could not re-validate the wire request, so not judged`,
+    });
     return unjudged(`${kase.description} was accepted and the wire request could not be re-validated`);
   }
   if (wire.valid) return unjudged(`${kase.description} went over the wire as a valid value`);
@@ -158,13 +221,34 @@ function judgeAccepted(ctx: CheckContext, op: Operation, exchange: Exchange, kas
  * A 422 to an invalid request: its body must be the validation error body, and (unless
  * `checkLoc` is off) one of its `loc`s must name the field the request broke.
  */
-function judgeValidationBody(ctx: CheckContext, op: Operation, exchange: Exchange, kase: InvalidCase, options: InvalidJudgeOptions, finding: InvalidFinding): Judgement {
+function judgeValidationBody(
+  ctx: CheckContext,
+  op: Operation,
+  exchange: Exchange,
+  kase: InvalidCase,
+  options: InvalidJudgeOptions,
+  finding: InvalidFinding,
+): Judgement {
   const res = exchange.response!;
   const { rule, field } = finding;
   const shape = validate('HTTPValidationError', res.json);
   if (!shape.ok) {
-    const why = res.json === undefined ? 'the body is not JSON' : shape.issues.map((i) => i.message).slice(0, 3).join('; ');
-    return fail(ctx, exchange, `${rule}: {detail: [{loc, msg, type}]}`, why, `the 422 body of ${label(op)} is not the validation error body (${why})`, kase.value, { kind: FAILURE_KINDS.validationBody, field });
+    const why =
+      res.json === undefined
+        ? 'the body is not JSON'
+        : shape.issues
+            .map((i) => i.message)
+            .slice(0, 3)
+            .join('; ');
+    return fail(
+      ctx,
+      exchange,
+      `${rule}: {detail: [{loc, msg, type}]}`,
+      why,
+      `the 422 body of ${label(op)} is not the validation error body (${why})`,
+      kase.value,
+      { kind: FAILURE_KINDS.validationBody, field },
+    );
   }
   if (options.checkLoc === false || kase.loc.length === 0) return OK;
   const detail = (res.json as { detail: unknown }).detail;
@@ -194,26 +278,53 @@ export interface ResponseJudgeOptions {
  * headers, content type and body. The contract's `scheduled` conflict is an observation; a 2xx the
  * contract leaves open (x-unspecified success status) is an observation.
  */
-export function judgeResponse(ctx: CheckContext, op: Operation, exchange: Exchange, options: ResponseJudgeOptions = {}): Judgement {
+export function judgeResponse(
+  ctx: CheckContext,
+  op: Operation,
+  exchange: Exchange,
+  options: ResponseJudgeOptions = {},
+): Judgement {
   const res = exchange.response;
   const what = options.what ?? `a valid request to ${label(op)}`;
   if (!res) return fail(ctx, exchange, `an answer to ${what}`, statusText(exchange), `${what} got no response`);
   if (res.status === 429) return RATE_LIMITED;
   const open = openRule(ctx, op, exchange, { placeholder: options.placeholder ?? false });
   if (open) return open;
-  const documented = op.responses.find((r) => r.status === String(res.status) || r.status === `${String(res.status)[0]}XX`);
+  const documented = op.responses.find(
+    (r) => r.status === String(res.status) || r.status === `${String(res.status)[0]}XX`,
+  );
   if (!documented) return judgeUndocumentedStatus(ctx, op, exchange);
   const typeProblem = contentTypeProblem(ctx, op, exchange, documented);
   if (typeProblem) return typeProblem;
-  const result = withoutContractConflicts(ctx, op, res, validateResponse(op.id, res.status, { headers: res.headers, body: res.json }));
+  const result = withoutContractConflicts(
+    ctx,
+    op,
+    res,
+    validateResponse(op.id, res.status, { headers: res.headers, body: res.json }),
+  );
   if (result.ok) return OK;
-  const issues = judgedIssues(ctx, op, result.issues.filter((i) => !isEnumConflict(ctx.spec, i)));
+  const issues = judgedIssues(
+    ctx,
+    op,
+    result.issues.filter((i) => !isEnumConflict(ctx.spec, i)),
+  );
   if (!issues.length) return OK;
-  const text = issues.slice(0, 4).map((i) => i.message).join('; ');
-  return fail(ctx, exchange, `the ${documented.status} response documented for ${label(op)} (its headers and body schema)`, text, `${label(op)} ${res.status}: ${issues[0]!.message}`, undefined, {
-    kind: FAILURE_KINDS.schema,
-    field: issueField(issues[0]!, res.status),
-  });
+  const text = issues
+    .slice(0, 4)
+    .map((i) => i.message)
+    .join('; ');
+  return fail(
+    ctx,
+    exchange,
+    `the ${documented.status} response documented for ${label(op)} (its headers and body schema)`,
+    text,
+    `${label(op)} ${res.status}: ${issues[0]!.message}`,
+    undefined,
+    {
+      kind: FAILURE_KINDS.schema,
+      field: issueField(issues[0]!, res.status),
+    },
+  );
 }
 
 type AnsweredResponse = NonNullable<Exchange['response']>;
@@ -226,22 +337,51 @@ function judgeUndocumentedStatus(ctx: CheckContext, op: Operation, exchange: Exc
     ctx.observe({ operation: label(op), message: `answered ${status}, a success status the contract leaves open` });
     return OK;
   }
-  return fail(ctx, exchange, `one of the documented statuses ${op.responses.map((r) => r.status).join(', ')}`, `status ${status}`, `${label(op)} answered ${status}, which the contract does not document for it`, undefined, { kind: FAILURE_KINDS.undocumentedStatus });
+  return fail(
+    ctx,
+    exchange,
+    `one of the documented statuses ${op.responses.map((r) => r.status).join(', ')}`,
+    `status ${status}`,
+    `${label(op)} answered ${status}, which the contract does not document for it`,
+    undefined,
+    { kind: FAILURE_KINDS.undocumentedStatus },
+  );
 }
 
 /** The failure when the response's content type is not the documented one (any `+json` stands for JSON) or its JSON body does not parse; else undefined. */
-function contentTypeProblem(ctx: CheckContext, op: Operation, exchange: Exchange, documented: Operation['responses'][number]): Judgement | undefined {
+function contentTypeProblem(
+  ctx: CheckContext,
+  op: Operation,
+  exchange: Exchange,
+  documented: Operation['responses'][number],
+): Judgement | undefined {
   const res = exchange.response!;
   if (!documented.contentType) return undefined;
   const type = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== documented.contentType && !(documented.contentType === 'application/json' && /\+json$/.test(type))) {
-    return fail(ctx, exchange, `content type ${documented.contentType} (section 4)`, `content type ${type || '(none)'}`, `${label(op)} answered ${res.status} with content type ${type || '(none)'}, not ${documented.contentType}`, undefined, {
-      kind: FAILURE_KINDS.contentType,
-      field: { location: 'response-header', pointer: '/content-type', status: String(res.status) },
-    });
+    return fail(
+      ctx,
+      exchange,
+      `content type ${documented.contentType} (section 4)`,
+      `content type ${type || '(none)'}`,
+      `${label(op)} answered ${res.status} with content type ${type || '(none)'}, not ${documented.contentType}`,
+      undefined,
+      {
+        kind: FAILURE_KINDS.contentType,
+        field: { location: 'response-header', pointer: '/content-type', status: String(res.status) },
+      },
+    );
   }
   if (res.json === undefined) {
-    return fail(ctx, exchange, `a JSON body`, res.jsonError ?? 'no JSON body', `${label(op)} answered ${res.status} with a body that is not JSON`, undefined, { kind: FAILURE_KINDS.invalidJson, field: { location: 'response', pointer: '', status: String(res.status) } });
+    return fail(
+      ctx,
+      exchange,
+      `a JSON body`,
+      res.jsonError ?? 'no JSON body',
+      `${label(op)} answered ${res.status} with a body that is not JSON`,
+      undefined,
+      { kind: FAILURE_KINDS.invalidJson, field: { location: 'response', pointer: '', status: String(res.status) } },
+    );
   }
   return undefined;
 }
@@ -250,7 +390,12 @@ function contentTypeProblem(ctx: CheckContext, op: Operation, exchange: Exchange
  * The contract's own conflict (3.1): a record status its list lacks while the update accepts it is
  * observed, and the rest of the body judged as if the status were allowed.
  */
-function withoutContractConflicts(ctx: CheckContext, op: Operation, res: AnsweredResponse, result: ResponseCheck): ResponseCheck {
+function withoutContractConflicts(
+  ctx: CheckContext,
+  op: Operation,
+  res: AnsweredResponse,
+  result: ResponseCheck,
+): ResponseCheck {
   if (result.ok) return result;
   const conflicts = result.issues.filter((i) => isEnumConflict(ctx.spec, i));
   if (!conflicts.length) return result;
@@ -258,7 +403,10 @@ function withoutContractConflicts(ctx: CheckContext, op: Operation, res: Answere
     id: 'contract-conflict.campaign-status-scheduled',
     operation: label(op),
     message: conflicts
-      .map((c) => `the record's ${c.pointer.split('/').pop()} is ${JSON.stringify(c.actual)}, which the record's list lacks while the update accepts it (contract section 3.1): not judged`)
+      .map(
+        (c) =>
+          `the record's ${c.pointer.split('/').pop()} is ${JSON.stringify(c.actual)}, which the record's list lacks while the update accepts it (contract section 3.1): not judged`,
+      )
       .join('; '),
   });
   let body = res.json;
@@ -278,7 +426,10 @@ function judgedIssues(ctx: CheckContext, op: Operation, issues: ValidationIssue[
   if (op.method !== 'OPTIONS') return issues;
   const headerIssues = issues.filter((i) => i.location === 'header');
   if (!headerIssues.length) return issues;
-  ctx.observe({ operation: label(op), message: `the preflight answer lacks documented headers (${headerIssues.map((i) => i.message).join('; ')}); not judged on a preflight` });
+  ctx.observe({
+    operation: label(op),
+    message: `the preflight answer lacks documented headers (${headerIssues.map((i) => i.message).join('; ')}); not judged on a preflight`,
+  });
   return issues.filter((i) => i.location !== 'header');
 }
 
@@ -291,6 +442,7 @@ export function issueField(issue: ValidationIssue, status: number): FailureField
   const missing = issue.rule === 'required' && typeof issue.expected === 'string' ? pointerOf([issue.expected]) : '';
   const pointer = `${issue.pointer}${missing}`;
   // Header names are case-insensitive: lower-cased, as HTTP/2 and the recorded headers spell them.
-  if (issue.location === 'header') return { location: 'response-header', pointer: pointer.toLowerCase(), status: String(status) };
+  if (issue.location === 'header')
+    return { location: 'response-header', pointer: pointer.toLowerCase(), status: String(status) };
   return { location: 'response', pointer, status: String(status) };
 }

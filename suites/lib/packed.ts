@@ -57,7 +57,11 @@ function validationDetail(exchange: Exchange): unknown[] | undefined {
  * none of them; those left are sent one at a time. Adds one judgement per case to `findings`.
  * Returns the requests sent.
  */
-export async function probePacked(findings: Findings, cases: readonly InvalidCase[], probe: PackedProbe): Promise<number> {
+export async function probePacked(
+  findings: Findings,
+  cases: readonly InvalidCase[],
+  probe: PackedProbe,
+): Promise<number> {
   let open = [...cases];
   let sent = 0;
   while (open.length > 1) {

@@ -8,7 +8,10 @@ import { learnedFixtures } from './learned.js';
 export { checkProperty, type PropertyOptions } from '../../src/checks/property.js';
 
 /** Generation options of the run: its fixtures, with the pairing the server was seen to require (learned.ts). */
-export const genOptions = (ctx: CheckContext, extra: Partial<GenOptions> = {}): GenOptions => ({ fixtures: learnedFixtures(ctx), ...extra });
+export const genOptions = (ctx: CheckContext, extra: Partial<GenOptions> = {}): GenOptions => ({
+  fixtures: learnedFixtures(ctx),
+  ...extra,
+});
 
 /**
  * Samples of body arbitraries by arbitrary and seed. `validBody` hands out one arbitrary per

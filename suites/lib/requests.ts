@@ -3,7 +3,16 @@ import type { CheckContext, Fixtures } from '../../src/checks/check.js';
 import { learnedFixtures, learnedOf } from './learned.js';
 import type { Operation, SpecModel } from '../../src/spec/model.js';
 import type { Exchange, HttpRequest } from '../../src/transport/types.js';
-import { enumFields, enumOf, fillPath, FIXTURE_FIELDS, pathFixture, providerIdFields, TEST_DATA_PREFIX, validBody } from '../../src/generators/index.js';
+import {
+  enumFields,
+  enumOf,
+  fillPath,
+  FIXTURE_FIELDS,
+  pathFixture,
+  providerIdFields,
+  TEST_DATA_PREFIX,
+  validBody,
+} from '../../src/generators/index.js';
 import { isSuccess, statusText } from './outcomes.js';
 import { genOptions, sampleBodyOf } from './property.js';
 import { label } from './spec-queries.js';
@@ -14,11 +23,19 @@ import { label } from './spec-queries.js';
  */
 export function preflightHeaders(spec: SpecModel): Record<string, string> {
   const asked = [...new Set(spec.securitySchemes.map((s) => s.header.toLowerCase()))].join(', ');
-  return { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': asked };
+  return {
+    Origin: 'https://app.example.com',
+    'Access-Control-Request-Method': 'GET',
+    'Access-Control-Request-Headers': asked,
+  };
 }
 
 /** Path parameter values from fixtures (and `extra`), for filling an operation's path. */
-export function pathValues(ctx: CheckContext, op: Operation, extra: Record<string, string> = {}): Record<string, string> {
+export function pathValues(
+  ctx: CheckContext,
+  op: Operation,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const p of op.parameters.filter((x) => x.in === 'path')) {
     const v = extra[p.name] ?? pathFixture(p.name, ctx.fixtures);
@@ -32,7 +49,11 @@ export function missingPathParams(ctx: CheckContext, op: Operation, extra: Recor
   return op.parameters.filter((p) => p.in === 'path' && have[p.name] === undefined).map((p) => p.name);
 }
 
-export function request(op: Operation, ctx: CheckContext, parts: Partial<HttpRequest> & { pathValues?: Record<string, string> } = {}): HttpRequest & { operation: Operation } {
+export function request(
+  op: Operation,
+  ctx: CheckContext,
+  parts: Partial<HttpRequest> & { pathValues?: Record<string, string> } = {},
+): HttpRequest & { operation: Operation } {
   const { pathValues: values, ...rest } = parts;
   if (rest.json !== undefined) rest.json = uniqueNames(ctx, rest.json);
   return { method: op.method, path: fillPath(op.path, pathValues(ctx, op, values)), operation: op, ...rest };
@@ -55,7 +76,9 @@ export function uniqueNames<T>(ctx: CheckContext, body: T): T {
   let counter = nameCounters.get(ctx.fixtures);
   if (!counter) nameCounters.set(ctx.fixtures, (counter = { n: 0 }));
   const n = ++counter.n;
-  return Object.fromEntries(entries.map(([k, v]) => [k, typeof v === 'string' && v.startsWith(NAMED) && !NUMBERED.test(v) ? `${v} #${n}` : v])) as T;
+  return Object.fromEntries(
+    entries.map(([k, v]) => [k, typeof v === 'string' && v.startsWith(NAMED) && !NUMBERED.test(v) ? `${v} #${n}` : v]),
+  ) as T;
 }
 
 /** The POST operation whose success body is the record a path-parameter operation reads (createCampaign for /campaign/{id}). */
@@ -69,11 +92,13 @@ export function creatorOf(ctx: { spec: { operations: Operation[] } }, op: Operat
 /** Phone number × channel (× assistant) combinations to try when a valid create is refused: explicit pairs first. */
 export function pairings(fixtures: Fixtures): Array<Partial<Fixtures>> {
   const phones = [...(fixtures.phone_numbers ?? [])];
-  if (fixtures.phone_number_id && !phones.some((p) => p.id === fixtures.phone_number_id)) phones.push({ id: fixtures.phone_number_id });
+  if (fixtures.phone_number_id && !phones.some((p) => p.id === fixtures.phone_number_id))
+    phones.push({ id: fixtures.phone_number_id });
   const channels = fixtures.channels ?? [];
   const out: Array<Partial<Fixtures>> = [];
   for (const phone of [...phones].sort((a, b) => Number(Boolean(b.channel)) - Number(Boolean(a.channel)))) {
-    for (const channel of phone.channel ? [phone.channel] : channels) out.push({ phone_number_id: phone.id, channels: [channel] });
+    for (const channel of phone.channel ? [phone.channel] : channels)
+      out.push({ phone_number_id: phone.id, channels: [channel] });
   }
   return out;
 }
@@ -98,14 +123,16 @@ function pinAccepted(ctx: CheckContext, creator: Operation, body: Record<string,
   const out = { ...body };
   for (const f of FIXTURE_FIELDS) if (accepted[f] !== undefined && f in out) out[f] = accepted[f];
   const channel = providerIdFields(creator).find((f) => f.depth === 0);
-  if (channel && accepted.channels?.[0] !== undefined && channel.field in out) out[channel.field] = accepted.channels[0];
+  if (channel && accepted.channels?.[0] !== undefined && channel.field in out)
+    out[channel.field] = accepted.channels[0];
   return out;
 }
 
 /** Combinations tried at most, once per run. */
 const MAX_PAIRINGS = 6;
 
-const refusalText = (exchange: Exchange): string => (exchange.response ? `${exchange.response.status} ${exchange.response.text.slice(0, 160)}` : statusText(exchange));
+const refusalText = (exchange: Exchange): string =>
+  exchange.response ? `${exchange.response.status} ${exchange.response.text.slice(0, 160)}` : statusText(exchange);
 
 /**
  * Creates a record through `creator` with a valid fully-populated body (the sample of `salt`, the
@@ -113,7 +140,11 @@ const refusalText = (exchange: Exchange): string => (exchange.response ? `${exch
  * body. The first 422 of the run tries the other phone number × channel combinations the run knows
  * and remembers the one accepted (learned.ts); when none is, later creates skip with the reason.
  */
-export async function createWith(ctx: CheckContext, creator: Operation, salt: number): Promise<{ id?: string; reason?: string; body?: Record<string, unknown>; exchange?: Exchange }> {
+export async function createWith(
+  ctx: CheckContext,
+  creator: Operation,
+  salt: number,
+): Promise<{ id?: string; reason?: string; body?: Record<string, unknown>; exchange?: Exchange }> {
   const learned = learnedOf(ctx);
   if (learned.refused !== undefined) return { reason: learned.refused };
   learned.tried = true;
@@ -134,7 +165,10 @@ export async function createWith(ctx: CheckContext, creator: Operation, salt: nu
       const tried = await attempt(salt, pairing);
       if (tried.exchange.response && isSuccess(tried.exchange.response.status)) {
         learned.pairing = pairing;
-        ctx.observe({ operation: label(creator), message: `a valid create was refused (${first}); accepted with phone_number_id ${pairing.phone_number_id} and channel ${pairing.channels?.[0]}, used for the rest of the run` });
+        ctx.observe({
+          operation: label(creator),
+          message: `a valid create was refused (${first}); accepted with phone_number_id ${pairing.phone_number_id} and channel ${pairing.channels?.[0]}, used for the rest of the run`,
+        });
         sent = tried;
         break;
       }
@@ -145,15 +179,25 @@ export async function createWith(ctx: CheckContext, creator: Operation, salt: nu
     }
   }
   const res = sent.exchange.response;
-  if (!res || !isSuccess(res.status)) return { reason: `${label(creator)} with a valid body answered ${refusalText(sent.exchange)}`, exchange: sent.exchange, body: sent.body };
+  if (!res || !isSuccess(res.status))
+    return {
+      reason: `${label(creator)} with a valid body answered ${refusalText(sent.exchange)}`,
+      exchange: sent.exchange,
+      body: sent.body,
+    };
   learned.accepted ??= pairingOf(creator, sent.body);
   const id = (res.json as { id?: unknown } | undefined)?.id;
-  if (typeof id !== 'string' && typeof id !== 'number') return { reason: `${label(creator)} returned no id`, exchange: sent.exchange, body: sent.body };
+  if (typeof id !== 'string' && typeof id !== 'number')
+    return { reason: `${label(creator)} returned no id`, exchange: sent.exchange, body: sent.body };
   return { id: String(id), body: sent.body, exchange: sent.exchange };
 }
 
 /** Creates a record through the creating operation of `op`'s path (POST /campaign for /campaign/{campaign_id}). */
-async function createRecord(ctx: CheckContext, op: Operation, salt = 0): Promise<{ id?: string; reason?: string; exchange?: Exchange }> {
+async function createRecord(
+  ctx: CheckContext,
+  op: Operation,
+  salt = 0,
+): Promise<{ id?: string; reason?: string; exchange?: Exchange }> {
   const creator = creatorOf(ctx, op);
   if (!creator) return { reason: `no operation creates the records of ${op.path}` };
   return createWith(ctx, creator, 7919 + salt);
@@ -172,10 +216,13 @@ async function pathForRecord(ctx: CheckContext, op: Operation, salt = 0): Promis
   if (!missing.length) return { values: pathValues(ctx, op) };
   if (creatorOf(ctx, op)) {
     const created = await createRecord(ctx, op, salt);
-    if (!created.id) return { reason: `no record to send ${label(op)} to: ${created.reason ?? 'could not create one'}` };
+    if (!created.id)
+      return { reason: `no record to send ${label(op)} to: ${created.reason ?? 'could not create one'}` };
     const json = created.exchange?.response?.json;
     const values = pathValues(ctx, op, { [missing[0]!]: created.id });
-    return json && typeof json === 'object' && !Array.isArray(json) ? { values, record: json as Record<string, unknown> } : { values };
+    return json && typeof json === 'object' && !Array.isArray(json)
+      ? { values, record: json as Record<string, unknown> }
+      : { values };
   }
   return { reason: `no ${missing.join(', ')} fixture (path parameter of ${label(op)})` };
 }
@@ -194,10 +241,13 @@ export function ownPathForRecord(ctx: CheckContext, op: Operation, salt = 0): Pr
  * shard that makes it too counts the same as the unsharded run.
  */
 const asSetup = (ctx: CheckContext): CheckContext =>
-  Object.assign(Object.create(ctx) as CheckContext, { send: (r: Parameters<CheckContext['send']>[0]) => ctx.send({ ...r, checkId: 'setup' }) });
+  Object.assign(Object.create(ctx) as CheckContext, {
+    send: (r: Parameters<CheckContext['send']>[0]) => ctx.send({ ...r, checkId: 'setup' }),
+  });
 
 /** Does `op` create the records some other operation's path names (POST /campaign)? */
-const isCreator = (ctx: CheckContext, op: Operation): boolean => ctx.spec.operations.some((o) => creatorOf(ctx, o) === op);
+const isCreator = (ctx: CheckContext, op: Operation): boolean =>
+  ctx.spec.operations.some((o) => creatorOf(ctx, o) === op);
 
 /**
  * For an operation that creates records: makes sure the run has sent a valid create (so the
@@ -217,7 +267,13 @@ export async function validCreateRefused(ctx: CheckContext, op: Operation): Prom
  * `status`) changes the record's state; else a valid fully-populated sample, with the pairing the
  * run learned.
  */
-export function baseBody(ctx: CheckContext, op: Operation, salt: number, keep: readonly string[] = [], record?: Record<string, unknown>): Record<string, unknown> {
+export function baseBody(
+  ctx: CheckContext,
+  op: Operation,
+  salt: number,
+  keep: readonly string[] = [],
+  record?: Record<string, unknown>,
+): Record<string, unknown> {
   const sample = sampleBodyOf(ctx, validBody(op, genOptions(ctx)), salt);
   if (isCreator(ctx, op)) return pinAccepted(ctx, op, sample);
   if (!op.requestBody || !creatorOf(ctx, op)) return sample;
@@ -234,7 +290,8 @@ export function baseBody(ctx: CheckContext, op: Operation, salt: number, keep: r
 }
 
 /** Operations that need a created record for their path (`/campaign/{campaign_id}`): some operation creates it. */
-const needsCreatedRecord = (ctx: { spec: { operations: Operation[] } }, op: Operation): boolean => creatorOf(ctx, op) !== undefined;
+const needsCreatedRecord = (ctx: { spec: { operations: Operation[] } }, op: Operation): boolean =>
+  creatorOf(ctx, op) !== undefined;
 
 const recordCache = new WeakMap<object, Map<string, Promise<{ values?: Record<string, string>; reason?: string }>>>();
 
@@ -242,7 +299,10 @@ const recordCache = new WeakMap<object, Map<string, Promise<{ values?: Record<st
  * Like `pathForRecord`, but the record is created once per run (cached on the run's fixtures
  * object) and shared by the checks that only need some existing record to send to.
  */
-export function sharedPathForRecord(ctx: CheckContext, op: Operation): Promise<{ values?: Record<string, string>; reason?: string }> {
+export function sharedPathForRecord(
+  ctx: CheckContext,
+  op: Operation,
+): Promise<{ values?: Record<string, string>; reason?: string }> {
   let byPath = recordCache.get(ctx.fixtures);
   if (!byPath) {
     byPath = new Map();
@@ -254,12 +314,16 @@ export function sharedPathForRecord(ctx: CheckContext, op: Operation): Promise<{
     found = pathForRecord(asSetup(ctx), op, 104729);
     byPath.set(key, found);
     // A failed creation is not cached: a later check may try again.
-    found.then((r) => {
-      if (!r.values) byPath!.delete(key);
-    }, () => byPath!.delete(key));
+    found.then(
+      (r) => {
+        if (!r.values) byPath!.delete(key);
+      },
+      () => byPath!.delete(key),
+    );
   }
   return found;
 }
 
 /** Requests a creation-free check needs a record for: 1 when the operation's path names a created record. */
-export const recordCost = (op: Operation, spec: { operations: Operation[] }): number => (needsCreatedRecord({ spec }, op) ? 1 : 0);
+export const recordCost = (op: Operation, spec: { operations: Operation[] }): number =>
+  needsCreatedRecord({ spec }, op) ? 1 : 0;

@@ -1,5 +1,12 @@
 /** Questions the suites ask of the spec: labels, documented success responses, enum conflicts, bounds. */
-import { operationLabel, walkProperties, type JsonSchema, type NumericBound, type Operation, type SpecModel } from '../../src/spec/model.js';
+import {
+  operationLabel,
+  walkProperties,
+  type JsonSchema,
+  type NumericBound,
+  type Operation,
+  type SpecModel,
+} from '../../src/spec/model.js';
 import type { ValidationIssue } from '../../src/validators/index.js';
 
 /** `METHOD /path` of an operation (the spec's one label). */
@@ -64,4 +71,9 @@ export function boundOf(spec: SpecModel, op: Operation, field: string): NumericB
  * (GET /users/me). Checks that need one request any valid credentials must pass pick the first.
  */
 export const isCredentialedRead = (op: Operation): boolean =>
-  op.method === 'GET' && op.requiresCredentials && op.credentials.length > 0 && op.parameters.length === 0 && !op.requestBody && !op.sideEffects;
+  op.method === 'GET' &&
+  op.requiresCredentials &&
+  op.credentials.length > 0 &&
+  op.parameters.length === 0 &&
+  !op.requestBody &&
+  !op.sideEffects;

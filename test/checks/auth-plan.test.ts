@@ -23,7 +23,13 @@ const DEFAULT_RUNS = 50;
 const AUTH_BUDGET = 75;
 
 /** A credential header as sent, with the run's values and the seed-dependent ones named. */
-function shape(value: string | undefined, valid: string, secret: string, wrong: RegExp, fixed: readonly string[]): string {
+function shape(
+  value: string | undefined,
+  valid: string,
+  secret: string,
+  wrong: RegExp,
+  fixed: readonly string[],
+): string {
   if (value === undefined) return 'absent';
   if (value === valid) return 'valid';
   if (wrong.test(value)) return 'wrong';
@@ -31,12 +37,23 @@ function shape(value: string | undefined, valid: string, secret: string, wrong: 
   return fixed.includes(named) ? named : 'random';
 }
 
-const AUTH_FIXED = ['Bearer ', 'Basic REAL', 'REAL', 'Token REAL', 'BearerREAL', 'Bearer vapc-not-a-key', 'Bearer REALx', 'Bearer REAL x'];
+const AUTH_FIXED = [
+  'Bearer ',
+  'Basic REAL',
+  'REAL',
+  'Token REAL',
+  'BearerREAL',
+  'Bearer vapc-not-a-key',
+  'Bearer REALx',
+  'Bearer REAL x',
+];
 const USER_FIXED = ['', 'REAL-x'];
 
 function operationOf(spec: SpecModel, method: string, url: string): Operation | undefined {
   const path = new URL(url).pathname;
-  return spec.operations.find((op) => op.method === method && new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));
+  return spec.operations.find(
+    (op) => op.method === method && new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path),
+  );
 }
 
 async function authRun(target: Target, seed: number, spec: SpecModel) {
@@ -51,7 +68,12 @@ async function authRun(target: Target, seed: number, spec: SpecModel) {
     seed,
     runs: DEFAULT_RUNS,
     credentials: { apiKey: f.api_key, userId: f.user_id },
-    fixtures: { org_id: f.org_id, recipient_list_id: f.recipient_list_id, api_key_id: f.api_key_id, channels: [...f.channels] },
+    fixtures: {
+      org_id: f.org_id,
+      recipient_list_id: f.recipient_list_id,
+      api_key_id: f.api_key_id,
+      channels: [...f.channels],
+    },
     validateRequest: validateWireRequest,
     onExchange: (exchange, checkId) => {
       if (!checkId?.startsWith('auth.')) return;
@@ -86,7 +108,12 @@ describe('auth: the covering design', () => {
   });
 
   it('sends the same cases on every seed (only the random malformed values differ, and only on GET /users/me)', () => {
-    const [one, two] = runs.map(({ sent }) => sent.filter((s) => s.authorization !== 'random').map(key).sort());
+    const [one, two] = runs.map(({ sent }) =>
+      sent
+        .filter((s) => s.authorization !== 'random')
+        .map(key)
+        .sort(),
+    );
     expect(two).toEqual(one);
     for (const { sent } of runs) {
       const random = sent.filter((s) => s.authorization === 'random');
@@ -96,7 +123,9 @@ describe('auth: the covering design', () => {
 
   it('sends every variant to GET /users/me', () => {
     const full = runs[0]!.sent.filter((s) => s.operation === 'GET /users/me');
-    const withUser = new Set(full.filter((s) => s.userId === 'valid' && s.authorization !== 'random').map((s) => s.authorization));
+    const withUser = new Set(
+      full.filter((s) => s.userId === 'valid' && s.authorization !== 'random').map((s) => s.authorization),
+    );
     expect([...withUser].sort()).toEqual(['absent', 'wrong', ...AUTH_FIXED].sort());
     const withKey = new Set(full.filter((s) => s.authorization === 'valid').map((s) => s.userId));
     expect([...withKey].sort()).toEqual(['absent', 'wrong', ...USER_FIXED].sort());
@@ -106,11 +135,25 @@ describe('auth: the covering design', () => {
   it('probes each credential of every operation, with every check that applies to it', () => {
     const { sent, report } = runs[0]!;
     const judged = report.results.filter((r) => r.suite === 'auth' && r.status !== 'skipped');
-    for (const r of judged) expect(sent.some((s) => s.check === r.id && s.operation === r.operation), `${r.id} ${r.operation} ${JSON.stringify(sent.filter((s) => s.check === r.id))}`).toBe(true);
-    for (const op of spec.operations.filter((o) => o.requiresCredentials && judged.some((r) => r.operation === `${o.method} ${o.path}`))) {
+    for (const r of judged)
+      expect(
+        sent.some((s) => s.check === r.id && s.operation === r.operation),
+        `${r.id} ${r.operation} ${JSON.stringify(sent.filter((s) => s.check === r.id))}`,
+      ).toBe(true);
+    for (const op of spec.operations.filter(
+      (o) => o.requiresCredentials && judged.some((r) => r.operation === `${o.method} ${o.path}`),
+    )) {
       const on = sent.filter((s) => s.operation === `${op.method} ${op.path}`);
-      if (op.credentials.includes('bearer')) expect(on.some((s) => s.authorization !== 'valid'), `${op.method} ${op.path} bearer`).toBe(true);
-      if (op.credentials.includes('userId')) expect(on.some((s) => s.userId !== 'valid'), `${op.method} ${op.path} user id`).toBe(true);
+      if (op.credentials.includes('bearer'))
+        expect(
+          on.some((s) => s.authorization !== 'valid'),
+          `${op.method} ${op.path} bearer`,
+        ).toBe(true);
+      if (op.credentials.includes('userId'))
+        expect(
+          on.some((s) => s.userId !== 'valid'),
+          `${op.method} ${op.path} user id`,
+        ).toBe(true);
     }
   });
 });
@@ -134,10 +177,16 @@ describe('auth: an operation that skips one credential is caught on that operati
       try {
         const spec = await referenceSpec();
         const { report } = await authRun(target, 7, spec);
-        const both = spec.operations.filter((o) => o.requiresCredentials && o.credentials.length === 2 && !o.sideEffects);
+        const both = spec.operations.filter(
+          (o) => o.requiresCredentials && o.credentials.length === 2 && !o.sideEffects,
+        );
         expect(both.length).toBeGreaterThan(5);
         const failed = new Set(report.results.filter((r) => r.status === 'failed').map((r) => r.operation));
-        for (const op of both) expect(failed.has(`${op.method} ${op.path}`), `${op.method} ${op.path}\n${describeResults(report.results)}`).toBe(true);
+        for (const op of both)
+          expect(
+            failed.has(`${op.method} ${op.path}`),
+            `${op.method} ${op.path}\n${describeResults(report.results)}`,
+          ).toBe(true);
       } finally {
         await target.close();
       }

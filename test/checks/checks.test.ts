@@ -24,7 +24,10 @@ describe('on the reference server (no false positive)', () => {
     [run, destructiveRun, rateRun] = await Promise.all([
       runIds(target, plain),
       runIds(destructiveTarget, [...destructive], { includeDestructive: true }),
-      runIds(rateTarget, checks.filter((c) => c.suite === 'ratelimit').map((c) => c.id)),
+      runIds(
+        rateTarget,
+        checks.filter((c) => c.suite === 'ratelimit').map((c) => c.id),
+      ),
     ]);
   });
   afterAll(async () => {
@@ -108,7 +111,10 @@ describe('ranges.numeric-edges: every number at its edges, judged by what the co
       const strict = await runCheck(target, 'ranges.numeric-edges', { strictTypes: true });
       const failed = strict.results.filter((r) => r.status === 'failed');
       expect(failed.length, describeResults(strict.results)).toBeGreaterThan(0);
-      expect(failed.every((r) => /"-1"/.test(r.message)), describeResults(failed)).toBe(true);
+      expect(
+        failed.every((r) => /"-1"/.test(r.message)),
+        describeResults(failed),
+      ).toBe(true);
     } finally {
       await target.close();
     }
@@ -120,6 +126,8 @@ describe('the fault catalogue names real checks', () => {
     const ids = new Set(checks.map((c) => c.id));
     expect(faults.flatMap((f) => f.catches.map(checkOf)).filter((id) => !ids.has(id))).toEqual([]);
     // A server fault that no check catches must say why (only where the contract is silent).
-    expect(serverFaults.filter((f) => f.catches.length === 0).map((f) => f.name)).toEqual(['error-422-loc-without-location']);
+    expect(serverFaults.filter((f) => f.catches.length === 0).map((f) => f.name)).toEqual([
+      'error-422-loc-without-location',
+    ]);
   });
 });

@@ -20,7 +20,8 @@ async function runWith(choices: Choice[], suites: string[], seed: number) {
   return runIds(target, idsOf(...suites), { seed, runs: 2 });
 }
 
-const failed = <T extends { status: string }>(results: T[]): T[] => results.filter((r) => r.status === 'failed' || r.status === 'error');
+const failed = <T extends { status: string }>(results: T[]): T[] =>
+  results.filter((r) => r.status === 'failed' || r.status === 'error');
 
 describe('no false alarm on a correct server with its own choices (issue 21)', () => {
   it('a refused create never sends a probe id judged as the property: channel paired with the phone number, unknown ids 404 before validation', async () => {
@@ -28,7 +29,10 @@ describe('no false alarm on a correct server with its own choices (issue 21)', (
     expect(failed(run.results), describeResults(failed(run.results))).toEqual([]);
     // The pairing was learned: the update's checks ran on a real record.
     const patch = run.on('PATCH /campaign/{campaign_id}').filter((r) => r.suite === 'validation');
-    expect(patch.some((r) => r.status === 'passed'), describeResults(patch)).toBe(true);
+    expect(
+      patch.some((r) => r.status === 'passed'),
+      describeResults(patch),
+    ).toBe(true);
   });
 
   it('no check inherits the state another left: a completed campaign is terminal (409)', async () => {
@@ -40,7 +44,10 @@ describe('no false alarm on a correct server with its own choices (issue 21)', (
     const run = await runWith(['refuseWrites'], ['validation', 'ranges', 'schema', 'stateful'], 9);
     expect(failed(run.results), describeResults(failed(run.results))).toEqual([]);
     const needsWrite = run.results.filter(
-      (r) => /-in-range$|^stateful\.(create|get|update)/.test(r.id) || r.operation === 'PATCH /campaign/{campaign_id}' || (r.id === 'schema.response-conforms' && r.operation === 'POST /campaign'),
+      (r) =>
+        /-in-range$|^stateful\.(create|get|update)/.test(r.id) ||
+        r.operation === 'PATCH /campaign/{campaign_id}' ||
+        (r.id === 'schema.response-conforms' && r.operation === 'POST /campaign'),
     );
     expect(needsWrite.length).toBeGreaterThan(5);
     const passed = needsWrite.filter((r) => r.status === 'passed');

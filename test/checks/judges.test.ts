@@ -22,7 +22,8 @@ const NOT_JUDGED = { ok: true, unjudged: expect.any(String) };
 let spec: SpecModel;
 let observations: Observation[];
 let ctx: CheckContext;
-const op = (method: string, path: string): Operation => spec.operations.find((o) => o.method === method && o.path === path)!;
+const op = (method: string, path: string): Operation =>
+  spec.operations.find((o) => o.method === method && o.path === path)!;
 
 beforeAll(async () => {
   spec = await referenceSpec();
@@ -31,17 +32,35 @@ beforeAll(async () => {
 function freshContext(validate = true): CheckContext {
   observations = [];
   const evidence = evidenceOf(new Secrets(), 7, validate ? validateWireRequest : undefined);
-  return { spec, ...evidence, observe: (o: Observation) => observations.push({ ...o, id: o.id ?? 'observation' }) } as unknown as CheckContext;
+  return {
+    spec,
+    ...evidence,
+    observe: (o: Observation) => observations.push({ ...o, id: o.id ?? 'observation' }),
+  } as unknown as CheckContext;
 }
 
 const RATE = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '30' };
 
-function exchange(method: string, path: string, response?: Partial<HttpResponse> & { status: number }, body?: string): Exchange {
-  const request = { method, url: `http://127.0.0.1:1${path}`, headers: { 'content-type': 'application/json' }, ...(body !== undefined ? { body } : {}) };
+function exchange(
+  method: string,
+  path: string,
+  response?: Partial<HttpResponse> & { status: number },
+  body?: string,
+): Exchange {
+  const request = {
+    method,
+    url: `http://127.0.0.1:1${path}`,
+    headers: { 'content-type': 'application/json' },
+    ...(body !== undefined ? { body } : {}),
+  };
   if (!response) return { request, error: { code: 'timeout', message: 'no answer in 10000 ms' }, durationMs: 10_000 };
   const json = response.json;
   const text = response.text ?? (json === undefined ? '' : JSON.stringify(json));
-  return { request, response: { headers: { 'content-type': 'application/json', ...RATE }, text, truncated: false, ...response }, durationMs: 3 };
+  return {
+    request,
+    response: { headers: { 'content-type': 'application/json', ...RATE }, text, truncated: false, ...response },
+    durationMs: 3,
+  };
 }
 
 /** The kind and field of a failed judgement, or 'ok'. */
@@ -57,7 +76,8 @@ const CASE: InvalidCase = {
   description: 'max_concurrency=201 (maximum 200)',
 };
 const FIELD = { location: 'body', pointer: '/max_concurrency' };
-const post = (response?: Partial<HttpResponse> & { status: number }) => exchange('POST', '/campaign', response, JSON.stringify({ max_concurrency: 201 }));
+const post = (response?: Partial<HttpResponse> & { status: number }) =>
+  exchange('POST', '/campaign', response, JSON.stringify({ max_concurrency: 201 }));
 const detail = (loc: unknown[]) => ({ detail: [{ loc, msg: 'too large', type: 'value_error' }] });
 
 describe('judgeInvalid', () => {
@@ -66,11 +86,16 @@ describe('judgeInvalid', () => {
   });
 
   it('no answer: a no-response failure', () => {
-    expect(facts(judgeInvalid(ctx, op('POST', '/campaign'), post(), CASE))).toEqual({ kind: 'no-response', field: undefined });
+    expect(facts(judgeInvalid(ctx, op('POST', '/campaign'), post(), CASE))).toEqual({
+      kind: 'no-response',
+      field: undefined,
+    });
   });
 
   it('a 429 is a budget event, never judged', () => {
-    expect(judgeInvalid(ctx, op('POST', '/campaign'), post({ status: 429, json: { detail: 'slow down' } }), CASE)).toEqual(NOT_JUDGED);
+    expect(
+      judgeInvalid(ctx, op('POST', '/campaign'), post({ status: 429, json: { detail: 'slow down' } }), CASE),
+    ).toEqual(NOT_JUDGED);
   });
 
   it('accepted, and still invalid as sent: accepted-invalid on the field', () => {
@@ -80,7 +105,12 @@ describe('judgeInvalid', () => {
   });
 
   it('accepted, and valid as it went over the wire (a client layer fixed it): not a failure', () => {
-    const valid = exchange('POST', '/campaign', { status: 201, json: {} }, JSON.stringify({ name: 'n', assistant_id: 'a', recipient_list_id: 'r' }));
+    const valid = exchange(
+      'POST',
+      '/campaign',
+      { status: 201, json: {} },
+      JSON.stringify({ name: 'n', assistant_id: 'a', recipient_list_id: 'r' }),
+    );
     expect(ctx.validateWire(op('POST', '/campaign'), valid)).toMatchObject({ available: true, valid: true });
     expect(judgeInvalid(ctx, op('POST', '/campaign'), valid, CASE)).toEqual(NOT_JUDGED);
   });
@@ -88,12 +118,15 @@ describe('judgeInvalid', () => {
   it('accepted when the wire request cannot be re-validated: an observation, not a failure', () => {
     const blind = freshContext(false);
     expect(judgeInvalid(blind, op('POST', '/campaign'), post({ status: 201, json: {} }), CASE)).toEqual(NOT_JUDGED);
-    expect(observations.map((o) => o.message)).toEqual([expect.stringContaining('could not re-validate the wire request')]);
+    expect(observations.map((o) => o.message)).toEqual([
+      expect.stringContaining('could not re-validate the wire request'),
+    ]);
     ctx = freshContext();
   });
 
   it('stillInvalid decides for constraints the spec cannot state', () => {
-    const j = (still: boolean) => judgeInvalid(ctx, op('POST', '/campaign'), post({ status: 200, json: {} }), CASE, { stillInvalid: () => still });
+    const j = (still: boolean) =>
+      judgeInvalid(ctx, op('POST', '/campaign'), post({ status: 200, json: {} }), CASE, { stillInvalid: () => still });
     expect(j(false)).toEqual(NOT_JUDGED);
     expect(facts(j(true))).toEqual({ kind: 'accepted-invalid', field: FIELD });
   });
@@ -105,17 +138,35 @@ describe('judgeInvalid', () => {
   });
 
   it('a 422 without the validation error body: validation-body (not JSON, or the wrong shape)', () => {
-    expect(facts(judgeInvalid(ctx, op('POST', '/campaign'), post({ status: 422, text: 'nope' }), CASE))).toEqual({ kind: 'validation-body', field: FIELD });
+    expect(facts(judgeInvalid(ctx, op('POST', '/campaign'), post({ status: 422, text: 'nope' }), CASE))).toEqual({
+      kind: 'validation-body',
+      field: FIELD,
+    });
     const wrong = judgeInvalid(ctx, op('POST', '/campaign'), post({ status: 422, json: { errors: [] } }), CASE);
     expect(facts(wrong)).toEqual({ kind: 'validation-body', field: FIELD });
     expect(wrong.ok ? '' : wrong.failure.actual).not.toBe('the body is not JSON');
   });
 
   it('a 422 whose loc names another field: loc; naming it (with or without the location): fine', () => {
-    expect(facts(judgeInvalid(ctx, op('POST', '/campaign'), post({ status: 422, json: detail(['body', 'name']) }), CASE))).toEqual({ kind: 'loc', field: FIELD });
-    expect(judgeInvalid(ctx, op('POST', '/campaign'), post({ status: 422, json: detail(['body', 'max_concurrency']) }), CASE)).toEqual({ ok: true });
-    expect(judgeInvalid(ctx, op('POST', '/campaign'), post({ status: 422, json: detail(['max_concurrency']) }), CASE)).toEqual({ ok: true });
-    expect(judgeInvalid(ctx, op('POST', '/campaign'), post({ status: 422, json: detail(['body', 'name']) }), CASE, { checkLoc: false })).toEqual({ ok: true });
+    expect(
+      facts(judgeInvalid(ctx, op('POST', '/campaign'), post({ status: 422, json: detail(['body', 'name']) }), CASE)),
+    ).toEqual({ kind: 'loc', field: FIELD });
+    expect(
+      judgeInvalid(
+        ctx,
+        op('POST', '/campaign'),
+        post({ status: 422, json: detail(['body', 'max_concurrency']) }),
+        CASE,
+      ),
+    ).toEqual({ ok: true });
+    expect(
+      judgeInvalid(ctx, op('POST', '/campaign'), post({ status: 422, json: detail(['max_concurrency']) }), CASE),
+    ).toEqual({ ok: true });
+    expect(
+      judgeInvalid(ctx, op('POST', '/campaign'), post({ status: 422, json: detail(['body', 'name']) }), CASE, {
+        checkLoc: false,
+      }),
+    ).toEqual({ ok: true });
   });
 
   it('the field pointer escapes what a JSON Pointer must, and keeps array indices', () => {
@@ -139,20 +190,30 @@ describe('locNames', () => {
     expect(locNames([{ loc: ['body', 'speech_settings', 'voice'] }], kase)).toBe(false);
     expect(locNames([{ msg: 'x' }], kase)).toBe(false);
     expect(locNames({ loc: ['body', 'speech_settings', 'style'] }, kase)).toBe(false);
-    expect(locNames([{ loc: ['body', 'speech_settings'] }], { location: 'body', loc: ['speech_settings', 0] })).toBe(true);
+    expect(locNames([{ loc: ['body', 'speech_settings'] }], { location: 'body', loc: ['speech_settings', 0] })).toBe(
+      true,
+    );
   });
 });
 
 describe('errorDetailProblem', () => {
   it('a 401 or 429 body {detail} that says what section 7 says: no problem', () => {
-    expect(errorDetailProblem(401, { json: { detail: 'Invalid authentication credentials' }, text: '' })).toBeUndefined();
+    expect(
+      errorDetailProblem(401, { json: { detail: 'Invalid authentication credentials' }, text: '' }),
+    ).toBeUndefined();
     expect(errorDetailProblem(429, { json: { detail: 'Rate limit exceeded' }, text: '' })).toBeUndefined();
   });
   it('not {detail: string}, or a detail that says nothing of the kind: the reason', () => {
-    expect(errorDetailProblem(401, { json: { error: 'x' }, text: '{"error":"x"}' })).toBe('body {"error":"x"} is not {detail: string}');
+    expect(errorDetailProblem(401, { json: { error: 'x' }, text: '{"error":"x"}' })).toBe(
+      'body {"error":"x"} is not {detail: string}',
+    );
     expect(errorDetailProblem(401, { json: undefined, text: '' })).toBe('body (empty) is not {detail: string}');
-    expect(errorDetailProblem(401, { json: { detail: 'No.' }, text: '' })).toBe('detail "No." does not say that the credentials are invalid');
-    expect(errorDetailProblem(429, { json: { detail: 'No.' }, text: '' })).toBe('detail "No." does not say that the rate limit was exceeded');
+    expect(errorDetailProblem(401, { json: { detail: 'No.' }, text: '' })).toBe(
+      'detail "No." does not say that the credentials are invalid',
+    );
+    expect(errorDetailProblem(429, { json: { detail: 'No.' }, text: '' })).toBe(
+      'detail "No." does not say that the rate limit was exceeded',
+    );
     // Each status has its own words: a 429 sentence does not explain a 401.
     expect(errorDetailProblem(401, { json: { detail: 'Too many, slow down' }, text: '' })).toBeDefined();
   });
@@ -165,12 +226,17 @@ describe('judgeResponse', () => {
   });
 
   it('a documented answer: fine; a 429: not judged', () => {
-    expect(judgeResponse(ctx, op('GET', '/protected'), get({ status: 200, json: { user_id: 'u', message: 'hi u' } }))).toEqual({ ok: true });
+    expect(
+      judgeResponse(ctx, op('GET', '/protected'), get({ status: 200, json: { user_id: 'u', message: 'hi u' } })),
+    ).toEqual({ ok: true });
     expect(judgeResponse(ctx, op('GET', '/protected'), get({ status: 429, json: {} }))).toEqual(NOT_JUDGED);
   });
 
   it('no answer: no-response', () => {
-    expect(facts(judgeResponse(ctx, op('GET', '/protected'), get()))).toEqual({ kind: 'no-response', field: undefined });
+    expect(facts(judgeResponse(ctx, op('GET', '/protected'), get()))).toEqual({
+      kind: 'no-response',
+      field: undefined,
+    });
   });
 
   it('a status the operation does not document: undocumented-status', () => {
@@ -180,15 +246,28 @@ describe('judgeResponse', () => {
   });
 
   it('a success status the contract leaves open: an observation, not a failure', () => {
-    expect(judgeResponse(ctx, op('GET', '/calls'), exchange('GET', '/calls', { status: 203, json: [] }))).toEqual({ ok: true });
-    expect(observations.map((o) => o.message)).toContainEqual(expect.stringContaining('a success status the contract leaves open'));
-    expect(facts(judgeResponse(ctx, op('GET', '/calls'), exchange('GET', '/calls', { status: 500, json: {} })))).toEqual({ kind: 'undocumented-status', field: undefined });
+    expect(judgeResponse(ctx, op('GET', '/calls'), exchange('GET', '/calls', { status: 203, json: [] }))).toEqual({
+      ok: true,
+    });
+    expect(observations.map((o) => o.message)).toContainEqual(
+      expect.stringContaining('a success status the contract leaves open'),
+    );
+    expect(
+      facts(judgeResponse(ctx, op('GET', '/calls'), exchange('GET', '/calls', { status: 500, json: {} }))),
+    ).toEqual({ kind: 'undocumented-status', field: undefined });
   });
 
   it('another content type: content-type on the header; a +json type is JSON', () => {
     const html = get({ status: 200, text: '<p>hi</p>', headers: { 'content-type': 'text/html', ...RATE } });
-    expect(facts(judgeResponse(ctx, op('GET', '/protected'), html))).toEqual({ kind: 'content-type', field: { location: 'response-header', pointer: '/content-type', status: '200' } });
-    const vendor = get({ status: 200, json: { user_id: 'u', message: 'hi u' }, headers: { 'content-type': 'application/vnd.api+json; charset=utf-8', ...RATE } });
+    expect(facts(judgeResponse(ctx, op('GET', '/protected'), html))).toEqual({
+      kind: 'content-type',
+      field: { location: 'response-header', pointer: '/content-type', status: '200' },
+    });
+    const vendor = get({
+      status: 200,
+      json: { user_id: 'u', message: 'hi u' },
+      headers: { 'content-type': 'application/vnd.api+json; charset=utf-8', ...RATE },
+    });
     expect(judgeResponse(ctx, op('GET', '/protected'), vendor)).toEqual({ ok: true });
   });
 
@@ -206,7 +285,18 @@ describe('judgeResponse', () => {
 
   it('a missing required header: schema on the header, its name lower-cased', () => {
     const { 'x-ratelimit-reset': _reset, ...rest } = RATE;
-    const j = judgeResponse(ctx, op('GET', '/protected'), get({ status: 200, json: { user_id: 'u', message: 'hi u' }, headers: { 'content-type': 'application/json', ...rest } }));
-    expect(facts(j)).toEqual({ kind: 'schema', field: { location: 'response-header', pointer: '/x-ratelimit-reset', status: '200' } });
+    const j = judgeResponse(
+      ctx,
+      op('GET', '/protected'),
+      get({
+        status: 200,
+        json: { user_id: 'u', message: 'hi u' },
+        headers: { 'content-type': 'application/json', ...rest },
+      }),
+    );
+    expect(facts(j)).toEqual({
+      kind: 'schema',
+      field: { location: 'response-header', pointer: '/x-ratelimit-reset', status: '200' },
+    });
   });
 });

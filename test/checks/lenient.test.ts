@@ -16,7 +16,10 @@ describe('lenient and near-miss servers, one check each', () => {
   it('validation.loc-names-location_no_false_positive: a loc without its location is an observation, not a failure', async () => {
     const target = await startTarget({ fault: 'error-422-loc-without-location' });
     try {
-      const run = await runIds(target, checks.filter((c) => c.suite === 'validation').map((c) => c.id));
+      const run = await runIds(
+        target,
+        checks.filter((c) => c.suite === 'validation').map((c) => c.id),
+      );
       expectNoFailure(run);
       expect(run.observations.some((o) => /names the field but not its location/.test(o.message))).toBe(true);
     } finally {
@@ -32,7 +35,10 @@ describe('lenient and near-miss servers, one check each', () => {
       expect(failed.length, describeResults(run.results)).toBeGreaterThan(0);
       const text = JSON.stringify(run.results);
       expect(text).not.toContain(target.server.fixtures.api_key);
-      expect(failed.some((r) => r.repro?.includes(`"$VAPC_API_KEY"'x'`)), text.slice(0, 2000)).toBe(true);
+      expect(
+        failed.some((r) => r.repro?.includes(`"$VAPC_API_KEY"'x'`)),
+        text.slice(0, 2000),
+      ).toBe(true);
     } finally {
       await target.close();
     }
@@ -41,7 +47,10 @@ describe('lenient and near-miss servers, one check each', () => {
   it('validation.wrong-type_no_false_positive: the strict reference server passes strict-types mode too', async () => {
     const target = await startTarget();
     try {
-      expectPassed(await runCheck(target, 'validation.wrong-type', { runs: 8, strictTypes: true }), 'validation.wrong-type');
+      expectPassed(
+        await runCheck(target, 'validation.wrong-type', { runs: 8, strictTypes: true }),
+        'validation.wrong-type',
+      );
     } finally {
       await target.close();
     }
@@ -52,7 +61,10 @@ describe('lenient and near-miss servers, one check each', () => {
     try {
       expectPassed(await runCheck(target, 'validation.wrong-type', { runs: 8 }), 'validation.wrong-type');
       const strict = await runCheck(target, 'validation.wrong-type', { runs: 8, strictTypes: true });
-      expect(strict.results.some((r) => r.status === 'failed'), describeResults(strict.results)).toBe(true);
+      expect(
+        strict.results.some((r) => r.status === 'failed'),
+        describeResults(strict.results),
+      ).toBe(true);
     } finally {
       await target.close();
     }

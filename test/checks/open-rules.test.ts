@@ -17,16 +17,33 @@ beforeAll(async () => {
 const transport: Transport = {
   baseUrl: 'http://fake',
   async send(request) {
-    return { request: { method: request.method, url: request.path, headers: {} }, error: { code: 'connection_refused', message: 'not used' }, durationMs: 0 };
+    return {
+      request: { method: request.method, url: request.path, headers: {} },
+      error: { code: 'connection_refused', message: 'not used' },
+      durationMs: 0,
+    };
   },
   async close() {},
 };
 
 function answer(status: number): Exchange {
-  const json = status === 422 ? { detail: [{ loc: ['body', 'phone_number_id'], msg: 'no such phone number for this channel', type: 'value_error' }] } : { detail: `the server's own rule (${status})` };
+  const json =
+    status === 422
+      ? {
+          detail: [
+            { loc: ['body', 'phone_number_id'], msg: 'no such phone number for this channel', type: 'value_error' },
+          ],
+        }
+      : { detail: `the server's own rule (${status})` };
   return {
     request: { method: 'PATCH', url: 'http://fake/campaign/cmp_1', headers: {} },
-    response: { status, headers: { 'content-type': 'application/json' }, text: JSON.stringify(json), json, truncated: false },
+    response: {
+      status,
+      headers: { 'content-type': 'application/json' },
+      text: JSON.stringify(json),
+      json,
+      truncated: false,
+    },
     durationMs: 1,
   };
 }
@@ -52,7 +69,21 @@ describe('server-side rules the contract leaves open (issue 21)', () => {
       expect(verdict).toMatchObject({ ok: true, unjudged: expect.stringContaining(String(rule.status)) });
       expect(run.observations.at(-1)?.message ?? '').toContain(exchange.response!.text.slice(0, 40));
       // The judges of invalid and of valid requests route through it.
-      const invalid = judgeInvalid(ctx, op, exchange, { kind: 'below-minimum', location: 'body', loc: ['max_concurrency'], field: 'max_concurrency', value: 0, body: { max_concurrency: 0 }, description: 'max_concurrency=0' }, { placeholder: true, validRefused: 'every create refused' });
+      const invalid = judgeInvalid(
+        ctx,
+        op,
+        exchange,
+        {
+          kind: 'below-minimum',
+          location: 'body',
+          loc: ['max_concurrency'],
+          field: 'max_concurrency',
+          value: 0,
+          body: { max_concurrency: 0 },
+          description: 'max_concurrency=0',
+        },
+        { placeholder: true, validRefused: 'every create refused' },
+      );
       expect(invalid.ok).toBe(true);
       if (rule.status !== 422) expect(judgeResponse(ctx, op, exchange, { placeholder: true }).ok).toBe(true);
     });
@@ -61,7 +92,9 @@ describe('server-side rules the contract leaves open (issue 21)', () => {
   it('a 422 naming the field under test, or a 404 for an id that exists, is judged, not open', () => {
     const ctx = createCheckContext({ spec, transport }).scope('ranges.test', 'ranges');
     const op = spec.operation('updateCampaign');
-    expect(openRule(ctx, op, answer(422), { valid: true, fields: [{ loc: ['phone_number_id'], location: 'body' }] })).toBeUndefined();
+    expect(
+      openRule(ctx, op, answer(422), { valid: true, fields: [{ loc: ['phone_number_id'], location: 'body' }] }),
+    ).toBeUndefined();
     expect(openRule(ctx, op, answer(404))).toBeUndefined();
     expect(openRule(ctx, op, answer(422))).toBeUndefined();
   });

@@ -69,7 +69,9 @@ describe('what a failure names', () => {
     try {
       const run = await runCheck(target, 'ratelimit.reset-honoured');
       const failed = run.results.filter((r) => r.status === 'failed');
-      expect(failed[0]?.message, describeResults(run.results)).toMatch(/^still 429 after the advertised reset passed: the 429 said X-RateLimit-Reset: \d+/);
+      expect(failed[0]?.message, describeResults(run.results)).toMatch(
+        /^still 429 after the advertised reset passed: the 429 said X-RateLimit-Reset: \d+/,
+      );
     } finally {
       await target.close();
     }

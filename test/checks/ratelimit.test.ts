@@ -29,7 +29,10 @@ async function skipReasons(fault: ServerFault, ids: string[]): Promise<Record<st
   // reset (every Reset in these servers is absent or unusable), so the length costs nothing.
   const target = await startTarget({ fault, rateLimit: RATE.rateLimit, rateWindowMs: 60_000 });
   try {
-    const run = await runIds(target, ids.map((id) => `ratelimit.${id}`));
+    const run = await runIds(
+      target,
+      ids.map((id) => `ratelimit.${id}`),
+    );
     return Object.fromEntries(run.results.map((r) => [r.id.replace('ratelimit.', ''), `${r.status}: ${r.message}`]));
   } finally {
     await target.close();
@@ -38,26 +41,40 @@ async function skipReasons(fault: ServerFault, ids: string[]): Promise<Record<st
 
 describe.concurrent('ratelimit skip reasons name what was wrong', () => {
   it('a Reset present but not an integer is quoted, not called missing', async () => {
-    const got = await skipReasons(headerAs('x-ratelimit-reset', 'in 30 "seconds"'), ['remaining-decreases', 'reset-plausible', 'reset-honoured']);
+    const got = await skipReasons(headerAs('x-ratelimit-reset', 'in 30 "seconds"'), [
+      'remaining-decreases',
+      'reset-plausible',
+      'reset-honoured',
+    ]);
     const quoted = 'X-RateLimit-Reset present but not an integer: "in 30 \\"seconds\\""';
     expect(got['remaining-decreases']).toBe(`skipped: ${quoted} on 200 (judged by ratelimit.headers-present)`);
     expect(got['reset-plausible']).toBe(`skipped: ${quoted} on 200 (judged by ratelimit.headers-present)`);
-    expect(got['reset-honoured']).toBe(`skipped: the 429: ${quoted}, so no reset to wait for (judged by ratelimit.burst-429)`);
+    expect(got['reset-honoured']).toBe(
+      `skipped: the 429: ${quoted}, so no reset to wait for (judged by ratelimit.burst-429)`,
+    );
   });
 
   it('an absent Reset is called absent', async () => {
     const got = await skipReasons(faultByName('ratelimit-reset-missing'), ['remaining-decreases', 'reset-plausible']);
-    expect(got['remaining-decreases']).toBe('skipped: X-RateLimit-Reset absent on 200 (judged by ratelimit.headers-present)');
-    expect(got['reset-plausible']).toBe('skipped: X-RateLimit-Reset absent on 200 (judged by ratelimit.headers-present)');
+    expect(got['remaining-decreases']).toBe(
+      'skipped: X-RateLimit-Reset absent on 200 (judged by ratelimit.headers-present)',
+    );
+    expect(got['reset-plausible']).toBe(
+      'skipped: X-RateLimit-Reset absent on 200 (judged by ratelimit.headers-present)',
+    );
   });
 
   it('a Limit present but not an integer is quoted by the burst', async () => {
     const got = await skipReasons(faultByName('ratelimit-limit-not-integer'), ['burst-429']);
-    expect(got['burst-429']).toMatch(/^skipped: X-RateLimit-Limit present but not an integer: "\d+\.0": no limit to burst past/);
+    expect(got['burst-429']).toMatch(
+      /^skipped: X-RateLimit-Limit present but not an integer: "\d+\.0": no limit to burst past/,
+    );
   });
 
   it('a Limit that is an integer but below 1 is called implausible, not missing', async () => {
     const got = await skipReasons(headerAs('x-ratelimit-limit', '0'), ['burst-429']);
-    expect(got['burst-429']).toBe('skipped: present but implausible: X-RateLimit-Limit 0 (below 1): no limit to burst past (judged by ratelimit.headers-present)');
+    expect(got['burst-429']).toBe(
+      'skipped: present but implausible: X-RateLimit-Limit 0 (below 1): no limit to burst past (judged by ratelimit.headers-present)',
+    );
   });
 });

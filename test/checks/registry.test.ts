@@ -10,7 +10,14 @@ import { checkById, checks } from '../../suites/index.js';
 import { profile } from '../../suites/profile.js';
 import { CHECK_ID, buildRegistry } from '../../src/checks/registry.js';
 import { defineCheck } from '../../src/checks/check.js';
-import { dryRunPlan, plannedRequestsOf, preBurstRequests, renderDryRun, requestBudget, MAX_DEFAULT_RUNS } from '../../src/runner/budget.js';
+import {
+  dryRunPlan,
+  plannedRequestsOf,
+  preBurstRequests,
+  renderDryRun,
+  requestBudget,
+  MAX_DEFAULT_RUNS,
+} from '../../src/runner/budget.js';
 import { numericEdges, numericTargets } from '../../src/generators/index.js';
 import { edgeRequests } from '../../suites/ranges.js';
 import { planChecks } from '../../src/runner/run.js';
@@ -27,7 +34,6 @@ beforeAll(async () => {
   spec = await referenceSpec();
 });
 
-
 describe('the check registry', () => {
   it('every check has an id suite.name, a rule, a contract reference, a severity and applies to an operation', () => {
     expect(checks.length).toBeGreaterThanOrEqual(35);
@@ -37,19 +43,26 @@ describe('the check registry', () => {
       expect(check.rule.length, check.id).toBeGreaterThan(20);
       expect(check.contractRef, check.id).toMatch(/^\d/);
       expect(['critical', 'major', 'minor']).toContain(check.severity);
-      expect(spec.operations.some((op) => check.appliesTo(op, spec)), `${check.id} applies to no operation`).toBe(true);
+      expect(
+        spec.operations.some((op) => check.appliesTo(op, spec)),
+        `${check.id} applies to no operation`,
+      ).toBe(true);
       expect(typeof check.plannedRequests, check.id).toBe('function');
     }
   });
 
   it('every check fails on some fault of the catalogue (its `catches`; test/checks/<suite>.test.ts runs each pair)', () => {
     // The passing half: test/checks/checks.test.ts runs every registered check on the reference server.
-    const caught = new Set(faults.filter((f) => !(f as { lenient?: boolean }).lenient).flatMap((f) => f.catches.map(checkOf)));
+    const caught = new Set(
+      faults.filter((f) => !(f as { lenient?: boolean }).lenient).flatMap((f) => f.catches.map(checkOf)),
+    );
     expect(checks.filter((c) => !caught.has(c.id)).map((c) => c.id)).toEqual([]);
   });
 
   it('all eight suites have checks, ratelimit last with the burst at the end, then the wait for its reset', () => {
-    expect(new Set(checks.map((c) => c.suite))).toEqual(new Set(['auth', 'validation', 'ranges', 'schema', 'stateful', 'ratelimit', 'cors', 'robustness']));
+    expect(new Set(checks.map((c) => c.suite))).toEqual(
+      new Set(['auth', 'validation', 'ranges', 'schema', 'stateful', 'ratelimit', 'cors', 'robustness']),
+    );
     expect(checks.slice(-2).map((c) => c.id)).toEqual(['ratelimit.burst-429', 'ratelimit.reset-honoured']);
   });
 
@@ -80,7 +93,8 @@ describe('the check registry', () => {
     const key = (t: { location: string; loc: Array<string | number> }) => `${t.location} ${t.loc.join('.')}`;
     const sentAnywhere = new Map<string, Set<string>>();
     for (const op of spec.operations) {
-      for (const p of edgeRequests(op).flat()) sentAnywhere.set(key(p.target), new Set([...(sentAnywhere.get(key(p.target)) ?? []), p.edge.label]));
+      for (const p of edgeRequests(op).flat())
+        sentAnywhere.set(key(p.target), new Set([...(sentAnywhere.get(key(p.target)) ?? []), p.edge.label]));
     }
     let targets = 0;
     for (const op of spec.operations) {
@@ -91,37 +105,75 @@ describe('the check registry', () => {
         const here = probes.filter((p) => key(p.target) === key(target)).map((p) => p.edge.label);
         expect(here.length, `${op.id} ${key(target)}`).toBeGreaterThan(0);
         // Numbers outside a stated body bound go to the below-minimum/above-maximum checks of that field.
-        const bounded = numericEdges(target).filter((e) => target.location === 'body' && !e.quoted && !e.withinBounds).map((e) => e.label);
+        const bounded = numericEdges(target)
+          .filter((e) => target.location === 'body' && !e.quoted && !e.withinBounds)
+          .map((e) => e.label);
         const sent = [...new Set([...(sentAnywhere.get(key(target)) ?? []), ...bounded])];
-        expect(sent.sort(), `${op.id} ${key(target)}`).toEqual(numericEdges(target).map((e) => e.label).sort());
+        expect(sent.sort(), `${op.id} ${key(target)}`).toEqual(
+          numericEdges(target)
+            .map((e) => e.label)
+            .sort(),
+        );
       }
     }
     expect(targets).toBeGreaterThanOrEqual(7);
   });
 
   it('the plan (--dry-run) counts and lists the numeric edges', () => {
-    const fixtures = { org_id: 'o', api_key_id: 'k', recipient_list_id: 'r', assistant_id: 'a', phone_number_id: 'p', channels: ['x', 'y'] };
+    const fixtures = {
+      org_id: 'o',
+      api_key_id: 'k',
+      recipient_list_id: 'r',
+      assistant_id: 'a',
+      phone_number_id: 'p',
+      channels: ['x', 'y'],
+    };
     const dry = dryRunPlan(planChecks(checks, { spec, fixtures }), MAX_DEFAULT_RUNS, spec, 100);
     const calls = spec.operation('listCalls');
     const line = dry.lines.find((l) => l.suite === 'ranges' && l.operation === 'GET /calls')!;
-    expect(line.requests).toBe(edgeRequests(calls).length + checkById('ranges.string-edges').plannedRequests!(calls, MAX_DEFAULT_RUNS, spec));
-    expect(line.cases).toContain('ranges.numeric-edges: query offset: -1 0 2147483648 9007199254740992 9007199254740993 -9007199254740992 1e1');
+    expect(line.requests).toBe(
+      edgeRequests(calls).length + checkById('ranges.string-edges').plannedRequests!(calls, MAX_DEFAULT_RUNS, spec),
+    );
+    expect(line.cases).toContain(
+      'ranges.numeric-edges: query offset: -1 0 2147483648 9007199254740992 9007199254740993 -9007199254740992 1e1',
+    );
     const text = renderDryRun(dry);
     for (const op of spec.operations) {
-      for (const t of numericTargets(op)) expect(text, `${op.id} ${t.name}`).toContain(`${t.location} ${t.loc.join('.')}: `);
+      for (const t of numericTargets(op))
+        expect(text, `${op.id} ${t.name}`).toContain(`${t.location} ${t.loc.join('.')}: `);
     }
     expect(text).toMatch(/ranges\.max-concurrency-above-maximum: body max_concurrency: 201 2147483648 401/);
   });
 
   it('destructive operations are only reached by checks the runner skips without the flag', () => {
-    const plan = planChecks(checks, { spec, fixtures: { org_id: 'o', api_key_id: 'k', recipient_list_id: 'r', assistant_id: 'a', phone_number_id: 'p', channels: ['x', 'y'] } });
+    const plan = planChecks(checks, {
+      spec,
+      fixtures: {
+        org_id: 'o',
+        api_key_id: 'k',
+        recipient_list_id: 'r',
+        assistant_id: 'a',
+        phone_number_id: 'p',
+        channels: ['x', 'y'],
+      },
+    });
     const reaching = plan.filter((p) => p.operation.sideEffects || p.check.destructive);
     expect(reaching.length).toBeGreaterThan(0);
     expect(reaching.every((p) => p.skip?.startsWith('destructive'))).toBe(true);
   });
 
   it('the default plan fits the budget of a server allowing 100 requests per minute', () => {
-    const plan = planChecks(checks, { spec, fixtures: { org_id: 'o', api_key_id: 'k', recipient_list_id: 'r', assistant_id: 'a', phone_number_id: 'p', channels: ['x', 'y'] } });
+    const plan = planChecks(checks, {
+      spec,
+      fixtures: {
+        org_id: 'o',
+        api_key_id: 'k',
+        recipient_list_id: 'r',
+        assistant_id: 'a',
+        phone_number_id: 'p',
+        channels: ['x', 'y'],
+      },
+    });
     expect(preBurstRequests(plan, MAX_DEFAULT_RUNS, spec)).toBeLessThanOrEqual(requestBudget(100));
   });
 });
@@ -132,7 +184,12 @@ describe('planned requests (dry run, budget) against what a run sends', () => {
       const target = await startTarget();
       const f = target.server.fixtures;
       try {
-        const fixtures = { org_id: f.org_id, recipient_list_id: f.recipient_list_id, api_key_id: f.api_key_id, channels: [...f.channels] };
+        const fixtures = {
+          org_id: f.org_id,
+          recipient_list_id: f.recipient_list_id,
+          api_key_id: f.api_key_id,
+          channels: [...f.channels],
+        };
         const suites = ['auth', 'validation', 'ranges', 'schema', 'stateful', 'cors', 'robustness'] as const;
         const { report } = await runConformance({
           baseUrl: target.server.url,
@@ -150,9 +207,18 @@ describe('planned requests (dry run, budget) against what a run sends', () => {
           profile,
         });
         const plan = planChecks(checks, { spec, fixtures }, { suites: [...suites], strictTypes });
-        const planned = new Map(plan.map((p) => [`${p.check.id} ${p.operation.method} ${p.operation.path}`, plannedRequestsOf(p, MAX_DEFAULT_RUNS, spec)]));
+        const planned = new Map(
+          plan.map((p) => [
+            `${p.check.id} ${p.operation.method} ${p.operation.path}`,
+            plannedRequestsOf(p, MAX_DEFAULT_RUNS, spec),
+          ]),
+        );
         const over = report.results
-          .map((r) => ({ key: `${r.id} ${r.operation}`, sent: r.requests, planned: planned.get(`${r.id} ${r.operation}`) ?? 0 }))
+          .map((r) => ({
+            key: `${r.id} ${r.operation}`,
+            sent: r.requests,
+            planned: planned.get(`${r.id} ${r.operation}`) ?? 0,
+          }))
           .filter((x) => x.sent > x.planned);
         expect(over, JSON.stringify(over)).toEqual([]);
         const sent = report.results.reduce((n, r) => n + r.requests, 0);
@@ -165,16 +231,23 @@ describe('planned requests (dry run, budget) against what a run sends', () => {
   }
 });
 
-describe('the contract\'s own enum conflict is read from the spec', () => {
+describe("the contract's own enum conflict is read from the spec", () => {
   it('finds exactly campaign status "scheduled": accepted by the update, missing from the record (3.1)', async () => {
     const conflicts = enumConflicts(await referenceSpec());
-    expect([...conflicts.entries()].map(([field, values]) => [field, [...values]])).toEqual([['status', ['scheduled']]]);
+    expect([...conflicts.entries()].map(([field, values]) => [field, [...values]])).toEqual([
+      ['status', ['scheduled']],
+    ]);
   });
 });
 
 describe('reproducibility', () => {
   it('the same seed against the same server sends the same requests', async () => {
-    const ids = ['auth.malformed-bearer', 'validation.wrong-type', 'ranges.max-concurrency-above-maximum', 'robustness.no-5xx-invalid'];
+    const ids = [
+      'auth.malformed-bearer',
+      'validation.wrong-type',
+      'ranges.max-concurrency-above-maximum',
+      'robustness.no-5xx-invalid',
+    ];
     const sequences: string[][] = [];
     for (let i = 0; i < 2; i++) {
       const target = await startTarget();
@@ -189,7 +262,12 @@ describe('reproducibility', () => {
           seed: 99,
           runs: 4,
           credentials: { apiKey: f.api_key, userId: f.user_id },
-          fixtures: { org_id: f.org_id, recipient_list_id: f.recipient_list_id, api_key_id: f.api_key_id, channels: [...f.channels] },
+          fixtures: {
+            org_id: f.org_id,
+            recipient_list_id: f.recipient_list_id,
+            api_key_id: f.api_key_id,
+            channels: [...f.channels],
+          },
           validateRequest: validateWireRequest,
           onExchange: (exchange) => {
             const url = exchange.request.url.replace(target.server.url, '').replace(/cmp_[\w-]+/g, 'CAMPAIGN');

@@ -16,10 +16,16 @@ describe('stateful.regenerate-key: the run after a regenerated key that does not
     try {
       const run = await runIds(target, later, { includeDestructive: true });
       const failed = run.results.filter((r) => r.status === 'failed');
-      expect(failed.map((r) => r.id), describeResults(run.results)).toEqual(['stateful.regenerate-key']);
+      expect(
+        failed.map((r) => r.id),
+        describeResults(run.results),
+      ).toEqual(['stateful.regenerate-key']);
       const cors = run.results.filter((r) => r.suite === 'cors' && r.operation.startsWith('OPTIONS'));
       expect(cors.length).toBeGreaterThan(0);
-      for (const r of cors) expect(r.message).toMatch(/^not run: the API key stopped working: POST \/api-keys\/api-keys\/\{key_id\}\/regenerate returned a key that was refused \(401 on GET \/users\/me\)/);
+      for (const r of cors)
+        expect(r.message).toMatch(
+          /^not run: the API key stopped working: POST \/api-keys\/api-keys\/\{key_id\}\/regenerate returned a key that was refused \(401 on GET \/users\/me\)/,
+        );
     } finally {
       await target.close();
     }
@@ -30,10 +36,16 @@ describe('stateful.regenerate-key: the run after a regenerated key that does not
     try {
       const run = await runIds(target, later, { includeDestructive: true });
       const failed = run.results.filter((r) => r.status === 'failed');
-      expect(failed.map((r) => r.id), describeResults(run.results)).toEqual(['stateful.regenerate-key']);
+      expect(
+        failed.map((r) => r.id),
+        describeResults(run.results),
+      ).toEqual(['stateful.regenerate-key']);
       expect(run.results.filter((r) => r.message.startsWith('not run'))).toEqual([]);
       expect(run.results.filter((r) => r.suite === 'cors' && r.status === 'passed').length).toBeGreaterThan(0);
-      expect(run.observations.some((o) => /the key in use before the regeneration still works after it/.test(o.message)), JSON.stringify(run.observations)).toBe(true);
+      expect(
+        run.observations.some((o) => /the key in use before the regeneration still works after it/.test(o.message)),
+        JSON.stringify(run.observations),
+      ).toBe(true);
     } finally {
       await target.close();
     }
@@ -43,7 +55,10 @@ describe('stateful.regenerate-key: the run after a regenerated key that does not
     const target = await startTarget();
     try {
       const run = await runIds(target, later, { includeDestructive: true });
-      expect(run.results.filter((r) => r.status === 'failed'), describeResults(run.results)).toEqual([]);
+      expect(
+        run.results.filter((r) => r.status === 'failed'),
+        describeResults(run.results),
+      ).toEqual([]);
       expect(run.results.filter((r) => /API key stopped working/.test(r.message))).toEqual([]);
     } finally {
       await target.close();
@@ -58,7 +73,8 @@ describe('a repro that depends on an earlier write replays it (issue 21)', () =>
       const run = await runIds(target, ['stateful.update-persists']);
       const result = run.results.find((r) => r.status === 'failed');
       expect(result, describeResults(run.results)).toBeDefined();
-      const repro = result!.failures!.find((f) => /GET/.test(f.repro ?? '') || /-X PATCH/.test(f.repro ?? ''))?.repro ?? '';
+      const repro =
+        result!.failures!.find((f) => /GET/.test(f.repro ?? '') || /-X PATCH/.test(f.repro ?? ''))?.repro ?? '';
       const lines = repro.split(' && ');
       expect(lines.length, repro).toBe(2);
       expect(lines[0]).toMatch(/-X PATCH/);

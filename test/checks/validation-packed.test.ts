@@ -16,7 +16,12 @@ function firstErrorOnly(app: FastifyInstance): void {
   });
 }
 
-const stopsAtFirst: ServerFault = { name: 'first-error-only', description: 'each 422 names only the first fault', catches: [], configure: (app) => firstErrorOnly(app) };
+const stopsAtFirst: ServerFault = {
+  name: 'first-error-only',
+  description: 'each 422 names only the first fault',
+  catches: [],
+  configure: (app) => firstErrorOnly(app),
+};
 
 describe('validation: invalid cases packed into one request, narrowed by what the 422 names', () => {
   it('a server reporting every fault judges every field of a pack in one request', async () => {
@@ -61,7 +66,8 @@ describe('validation: invalid cases packed into one request, narrowed by what th
       const pointers = new Set(create.failures!.map((f) => f.field?.pointer));
       expect(pointers.has('/name')).toBe(true);
       // Integer and object fields are refused as they should be: no failure names them.
-      for (const judged of ['/max_concurrency', '/retry_policy', '/short_term_summaries_limit']) expect(pointers.has(judged), judged).toBe(false);
+      for (const judged of ['/max_concurrency', '/retry_policy', '/short_term_summaries_limit'])
+        expect(pointers.has(judged), judged).toBe(false);
     } finally {
       await target.close();
     }

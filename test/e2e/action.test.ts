@@ -47,9 +47,15 @@ describe('action.yml', () => {
   });
   it('passes every input to the script under the name the script reads, and nothing else', () => {
     const run = action.runs.steps.find((s) => s.id === 'vapc')!;
-    const expected = Object.fromEntries(Object.entries(INPUTS as Record<string, string>).map(([input, env]) => [env, `\${{ inputs.${input} }}`]));
+    const expected = Object.fromEntries(
+      Object.entries(INPUTS as Record<string, string>).map(([input, env]) => [env, `\${{ inputs.${input} }}`]),
+    );
     expect(run.env).toEqual(expected);
-    expect(Object.keys(action.inputs).filter((k) => k !== 'node-version').sort()).toEqual(Object.keys(INPUTS).sort());
+    expect(
+      Object.keys(action.inputs)
+        .filter((k) => k !== 'node-version')
+        .sort(),
+    ).toEqual(Object.keys(INPUTS).sort());
     expect(action.inputs['base-url']!.required).toBe(true);
   });
   it('declares the outputs the script writes', () => {
@@ -72,8 +78,24 @@ describe('scripts/action.mjs: inputs to vapc run', () => {
       INPUT_ARGS: `--timeout-ms 20000 --config "my config.yaml"`,
     });
     expect(plan.argv).toEqual([
-      'run', '--base-url', 'https://api.example.com', '--suite', 'auth,ranges', '--rpm', '30', '--seed', '7',
-      '--baseline', '.vapc/baseline.yaml', '--no-config', '--report-dir', 'vapc-reports', '--timeout-ms', '20000', '--config', 'my config.yaml',
+      'run',
+      '--base-url',
+      'https://api.example.com',
+      '--suite',
+      'auth,ranges',
+      '--rpm',
+      '30',
+      '--seed',
+      '7',
+      '--baseline',
+      '.vapc/baseline.yaml',
+      '--no-config',
+      '--report-dir',
+      'vapc-reports',
+      '--timeout-ms',
+      '20000',
+      '--config',
+      'my config.yaml',
     ]);
     expect(plan.argv.join(' ')).not.toMatch(/sk-secret|user-1/);
     expect(plan.env).toEqual({ VAPC_ACTION: 'true', VAPC_API_KEY: 'sk-secret', VAPC_USER_ID: 'user-1' });
@@ -85,7 +107,9 @@ describe('scripts/action.mjs: inputs to vapc run', () => {
     expect(named.join(' ')).toContain('--config ci/vapc.yaml');
   });
   it('masks every line of a multi-line secret, so no line of it can print (or act as a workflow command)', () => {
-    expect(maskLines('line-one\n::warning::line-two\r\n\n')).toBe('::add-mask::line-one\n::add-mask::::warning::line-two\n');
+    expect(maskLines('line-one\n::warning::line-two\r\n\n')).toBe(
+      '::add-mask::line-one\n::add-mask::::warning::line-two\n',
+    );
   });
   it('refuses an unclosed quote in args', () => {
     expect(() => splitArgs('--config "x')).toThrow(/unclosed " quote/);
@@ -94,16 +118,34 @@ describe('scripts/action.mjs: inputs to vapc run', () => {
 
 describe('GitHub output respects the annotation limits', () => {
   const result = (i: number, status: CheckResult['status'], known = false): CheckResult => ({
-    id: `ranges.check-${String(i).padStart(2, '0')}`, suite: 'ranges', operation: 'POST /campaign', status, message: `m${i}`, rule: 'r', contract_ref: '4',
-    severity: 'major', duration_ms: 1, requests: 1,
+    id: `ranges.check-${String(i).padStart(2, '0')}`,
+    suite: 'ranges',
+    operation: 'POST /campaign',
+    status,
+    message: `m${i}`,
+    rule: 'r',
+    contract_ref: '4',
+    severity: 'major',
+    duration_ms: 1,
+    requests: 1,
     ...(known ? { baseline: { known: true, reason: 'accepted', kinds: ['status:2xx'] } } : {}),
   });
   const report = (results: CheckResult[]): RunReport => ({
-    tool: { name: 'voice-agent-contract', version: '0' }, spec_version: '2.0.1', target: 'http://x', seed: 1, started_at: '',
-    summary: { passed: 0, failed: 0, skipped: 0, errors: 0, requests: 0, duration_ms: 0, observations: 0 }, results, observations: [], config: {},
+    tool: { name: 'voice-agent-contract', version: '0' },
+    spec_version: '2.0.1',
+    target: 'http://x',
+    seed: 1,
+    started_at: '',
+    summary: { passed: 0, failed: 0, skipped: 0, errors: 0, requests: 0, duration_ms: 0, observations: 0 },
+    results,
+    observations: [],
+    config: {},
   });
   it('prints at most 10 errors and 10 warnings, and the summary says how many more', () => {
-    const r = report([...Array.from({ length: 14 }, (_, i) => result(i, 'failed')), ...Array.from({ length: 12 }, (_, i) => result(20 + i, 'error'))]);
+    const r = report([
+      ...Array.from({ length: 14 }, (_, i) => result(i, 'failed')),
+      ...Array.from({ length: 12 }, (_, i) => result(20 + i, 'error')),
+    ]);
     const lines = githubAnnotations(r).trim().split('\n');
     expect(lines.filter((l) => l.startsWith('::error '))).toHaveLength(10);
     expect(lines.filter((l) => l.startsWith('::warning '))).toHaveLength(10);
@@ -122,8 +164,13 @@ describe('GitHub output respects the annotation limits', () => {
 const MANY_FAILURES = 'error-422-wrong-shape';
 let server: ReferenceServer;
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'dist', 'src', 'cli', 'main.js'))) throw new Error('run `npm run build` first: the action runs the built CLI');
-  server = await startFaultyServer(MANY_FAILURES, { spec: await loadSpec(), rateLimit: 1_000_000, rateWindowMs: 60_000 });
+  if (!existsSync(join(ROOT, 'dist', 'src', 'cli', 'main.js')))
+    throw new Error('run `npm run build` first: the action runs the built CLI');
+  server = await startFaultyServer(MANY_FAILURES, {
+    spec: await loadSpec(),
+    rateLimit: 1_000_000,
+    rateWindowMs: 60_000,
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -163,7 +210,11 @@ async function runAction(inputs: Record<string, string>, workspace = mkdtempSync
   return { code, stdout, stderr, outputs, summary: readFileSync(files.summary, 'utf8'), workspace };
 }
 
-const credentials = () => ({ INPUT_BASE_URL: server.url, INPUT_API_KEY: server.fixtures.api_key, INPUT_USER_ID: server.fixtures.user_id });
+const credentials = () => ({
+  INPUT_BASE_URL: server.url,
+  INPUT_API_KEY: server.fixtures.api_key,
+  INPUT_USER_ID: server.fixtures.user_id,
+});
 const BASE = { INPUT_SUITES: 'validation,ranges', INPUT_SEED: '1', INPUT_RUNS: '2', INPUT_REPORT_DIR: 'reports' };
 
 describe('the action under a simulated GitHub environment', () => {
@@ -174,7 +225,11 @@ describe('the action under a simulated GitHub environment', () => {
     expect(first.code, first.stderr).toBe(1);
     const failed = Number(first.outputs['failed']);
     expect(failed).toBeGreaterThan(10);
-    expect(first.outputs).toMatchObject({ 'new-findings': String(failed), 'report-dir': join(first.workspace, 'reports'), 'exit-code': '1' });
+    expect(first.outputs).toMatchObject({
+      'new-findings': String(failed),
+      'report-dir': join(first.workspace, 'reports'),
+      'exit-code': '1',
+    });
     expect(Number(first.outputs['passed'])).toBeGreaterThan(0);
     const report = JSON.parse(readFileSync(join(first.workspace, 'reports', 'report.json'), 'utf8'));
     expect(report.summary.failed).toBe(failed);
@@ -191,7 +246,12 @@ describe('the action under a simulated GitHub environment', () => {
   it('masks the credentials and writes them nowhere else', () => {
     const key = server.fixtures.api_key;
     expect(first.stdout).toContain(`::add-mask::${key}`);
-    const everywhere = [first.stdout.replaceAll(`::add-mask::${key}`, '').replaceAll(`::add-mask::${server.fixtures.user_id}`, ''), first.stderr, first.summary, readFileSync(join(first.workspace, 'reports', 'report.json'), 'utf8')];
+    const everywhere = [
+      first.stdout.replaceAll(`::add-mask::${key}`, '').replaceAll(`::add-mask::${server.fixtures.user_id}`, ''),
+      first.stderr,
+      first.summary,
+      readFileSync(join(first.workspace, 'reports', 'report.json'), 'utf8'),
+    ];
     for (const text of everywhere) {
       expect(text).not.toContain(key);
       expect(text).not.toContain(server.fixtures.user_id);
@@ -199,7 +259,10 @@ describe('the action under a simulated GitHub environment', () => {
   });
 
   it('passes with the baseline the first run wrote: no annotations, new-findings 0, known ones in the summary', async () => {
-    const again = await runAction({ ...credentials(), ...BASE, INPUT_SEED: '2', INPUT_BASELINE: 'baseline.yaml' }, first.workspace);
+    const again = await runAction(
+      { ...credentials(), ...BASE, INPUT_SEED: '2', INPUT_BASELINE: 'baseline.yaml' },
+      first.workspace,
+    );
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect(again.outputs['new-findings']).toBe('0');
     expect(Number(again.outputs['failed'])).toBeGreaterThan(10);
@@ -211,7 +274,12 @@ describe('the action under a simulated GitHub environment', () => {
     const r = await runAction({ ...BASE, INPUT_BASE_URL: '' });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no target: set the input `base-url`/);
-    expect(r.outputs).toMatchObject({ passed: '', failed: '', 'exit-code': '2', 'report-dir': join(r.workspace, 'reports') });
+    expect(r.outputs).toMatchObject({
+      passed: '',
+      failed: '',
+      'exit-code': '2',
+      'report-dir': join(r.workspace, 'reports'),
+    });
     expectOneError(r, 'base-url');
   });
 });
@@ -246,7 +314,9 @@ describe('the action: settings come from the workflow, and every exit 2 speaks o
     writeFileSync(join(workspace, 'ci.yaml'), `timeout_ms: 5000\n${HOSTILE_CONFIG}`);
     const r = await runAction({ ...credentials(), ...BASE, INPUT_CONFIG: 'ci.yaml' }, workspace);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/config file ci\.yaml line 2: "dry_run" is not read from a config file under CI .*add --dry-run to the input `args`/);
+    expect(r.stderr).toMatch(
+      /config file ci\.yaml line 2: "dry_run" is not read from a config file under CI .*add --dry-run to the input `args`/,
+    );
     expectOneError(r, 'args');
     expect(existsSync(join(workspace, 'reports', 'report.json'))).toBe(false);
   });
@@ -255,12 +325,19 @@ describe('the action: settings come from the workflow, and every exit 2 speaks o
     const r = await runAction({ ...credentials(), ...BASE, INPUT_BASELINE: '.vapc/baseline.yaml' });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/baseline file \.vapc\/baseline\.yaml named by the input `baseline` does not exist: for the first run .*--write-baseline \.vapc\/baseline\.yaml/);
+    expect(r.stderr).toMatch(
+      /baseline file \.vapc\/baseline\.yaml named by the input `baseline` does not exist: for the first run .*--write-baseline \.vapc\/baseline\.yaml/,
+    );
     expectOneError(r, 'baseline');
   });
 
   it('wrong credentials: one ::error naming the api-key input (not --api-key), a summary, outputs', async () => {
-    const r = await runAction({ ...BASE, INPUT_BASE_URL: server.url, INPUT_API_KEY: 'not-the-key', INPUT_USER_ID: server.fixtures.user_id });
+    const r = await runAction({
+      ...BASE,
+      INPUT_BASE_URL: server.url,
+      INPUT_API_KEY: 'not-the-key',
+      INPUT_USER_ID: server.fixtures.user_id,
+    });
     expect(r.code).toBe(2);
     expectOneError(r, 'api-key');
     expect(r.stdout).toMatch(/^::error .*the credentials were refused.*the input `api-key`/m);
@@ -273,14 +350,25 @@ describe('the action: settings come from the workflow, and every exit 2 speaks o
     mkdirSync(join(workspace, 'reports', 'report.json'), { recursive: true });
     const r = await runAction({ ...credentials(), ...BASE }, workspace);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^vapc action: reports\/report\.json is a directory, not a report/)]);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^vapc action: reports\/report\.json is a directory, not a report/),
+    ]);
     expectOneError(r, 'report-dir');
   });
 
   it('a multi-line api-key: every line masked before anything else prints', async () => {
-    const r = await runAction({ ...BASE, INPUT_BASE_URL: server.url, INPUT_API_KEY: 'first-line-of-key\n::notice::second-line-of-key', INPUT_USER_ID: server.fixtures.user_id });
+    const r = await runAction({
+      ...BASE,
+      INPUT_BASE_URL: server.url,
+      INPUT_API_KEY: 'first-line-of-key\n::notice::second-line-of-key',
+      INPUT_USER_ID: server.fixtures.user_id,
+    });
     const lines = r.stdout.split('\n');
-    expect(lines.slice(0, 3)).toEqual(['::add-mask::first-line-of-key', '::add-mask::::notice::second-line-of-key', `::add-mask::${server.fixtures.user_id}`]);
+    expect(lines.slice(0, 3)).toEqual([
+      '::add-mask::first-line-of-key',
+      '::add-mask::::notice::second-line-of-key',
+      `::add-mask::${server.fixtures.user_id}`,
+    ]);
     expect(lines.filter((l) => l.startsWith('::notice::'))).toEqual([]);
   });
 });

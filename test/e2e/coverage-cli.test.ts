@@ -14,7 +14,12 @@ import type { RunReport } from '../../src/results/model.js';
 async function vapc(argv: string[]) {
   let out = '';
   let err = '';
-  const io: CliIo = { stdout: (t) => void (out += t), stderr: (t) => void (err += t), env: { NO_COLOR: '1' }, isTTY: false };
+  const io: CliIo = {
+    stdout: (t) => void (out += t),
+    stderr: (t) => void (err += t),
+    env: { NO_COLOR: '1' },
+    isTTY: false,
+  };
   const code = await main(argv, io);
   return { code, out, err };
 }
@@ -25,14 +30,32 @@ const SMALL = ['run', '--embedded', '--seed', '1', '--suite', 'cors', '--runs', 
 describe('vapc run coverage flags', () => {
   it('prints the coverage line, fails --min-coverage and --fail-on-unseen-status with what is missing, and writes SARIF notes on spec lines', async () => {
     const reports = dir();
-    const { code, out, err } = await vapc([...SMALL, '--report-dir', reports, '--min-coverage', '90', '--sarif-coverage', '--fail-on-unseen-status']);
+    const { code, out, err } = await vapc([
+      ...SMALL,
+      '--report-dir',
+      reports,
+      '--min-coverage',
+      '90',
+      '--sarif-coverage',
+      '--fail-on-unseen-status',
+    ]);
     expect(out).toMatch(/^coverage: \d+\/\d+ cells judged \(\d+%\), \d+ documented status(es)? never seen/m);
     expect(code).toBe(1);
     expect(err).toMatch(/below --min-coverage 90; \d+ cell\(s\) not judged:/);
     expect(err).toContain('POST /orgs/{org_id}/invites · status · 2XX · not-sent (spec/openapi.yaml:');
     expect(err).toMatch(/documented status\(es\) never observed \(--fail-on-unseen-status\):\n {2}\S+ \//);
     const report = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8')) as RunReport;
-    const notes = (JSON.parse(readFileSync(join(reports, 'report.sarif'), 'utf8')) as { runs: Array<{ results: Array<{ level: string; ruleId: string; locations: Array<{ physicalLocation?: { region: { startLine: number } } }> }> }> }).runs[0]!.results.filter((r) => r.ruleId === 'coverage.not-judged');
+    const notes = (
+      JSON.parse(readFileSync(join(reports, 'report.sarif'), 'utf8')) as {
+        runs: Array<{
+          results: Array<{
+            level: string;
+            ruleId: string;
+            locations: Array<{ physicalLocation?: { region: { startLine: number } } }>;
+          }>;
+        }>;
+      }
+    ).runs[0]!.results.filter((r) => r.ruleId === 'coverage.not-judged');
     expect(notes.length).toBe(report.coverage!.summary.sent + report.coverage!.summary.not_sent);
     expect(notes.every((n) => n.level === 'note' && n.locations[0]!.physicalLocation!.region.startLine > 0)).toBe(true);
     // Unseen statuses are observations unless asked: the same run passes a gate it meets.

@@ -13,7 +13,13 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeReports } from '../../src/reporters/index.js';
 import { loadSpec } from '../../src/spec/load.js';
-import { buildUniverse, computeCoverage, ExchangeLog, coverageLine, coverageByDimension } from '../../src/coverage/index.js';
+import {
+  buildUniverse,
+  computeCoverage,
+  ExchangeLog,
+  coverageLine,
+  coverageByDimension,
+} from '../../src/coverage/index.js';
 import type { RunReport } from '../../src/results/model.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { fixture } from '../helpers/reports.js';
@@ -28,7 +34,18 @@ async function reportWithCoverage(): Promise<RunReport> {
   const universe = buildUniverse(spec);
   const log = new ExchangeLog(universe, () => ({ apiKey: 'k', userId: 'u' }));
   const send = (method: string, path: string, status: number, checkId: string, body?: unknown) => {
-    log.exchange({ request: { method, url: `http://127.0.0.1:1${path}`, headers: { authorization: 'Bearer k', 'x-user-id': 'u' }, ...(body ? { body: JSON.stringify(body) } : {}) }, response: { status } }, checkId);
+    log.exchange(
+      {
+        request: {
+          method,
+          url: `http://127.0.0.1:1${path}`,
+          headers: { authorization: 'Bearer k', 'x-user-id': 'u' },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        },
+        response: { status },
+      },
+      checkId,
+    );
     log.checkDone();
   };
   send('GET', '/calls?limit=-1', 422, 'ranges.a');
@@ -78,14 +95,18 @@ describe('report.html coverage section in headless Chromium', () => {
       const section = page.locator('#coverage');
       expect(await section.locator('#coverage-line').textContent()).toBe(coverageLine(coverage));
       for (const d of coverageByDimension(coverage)) {
-        const cells = await section.locator(`#coverage-dimensions tr[data-dimension="${d.dimension}"] td`).allTextContents();
+        const cells = await section
+          .locator(`#coverage-dimensions tr[data-dimension="${d.dimension}"] td`)
+          .allTextContents();
         expect(cells).toEqual([d.dimension, String(d.judged), String(d.sent), String(d.cells)]);
       }
       const operations = [...new Set(coverage.cells.map((c) => c.operation))];
       expect(await section.locator('details.cov-op').count()).toBe(operations.length);
       expect(await section.locator('tr[data-state]').count()).toBe(coverage.cells.length);
       for (const state of ['judged-pass', 'judged-fail', 'sent', 'not-sent'] as const) {
-        expect(await section.locator(`tr[data-state="${state}"]`).count()).toBe(coverage.cells.filter((c) => c.state === state).length);
+        expect(await section.locator(`tr[data-state="${state}"]`).count()).toBe(
+          coverage.cells.filter((c) => c.state === state).length,
+        );
       }
       // Green, red, amber, grey at a glance: each state has its own background.
       const colours = (await page.evaluate(
@@ -93,7 +114,9 @@ describe('report.html coverage section in headless Chromium', () => {
       )) as string[];
       expect(new Set(colours).size).toBe(4);
       const uncovered = coverage.cells.filter((c) => c.state === 'not-sent' || c.state === 'sent');
-      const lines = await section.locator('tr[data-state="not-sent"] code.spec-line, tr[data-state="sent"] code.spec-line').allTextContents();
+      const lines = await section
+        .locator('tr[data-state="not-sent"] code.spec-line, tr[data-state="sent"] code.spec-line')
+        .allTextContents();
       expect(lines).toEqual(uncovered.map((c) => `${c.spec_file}:${c.spec_line}`));
       expect(lines.every((l) => /^spec\/\S+\.yaml:\d+$/.test(l))).toBe(true);
       expect(await section.textContent()).toContain(HOSTILE);

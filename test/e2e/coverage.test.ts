@@ -41,31 +41,55 @@ const startPlanted = (options: { rateLimit?: number; rateWindowMs?: number }) =>
 
 beforeAll(async () => {
   spec = await loadSpec();
-  planted = (await withLoopbackServer(startPlanted, {}, (server) => runConformance(runnerOptions(server, spec)))).report;
+  planted = (await withLoopbackServer(startPlanted, {}, (server) => runConformance(runnerOptions(server, spec))))
+    .report;
   // The faults only destructive checks catch (key regeneration, invites) are judged when they are enabled.
-  destructive = (await withLoopbackServer(startReferenceServer, {}, (server) => runConformance(runnerOptions(server, spec, { suites: ['stateful'], includeDestructive: true })))).report;
-  burst = (await withLoopbackServer(startReferenceServer, SMALL_LIMIT, (server) => runConformance(runnerOptions(server, spec, { suites: ['ratelimit'] })))).report;
+  destructive = (
+    await withLoopbackServer(startReferenceServer, {}, (server) =>
+      runConformance(runnerOptions(server, spec, { suites: ['stateful'], includeDestructive: true })),
+    )
+  ).report;
+  burst = (
+    await withLoopbackServer(startReferenceServer, SMALL_LIMIT, (server) =>
+      runConformance(runnerOptions(server, spec, { suites: ['ratelimit'] })),
+    )
+  ).report;
 }, 120_000);
 
-const cellsOf = (coverage: Coverage | undefined, operation: string) => (coverage?.cells ?? []).filter((c) => c.operation === operation);
+const cellsOf = (coverage: Coverage | undefined, operation: string) =>
+  (coverage?.cells ?? []).filter((c) => c.operation === operation);
 
 describe('coverage of a default run', () => {
   it('names the cell of a fault the default plan does not judge, with its reason and spec line, while the run stays green', () => {
     expect(failedOf(planted.results)).toEqual([]);
     const invites = cellsOf(planted.coverage, 'POST /orgs/{org_id}/invites');
     const success = invites.find((c) => c.dimension === 'status' && c.item === '2XX');
-    expect(success).toMatchObject({ state: 'not-sent', requests: 0, reason: REASONS.destructive, spec_file: 'spec/openapi.yaml' });
+    expect(success).toMatchObject({
+      state: 'not-sent',
+      requests: 0,
+      reason: REASONS.destructive,
+      spec_file: 'spec/openapi.yaml',
+    });
     expect(success!.spec_line).toBeGreaterThan(0);
     expect(invites.every((c) => c.state === 'not-sent')).toBe(true);
     const gate = coverageGate(planted.coverage, { minCoverage: 100 });
     expect(gate.failed).toBe(true);
-    expect(gate.lines.join('\n')).toContain('POST /orgs/{org_id}/invites · status · 2XX · not-sent (spec/openapi.yaml:');
+    expect(gate.lines.join('\n')).toContain(
+      'POST /orgs/{org_id}/invites · status · 2XX · not-sent (spec/openapi.yaml:',
+    );
   });
 
   it('judges, for every fault of the catalogue, a cell with each check that catches it', () => {
     const coverage = mergeCoverage([planted.coverage, burst.coverage, destructive.coverage])!;
-    const judgedBy = new Set(coverage.cells.filter((c) => c.state === 'judged-pass' || c.state === 'judged-fail').flatMap((c) => c.checks));
-    const unjudged = faults.flatMap((f) => f.catches.map(checkOf).filter((id) => !judgedBy.has(id)).map((id) => `${f.name}: ${id}`));
+    const judgedBy = new Set(
+      coverage.cells.filter((c) => c.state === 'judged-pass' || c.state === 'judged-fail').flatMap((c) => c.checks),
+    );
+    const unjudged = faults.flatMap((f) =>
+      f.catches
+        .map(checkOf)
+        .filter((id) => !judgedBy.has(id))
+        .map((id) => `${f.name}: ${id}`),
+    );
     expect(unjudged).toEqual([]);
     expect(faults.filter((f) => f.catches.length > 0).length).toBeGreaterThan(20);
   });
@@ -81,7 +105,16 @@ describe('coverage of a default run', () => {
 describe('coverage across shards', () => {
   it('merges three shards into the coverage block of one unsharded run', async () => {
     const run = (shard?: { index: number; count: number }) =>
-      withLoopbackServer(startReferenceServer, {}, async (server) => (await runConformance(runnerOptions(server, spec, { suites: ['validation', 'ranges'], runs: 2, ...(shard ? { shard } : {}) }))).report);
+      withLoopbackServer(
+        startReferenceServer,
+        {},
+        async (server) =>
+          (
+            await runConformance(
+              runnerOptions(server, spec, { suites: ['validation', 'ranges'], runs: 2, ...(shard ? { shard } : {}) }),
+            )
+          ).report,
+      );
     const whole = await run();
     const shards = [];
     for (const index of [1, 2, 3]) shards.push({ source: `shard ${index}`, report: await run({ index, count: 3 }) });

@@ -23,7 +23,10 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'vapc-focus-'));
   // BASE allowed max_concurrency up to 300; the current spec says 200: POST /campaign changed.
   widerBase = join(dir, 'base.json');
-  await writeFile(widerBase, JSON.stringify(variant((d) => (d.components.schemas.CampaignCreate.properties.max_concurrency.maximum = 300))));
+  await writeFile(
+    widerBase,
+    JSON.stringify(variant((d) => (d.components.schemas.CampaignCreate.properties.max_concurrency.maximum = 300))),
+  );
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -32,7 +35,16 @@ afterAll(async () => {
 async function focusedRun(server: ReferenceServer, name: string): Promise<{ code: number; report: any; out: string }> {
   const io = capture();
   const reportDir = join(dir, name);
-  const flags = { baseUrl: server.url, apiKey: server.fixtures.api_key, userId: server.fixtures.user_id, seed: '5', runs: '2', suite: 'ranges', reportDir, changedSince: widerBase };
+  const flags = {
+    baseUrl: server.url,
+    apiKey: server.fixtures.api_key,
+    userId: server.fixtures.user_id,
+    seed: '5',
+    runs: '2',
+    suite: 'ranges',
+    reportDir,
+    changedSince: widerBase,
+  };
   const code = await runCommand(flags, io);
   return { code, report: JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')), out: io.out() };
 }
@@ -51,11 +63,16 @@ describe('vapc run --changed-since', () => {
       expect(code).toBe(0);
       expect(out).toMatch(/changed since .*base\.json: 1 changed operation\(s\) \+ \d+ smoke/);
       expect(out).toMatch(/POST \/campaign: request-max-decreased/);
-      expect(report.focus.operations).toContainEqual({ operation: 'POST /campaign', reasons: ['request-max-decreased'] });
+      expect(report.focus.operations).toContainEqual({
+        operation: 'POST /campaign',
+        reasons: ['request-max-decreased'],
+      });
       const selected = new Set(report.focus.operations.map((o: { operation: string }) => o.operation));
       expect(report.results.length).toBeGreaterThan(0);
       for (const r of report.results) expect(selected.has(r.operation)).toBe(true);
-      expect(report.results.map((r: { operation: string }) => r.operation)).not.toContain('PATCH /campaign/{campaign_id}');
+      expect(report.results.map((r: { operation: string }) => r.operation)).not.toContain(
+        'PATCH /campaign/{campaign_id}',
+      );
     } finally {
       await server.close();
     }
@@ -76,7 +93,9 @@ describe('vapc run --changed-since', () => {
   it('a BASE that cannot be read is a usage error (exit 2 through the CLI)', async () => {
     const server = await startReferenceServer({ host: '127.0.0.1', port: 0 });
     try {
-      await expect(runCommand({ baseUrl: server.url, changedSince: 'no-such-rev-xyz', reportDir: join(dir, 'bad') }, capture())).rejects.toMatchObject({ code: 'E_USAGE' });
+      await expect(
+        runCommand({ baseUrl: server.url, changedSince: 'no-such-rev-xyz', reportDir: join(dir, 'bad') }, capture()),
+      ).rejects.toMatchObject({ code: 'E_USAGE' });
     } finally {
       await server.close();
     }

@@ -6,7 +6,17 @@
 // server. The install from a git URL at a tag (clone, devDependencies, `prepare`: about a minute)
 // is `npm run check:git-install`, a release step (docs/releasing.md). Needs `npm run build` first.
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -21,16 +31,30 @@ const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const tsc = join(packageRoot, 'node_modules', 'typescript', 'bin', 'tsc');
 const validatorsDir = join(packageRoot, 'packages', 'validators');
 // Never the network: a package missing from the cache fails the install instead of fetching it.
-const env = { ...process.env, npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+const env = {
+  ...process.env,
+  npm_config_offline: 'true',
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+};
 
-interface Ran { status: number; out: string; stdout: string }
+interface Ran {
+  status: number;
+  out: string;
+  stdout: string;
+}
 async function run(command: string, args: string[], cwd: string, extra: Record<string, string> = {}): Promise<Ran> {
   try {
     const r = await exec(command, args, { cwd, env: { ...env, ...extra }, timeout: 90_000, maxBuffer: 8 << 20 });
     return { status: 0, out: `${r.stdout}${r.stderr}`, stdout: r.stdout };
   } catch (e) {
     const err = e as { code?: number; stdout?: string; stderr?: string };
-    return { status: typeof err.code === 'number' ? err.code : 1, out: `${err.stdout ?? ''}${err.stderr ?? ''}`, stdout: err.stdout ?? '' };
+    return {
+      status: typeof err.code === 'number' ? err.code : 1,
+      out: `${err.stdout ?? ''}${err.stderr ?? ''}`,
+      stdout: err.stdout ?? '',
+    };
   }
 }
 
@@ -40,17 +64,22 @@ function docsExample(): { code: string; tsconfig: { compilerOptions: Record<stri
   const section = page.slice(page.indexOf('## The validators alone'));
   const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
   const tsconfig = /```json\n([\s\S]*?)```/.exec(section)?.[1];
-  if (!code || !tsconfig) throw new Error('docs/validators.md: the validators-alone section lost its example or its tsconfig');
+  if (!code || !tsconfig)
+    throw new Error('docs/validators.md: the validators-alone section lost its example or its tsconfig');
   return { code, tsconfig: JSON.parse(tsconfig) as { compilerOptions: Record<string, unknown> } };
 }
 
-const TYPO = "import { validateRequest } from 'voice-agent-contract-validators';\nexport const typo = () => validateRequest('createCampaing', {});\n";
+const TYPO =
+  "import { validateRequest } from 'voice-agent-contract-validators';\nexport const typo = () => validateRequest('createCampaing', {});\n";
 
 /** One flavour's folder: the example, a file with a misspelt operation id, the docs' tsconfig. */
 function writeFlavour(dir: string, type: 'module' | 'commonjs'): void {
   const { code, tsconfig } = docsExample();
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `consumer-${type}`, version: '1.0.0', private: true, type }));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: `consumer-${type}`, version: '1.0.0', private: true, type }),
+  );
   writeFileSync(join(dir, 'example.ts'), code);
   writeFileSync(join(dir, 'typo.ts'), TYPO);
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ ...tsconfig, files: ['example.ts', 'typo.ts'] }));
@@ -71,7 +100,8 @@ let installs: { app: Ran; lib: Ran };
 let compiled: { esm: Ran; cjs: Ran };
 
 beforeAll(async () => {
-  if (!existsSync(join(validatorsDir, 'dist', 'esm', 'index.js'))) throw new Error('packages/validators/dist is missing: run `npm run build` first');
+  if (!existsSync(join(validatorsDir, 'dist', 'esm', 'index.js')))
+    throw new Error('packages/validators/dist is missing: run `npm run build` first');
   work = mkdtempSync(join(tmpdir(), 'vapc-install-'));
   server = await startReferenceServer({ port: 0 });
   const [toolkit, validators] = [pack(work), pack(work, validatorsDir)];
@@ -83,7 +113,10 @@ beforeAll(async () => {
   copyFileSync(validators, join(lib, 'validators.tgz'));
   const [a, l] = await Promise.all([run(npm, ['ci'], app), run(npm, ['install', './validators.tgz'], lib)]);
   installs = { app: a, lib: l };
-  const [esm, cjs] = await Promise.all([run(process.execPath, [tsc, '-p', '.'], lib), run(process.execPath, [tsc, '-p', '.'], join(lib, 'cjs'))]);
+  const [esm, cjs] = await Promise.all([
+    run(process.execPath, [tsc, '-p', '.'], lib),
+    run(process.execPath, [tsc, '-p', '.'], join(lib, 'cjs')),
+  ]);
   compiled = { esm, cjs };
 }, 180_000);
 
@@ -101,7 +134,23 @@ describe('the toolkit, installed from its packed tarball into a fresh project', 
   });
 
   it('runs the conformance suite against the embedded reference server (--suite cors)', async () => {
-    const r = await run(npx, ['--no-install', 'vapc', 'run', '--embedded', '--suite', 'cors', '--seed', '1', '--quiet', '--report-dir', 'reports'], app);
+    const r = await run(
+      npx,
+      [
+        '--no-install',
+        'vapc',
+        'run',
+        '--embedded',
+        '--suite',
+        'cors',
+        '--seed',
+        '1',
+        '--quiet',
+        '--report-dir',
+        'reports',
+      ],
+      app,
+    );
     expect(r.status, r.out).toBe(0);
     expect(r.out).toMatch(/PASSED: \d+ passed/);
     expect(existsSync(join(app, 'reports', 'report.json'))).toBe(true);
@@ -115,7 +164,10 @@ describe('voice-agent-contract-validators, installed alone from its tarball', ()
     const packages = readdirSync(modules).filter((f) => !f.startsWith('.'));
     expect(packages).toEqual(['voice-agent-contract-validators']);
     expect(sizeOf(modules)).toBeLessThan(3 * 1024 * 1024);
-    const manifest = JSON.parse(readFileSync(join(validatorsDir, 'package.json'), 'utf8')) as { version: string; dependencies?: object };
+    const manifest = JSON.parse(readFileSync(join(validatorsDir, 'package.json'), 'utf8')) as {
+      version: string;
+      dependencies?: object;
+    };
     expect(manifest.version).toBe(packageVersion());
     expect(manifest.dependencies).toBeUndefined();
   });
@@ -129,11 +181,36 @@ describe('voice-agent-contract-validators, installed alone from its tarball', ()
   });
 
   it.each([
-    ['ESM', () => lib, ['--input-type=module', '-e', 'const { checkCalls } = await import("./out/example.js"); console.log(JSON.stringify(await checkCalls(process.env.URL, process.env.KEY, process.env.USER_ID)));']],
-    ['CommonJS', () => join(lib, 'cjs'), ['-e', 'require("./out/example.js").checkCalls(process.env.URL, process.env.KEY, process.env.USER_ID).then((r) => console.log(JSON.stringify(r)));']],
+    [
+      'ESM',
+      () => lib,
+      [
+        '--input-type=module',
+        '-e',
+        'const { checkCalls } = await import("./out/example.js"); console.log(JSON.stringify(await checkCalls(process.env.URL, process.env.KEY, process.env.USER_ID)));',
+      ],
+    ],
+    [
+      'CommonJS',
+      () => join(lib, 'cjs'),
+      [
+        '-e',
+        'require("./out/example.js").checkCalls(process.env.URL, process.env.KEY, process.env.USER_ID).then((r) => console.log(JSON.stringify(r)));',
+      ],
+    ],
   ])('runs the docs example as %s against the reference server', async (_flavour, dir, args) => {
-    const r = await run(process.execPath, args as string[], dir(), { URL: server.url, KEY: server.fixtures.api_key, USER_ID: server.fixtures.user_id });
+    const r = await run(process.execPath, args as string[], dir(), {
+      URL: server.url,
+      KEY: server.fixtures.api_key,
+      USER_ID: server.fixtures.user_id,
+    });
     expect(r.status, r.out).toBe(0);
-    expect(JSON.parse(r.stdout.trim())).toEqual({ request: true, response: true, calls: 5, create: false, operations: 14 });
+    expect(JSON.parse(r.stdout.trim())).toEqual({
+      request: true,
+      response: true,
+      calls: 5,
+      create: false,
+      operations: 14,
+    });
   });
 });

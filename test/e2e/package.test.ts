@@ -16,12 +16,18 @@ let project: string;
 let packedFiles: string[] = [];
 
 function run(command: string, args: string[], cwd: string): { status: number | null; out: string } {
-  const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 90_000, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  const r = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout: 90_000,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
   return { status: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
 }
 
 beforeAll(() => {
-  if (!existsSync(join(packageRoot, 'dist', 'src', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!existsSync(join(packageRoot, 'dist', 'src', 'index.js')))
+    throw new Error('dist/ is missing: run `npm run build` first');
   work = mkdtempSync(join(tmpdir(), 'vapc-pack-'));
   ({ dir: project, files: packedFiles } = consumerWithTarball(work));
 }, 120_000);
@@ -32,10 +38,28 @@ afterAll(() => {
 
 describe('npm pack', () => {
   it('ships the compiled library, the bundled spec, the CLI and the README, and nothing of the workshop', () => {
-    for (const needed of ['package.json', 'README.md', 'bin/vapc.js', 'dist/openapi.json', 'dist/openapi.dereferenced.json', 'dist/openapi.yaml', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/generated/validators.js', 'dist/src/generated/types.d.ts']) {
+    for (const needed of [
+      'package.json',
+      'README.md',
+      'bin/vapc.js',
+      'dist/openapi.json',
+      'dist/openapi.dereferenced.json',
+      'dist/openapi.yaml',
+      'dist/src/index.js',
+      'dist/src/index.d.ts',
+      'dist/src/generated/validators.js',
+      'dist/src/generated/types.d.ts',
+    ]) {
       expect(packedFiles, needed).toContain(needed);
     }
-    expect(packedFiles.filter((f) => /^(test|bench|scripts|src|node_modules|reports)\//.test(f) || f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toEqual([]);
+    expect(
+      packedFiles.filter(
+        (f) =>
+          /^(test|bench|scripts|src|node_modules|reports)\//.test(f) ||
+          f.endsWith('.map') ||
+          (f.endsWith('.ts') && !f.endsWith('.d.ts')),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -60,12 +84,26 @@ describe('the installed package', () => {
     const r = run(process.execPath, ['samples.mjs'], project);
     expect(r.status, r.out).toBe(0);
     const out = JSON.parse(r.out.trim().split('\n').pop() as string) as {
-      checked: number; schemas: string[]; problems: string[]; names: string[]; unknown: string; version: string; request: boolean; response: boolean; guard: boolean;
+      checked: number;
+      schemas: string[];
+      problems: string[];
+      names: string[];
+      unknown: string;
+      version: string;
+      request: boolean;
+      response: boolean;
+      guard: boolean;
     };
     expect(out.problems).toEqual([]);
     expect(out.checked).toBeGreaterThan(100);
     expect([...out.schemas].sort()).toEqual([...out.names].sort());
-    expect(out).toMatchObject({ unknown: 'E_UNKNOWN_SCHEMA', version: '2.0.1', request: false, response: true, guard: true });
+    expect(out).toMatchObject({
+      unknown: 'E_UNKNOWN_SCHEMA',
+      version: '2.0.1',
+      request: false,
+      response: true,
+      guard: true,
+    });
   });
 
   it('does not let consumers reach into private files', () => {
@@ -128,7 +166,18 @@ void wrongType; void missing;
     );
     writeFileSync(
       join(project, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, skipLibCheck: false, types: [] }, files: ['consumer.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+        },
+        files: ['consumer.ts'],
+      }),
     );
     const r = run(process.execPath, [tsc, '-p', 'tsconfig.json'], project);
     expect(r.out).toBe('');
@@ -146,7 +195,7 @@ void wrongType; void missing;
         'try {',
         "  const { report } = await runConformance({ baseUrl: server.url, checks, seed: 1, runs: 2, suites: ['schema'], credentials: { apiKey: server.fixtures.api_key, userId: server.fixtures.user_id } });",
         '  console.log(JSON.stringify({ passed: report.summary.passed, failed: report.summary.failed, junit: renderJunit(report).includes("<testsuites"),',
-        "    sarif: JSON.parse(renderSarif(report)).version, write: typeof writeReports, define: typeof defineCheck }));",
+        '    sarif: JSON.parse(renderSarif(report)).version, write: typeof writeReports, define: typeof defineCheck }));',
         '} finally {',
         '  await server.close();',
         '}',
@@ -187,14 +236,25 @@ defineCheck({ id: 'x.y', suite: 'schema', rule: 'r', contractRef: '4', severity:
     );
     writeFileSync(
       join(project, 'tsconfig.entries.json'),
-      JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, skipLibCheck: true, types: ['node'] }, files: ['entries.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+        },
+        files: ['entries.ts'],
+      }),
     );
     const r = run(process.execPath, [tsc, '-p', 'tsconfig.entries.json'], project);
     expect(r.out).toBe('');
     expect(r.status).toBe(0);
   });
 
-  it('a check of one\'s own, written with the public toolkit only, type-checks strict and judges the reference server both ways', () => {
+  it("a check of one's own, written with the public toolkit only, type-checks strict and judges the reference server both ways", () => {
     // Only `voice-agent-contract/*` exports (and fast-check, the package's own dependency): what
     // every shipped check uses (Findings, fail, checkProperty, Exchange, VapcError) must be public.
     writeFileSync(
@@ -258,7 +318,18 @@ try {
     );
     writeFileSync(
       join(project, 'tsconfig.custom.json'),
-      JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', outDir: 'custom-out', skipLibCheck: true, types: ['node'] }, files: ['custom-check.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          outDir: 'custom-out',
+          skipLibCheck: true,
+          types: ['node'],
+        },
+        files: ['custom-check.ts'],
+      }),
     );
     const built = run(process.execPath, [tsc, '-p', 'tsconfig.custom.json'], project);
     expect(built.out).toBe('');
@@ -266,7 +337,17 @@ try {
     const r = run(process.execPath, [join('custom-out', 'custom-check.js')], project);
     expect(r.status, r.out).toBe(0);
     const out = JSON.parse(r.out.trim().split('\n').pop() as string) as Record<string, unknown>;
-    expect(out).toEqual({ verdicts: { 'schema.custom-limit': 'passed', 'schema.custom-limit-wrong': 'failed', 'schema.custom-arrays': 'passed' }, seed: 7, expected: '201', code: 'E_USAGE', passiveRequests: 0 });
+    expect(out).toEqual({
+      verdicts: {
+        'schema.custom-limit': 'passed',
+        'schema.custom-limit-wrong': 'failed',
+        'schema.custom-arrays': 'passed',
+      },
+      seed: 7,
+      expected: '201',
+      code: 'E_USAGE',
+      passiveRequests: 0,
+    });
   });
 
   it('installs the vapc binary, and it runs', () => {

@@ -30,7 +30,13 @@ const track = (s: ReferenceServer): ReferenceServer => (open.push(s), s);
 
 function capture(env: Record<string, string> = {}): CliIo & { out: () => string } {
   let out = '';
-  return { stdout: (t) => void (out += t), stderr: (t) => void (out += t), env: { NO_COLOR: '1', ...env }, isTTY: false, out: () => out };
+  return {
+    stdout: (t) => void (out += t),
+    stderr: (t) => void (out += t),
+    env: { NO_COLOR: '1', ...env },
+    isTTY: false,
+    out: () => out,
+  };
 }
 
 /** Splits a replay line as a POSIX shell would: '...' literal, "$VAR" expanded from env. */
@@ -61,19 +67,37 @@ const verdicts = (report: RunReport) => report.results.map((r) => `${r.status} $
 
 describe('the replay line', () => {
   it('carries --config, --suite, --runs, --rpm, --seed and the credentials as placeholders, and reproduces the results', async () => {
-    const server = track(await startFaultyServer('range-max-concurrency-above-max', { rateLimit: 100_000, rateWindowMs: 60_000 }));
+    const server = track(
+      await startFaultyServer('range-max-concurrency-above-max', { rateLimit: 100_000, rateWindowMs: 60_000 }),
+    );
     const dir = mkdtempSync(join(tmpdir(), 'vapc-replay-'));
     const config = join(dir, 'target.yaml');
-    writeFileSync(config, `base_url: ${server.url}\nfixtures:\n  recipient_list_id: ${server.fixtures.recipient_list_id}\n`);
+    writeFileSync(
+      config,
+      `base_url: ${server.url}\nfixtures:\n  recipient_list_id: ${server.fixtures.recipient_list_id}\n`,
+    );
     const secrets = { VAPC_API_KEY: server.fixtures.api_key, VAPC_USER_ID: server.fixtures.user_id };
 
     const first = capture();
-    const flags = { config, suite: 'ranges,auth', seed: '9', rpm: '6000', apiKey: secrets.VAPC_API_KEY, userId: secrets.VAPC_USER_ID, reportDir: join(dir, 'first'), quiet: true };
+    const flags = {
+      config,
+      suite: 'ranges,auth',
+      seed: '9',
+      rpm: '6000',
+      apiKey: secrets.VAPC_API_KEY,
+      userId: secrets.VAPC_USER_ID,
+      reportDir: join(dir, 'first'),
+      quiet: true,
+    };
     expect(await runCommand(flags, first)).toBe(1);
     expect(first.out().split('\n')[0]).toBe(`config: ${config}`);
     const replay = /^replay: (.+)$/m.exec(first.out())?.[1];
     expect(replay).toBeDefined();
-    expect(replay).toMatch(new RegExp(`^npx vapc run --base-url ${server.url} --config ${config.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} --seed 9 --runs \\d+ --suite ranges,auth --rpm 6000 --api-key "\\$VAPC_API_KEY" --user-id "\\$VAPC_USER_ID"$`));
+    expect(replay).toMatch(
+      new RegExp(
+        `^npx vapc run --base-url ${server.url} --config ${config.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} --seed 9 --runs \\d+ --suite ranges,auth --rpm 6000 --api-key "\\$VAPC_API_KEY" --user-id "\\$VAPC_USER_ID"$`,
+      ),
+    );
     expect(replay).not.toContain(secrets.VAPC_API_KEY);
     expect(replay).not.toContain(secrets.VAPC_USER_ID);
 
@@ -90,9 +114,14 @@ describe('the replay line', () => {
   });
 
   it('names no credential flags for credentials that came from the config file', async () => {
-    const server = track(await startFaultyServer('range-max-concurrency-above-max', { rateLimit: 100_000, rateWindowMs: 60_000 }));
+    const server = track(
+      await startFaultyServer('range-max-concurrency-above-max', { rateLimit: 100_000, rateWindowMs: 60_000 }),
+    );
     const dir = mkdtempSync(join(tmpdir(), 'vapc-replay-'));
-    writeFileSync(join(dir, 'vapc.yaml'), `base_url: ${server.url}\napi_key: ${server.fixtures.api_key}\nuser_id: ${server.fixtures.user_id}\nsuite: ranges\n`);
+    writeFileSync(
+      join(dir, 'vapc.yaml'),
+      `base_url: ${server.url}\napi_key: ${server.fixtures.api_key}\nuser_id: ${server.fixtures.user_id}\nsuite: ranges\n`,
+    );
     const io = capture();
     expect(await runCommand({ seed: '3', reportDir: join(dir, 'r'), quiet: true }, io, { cwd: dir })).toBe(1);
     const replay = /^replay: (.+)$/m.exec(io.out())?.[1];
@@ -103,14 +132,24 @@ describe('the replay line', () => {
 
 describe('the repro of a rate-limit failure is the loop that shows it', () => {
   // Asynchronous: the servers answering the loop live in this process.
-  const bash = async (script: string, env: Record<string, string>) => (await promisify(execFile)('bash', ['-c', script], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 20_000 })).stdout;
+  const bash = async (script: string, env: Record<string, string>) =>
+    (
+      await promisify(execFile)('bash', ['-c', script], {
+        env: { ...process.env, ...env },
+        encoding: 'utf8',
+        timeout: 20_000,
+      })
+    ).stdout;
 
   it('ratelimit.burst-429 on a server that never limits: a loop of every request the burst sent, and running it shows no 429', async () => {
     const faulty = track(await startFaultyServer('ratelimit-never-429', SMALL_LIMIT));
     const { report } = await runConformance(runnerOptions(faulty, spec, { suites: ['ratelimit'] }));
     const burst = report.results.find((r) => r.id === 'ratelimit.burst-429')!;
     expect(burst.status).toBe('failed');
-    const m = /^for i in \$\(seq 1 (\d+)\); do curl .*\| grep -iE '\^\(HTTP\/\|X-RateLimit-Remaining:\)'; done; curl /.exec(burst.repro ?? '');
+    const m =
+      /^for i in \$\(seq 1 (\d+)\); do curl .*\| grep -iE '\^\(HTTP\/\|X-RateLimit-Remaining:\)'; done; curl /.exec(
+        burst.repro ?? '',
+      );
     expect(m, burst.repro).not.toBeNull();
     expect(Number(m![1]) + 1).toBe(burst.requests);
     expect(burst.repro).toContain('"$VAPC_API_KEY"');
@@ -123,7 +162,9 @@ describe('the repro of a rate-limit failure is the loop that shows it', () => {
     expect(onFaulty.match(/^HTTP\/\S+ 200/gm)?.length).toBe(burst.requests);
     expect(onFaulty).not.toMatch(/^HTTP\/\S+ 429/m);
     // ... and on a correct server with the same limit the same loop ends in a 429.
-    const correct = track(await startReferenceServer({ port: 0, spec, rateLimit: 5, rateWindowMs: 60_000, apiKey: fresh.fixtures.api_key }));
+    const correct = track(
+      await startReferenceServer({ port: 0, spec, rateLimit: 5, rateWindowMs: 60_000, apiKey: fresh.fixtures.api_key }),
+    );
     const onCorrect = await bash(burst.repro!.replaceAll(faulty.url, correct.url), env);
     expect(onCorrect).toMatch(/^HTTP\/\S+ 429/m);
   });
@@ -133,7 +174,10 @@ describe('the repro of a rate-limit failure is the loop that shows it', () => {
     const { report } = await runConformance(runnerOptions(faulty, spec, { suites: ['ratelimit'] }));
     const failed = report.results.filter((r) => r.status === 'failed' && r.id === 'ratelimit.remaining-decreases');
     expect(failed).toHaveLength(1);
-    for (const r of failed) expect(r.repro).toMatch(/^for i in \$\(seq 1 3\); do curl .*X-RateLimit-Remaining:\|X-RateLimit-Reset:\)'; done$/);
+    for (const r of failed)
+      expect(r.repro).toMatch(
+        /^for i in \$\(seq 1 3\); do curl .*X-RateLimit-Remaining:\|X-RateLimit-Reset:\)'; done$/,
+      );
   });
 });
 
@@ -164,7 +208,9 @@ describe('vapc.yaml in the working directory', () => {
 
   it('"no target" names --config and the working-directory file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vapc-cwd-'));
-    await expect(resolveRunSettings({}, {}, dir)).rejects.toThrow(/no target: give --base-url URL \(or VAPC_BASE_URL, or base_url in a config file \(--config FILE, or vapc\.yaml in the working directory\)\), or --embedded/);
+    await expect(resolveRunSettings({}, {}, dir)).rejects.toThrow(
+      /no target: give --base-url URL \(or VAPC_BASE_URL, or base_url in a config file \(--config FILE, or vapc\.yaml in the working directory\)\), or --embedded/,
+    );
     writeFileSync(join(dir, 'vapc.yaml'), 'rpm: 3\n');
     await expect(resolveRunSettings({}, {}, dir)).rejects.toThrow(/no target: .*base_url in vapc\.yaml/);
   });

@@ -42,7 +42,15 @@ describe('reports of a failing run against a faulty server', () => {
       env: { CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: stepSummary },
       isTTY: false,
     };
-    const argv = ['run', '--base-url', server.url, '--api-key', server.fixtures.api_key, '--user-id', server.fixtures.user_id];
+    const argv = [
+      'run',
+      '--base-url',
+      server.url,
+      '--api-key',
+      server.fixtures.api_key,
+      '--user-id',
+      server.fixtures.user_id,
+    ];
     code = await main([...argv, '--suite', 'ranges', '--seed', '7', '--runs', '5', '--report-dir', dir], io);
     report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as RunReport;
   });
@@ -66,7 +74,12 @@ describe('reports of a failing run against a faulty server', () => {
     expect(tc.failure![0]!.inner).toContain(`expected: ${f.failures![0]!.expected}`);
 
     const html = readFileSync(join(dir, 'report.html'), 'utf8');
-    const escaped = repro.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+    const escaped = repro
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&#39;');
     expect(html).toContain(escaped);
 
     expect(console).toContain(`repro:    ${repro}`);
@@ -76,21 +89,32 @@ describe('reports of a failing run against a faulty server', () => {
   });
 
   it('writes neither the API key nor the user id anywhere', () => {
-    for (const text of [console, readFileSync(stepSummary, 'utf8'), ...['report.json', 'junit.xml', 'report.html'].map((f) => readFileSync(join(dir, f), 'utf8'))]) {
+    for (const text of [
+      console,
+      readFileSync(stepSummary, 'utf8'),
+      ...['report.json', 'junit.xml', 'report.html'].map((f) => readFileSync(join(dir, f), 'utf8')),
+    ]) {
       expect(text).not.toContain(server.fixtures.api_key);
       expect(text).not.toContain(server.fixtures.user_id);
     }
   });
 
-  it.skipIf(!hasCurl)('the repro line, run as is with the credentials in the environment, gets the wrong answer again', async () => {
-    const f = report.results.find((r) => r.status === 'failed' && r.operation === 'POST /campaign')!;
-    const { stdout } = await sh('sh', ['-c', f.failures![0]!.repro!], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', VAPC_API_KEY: server.fixtures.api_key, VAPC_USER_ID: server.fixtures.user_id },
-      timeout: 10_000,
-    });
-    const status = Number(/^HTTP\/[\d.]+ (\d{3})/.exec(stdout)?.[1]);
-    expect(status).toBeGreaterThanOrEqual(200);
-    expect(status).toBeLessThan(300);
-    expect(stdout).toContain('"max_concurrency":201');
-  });
+  it.skipIf(!hasCurl)(
+    'the repro line, run as is with the credentials in the environment, gets the wrong answer again',
+    async () => {
+      const f = report.results.find((r) => r.status === 'failed' && r.operation === 'POST /campaign')!;
+      const { stdout } = await sh('sh', ['-c', f.failures![0]!.repro!], {
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          VAPC_API_KEY: server.fixtures.api_key,
+          VAPC_USER_ID: server.fixtures.user_id,
+        },
+        timeout: 10_000,
+      });
+      const status = Number(/^HTTP\/[\d.]+ (\d{3})/.exec(stdout)?.[1]);
+      expect(status).toBeGreaterThanOrEqual(200);
+      expect(status).toBeLessThan(300);
+      expect(stdout).toContain('"max_concurrency":201');
+    },
+  );
 });

@@ -20,7 +20,8 @@ const server = loopbackServers((o: { rateLimit?: number; rateWindowMs?: number }
   startReferenceServer({ port: 0, spec, apiKey: API_KEY, ...o }),
 );
 
-const options = (s: ReferenceServer, over: Partial<ConformanceOptions> = {}): ConformanceOptions => runnerOptions(s, spec, over);
+const options = (s: ReferenceServer, over: Partial<ConformanceOptions> = {}): ConformanceOptions =>
+  runnerOptions(s, spec, over);
 
 describe('end to end against the reference server', () => {
   for (const seed of [1, 20260101, 987654321]) {
@@ -49,7 +50,14 @@ describe('end to end against the reference server', () => {
         return { status: 'passed', message: 'ok' };
       },
     });
-    const base = { baseUrl: s.url, spec, seed: 1, checks: [probe], suites: ['schema' as const], credentials: { apiKey: API_KEY, userId: s.fixtures.user_id } };
+    const base = {
+      baseUrl: s.url,
+      spec,
+      seed: 1,
+      checks: [probe],
+      suites: ['schema' as const],
+      credentials: { apiKey: API_KEY, userId: s.fixtures.user_id },
+    };
     await runConformance(base);
     await runConformance({ ...base, validateRequest: false });
     expect(seen).toEqual([true, false]);
@@ -64,7 +72,9 @@ describe('end to end against the reference server', () => {
 
   it('with --include-destructive regenerates the key last and carries on, no secret in the report', async () => {
     const s = await server();
-    const { report, secrets } = await runConformance(options(s, { includeDestructive: true, suites: ['auth', 'stateful', 'schema'] }));
+    const { report, secrets } = await runConformance(
+      options(s, { includeDestructive: true, suites: ['auth', 'stateful', 'schema'] }),
+    );
     expect(failedOf(report.results)).toEqual([]);
     const regen = report.results.filter((r) => r.operation.includes('regenerate'));
     expect(regen.length).toBeGreaterThan(0);
@@ -80,7 +90,9 @@ describe('end to end against the reference server', () => {
   it('without the flag never calls a destructive operation', async () => {
     const s = await server();
     const seen: string[] = [];
-    await runConformance(options(s, { onExchange: (e) => seen.push(`${e.request.method} ${new URL(e.request.url).pathname}`) }));
+    await runConformance(
+      options(s, { onExchange: (e) => seen.push(`${e.request.method} ${new URL(e.request.url).pathname}`) }),
+    );
     expect(seen.some((r) => /regenerate|\/invites/.test(r))).toBe(false);
   });
 
@@ -110,7 +122,9 @@ describe('reproducibility: same seed + same server behaviour => same requests', 
           if (!ids.has(m)) ids.set(m, `uuid${ids.size}`);
           return ids.get(m)!;
         });
-    return exchanges.map((e) => norm(`${e.request.method} ${e.request.url} ${JSON.stringify(e.request.headers)} ${e.request.body ?? ''}`));
+    return exchanges.map((e) =>
+      norm(`${e.request.method} ${e.request.url} ${JSON.stringify(e.request.headers)} ${e.request.body ?? ''}`),
+    );
   }
 
   it('two runs with seed 42 send identical request sequences; seed 43 differs', async () => {
@@ -128,12 +142,19 @@ describe('judged on what was really sent', () => {
     const createCampaign = spec.operation('createCampaign');
     const listCalls = spec.operation('listCalls');
     const ex = (url: string, body?: unknown, raw?: string): Exchange => ({
-      request: { method: 'POST', url, headers: { 'content-type': 'application/json' }, ...(raw !== undefined ? { body: raw } : body !== undefined ? { body: JSON.stringify(body) } : {}) },
+      request: {
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json' },
+        ...(raw !== undefined ? { body: raw } : body !== undefined ? { body: JSON.stringify(body) } : {}),
+      },
       durationMs: 0,
     });
     expect(validateWireRequest(createCampaign, ex('http://h/campaign', { max_concurrency: 201 })).valid).toBe(false);
     expect(validateWireRequest(createCampaign, ex('http://h/campaign', { max_concurrency: 200 })).valid).toBe(true);
-    expect(validateWireRequest(createCampaign, ex('http://h/campaign', undefined, '{"max_concurrency": ')).valid).toBe(false);
+    expect(validateWireRequest(createCampaign, ex('http://h/campaign', undefined, '{"max_concurrency": ')).valid).toBe(
+      false,
+    );
     expect(validateWireRequest(listCalls, ex('http://h/calls?limit=abc')).valid).toBe(false);
     expect(validateWireRequest(listCalls, ex('http://h/api/calls?limit=5&offset=0')).valid).toBe(true);
   });

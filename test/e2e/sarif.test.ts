@@ -18,7 +18,9 @@ import type { RunReport } from '../../src/results/model.js';
 import { checks } from '../../suites/index.js';
 import { startFaultyServer } from '../catalog/faults/index.js';
 
-const schema = JSON.parse(readFileSync(join(packageRoot, 'test', 'fixtures', 'sarif', 'sarif-2.1.0-rtm.5.json'), 'utf8')) as object;
+const schema = JSON.parse(
+  readFileSync(join(packageRoot, 'test', 'fixtures', 'sarif', 'sarif-2.1.0-rtm.5.json'), 'utf8'),
+) as object;
 // The schema's `language` pattern (`...[a-zA-Z]{2}]?$`) is valid only without the u flag.
 const ajv = new AjvDraft04.default({ allErrors: true, strict: false, unicodeRegExp: false });
 addFormats.default(ajv);
@@ -31,8 +33,19 @@ async function runAgainst(fault: string, suites: string): Promise<string> {
   const server = await startFaultyServer(fault, { rateLimit: 100_000, rateWindowMs: 60_000 });
   const dir = mkdtempSync(join(tmpdir(), 'vapc-sarif-'));
   try {
-    const argv = ['run', '--base-url', server.url, '--api-key', server.fixtures.api_key, '--user-id', server.fixtures.user_id];
-    const code = await main([...argv, '--suite', suites, '--seed', '7', '--runs', '5', '--report-dir', dir, '--quiet'], quietIo());
+    const argv = [
+      'run',
+      '--base-url',
+      server.url,
+      '--api-key',
+      server.fixtures.api_key,
+      '--user-id',
+      server.fixtures.user_id,
+    ];
+    const code = await main(
+      [...argv, '--suite', suites, '--seed', '7', '--runs', '5', '--report-dir', dir, '--quiet'],
+      quietIo(),
+    );
     expect(code).toBe(1);
   } finally {
     await server.close();
@@ -84,7 +97,9 @@ describe('report.sarif', () => {
         expect(rule.help!.text).toContain('Contract: Voice-Agent Platform API');
       }
       const failed = report.results.filter((r) => r.status === 'failed');
-      expect(run.results!.map((r) => `${r.ruleId} ${r.properties!['operation']}`)).toEqual(failed.map((r) => `${r.id} ${r.operation}`));
+      expect(run.results!.map((r) => `${r.ruleId} ${r.properties!['operation']}`)).toEqual(
+        failed.map((r) => `${r.id} ${r.operation}`),
+      );
       for (const result of run.results!) {
         expect(run.tool.driver.rules![result.ruleIndex!]!.id).toBe(result.ruleId);
         expect(['error', 'warning']).toContain(result.level);
@@ -94,10 +109,14 @@ describe('report.sarif', () => {
 
   it('puts a failure that names one body field on that property of the request schema, and links the operation', () => {
     const run = read<Sarif.Log>(ranges, 'report.sarif').runs[0]!;
-    const result = run.results!.find((r) => r.ruleId === 'ranges.max-concurrency-above-maximum' && r.properties!['operation'] === 'POST /campaign');
+    const result = run.results!.find(
+      (r) => r.ruleId === 'ranges.max-concurrency-above-maximum' && r.properties!['operation'] === 'POST /campaign',
+    );
     expect(result, 'the ranges fault is reported').toBeDefined();
     expect(lineAt(result!.locations![0]!)).toMatch(/^\s*max_concurrency:\s*$/);
-    expect(decodeURI(result!.locations![0]!.physicalLocation!.artifactLocation!.uri!)).toMatch(/^spec\/components\/schemas\//);
+    expect(decodeURI(result!.locations![0]!.physicalLocation!.artifactLocation!.uri!)).toMatch(
+      /^spec\/components\/schemas\//,
+    );
     const operation = result!.relatedLocations!.find((l) => l.message?.text?.includes('operation'))!;
     expect(lineAt(operation)).toMatch(methodKey('POST /campaign'));
   });
@@ -112,7 +131,8 @@ describe('report.sarif', () => {
       if (methodKey(operation).test(line)) {
         onOperation++;
         // Many fields: each one it names is a related location on a property or parameter line.
-        for (const related of result.relatedLocations ?? []) expect(lineAt(related)).toMatch(/^\s*(?:name: )?[\w-]+:?\s*[\w-]*$/);
+        for (const related of result.relatedLocations ?? [])
+          expect(lineAt(related)).toMatch(/^\s*(?:name: )?[\w-]+:?\s*[\w-]*$/);
       } else {
         expect(line).toMatch(/^\s*(?:[\w-]+:|name: [\w-]+)\s*$/);
       }
@@ -131,17 +151,24 @@ describe('report.sarif', () => {
 
   it('puts a response-body failure on the property of the response schema it names', () => {
     const run = read<Sarif.Log>(responses, 'report.sarif').runs[0]!;
-    const result = run.results!.find((r) => r.ruleId === 'schema.response-conforms' && r.properties!['operation'] === 'GET /calls');
+    const result = run.results!.find(
+      (r) => r.ruleId === 'schema.response-conforms' && r.properties!['operation'] === 'GET /calls',
+    );
     expect(result, 'the response fault is reported').toBeDefined();
     expect(lineAt(result!.locations![0]!)).toMatch(/^\s*duration_seconds:\s*$/);
-    expect(decodeURI(result!.locations![0]!.physicalLocation!.artifactLocation!.uri!)).toBe('spec/components/schemas/Call.yaml');
+    expect(decodeURI(result!.locations![0]!.physicalLocation!.artifactLocation!.uri!)).toBe(
+      'spec/components/schemas/Call.yaml',
+    );
   });
 
   it('holds no secret and writes tool errors as notifications, not results', () => {
     const report = read<RunReport>(ranges, 'report.json');
     const broken: RunReport = {
       ...report,
-      results: [...report.results, { ...report.results[0]!, status: 'error', message: 'tool error (not a server failure): boom' }],
+      results: [
+        ...report.results,
+        { ...report.results[0]!, status: 'error', message: 'tool error (not a server failure): boom' },
+      ],
     };
     const log = buildSarif(broken);
     expect(validate(log), ajv.errorsText(validate.errors)).toBe(true);

@@ -13,7 +13,12 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../../src/cli/main.js';
-import { operationIdOf, startReferenceServer, type ReferenceInternals, type ReferenceServer } from '../../src/server/index.js';
+import {
+  operationIdOf,
+  startReferenceServer,
+  type ReferenceInternals,
+  type ReferenceServer,
+} from '../../src/server/index.js';
 
 const KEY = 'vk+Key/Ab=Cd&Ef"Gh<Ij\'Kl-é-ü-7421';
 const USER = 'us+er/Id=Mn&Op"Qr<St\'Uv-ß-ö-5317';
@@ -21,8 +26,12 @@ const TOKEN = 'inv+Tok/en=Wx&Yz"Ab<Cd\'Ef-ñ-中文-9902';
 const REGEN = 'rk+Regen/Gh=Ij&Kl"Mn<Op\'Qr-é-8813';
 const SECRETS = { api_key: KEY, user_id: USER, invite_token: TOKEN, regenerated_key: REGEN };
 
-const html = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const asciiJson = (s: string): string => JSON.stringify(s).slice(1, -1).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const html = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const asciiJson = (s: string): string =>
+  JSON.stringify(s)
+    .slice(1, -1)
+    .replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** The forms of a secret that must never be written, by name. */
 function formsOf(secret: string): Record<string, string> {
@@ -33,7 +42,9 @@ function formsOf(secret: string): Record<string, string> {
     'json-ascii-escaped': asciiJson(secret),
     'html-escaped (&#39;)': html(secret).replace(/'/g, '&#39;'),
     'html-escaped (&#x27;)': html(secret).replace(/'/g, '&#x27;'),
-    'html-escaped (&#34; &apos;)': html(secret).replace(/&quot;/g, '&#34;').replace(/'/g, '&apos;'),
+    'html-escaped (&#34; &apos;)': html(secret)
+      .replace(/&quot;/g, '&#34;')
+      .replace(/'/g, '&apos;'),
     'html-escaped json': html(JSON.stringify(secret).slice(1, -1)).replace(/'/g, '&#39;'),
   };
 }
@@ -100,7 +111,14 @@ describe('a secret with + / = & " < \' and non-ASCII, through every output', () 
   const counts = { protected: 0, echoed500: 0 };
 
   beforeAll(async () => {
-    server = await startReferenceServer({ host: '127.0.0.1', port: 0, apiKey: KEY, userId: USER, rateLimit: 100_000, configure: leaky(counts) });
+    server = await startReferenceServer({
+      host: '127.0.0.1',
+      port: 0,
+      apiKey: KEY,
+      userId: USER,
+      rateLimit: 100_000,
+      configure: leaky(counts),
+    });
     dir = mkdtempSync(join(tmpdir(), 'vapc-secret-forms-'));
     const summaryFile = join(dir, 'step-summary.md');
     const io: CliIo = {
@@ -112,8 +130,24 @@ describe('a secret with + / = & " < \' and non-ASCII, through every output', () 
     // The fixtures the regeneration and the recipients need (not discoverable through the API).
     const f = server.fixtures;
     const config = join(dir, 'vapc.yaml');
-    writeFileSync(config, `fixtures:\n  api_key_id: ${f.api_key_id}\n  recipient_list_id: ${f.recipient_list_id}\n  org_id: ${f.org_id}\n`);
-    const argv = ['run', '--base-url', server.url, '--config', config, '--suite', 'auth,stateful,robustness', '--include-destructive', '--seed', '7', '--runs', '3'];
+    writeFileSync(
+      config,
+      `fixtures:\n  api_key_id: ${f.api_key_id}\n  recipient_list_id: ${f.recipient_list_id}\n  org_id: ${f.org_id}\n`,
+    );
+    const argv = [
+      'run',
+      '--base-url',
+      server.url,
+      '--config',
+      config,
+      '--suite',
+      'auth,stateful,robustness',
+      '--include-destructive',
+      '--seed',
+      '7',
+      '--runs',
+      '3',
+    ];
     code = await main([...argv, '--report-dir', join(dir, 'reports')], io);
     try {
       summary = readFileSync(summaryFile, 'utf8');
@@ -130,7 +164,9 @@ describe('a secret with + / = & " < \' and non-ASCII, through every output', () 
     expect(code, stderr).toBe(1);
     expect(counts.protected).toBeGreaterThan(0);
     expect(counts.echoed500).toBeGreaterThan(0);
-    const report = JSON.parse(readFileSync(join(dir, 'reports', 'report.json'), 'utf8')) as { results: Array<{ id: string; status: string }> };
+    const report = JSON.parse(readFileSync(join(dir, 'reports', 'report.json'), 'utf8')) as {
+      results: Array<{ id: string; status: string }>;
+    };
     const failed = new Set(report.results.filter((r) => r.status === 'failed').map((r) => r.id));
     expect(failed).toContain('auth.protected-echoes-user-id');
     expect([...failed].some((id) => id.startsWith('robustness.'))).toBe(true);

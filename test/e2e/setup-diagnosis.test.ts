@@ -34,7 +34,12 @@ afterAll(async () => {
 async function run(argv: string[], env: Record<string, string> = {}) {
   let out = '';
   let err = '';
-  const io: CliIo = { stdout: (t) => void (out += t), stderr: (t) => void (err += t), env: { NO_COLOR: '1', ...env }, isTTY: false };
+  const io: CliIo = {
+    stdout: (t) => void (out += t),
+    stderr: (t) => void (err += t),
+    env: { NO_COLOR: '1', ...env },
+    isTTY: false,
+  };
   const reportDir = join(dir, `r${Math.random().toString(36).slice(2)}`);
   const code = await main(['run', '--base-url', ...argv, '--seed', '5', '--report-dir', reportDir], io);
   const file = join(reportDir, 'report.json');
@@ -50,7 +55,10 @@ describe('vapc run: a wrong setup ends in exit 2 with one sentence, and no check
       what: 'no credentials at all',
       argv: () => [server.url],
       code: 'E_NO_CREDENTIALS',
-      says: [/no API key \(Authorization\) and user id \(X-User-ID\) were given/, /--api-key \(VAPC_API_KEY\) and --user-id \(VAPC_USER_ID\)/],
+      says: [
+        /no API key \(Authorization\) and user id \(X-User-ID\) were given/,
+        /--api-key \(VAPC_API_KEY\) and --user-id \(VAPC_USER_ID\)/,
+      ],
     },
     {
       what: 'an API key without a user id',
@@ -62,7 +70,11 @@ describe('vapc run: a wrong setup ends in exit 2 with one sentence, and no check
       what: 'a wrong user id (the login name, as `--user-id $USER` gives)',
       argv: () => [server.url, '--api-key', server.fixtures.api_key, '--user-id', 'root'],
       code: 'E_CREDENTIALS_REFUSED',
-      says: [/the credentials were refused: .*answered 401/, /--api-key \(VAPC_API_KEY\) and --user-id \(VAPC_USER_ID\)/, /X-User-ID must name the user the key belongs to/],
+      says: [
+        /the credentials were refused: .*answered 401/,
+        /--api-key \(VAPC_API_KEY\) and --user-id \(VAPC_USER_ID\)/,
+        /X-User-ID must name the user the key belongs to/,
+      ],
     },
     {
       what: 'a wrong API key',
@@ -74,7 +86,10 @@ describe('vapc run: a wrong setup ends in exit 2 with one sentence, and no check
       what: 'a base URL with an extra path prefix',
       argv: () => [`${server.url}/api/v1`, '--api-key', server.fixtures.api_key, '--user-id', server.fixtures.user_id],
       code: 'E_CONTRACT_NOT_FOUND',
-      says: [/the contract was not found at http:\/\/127\.0\.0\.1:\d+\/api\/v1: GET \/assistants, GET \/users\/me and GET \/calls all answered 404/, /--base-url \(VAPC_BASE_URL\)/],
+      says: [
+        /the contract was not found at http:\/\/127\.0\.0\.1:\d+\/api\/v1: GET \/assistants, GET \/users\/me and GET \/calls all answered 404/,
+        /--base-url \(VAPC_BASE_URL\)/,
+      ],
     },
   ];
   for (const c of cases) {
@@ -97,11 +112,51 @@ describe('vapc run: a wrong setup ends in exit 2 with one sentence, and no check
 
   it('an exit 2 replaces the previous green run in the report directory: report.json aborted, report.html says so, no report.sarif', async () => {
     const reportDir = join(dir, 'stale');
-    const io = (): CliIo => ({ stdout: () => undefined, stderr: () => undefined, env: { NO_COLOR: '1' }, isTTY: false });
-    const good = await main(['run', '--base-url', server.url, '--api-key', server.fixtures.api_key, '--user-id', server.fixtures.user_id, '--suite', 'auth', '--runs', '1', '--seed', '5', '--quiet', '--report-dir', reportDir], io());
+    const io = (): CliIo => ({
+      stdout: () => undefined,
+      stderr: () => undefined,
+      env: { NO_COLOR: '1' },
+      isTTY: false,
+    });
+    const good = await main(
+      [
+        'run',
+        '--base-url',
+        server.url,
+        '--api-key',
+        server.fixtures.api_key,
+        '--user-id',
+        server.fixtures.user_id,
+        '--suite',
+        'auth',
+        '--runs',
+        '1',
+        '--seed',
+        '5',
+        '--quiet',
+        '--report-dir',
+        reportDir,
+      ],
+      io(),
+    );
     expect(good).toBe(0);
     expect(existsSync(join(reportDir, 'report.sarif'))).toBe(true);
-    const bad = await main(['run', '--base-url', server.url, '--api-key', 'not-the-key', '--user-id', server.fixtures.user_id, '--seed', '5', '--report-dir', reportDir], io());
+    const bad = await main(
+      [
+        'run',
+        '--base-url',
+        server.url,
+        '--api-key',
+        'not-the-key',
+        '--user-id',
+        server.fixtures.user_id,
+        '--seed',
+        '5',
+        '--report-dir',
+        reportDir,
+      ],
+      io(),
+    );
     expect(bad).toBe(2);
     const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8'));
     expect(report.run).toMatchObject({ status: 'aborted', reason: expect.stringMatching(/credentials were refused/) });
@@ -118,23 +173,46 @@ describe('vapc run: a wrong setup ends in exit 2 with one sentence, and no check
   });
 
   it('--dry-run reports the same setup problem', async () => {
-    const r = await run([`${server.url}/nope`, '--api-key', server.fixtures.api_key, '--user-id', server.fixtures.user_id, '--dry-run']);
+    const r = await run([
+      `${server.url}/nope`,
+      '--api-key',
+      server.fixtures.api_key,
+      '--user-id',
+      server.fixtures.user_id,
+      '--dry-run',
+    ]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/E_CONTRACT_NOT_FOUND/);
     expect(r.out).not.toMatch(/planned|requests/);
   });
 
   it('under GitHub Actions leaves exactly one ::error annotation naming the fix', async () => {
-    const r = await run([server.url, '--api-key', server.fixtures.api_key, '--user-id', 'root'], { GITHUB_ACTIONS: 'true', CI: 'true' });
+    const r = await run([server.url, '--api-key', server.fixtures.api_key, '--user-id', 'root'], {
+      GITHUB_ACTIONS: 'true',
+      CI: 'true',
+    });
     expect(r.code).toBe(2);
     const annotations = r.out.split('\n').filter((l) => l.startsWith('::'));
     expect(annotations).toHaveLength(1);
-    expect(annotations[0]).toMatch(/^::error title=vapc run could not start::the credentials were refused.*--user-id \(VAPC_USER_ID\).*\[E_CREDENTIALS_REFUSED\]$/);
+    expect(annotations[0]).toMatch(
+      /^::error title=vapc run could not start::the credentials were refused.*--user-id \(VAPC_USER_ID\).*\[E_CREDENTIALS_REFUSED\]$/,
+    );
     expect(r.out).not.toContain(server.fixtures.api_key);
   });
 
   it('the right credentials at the right URL still run and judge the checks (no false alarm)', async () => {
-    const r = await run([server.url, '--api-key', server.fixtures.api_key, '--user-id', server.fixtures.user_id, '--suite', 'auth', '--runs', '1', '--quiet']);
+    const r = await run([
+      server.url,
+      '--api-key',
+      server.fixtures.api_key,
+      '--user-id',
+      server.fixtures.user_id,
+      '--suite',
+      'auth',
+      '--runs',
+      '1',
+      '--quiet',
+    ]);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(r.reportWritten).toBe(true);
@@ -146,8 +224,13 @@ describe('the independent implementations: the same diagnosis from the outside',
     ['strict', strict],
     ['FastAPI-like', fastapiLike],
   ] as const) {
-    const serverOf = loopbackServers(start as (o: { rateLimit?: number; rateWindowMs?: number }) => Promise<LoopbackServer>);
-    const codeOf = async (s: LoopbackServer, over: Parameters<typeof runnerOptions>[2]): Promise<string | undefined> => {
+    const serverOf = loopbackServers(
+      start as (o: { rateLimit?: number; rateWindowMs?: number }) => Promise<LoopbackServer>,
+    );
+    const codeOf = async (
+      s: LoopbackServer,
+      over: Parameters<typeof runnerOptions>[2],
+    ): Promise<string | undefined> => {
       try {
         await runConformance(runnerOptions(s, spec, { dryRun: true, ...over }));
         return undefined;
@@ -158,7 +241,9 @@ describe('the independent implementations: the same diagnosis from the outside',
     it(`${name}: no credentials, a wrong user id and a wrong base path are setup errors; the right setup is not`, async () => {
       const s = await serverOf();
       expect(await codeOf(s, { credentials: {} })).toBe('E_NO_CREDENTIALS');
-      expect(await codeOf(s, { credentials: { apiKey: s.fixtures.api_key, userId: `${s.fixtures.user_id}-x` } })).toBe('E_CREDENTIALS_REFUSED');
+      expect(await codeOf(s, { credentials: { apiKey: s.fixtures.api_key, userId: `${s.fixtures.user_id}-x` } })).toBe(
+        'E_CREDENTIALS_REFUSED',
+      );
       expect(await codeOf(s, { baseUrl: `${s.url}/v2` })).toBe('E_CONTRACT_NOT_FOUND');
       expect(await codeOf(s, {})).toBeUndefined();
     });
@@ -167,11 +252,16 @@ describe('the independent implementations: the same diagnosis from the outside',
 
 describe('diagnoseSetup: only the discovery answers decide', () => {
   const answers = (statuses: number[]): DiscoveryAnswer[] =>
-    ['listAssistants', 'getCurrentUser', 'listCalls'].map((id, i) => ({ operation: spec.operation(id), status: statuses[i]! }));
+    ['listAssistants', 'getCurrentUser', 'listCalls'].map((id, i) => ({
+      operation: spec.operation(id),
+      status: statuses[i]!,
+    }));
   const both = { apiKey: 'key-1234', userId: 'user-1234' };
 
   it('a 403 for every read is refused credentials too', () => {
-    expect(diagnoseSetup({ answers: answers([403, 403, 403]) }, spec, both, 'http://x')?.code).toBe('E_CREDENTIALS_REFUSED');
+    expect(diagnoseSetup({ answers: answers([403, 403, 403]) }, spec, both, 'http://x')?.code).toBe(
+      'E_CREDENTIALS_REFUSED',
+    );
   });
   it('one read served is enough: the rest is for the checks to judge', () => {
     expect(diagnoseSetup({ answers: answers([401, 200, 401]) }, spec, both, 'http://x')).toBeUndefined();
@@ -182,6 +272,8 @@ describe('diagnoseSetup: only the discovery answers decide', () => {
     expect(diagnoseSetup({ answers: answers([200, 200, 200]) }, spec, {}, 'http://x')).toBeUndefined();
   });
   it('no answer at all is left to the unreachable diagnosis', () => {
-    expect(diagnoseSetup({ answers: [{ operation: spec.operation('getCurrentUser') }] }, spec, {}, 'http://x')).toBeUndefined();
+    expect(
+      diagnoseSetup({ answers: [{ operation: spec.operation('getCurrentUser') }] }, spec, {}, 'http://x'),
+    ).toBeUndefined();
   });
 });

@@ -26,7 +26,11 @@ const SHARD_KEYS = ['vapc_shard_key_one_1111', 'vapc_shard_key_two_2222', 'vapc_
  * known deviation (a 422 body of the wrong shape), so the comparison covers failed verdicts too.
  */
 function startMultiKeyServer(): Promise<ReferenceServer> {
-  return startFaultyServer('error-422-wrong-shape', { rateLimit: 1000, rateWindowMs: 10_000, configure: acceptExtraKeys(SHARD_KEYS) });
+  return startFaultyServer('error-422-wrong-shape', {
+    rateLimit: 1000,
+    rateWindowMs: 10_000,
+    configure: acceptExtraKeys(SHARD_KEYS),
+  });
 }
 
 interface Captured {
@@ -35,7 +39,10 @@ interface Captured {
 }
 function capture(): Captured {
   let text = '';
-  return { io: { stdout: (t) => void (text += t), stderr: (t) => void (text += t), env: {}, isTTY: false }, text: () => text };
+  return {
+    io: { stdout: (t) => void (text += t), stderr: (t) => void (text += t), env: {}, isTTY: false },
+    text: () => text,
+  };
 }
 
 const SUITE_LIST = 'auth,validation,ranges,schema,stateful,cors,ratelimit';
@@ -53,12 +60,27 @@ describe('vapc run --shard I/N and vapc report merge', () => {
 
   beforeAll(async () => {
     server = await startMultiKeyServer();
-    const base = ['run', '--base-url', server.url, '--user-id', server.fixtures.user_id, '--suite', SUITE_LIST, '--seed', '11', '--runs', '2', '--quiet'];
+    const base = [
+      'run',
+      '--base-url',
+      server.url,
+      '--user-id',
+      server.fixtures.user_id,
+      '--suite',
+      SUITE_LIST,
+      '--seed',
+      '11',
+      '--runs',
+      '2',
+      '--quiet',
+    ];
     // All four at once, as CI jobs would run beside a nightly unsharded run: each key has its own
     // window, so none waits on another's (and the run takes one wait for a window, not two).
     const [one, ...shards] = await Promise.all([
       main([...base, '--api-key', server.fixtures.api_key, '--report-dir', single], capture().io),
-      ...shardDirs.map((dir, i) => main([...base, '--api-key', SHARD_KEYS[i]!, '--shard', `${i + 1}/3`, '--report-dir', dir], capture().io)),
+      ...shardDirs.map((dir, i) =>
+        main([...base, '--api-key', SHARD_KEYS[i]!, '--shard', `${i + 1}/3`, '--report-dir', dir], capture().io),
+      ),
     ]);
     singleCode = one!;
     codes.push(...shards);
@@ -72,7 +94,9 @@ describe('vapc run --shard I/N and vapc report merge', () => {
     expect(singleCode).toBe(1);
     expect(codes.every((c) => c === 0 || c === 1)).toBe(true);
     const parts = shardDirs.map(read);
-    expect(parts.map((p) => [p.shard!.index, p.shard!.count, p.shard!.plan_size])).toEqual([1, 2, 3].map((i) => [i, 3, read(single).results.length]));
+    expect(parts.map((p) => [p.shard!.index, p.shard!.count, p.shard!.plan_size])).toEqual(
+      [1, 2, 3].map((i) => [i, 3, read(single).results.length]),
+    );
     for (const p of parts) expect(p.shard!.positions.length).toBe(p.results.length);
     const keys = parts.flatMap((p) => p.results.map((r) => `${r.id} ${r.operation}`));
     expect(new Set(keys).size).toBe(keys.length);
@@ -98,9 +122,12 @@ describe('vapc run --shard I/N and vapc report merge', () => {
     expect(all.shard).toBeUndefined();
     expect(all.seed).toBe(one.seed);
     expect({ ...all.summary, requests: 0, duration_ms: 0 }).toEqual({ ...one.summary, requests: 0, duration_ms: 0 });
-    const sarif = JSON.parse(readFileSync(join(merged, 'report.sarif'), 'utf8')) as { runs: Array<{ results: unknown[] }> };
+    const sarif = JSON.parse(readFileSync(join(merged, 'report.sarif'), 'utf8')) as {
+      runs: Array<{ results: unknown[] }>;
+    };
     expect(sarif.runs[0]!.results.length).toBe(one.results.filter((r) => r.status === 'failed').length);
-    for (const f of ['junit.xml', 'report.html']) expect(readFileSync(join(merged, f), 'utf8').length).toBeGreaterThan(100);
+    for (const f of ['junit.xml', 'report.html'])
+      expect(readFileSync(join(merged, f), 'utf8').length).toBeGreaterThan(100);
     expect(readFileSync(join(merged, 'report.json'), 'utf8')).not.toContain(SHARD_KEYS[0]);
   });
 
@@ -121,10 +148,26 @@ describe('vapc run --shard I/N and vapc report merge', () => {
 
   const refusals: Array<[string, () => string[], RegExp]> = [
     ['a shard of another seed', () => tampered(1, (r) => void (r.seed = 12)), /differ in seed/],
-    ['a shard of another spec version', () => tampered(2, (r) => void (r.spec_version = '2.0.0')), /differ in spec version/],
-    ['a shard of another shard count', () => tampered(0, (r) => void (r.shard = { ...r.shard!, count: 4 })), /differ in shard count/],
-    ['a shard whose pair another shard also ran', () => tampered(1, (r) => void (r.shard!.positions[0] = read(shardDirs[0]!).shard!.positions[0]!)), /run by two shards/],
-    ['a shard run with other suites', () => tampered(0, (r) => void (r.config['suites'] = ['auth'])), /differ in the option suites/],
+    [
+      'a shard of another spec version',
+      () => tampered(2, (r) => void (r.spec_version = '2.0.0')),
+      /differ in spec version/,
+    ],
+    [
+      'a shard of another shard count',
+      () => tampered(0, (r) => void (r.shard = { ...r.shard!, count: 4 })),
+      /differ in shard count/,
+    ],
+    [
+      'a shard whose pair another shard also ran',
+      () => tampered(1, (r) => void (r.shard!.positions[0] = read(shardDirs[0]!).shard!.positions[0]!)),
+      /run by two shards/,
+    ],
+    [
+      'a shard run with other suites',
+      () => tampered(0, (r) => void (r.config['suites'] = ['auth'])),
+      /differ in the option suites/,
+    ],
     ['a shard given twice', () => [shardDirs[0]!, shardDirs[1]!, shardDirs[1]!], /shard 2\/3 is given twice/],
     ['a missing shard', () => [shardDirs[0]!, shardDirs[2]!], /shard 2\/3 missing/],
     ['a report that is not a shard', () => [shardDirs[0]!, single, shardDirs[2]!], /is not a shard report/],
@@ -143,12 +186,19 @@ describe('vapc run --shard I/N and vapc report merge', () => {
   it('merge --baseline FILE recomputes known findings from the file, never from a shard', async () => {
     // The baseline of this run's own findings, with real reasons and near expiries.
     const today = new Date().toISOString().slice(0, 10);
-    const entries = entriesToWrite(read(single)).map((e) => ({ ...e, reason: 'Accepted while API-9 is open', expires: today }));
+    const entries = entriesToWrite(read(single)).map((e) => ({
+      ...e,
+      reason: 'Accepted while API-9 is open',
+      expires: today,
+    }));
     const file = join(root, 'baseline.yaml');
     writeFileSync(file, serializeBaseline(entries));
     const out = capture();
     const dir = join(root, 'merged-baseline');
-    expect(await main(['report', 'merge', ...shardDirs, '--report-dir', dir, '--quiet', '--baseline', file], out.io), out.text()).toBe(0);
+    expect(
+      await main(['report', 'merge', ...shardDirs, '--report-dir', dir, '--quiet', '--baseline', file], out.io),
+      out.text(),
+    ).toBe(0);
     const all = read(dir);
     const failed = all.results.filter((r) => r.status === 'failed');
     expect(failed.length).toBeGreaterThan(0);
@@ -156,7 +206,19 @@ describe('vapc run --shard I/N and vapc report merge', () => {
     expect(all.baseline).toMatchObject({ known: failed.length, new_failures: 0 });
     // The same shards without the file: every failure is new again, whatever a shard claimed.
     const bare = capture();
-    expect(await main(['report', 'merge', ...tampered(0, (r) => r.results.forEach((x) => (x.baseline = { known: true, kinds: [] }))), '--report-dir', join(root, 'merged-bare'), '--quiet'], bare.io)).toBe(1);
+    expect(
+      await main(
+        [
+          'report',
+          'merge',
+          ...tampered(0, (r) => r.results.forEach((x) => (x.baseline = { known: true, kinds: [] }))),
+          '--report-dir',
+          join(root, 'merged-bare'),
+          '--quiet',
+        ],
+        bare.io,
+      ),
+    ).toBe(1);
   });
 
   it('rejects a malformed --shard before it starts anything (exit 2)', async () => {
@@ -177,7 +239,9 @@ describe('vapc run --shard I/N and vapc report merge', () => {
 describe('the shard partition', () => {
   // A plan of 7 pairs per suite with uneven costs (some checks send far more requests than others).
   const plan: PlanCost[] = [
-    ...SUITES.filter((s) => s !== 'ratelimit').flatMap((suite, k) => Array.from({ length: 7 }, (_, j) => ({ suite, requests: ((j * 7 + k * 3) % 11) + (j === 0 ? 25 : 1) }))),
+    ...SUITES.filter((s) => s !== 'ratelimit').flatMap((suite, k) =>
+      Array.from({ length: 7 }, (_, j) => ({ suite, requests: ((j * 7 + k * 3) % 11) + (j === 0 ? 25 : 1) })),
+    ),
     ...Array.from({ length: 4 }, () => ({ suite: 'ratelimit' as Suite, requests: 3 })),
   ];
   const total = plan.filter((p) => p.suite !== 'ratelimit').reduce((n, p) => n + p.requests, 0) + 12;
@@ -186,7 +250,9 @@ describe('the shard partition', () => {
     for (const count of [1, 2, 3, 5]) {
       const owner = shardAssignments(plan, count);
       expect(owner.every((o) => o >= 1 && o <= count)).toBe(true);
-      const load = Array.from({ length: count }, (_, k) => plan.reduce((n, p, i) => n + (owner[i] === k + 1 ? p.requests : 0), 0));
+      const load = Array.from({ length: count }, (_, k) =>
+        plan.reduce((n, p, i) => n + (owner[i] === k + 1 ? p.requests : 0), 0),
+      );
       expect(load.reduce((a, b) => a + b, 0)).toBe(total);
       // Greedy balance: no shard is more than the largest pair above the fair share.
       expect(Math.max(...load)).toBeLessThanOrEqual(total / count + 35);
@@ -197,10 +263,15 @@ describe('the shard partition', () => {
   });
 
   it('puts merged results back in plan order by the recorded positions, and refuses gaps', () => {
-    const results = plan.map((p, i) => ({ id: `${p.suite}.c${i}`, suite: p.suite, operation: 'GET /x' }) as RunReport['results'][number]);
+    const results = plan.map(
+      (p, i) => ({ id: `${p.suite}.c${i}`, suite: p.suite, operation: 'GET /x' }) as RunReport['results'][number],
+    );
     const parts = [1, 2, 3].map((index) => {
       const positions = shardPositions(plan, { index, count: 3 });
-      return { shard: { index, count: 3, plan_size: plan.length, positions }, results: positions.map((i) => results[i]!) };
+      return {
+        shard: { index, count: 3, plan_size: plan.length, positions },
+        results: positions.map((i) => results[i]!),
+      };
     });
     expect(mergeShardResults(parts)).toEqual(results);
     expect(mergeShardResults([parts[0]!, parts[2]!])).toMatch(/run by no shard/);

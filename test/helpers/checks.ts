@@ -9,7 +9,12 @@ import { profile } from '../../suites/profile.js';
 import type { CheckResult, Observation, RunReport } from '../../src/results/model.js';
 import { runConformance } from '../../src/runner/conformance.js';
 import { validateWireRequest } from '../../src/checks/wire.js';
-import { referenceSpec, startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../src/server/index.js';
+import {
+  referenceSpec,
+  startReferenceServer,
+  type ReferenceServer,
+  type ReferenceServerOptions,
+} from '../../src/server/index.js';
 import { faultByName, type ServerFault } from '../catalog/faults/index.js';
 
 export interface Target {
@@ -18,7 +23,9 @@ export interface Target {
 }
 
 /** The reference server, with a high rate limit unless told otherwise, and an optional fault. */
-export async function startTarget(options: ReferenceServerOptions & { fault?: ServerFault | string } = {}): Promise<Target> {
+export async function startTarget(
+  options: ReferenceServerOptions & { fault?: ServerFault | string } = {},
+): Promise<Target> {
   const { fault: given, ...rest } = options;
   const fault = typeof given === 'string' ? faultByName(given) : given;
   const spec = await referenceSpec();
@@ -59,7 +66,12 @@ export async function runIds(target: Target, ids: string[], options: RunOptions 
     seed: options.seed ?? 7,
     runs: options.runs ?? 3,
     credentials: { apiKey: f.api_key, userId: f.user_id },
-    fixtures: { org_id: f.org_id, recipient_list_id: f.recipient_list_id, api_key_id: f.api_key_id, channels: [...f.channels] },
+    fixtures: {
+      org_id: f.org_id,
+      recipient_list_id: f.recipient_list_id,
+      api_key_id: f.api_key_id,
+      channels: [...f.channels],
+    },
     strictTypes: options.strictTypes ?? false,
     includeDestructive: options.includeDestructive ?? false,
     validateRequest: validateWireRequest,
@@ -75,9 +87,11 @@ export async function runIds(target: Target, ids: string[], options: RunOptions 
 }
 
 /** Runs one check by id. */
-export const runCheck = (target: Target, id: string, options: RunOptions = {}): Promise<CheckRun> => runIds(target, [id], options);
+export const runCheck = (target: Target, id: string, options: RunOptions = {}): Promise<CheckRun> =>
+  runIds(target, [id], options);
 
-export const describeResults = (results: CheckResult[]): string => results.map((r) => `${r.id} ${r.operation}: ${r.status} ${r.message}`).join('\n');
+export const describeResults = (results: CheckResult[]): string =>
+  results.map((r) => `${r.id} ${r.operation}: ${r.status} ${r.message}`).join('\n');
 
 /** The check ran, passed somewhere and failed nowhere. */
 export function expectPassed(run: CheckRun, id: string): void {
@@ -86,7 +100,10 @@ export function expectPassed(run: CheckRun, id: string): void {
   // Pairs on operations with outside effects are skipped without --include-destructive: fine.
   const bad = mine.filter((r) => r.status !== 'passed' && !(r.status === 'skipped' && /^destructive/.test(r.message)));
   expect(bad, describeResults(bad)).toEqual([]);
-  expect(mine.some((r) => r.status === 'passed'), describeResults(mine)).toBe(true);
+  expect(
+    mine.some((r) => r.status === 'passed'),
+    describeResults(mine),
+  ).toBe(true);
 }
 
 /** No check failed or errored. */

@@ -9,7 +9,10 @@ export const CHROMIUM_PATH = '/usr/bin/chromium';
  * (playwright-core gives it a new empty profile). */
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
-    execFileSync('bash', [join(process.cwd(), 'scripts', 'ensure-chromium.sh')], { stdio: 'inherit', timeout: 600_000 });
+    execFileSync('bash', [join(process.cwd(), 'scripts', 'ensure-chromium.sh')], {
+      stdio: 'inherit',
+      timeout: 600_000,
+    });
   }
   return chromium.launch({
     executablePath: CHROMIUM_PATH,

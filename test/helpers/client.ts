@@ -23,7 +23,8 @@ export async function send(baseUrl: string, path: string, sent: Sent = {}): Prom
   let body: string | undefined = sent.body;
   if (body === undefined && sent.json !== undefined) {
     body = JSON.stringify(sent.json);
-    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json';
   }
   const response = await undiciRequest(`${baseUrl}${path}`, {
     method: (sent.method ?? 'GET') as 'GET',
@@ -47,6 +48,9 @@ export async function send(baseUrl: string, path: string, sent: Sent = {}): Prom
 }
 
 /** Sends with the credentials a fixture set names (bearer + X-User-ID). */
-export function authed(fixtures: { api_key: string; user_id: string }, extra: Record<string, string> = {}): Record<string, string> {
+export function authed(
+  fixtures: { api_key: string; user_id: string },
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return { authorization: `Bearer ${fixtures.api_key}`, 'x-user-id': fixtures.user_id, ...extra };
 }

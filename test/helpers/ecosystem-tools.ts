@@ -59,7 +59,12 @@ export async function spectralOas(file: string): Promise<SpectralFinding[]> {
   }));
 }
 
-const OAS31_SCHEMA_FILE = join(dirname(require.resolve('@seriousme/openapi-schema-validator')), 'schemas', 'v3.1', 'schema.json');
+const OAS31_SCHEMA_FILE = join(
+  dirname(require.resolve('@seriousme/openapi-schema-validator')),
+  'schemas',
+  'v3.1',
+  'schema.json',
+);
 
 export interface SchemaProblem {
   file: string;
@@ -73,7 +78,9 @@ export interface SchemaProblem {
  * folder exists; the authored spec inlines its path items) as a Path Item, each component file as
  * what its folder holds. A `$ref` must be a URI reference everywhere.
  */
-export async function oas31SchemaProblems(specDir: string): Promise<{ schemaId: string; problems: SchemaProblem[]; files: number }> {
+export async function oas31SchemaProblems(
+  specDir: string,
+): Promise<{ schemaId: string; problems: SchemaProblem[]; files: number }> {
   const schema = JSON.parse(await readFile(OAS31_SCHEMA_FILE, 'utf8')) as { $id: string };
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats.default(ajv);
@@ -90,14 +97,17 @@ export async function oas31SchemaProblems(specDir: string): Promise<{ schemaId: 
   let files = 0;
   for (const [where, pointer] of kinds) {
     if (!existsSync(join(specDir, where))) continue;
-    const names = where.endsWith('.yaml') ? [where] : (await readdir(join(specDir, where))).filter((n) => n.endsWith('.yaml')).map((n) => `${where}/${n}`);
+    const names = where.endsWith('.yaml')
+      ? [where]
+      : (await readdir(join(specDir, where))).filter((n) => n.endsWith('.yaml')).map((n) => `${where}/${n}`);
     const validateFile = ajv.getSchema(`${schema.$id}${pointer}`);
     if (!validateFile) throw new Error(`the OpenAPI 3.1 schema has no ${pointer}`);
     for (const name of names) {
       files += 1;
       const doc: unknown = parse(await readFile(join(specDir, name), 'utf8'));
       if (validateFile(doc)) continue;
-      for (const e of (validateFile.errors ?? []) as ErrorObject[]) problems.push({ file: name, at: e.instancePath || '/', message: e.message ?? e.keyword });
+      for (const e of (validateFile.errors ?? []) as ErrorObject[])
+        problems.push({ file: name, at: e.instancePath || '/', message: e.message ?? e.keyword });
     }
   }
   return { schemaId: schema.$id, problems, files };
@@ -132,7 +142,10 @@ export async function splitOutPathItem(specDir: string, pathKey: string, fileNam
   const item = JSON.stringify(root.getIn(['paths', pathKey]));
   if (item === undefined) throw new Error(`no path item ${pathKey} in ${rootFile}`);
   await mkdir(join(specDir, 'paths'), { recursive: true });
-  await writeFile(join(specDir, 'paths', fileName), stringify(JSON.parse(item.replaceAll('"#/components/', '"../openapi.yaml#/components/'))));
+  await writeFile(
+    join(specDir, 'paths', fileName),
+    stringify(JSON.parse(item.replaceAll('"#/components/', '"../openapi.yaml#/components/'))),
+  );
   root.setIn(['paths', pathKey], root.createNode({ $ref: `paths/${fileName}` }));
   await writeFile(rootFile, root.toString());
 }

@@ -16,7 +16,6 @@ export const DESTRUCTIVE = new Set(['stateful.create-invite', 'stateful.regenera
 /** A small window so the wait for the burst's reset stays short. */
 export const RATE = { rateLimit: 20, rateWindowMs: 1500 };
 
-
 /**
  * The seeds every (check, fault) pair runs under (issue 23: every seed catches the same faults; a
  * CI gate usually runs one seed, so a fault caught on one and missed on another is a gap). The
@@ -25,7 +24,9 @@ export const RATE = { rateLimit: 20, rateWindowMs: 1500 };
 export const CATALOGUE_SEEDS = [7, 20261125] as const;
 
 /** Every (check id, fault name, the finding it must make) triple of the catalogue. */
-export const FAILS_ON: ReadonlyArray<readonly [string, string, Catch]> = faults.flatMap((f) => f.catches.map((c) => [catchOf(c).check, f.name, catchOf(c)] as const));
+export const FAILS_ON: ReadonlyArray<readonly [string, string, Catch]> = faults.flatMap((f) =>
+  f.catches.map((c) => [catchOf(c).check, f.name, catchOf(c)] as const),
+);
 
 export function describeFailsOnFault(suite: string): void {
   const pairs = FAILS_ON.filter(([id]) => id.startsWith(`${suite}.`));

@@ -22,10 +22,30 @@ import { start as expressLike } from '../catalog/independent/express-like/server
 type Start = (o: { rateLimit?: number; rateWindowMs?: number }) => Promise<LoopbackServer>;
 
 const IMPLEMENTATIONS: Array<{ key: string; name: string; start: Start; seeds: [number, number] }> = [
-  { key: 'strict', name: 'strict (required fields, no coercion, limit 1..100, 201/204, epoch Reset, key rotation)', start: strict as Start, seeds: [1, 20260101] },
-  { key: 'lenient', name: 'lenient (coercion, 200 on create, open preflights, seconds-until Reset, keys kept)', start: lenient as Start, seeds: [7, 20261122] },
-  { key: 'fastapi-like', name: 'FastAPI-like (pydantic v2 lax, Starlette CORS, slowapi headers)', start: fastapiLike as Start, seeds: [11, 20261123] },
-  { key: 'express-like', name: 'Express-like (zod, cors(), express-rate-limit legacy headers)', start: expressLike as Start, seeds: [3, 20261122] },
+  {
+    key: 'strict',
+    name: 'strict (required fields, no coercion, limit 1..100, 201/204, epoch Reset, key rotation)',
+    start: strict as Start,
+    seeds: [1, 20260101],
+  },
+  {
+    key: 'lenient',
+    name: 'lenient (coercion, 200 on create, open preflights, seconds-until Reset, keys kept)',
+    start: lenient as Start,
+    seeds: [7, 20261122],
+  },
+  {
+    key: 'fastapi-like',
+    name: 'FastAPI-like (pydantic v2 lax, Starlette CORS, slowapi headers)',
+    start: fastapiLike as Start,
+    seeds: [11, 20261123],
+  },
+  {
+    key: 'express-like',
+    name: 'Express-like (zod, cors(), express-rate-limit legacy headers)',
+    start: expressLike as Start,
+    seeds: [3, 20261122],
+  },
 ];
 
 /** Registers the runs against the named implementations (their `key`s). */
@@ -40,7 +60,8 @@ export function describeCorrectImplementations(keys: readonly string[]): void {
 function describeImplementation(impl: (typeof IMPLEMENTATIONS)[number], specOf: () => SpecModel): void {
   describe(`the runner against the independent ${impl.name} implementation`, () => {
     const server = loopbackServers(impl.start);
-    const options = (s: LoopbackServer, over: Partial<ConformanceOptions> = {}): ConformanceOptions => runnerOptions(s, specOf(), over);
+    const options = (s: LoopbackServer, over: Partial<ConformanceOptions> = {}): ConformanceOptions =>
+      runnerOptions(s, specOf(), over);
 
     for (const seed of impl.seeds) {
       for (const includeDestructive of [false, true]) {

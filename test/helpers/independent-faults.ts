@@ -26,11 +26,18 @@ export function describeIndependentFaults(suites: readonly string[]): void {
   beforeAll(async () => {
     spec = await loadSpec();
   });
-  const options = (s: IndependentServer, over: Partial<ConformanceOptions>): ConformanceOptions => runnerOptions(s, spec, { seed: 7, ...over });
+  const options = (s: IndependentServer, over: Partial<ConformanceOptions>): ConformanceOptions =>
+    runnerOptions(s, spec, { seed: 7, ...over });
   const caught = async (f: Fault): Promise<void> => {
     const serverOptions = f.suite === 'ratelimit' ? { ...SMALL_LIMIT, fault: f.name } : { fault: f.name };
     const failed = await withLoopbackServer(startIndependent, serverOptions, async (s) => {
-      const { report } = await runConformance(options(s, { runs: 2, suites: [f.suite as never], ...(f.includeDestructive ? { includeDestructive: true } : {}) }));
+      const { report } = await runConformance(
+        options(s, {
+          runs: 2,
+          suites: [f.suite as never],
+          ...(f.includeDestructive ? { includeDestructive: true } : {}),
+        }),
+      );
       return report.results.filter((r) => r.suite === f.suite && r.status === 'failed');
     });
     expect(failed.length, `${f.name} (${f.description}) was not caught by the ${f.suite} suite`).toBeGreaterThan(0);
@@ -39,7 +46,11 @@ export function describeIndependentFaults(suites: readonly string[]): void {
   const judged = FAULTS.filter((x) => x.unjudged === undefined && suites.includes(x.suite));
   describe(`independent faulty server: every fault of ${suites.join(', ')} is caught by its suite`, () => {
     it('the catalogue has faults for these suites', () => {
-      for (const suite of suites) expect(judged.some((f) => f.suite === suite), suite).toBe(true);
+      for (const suite of suites)
+        expect(
+          judged.some((f) => f.suite === suite),
+          suite,
+        ).toBe(true);
     });
     // Each fault on its own server, concurrently (5 at a time); the rate-limit ones wait on their
     // own server's small window.

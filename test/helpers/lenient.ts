@@ -11,7 +11,13 @@ import { expectNoFailure, runIds, startTarget } from './checks.js';
 import { RATE } from './fails-on-fault.js';
 
 /** The lenient faults about what a server answers; test/checks/lenient-requests.test.ts takes the rest. */
-export const LENIENT_ANSWERS = ['lenient-201-and-204', 'lenient-reset-epoch', 'lenient-preflight-open', 'lenient-error-wording', 'lenient-wrong-user-404'];
+export const LENIENT_ANSWERS = [
+  'lenient-201-and-204',
+  'lenient-reset-epoch',
+  'lenient-preflight-open',
+  'lenient-error-wording',
+  'lenient-wrong-user-404',
+];
 
 /** One `<fault>_no_false_positive` test per lenient fault that `pick` selects. */
 export function describeLenientServers(pick: (name: string) => boolean): void {
@@ -24,8 +30,15 @@ export function describeLenientServers(pick: (name: string) => boolean): void {
         const [target, rateTarget] = await Promise.all([startTarget({ fault }), startTarget({ fault, ...RATE })]);
         try {
           const [run, rateRun] = await Promise.all([
-            runIds(target, checks.filter((c) => c.suite !== 'ratelimit').map((c) => c.id), { includeDestructive: true }),
-            runIds(rateTarget, checks.filter((c) => c.suite === 'ratelimit').map((c) => c.id)),
+            runIds(
+              target,
+              checks.filter((c) => c.suite !== 'ratelimit').map((c) => c.id),
+              { includeDestructive: true },
+            ),
+            runIds(
+              rateTarget,
+              checks.filter((c) => c.suite === 'ratelimit').map((c) => c.id),
+            ),
           ]);
           expectNoFailure(run);
           expectNoFailure(rateRun);

@@ -51,7 +51,11 @@ export function loopbackServers<O extends { rateLimit?: number; rateWindowMs?: n
 }
 
 /** The runner's options for a loopback server: its credentials and fixtures, 3 runs, every suite but the burst. */
-export function runnerOptions(server: LoopbackServer, spec: SpecModel, over: Partial<ConformanceOptions> = {}): ConformanceOptions {
+export function runnerOptions(
+  server: LoopbackServer,
+  spec: SpecModel,
+  over: Partial<ConformanceOptions> = {},
+): ConformanceOptions {
   const { api_key, user_id, org_id, recipient_list_id, api_key_id, channels } = server.fixtures;
   return {
     baseUrl: server.url,
@@ -69,19 +73,23 @@ export function runnerOptions(server: LoopbackServer, spec: SpecModel, over: Par
 }
 
 /** The failed and errored results of a run, one line each (an empty list is a clean run). */
-export const failedOf = (results: ReadonlyArray<{ status: string; id: string; operation: string; message: string }>): string[] =>
-  results.filter((r) => r.status === 'failed' || r.status === 'error').map((r) => `${r.status} ${r.id} ${r.operation}: ${r.message}`);
+export const failedOf = (
+  results: ReadonlyArray<{ status: string; id: string; operation: string; message: string }>,
+): string[] =>
+  results
+    .filter((r) => r.status === 'failed' || r.status === 'error')
+    .map((r) => `${r.status} ${r.id} ${r.operation}: ${r.message}`);
 
 /**
  * Starts one server with `start` (defaults as `loopbackServers`), runs `use` on it and closes it,
  * whatever happens: safe in concurrent tests, where `loopbackServers`' afterEach would close the
  * servers of tests still running.
  */
-export async function withLoopbackServer<O extends { rateLimit?: number; rateWindowMs?: number }, S extends LoopbackServer, T>(
-  start: (options: O) => Promise<S>,
-  options: Partial<O>,
-  use: (server: S) => Promise<T>,
-): Promise<T> {
+export async function withLoopbackServer<
+  O extends { rateLimit?: number; rateWindowMs?: number },
+  S extends LoopbackServer,
+  T,
+>(start: (options: O) => Promise<S>, options: Partial<O>, use: (server: S) => Promise<T>): Promise<T> {
   const s = await start({ rateLimit: 1_000_000, rateWindowMs: 60_000, ...options } as O);
   try {
     return await use(s);

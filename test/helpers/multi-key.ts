@@ -14,7 +14,9 @@ export function acceptExtraKeys(keys: readonly string[]): NonNullable<ReferenceS
       return bearer !== undefined && keys.includes(bearer) ? bearer : undefined;
     };
     internals.authenticate = (op, headers) =>
-      extra(headers) ? authenticate(op, { ...headers, authorization: `Bearer ${internals.store.apiKey}` }) : authenticate(op, headers);
+      extra(headers)
+        ? authenticate(op, { ...headers, authorization: `Bearer ${internals.store.apiKey}` })
+        : authenticate(op, headers);
     internals.rateLimitKey = (request) => {
       const key = extra(request.headers);
       return key ? `key:${key}` : rateLimitKey(request);

@@ -20,13 +20,20 @@ export interface PackedConsumer {
 
 /** Packs this repository into `work` and builds a consumer project at `work/consumer`. */
 export function consumerWithTarball(work: string): PackedConsumer {
-  const packed = execFileSync(npm, ['pack', '--json', '--pack-destination', work], { cwd: packageRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const packed = execFileSync(npm, ['pack', '--json', '--pack-destination', work], {
+    cwd: packageRoot,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const info = (JSON.parse(packed) as { filename: string; files: { path: string }[] }[])[0];
   if (!info) throw new Error('npm pack printed nothing');
   const dir = join(work, 'consumer');
   const modules = join(dir, 'node_modules');
   mkdirSync(join(modules, '.bin'), { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }),
+  );
   execFileSync('tar', ['-xzf', join(work, info.filename), '-C', work]);
   const installed = join(modules, PACKAGE);
   renameSync(join(work, 'package'), installed);
@@ -40,7 +47,9 @@ export function consumerWithTarball(work: string): PackedConsumer {
 
 /** What npm does with the packed package.json's `bin`: a link per command, its target made executable. */
 function linkBins(installed: string, binDir: string): void {
-  const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { bin?: string | Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
+    bin?: string | Record<string, string>;
+  };
   const bins = typeof manifest.bin === 'string' ? { [PACKAGE]: manifest.bin } : (manifest.bin ?? {});
   for (const [name, target] of Object.entries(bins)) {
     const file = join(installed, target);
@@ -51,13 +60,22 @@ function linkBins(installed: string, binDir: string): void {
 
 /** Packs a package folder (this repository by default) into `work`; returns the tarball's path. */
 export function pack(work: string, folder: string = packageRoot): string {
-  const packed = execFileSync(npm, ['pack', '--json', '--pack-destination', work, folder], { cwd: packageRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const packed = execFileSync(npm, ['pack', '--json', '--pack-destination', work, folder], {
+    cwd: packageRoot,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const info = (JSON.parse(packed) as { filename: string }[])[0];
   if (!info) throw new Error('npm pack printed nothing');
   return join(work, info.filename);
 }
 
-interface LockEntry { version?: string; dev?: boolean; dependencies?: Record<string, string>; [key: string]: unknown }
+interface LockEntry {
+  version?: string;
+  dev?: boolean;
+  dependencies?: Record<string, string>;
+  [key: string]: unknown;
+}
 
 /**
  * A consumer project at `dir` whose package.json depends on this package as `spec` (a tarball path
@@ -67,14 +85,33 @@ interface LockEntry { version?: string; dev?: boolean; dependencies?: Record<str
  * filled here: a lockfile needs no registry metadata, a bare `npm install --offline <spec>` does.
  */
 export function writeConsumerProject(dir: string, spec: string, resolved: string = spec): void {
-  const lock = JSON.parse(readFileSync(join(packageRoot, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+  const lock = JSON.parse(readFileSync(join(packageRoot, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, LockEntry>;
+  };
   const self = lock.packages[''] as LockEntry;
   const packages: Record<string, LockEntry> = {
     '': { name: 'consumer', version: '1.0.0', dependencies: { [PACKAGE]: spec } },
-    [`node_modules/${PACKAGE}`]: { version: self.version, resolved, license: self['license'], dependencies: self.dependencies, bin: self['bin'], engines: self['engines'] },
+    [`node_modules/${PACKAGE}`]: {
+      version: self.version,
+      resolved,
+      license: self['license'],
+      dependencies: self.dependencies,
+      bin: self['bin'],
+      engines: self['engines'],
+    },
   };
   for (const [path, entry] of Object.entries(lock.packages)) if (path && !entry.dev) packages[path] = entry;
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module', dependencies: { [PACKAGE]: spec } }, null, 2));
-  writeFileSync(join(dir, 'package-lock.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', lockfileVersion: 3, requires: true, packages }, null, 2));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify(
+      { name: 'consumer', version: '1.0.0', private: true, type: 'module', dependencies: { [PACKAGE]: spec } },
+      null,
+      2,
+    ),
+  );
+  writeFileSync(
+    join(dir, 'package-lock.json'),
+    JSON.stringify({ name: 'consumer', version: '1.0.0', lockfileVersion: 3, requires: true, packages }, null, 2),
+  );
 }

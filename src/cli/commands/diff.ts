@@ -28,7 +28,8 @@ const versionOf = (source: SpecSource): string => {
 
 async function runDiff(baseArg: string, headArg: string, flags: DiffFlags, ctx: CommandContext): Promise<void> {
   const format = (flags.format ?? 'text') as Format;
-  if (!FORMATS.includes(format)) throw new VapcError('E_USAGE', `--format must be one of ${FORMATS.join(', ')} (got ${flags.format})`);
+  if (!FORMATS.includes(format))
+    throw new VapcError('E_USAGE', `--format must be one of ${FORMATS.join(', ')} (got ${flags.format})`);
   const load = { allowRefHosts: flags.allowRefHost ?? [] };
   // Spec text is untrusted: every line printed is made printable, cannot start a workflow
   // command, and holds no credential or token of the environment (src/cli/guard.ts).
@@ -41,7 +42,12 @@ async function runDiff(baseArg: string, headArg: string, flags: DiffFlags, ctx: 
     const changes = diffDocuments(base.document, head.document);
     const report: DiffReport = { base: baseArg, head: headArg, changes, summary: summarizeChanges(changes) };
     const bump = requiredBump(changes);
-    const out = format === 'json' ? renderJson(report) : format === 'markdown' ? renderMarkdown(report, bump) : renderText(report, bump);
+    const out =
+      format === 'json'
+        ? renderJson(report)
+        : format === 'markdown'
+          ? renderMarkdown(report, bump)
+          : renderText(report, bump);
     if (format === 'json') ctx.io.stdout(guardJson(out, secrets));
     else say(out);
     if (ctx.io.env['GITHUB_ACTIONS'] === 'true') {
@@ -50,11 +56,13 @@ async function runDiff(baseArg: string, headArg: string, flags: DiffFlags, ctx: 
       const h = head;
       // vapc's own workflow commands: their spec text is made printable and escaped by renderAnnotations.
       ctx.io.stdout(
-        secrets.text(renderAnnotations(changes, (c) => {
-          const removed = /removed/.test(c.id);
-          const where = removed ? bases.locate(c.pointer) : heads.locate(c.pointer);
-          return where ? { file: (removed ? base : h).displayPath(where.file), line: where.line } : undefined;
-        })),
+        secrets.text(
+          renderAnnotations(changes, (c) => {
+            const removed = /removed/.test(c.id);
+            const where = removed ? bases.locate(c.pointer) : heads.locate(c.pointer);
+            return where ? { file: (removed ? base : h).displayPath(where.file), line: where.line } : undefined;
+          }),
+        ),
       );
       const summaryFile = ctx.io.env['GITHUB_STEP_SUMMARY'];
       if (summaryFile) appendFileSync(summaryFile, guardText(renderMarkdown(report, bump), secrets));
@@ -75,11 +83,17 @@ async function runDiff(baseArg: string, headArg: string, flags: DiffFlags, ctx: 
 export function registerDiffCommand(program: Command, ctx: CommandContext): void {
   program
     .command('diff')
-    .description('classify the changes between two versions of the spec (files, directories or git revisions of spec/); exit 1 on a breaking change')
+    .description(
+      'classify the changes between two versions of the spec (files, directories or git revisions of spec/); exit 1 on a breaking change',
+    )
     .argument('<base>', 'the older spec: a file, a directory or a git revision (e.g. origin/main)')
     .argument('<head>', 'the newer spec: a file, a directory or a git revision (e.g. HEAD)')
     .option('--format <format>', 'text, json or markdown', 'text')
     .option('--check-version', 'also fail when info.version does not move as semantic versioning requires')
-    .option('--allow-ref-host <host>', 'resolve http(s) $refs to this host (repeatable; public addresses only, no redirects); none by default', collect)
+    .option(
+      '--allow-ref-host <host>',
+      'resolve http(s) $refs to this host (repeatable; public addresses only, no redirects); none by default',
+      collect,
+    )
     .action(async (baseArg: string, headArg: string, flags: DiffFlags) => runDiff(baseArg, headArg, flags, ctx));
 }

@@ -28,7 +28,10 @@ function parseFormats(list: string): Format[] {
     .filter(Boolean);
   const unknown = items.filter((f) => !(FORMATS as readonly string[]).includes(f));
   if (unknown.length > 0 || items.length === 0) {
-    throw new VapcError('E_USAGE', `--format takes a comma-separated list of ${FORMATS.join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`);
+    throw new VapcError(
+      'E_USAGE',
+      `--format takes a comma-separated list of ${FORMATS.join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`,
+    );
   }
   return [...new Set(items as Format[])];
 }
@@ -42,17 +45,25 @@ export function registerReportCommand(program: Command, ctx: CommandContext): vo
   const { io, exit } = ctx;
   const report = program
     .command('report')
-    .description('re-render the console summary, junit.xml, report.html and report.sarif from DIR/report.json (exit 1 when the report has failed or errored checks, 2 when report.json is missing or invalid)')
+    .description(
+      're-render the console summary, junit.xml, report.html and report.sarif from DIR/report.json (exit 1 when the report has failed or errored checks, 2 when report.json is missing or invalid)',
+    )
     .argument('[dir]', 'report directory holding report.json', 'reports/latest')
     .option('--format <list>', `what to render: ${FORMATS.join(',')}`, FORMATS.join(','))
     .option('--quiet', 'print only a brief summary')
-    .option('--baseline <file>', 'the baseline the run used: known findings are recomputed from it (without it, every failure counts as new)')
+    .option(
+      '--baseline <file>',
+      'the baseline the run used: known findings are recomputed from it (without it, every failure counts as new)',
+    )
     .action(async (dir: string, opts: { format: string; quiet?: boolean; baseline?: string }) => {
       const formats = parseFormats(opts.format);
       const loaded = await rebaseline(await loadReport(dir), opts.baseline, io.stderr);
       // A run that judged nothing has no verdict to render: re-rendering would draw a green page.
       if (loaded.run?.status === 'aborted' && loaded.results.length === 0) {
-        throw new VapcError('E_USAGE', `${dir}/report.json is from a run that judged nothing (aborted: ${printable(loaded.run.reason ?? 'no reason given')}); there is no verdict to render`);
+        throw new VapcError(
+          'E_USAGE',
+          `${dir}/report.json is from a run that judged nothing (aborted: ${printable(loaded.run.reason ?? 'no reason given')}); there is no verdict to render`,
+        );
       }
       const files = formats.filter((f): f is Exclude<Format, 'console'> => f !== 'console') as ReportFormat[];
       const secrets = await reportSecrets(io.env, loaded);
@@ -60,17 +71,29 @@ export function registerReportCommand(program: Command, ctx: CommandContext): vo
       const safe = sanitizeReport(loaded, secrets);
       if (formats.includes('console')) {
         const reporter = composeEvents(
-          createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: Boolean(opts.quiet), secrets }),
+          createConsoleReporter({
+            write: io.stdout,
+            isTTY: io.isTTY,
+            env: io.env,
+            quiet: Boolean(opts.quiet),
+            secrets,
+          }),
           createGitHubSink({ write: io.stdout, env: io.env, secrets }),
         );
         reporter.onEnd?.(safe);
       }
       if (files.length > 0) {
-        const written = await writeReports(safe, dir, { formats: files, sanitized: true, secrets, sarif: { rules: registry } });
+        const written = await writeReports(safe, dir, {
+          formats: files,
+          sanitized: true,
+          secrets,
+          sarif: { rules: registry },
+        });
         for (const f of files) {
           if (!written.errors.some((e) => e.format === f)) io.stdout(guardText(`wrote ${written[f]}\n`, secrets));
         }
-        for (const e of written.errors) io.stderr(guardText(`vapc: could not write ${e.file}: ${e.message}\n`, secrets));
+        for (const e of written.errors)
+          io.stderr(guardText(`vapc: could not write ${e.file}: ${e.message}\n`, secrets));
         if (written.errors.length > 0) return exit(ExitCode.usage);
       }
       exit(verdict(loaded));
@@ -99,14 +122,21 @@ async function reportSecrets(env: NodeJS.ProcessEnv, report: RunReport): Promise
  * date deciding expiry); without it every failure counts as new, and a report that had marks says
  * so on stderr.
  */
-async function rebaseline(report: RunReport, file: string | undefined, warn: (text: string) => void): Promise<RunReport> {
+async function rebaseline(
+  report: RunReport,
+  file: string | undefined,
+  warn: (text: string) => void,
+): Promise<RunReport> {
   const hadMarks = report.baseline !== undefined || report.results.some((r) => r.baseline !== undefined);
   const { baseline: _drop, ...rest } = report;
   const { new_failures: _n, known: _k, ...summary } = report.summary;
   const plain: RunReport = { ...rest, summary, results: report.results.map(({ baseline: _b, ...r }) => r) };
   const baseline = await loadBaselineFlags({ baseline: file });
   if (baseline && file !== undefined) return applyBaseline(plain, baseline, { file, today: todayUtc() });
-  if (hadMarks) warn(`vapc: the report was written with --baseline; its known findings are not taken from the artefact: pass --baseline FILE to recompute them (until then every failure counts as new)\n`);
+  if (hadMarks)
+    warn(
+      `vapc: the report was written with --baseline; its known findings are not taken from the artefact: pass --baseline FILE to recompute them (until then every failure counts as new)\n`,
+    );
   return plain;
 }
 
@@ -114,7 +144,10 @@ async function rebaseline(report: RunReport, file: string | undefined, warn: (te
  * As for `vapc run`: a failed check, or a check that could not run, is not a pass; known findings
  * of a --baseline run (marked in report.json) do not fail it again.
  */
-const verdict = (r: RunReport) => (r.results.some((x) => (x.status === 'failed' && x.baseline?.known !== true) || x.status === 'error') ? ExitCode.failed : ExitCode.ok);
+const verdict = (r: RunReport) =>
+  r.results.some((x) => (x.status === 'failed' && x.baseline?.known !== true) || x.status === 'error')
+    ? ExitCode.failed
+    : ExitCode.ok;
 
 /**
  * vapc report merge DIR... --report-dir OUT: joins the reports of `vapc run --shard I/N` into the
@@ -124,20 +157,43 @@ const verdict = (r: RunReport) => (r.results.some((x) => (x.status === 'failed' 
 function registerMergeCommand(report: Command, { io, exit }: CommandContext): void {
   report
     .command('merge')
-    .description('merge the report directories of `vapc run --shard I/N` (all N of them) into one report (exit 1 when a check failed, 2 when the shards do not make one run)')
+    .description(
+      'merge the report directories of `vapc run --shard I/N` (all N of them) into one report (exit 1 when a check failed, 2 when the shards do not make one run)',
+    )
     .argument('<dirs...>', 'the shard report directories, each holding report.json')
-    .option('--report-dir <dir>', 'where the merged report.json, junit.xml, report.html and report.sarif go', 'reports/latest')
+    .option(
+      '--report-dir <dir>',
+      'where the merged report.json, junit.xml, report.html and report.sarif go',
+      'reports/latest',
+    )
     .option('--quiet', 'print only a brief summary')
-    .option('--baseline <file>', 'the baseline the shards used: known findings are recomputed from it (without it, every failure counts as new)')
-    .option('--min-coverage <n>', 'exit 1 when fewer than N percent of the merged coverage cells are judged, listing the cells missing')
+    .option(
+      '--baseline <file>',
+      'the baseline the shards used: known findings are recomputed from it (without it, every failure counts as new)',
+    )
+    .option(
+      '--min-coverage <n>',
+      'exit 1 when fewer than N percent of the merged coverage cells are judged, listing the cells missing',
+    )
     .option('--fail-on-unseen-status', 'exit 1 when a documented status was never observed in any shard')
     .option('--fail-on-undocumented-status', 'exit 1 when a shard observed a status the operation does not document')
     .action(async (dirs: string[], _opts: unknown, command: Command) => {
-      const opts = command.optsWithGlobals<{ reportDir: string; quiet?: boolean; baseline?: string; minCoverage?: string; failOnUnseenStatus?: boolean; failOnUndocumentedStatus?: boolean }>();
+      const opts = command.optsWithGlobals<{
+        reportDir: string;
+        quiet?: boolean;
+        baseline?: string;
+        minCoverage?: string;
+        failOnUnseenStatus?: boolean;
+        failOnUndocumentedStatus?: boolean;
+      }>();
       const gateOptions = coverageGateFlags(opts);
       const out = resolve(opts.reportDir);
       const clash = dirs.find((d) => resolve(d) === out);
-      if (clash !== undefined) throw new VapcError('E_USAGE', `--report-dir ${opts.reportDir} is one of the shard directories; merge into another directory`);
+      if (clash !== undefined)
+        throw new VapcError(
+          'E_USAGE',
+          `--report-dir ${opts.reportDir} is one of the shard directories; merge into another directory`,
+        );
       const shards = await loadReports(dirs);
       const rebaselined = await rebaseline(mergeShardReports(shards), opts.baseline, io.stderr);
       const secrets = await reportSecrets(io.env, rebaselined);
@@ -150,8 +206,18 @@ function registerMergeCommand(report: Command, { io, exit }: CommandContext): vo
       const written = await writeReports(merged, out, { sanitized: true, secrets, sarif: { rules: registry } });
       for (const e of written.errors) io.stderr(guardText(`vapc: could not write ${e.file}: ${e.message}\n`, secrets));
       if (written.errors.length > 0) return exit(ExitCode.usage);
-      io.stdout(guardText(`merged ${shards.length} shards: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`, secrets));
-      const gateFailed = announceCoverage(merged.coverage, gateOptions, (t) => io.stdout(guardText(t, secrets)), (t) => io.stderr(guardText(t, secrets)));
+      io.stdout(
+        guardText(
+          `merged ${shards.length} shards: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`,
+          secrets,
+        ),
+      );
+      const gateFailed = announceCoverage(
+        merged.coverage,
+        gateOptions,
+        (t) => io.stdout(guardText(t, secrets)),
+        (t) => io.stderr(guardText(t, secrets)),
+      );
       exit(gateFailed && verdict(merged) === ExitCode.ok ? ExitCode.failed : verdict(merged));
     });
 }

@@ -38,17 +38,34 @@ import { printable } from '../../results/printable.js';
 import { environmentSecrets, guardText } from '../guard.js';
 import type { AbortedRun } from '../aborted.js';
 import { ExitCode, fromAction, type CliIo, type CommandContext } from '../io.js';
-import { baselinedReport, loadBaselineFlags, markKnownLive, saveBaseline, todayUtc, type BaselineFlags } from '../baseline.js';
+import {
+  baselinedReport,
+  loadBaselineFlags,
+  markKnownLive,
+  saveBaseline,
+  todayUtc,
+  type BaselineFlags,
+} from '../baseline.js';
 import type { RunFocus } from '../../diff/focus.js';
 import { paths } from '../../paths.js';
 import { operationLabel } from '../../runner/run.js';
 import type { SpecModel } from '../../spec/model.js';
-import { announceCoverage, buildUniverse, coverageGateFlags, renderPlannedCoverage, type CoverageGateOptions } from '../../coverage/index.js';
+import {
+  announceCoverage,
+  buildUniverse,
+  coverageGateFlags,
+  renderPlannedCoverage,
+  type CoverageGateOptions,
+} from '../../coverage/index.js';
 
 /** --changed-since BASE: diff BASE against the spec this run uses and select the touched operations plus the smoke set. */
 async function focusSince(baseArg: string, spec: SpecModel): Promise<RunFocus> {
   // Loaded only with --changed-since (start-up cost: see bench/RESULTS.md).
-  const [{ diffDocuments }, { selectFocus }, { loadSpecSource }] = await Promise.all([import('../../diff/index.js'), import('../../diff/focus.js'), import('../../diff/source.js')]);
+  const [{ diffDocuments }, { selectFocus }, { loadSpecSource }] = await Promise.all([
+    import('../../diff/index.js'),
+    import('../../diff/focus.js'),
+    import('../../diff/source.js'),
+  ]);
   const base = await loadSpecSource(baseArg, process.cwd());
   const head = await loadSpecSource(paths.specSource, process.cwd()).catch((error: unknown) => {
     base.dispose();
@@ -56,7 +73,12 @@ async function focusSince(baseArg: string, spec: SpecModel): Promise<RunFocus> {
   });
   try {
     const changes = diffDocuments(base.document, head.document);
-    const ops = spec.operations.map((op) => ({ label: operationLabel(op), method: op.method, hasParameters: op.parameters.length > 0, hasBody: Boolean(op.requestBody) }));
+    const ops = spec.operations.map((op) => ({
+      label: operationLabel(op),
+      method: op.method,
+      hasParameters: op.parameters.length > 0,
+      hasBody: Boolean(op.requestBody),
+    }));
     return selectFocus(baseArg, changes, ops);
   } finally {
     base.dispose();
@@ -127,13 +149,17 @@ function settingsFromFlags(flags: RunFlags): PartialSettings {
   if (flags.embedded) out.embedded = true;
   if (flags.apiKey !== undefined) out.apiKey = flags.apiKey;
   if (flags.userId !== undefined) out.userId = flags.userId;
-  if (flags.suite !== undefined) out.suites = usage(() => coerce('suites', flags.suite, '--suite', true) as RunSettings['suites']);
+  if (flags.suite !== undefined)
+    out.suites = usage(() => coerce('suites', flags.suite, '--suite', true) as RunSettings['suites']);
   if (flags.seed !== undefined) out.seed = usage(() => coerce('int', flags.seed, '--seed', true) as number);
   if (flags.runs !== undefined) out.runs = usage(() => coerce('positiveInt', flags.runs, '--runs', true) as number);
   if (flags.rpm !== undefined) out.rpm = usage(() => coerce('positiveNumber', flags.rpm, '--rpm', true) as number);
-  if (flags.budget !== undefined) out.budget = usage(() => coerce('positiveInt', flags.budget, '--budget', true) as number);
-  if (flags.timeoutMs !== undefined) out.timeoutMs = usage(() => coerce('positiveInt', flags.timeoutMs, '--timeout-ms', true) as number);
-  if (flags.deadlineMs !== undefined) out.deadlineMs = usage(() => coerce('positiveInt', flags.deadlineMs, '--deadline-ms', true) as number);
+  if (flags.budget !== undefined)
+    out.budget = usage(() => coerce('positiveInt', flags.budget, '--budget', true) as number);
+  if (flags.timeoutMs !== undefined)
+    out.timeoutMs = usage(() => coerce('positiveInt', flags.timeoutMs, '--timeout-ms', true) as number);
+  if (flags.deadlineMs !== undefined)
+    out.deadlineMs = usage(() => coerce('positiveInt', flags.deadlineMs, '--deadline-ms', true) as number);
   if (flags.includeDestructive) out.includeDestructive = true;
   if (flags.reportDir !== undefined) out.reportDir = flags.reportDir;
   if (flags.dryRun) out.dryRun = true;
@@ -160,14 +186,24 @@ const GATE_INSTEAD: Record<GateSetting, { flag: string; input: string }> = {
  * are refused there (exit 2, the key, its line and what to use instead) unless --trust-config says
  * the file is trusted.
  */
-function refuseGateSettings(config: LoadedConfig, file: string, flags: RunFlags, env: Record<string, string | undefined>): void {
+function refuseGateSettings(
+  config: LoadedConfig,
+  file: string,
+  flags: RunFlags,
+  env: Record<string, string | undefined>,
+): void {
   if (flags.trustConfig || !underCi(env)) return;
   const first = gateSettingsIn(config)[0];
   if (!first) return;
   const instead = GATE_INSTEAD[first.setting];
-  const how = fromAction(env) ? `${instead.input} (or add --trust-config to \`args\` if the file is trusted)` : `give ${instead.flag} on the command line (or pass --trust-config if the file is trusted)`;
+  const how = fromAction(env)
+    ? `${instead.input} (or add --trust-config to \`args\` if the file is trusted)`
+    : `give ${instead.flag} on the command line (or pass --trust-config if the file is trusted)`;
   const at = first.line !== undefined ? ` line ${first.line}` : '';
-  throw new VapcError('E_CONFIG', `config file ${file}${at}: "${first.key}" is not read from a config file under CI (the pull request under test could change it); ${how}`);
+  throw new VapcError(
+    'E_CONFIG',
+    `config file ${file}${at}: "${first.key}" is not read from a config file under CI (the pull request under test could change it); ${how}`,
+  );
 }
 
 /** Which config file a run reads, and why a file found on disk is ignored. */
@@ -186,7 +222,11 @@ function configFileOf(flags: RunFlags, cwd: string): { file?: string; path?: str
  * `vapc.yaml` (or `.vapc.yaml`) in the working directory is read, as redocly.yaml is by Redocly;
  * not with --no-config, and not by --embedded (it reads a file only when --config names it).
  */
-export async function resolveRunSettings(flags: RunFlags, env: Record<string, string | undefined>, cwd: string = process.cwd()): Promise<RunSettings> {
+export async function resolveRunSettings(
+  flags: RunFlags,
+  env: Record<string, string | undefined>,
+  cwd: string = process.cwd(),
+): Promise<RunSettings> {
   const fromFlags = settingsFromFlags(flags);
   const { file: configFile, path, ignored } = configFileOf(flags, cwd);
   let fromFile: PartialSettings = {};
@@ -199,11 +239,15 @@ export async function resolveRunSettings(flags: RunFlags, env: Record<string, st
   if (configFile !== undefined) settings.configFile = configFile;
   if (ignored !== undefined) settings.configIgnored = ignored;
   if (settings.embedded) {
-    if (fromFlags.baseUrl !== undefined) throw new VapcError('E_USAGE', 'give either --base-url or --embedded, not both');
+    if (fromFlags.baseUrl !== undefined)
+      throw new VapcError('E_USAGE', 'give either --base-url or --embedded, not both');
     delete settings.baseUrl;
   } else if (settings.baseUrl === undefined) {
     if (fromAction(env)) throw new VapcError('E_USAGE', 'no target: set the input `base-url` to the server under test');
-    const where = configFile !== undefined ? `base_url in ${configFile}` : `base_url in a config file (--config FILE, or ${DEFAULT_CONFIG_FILES[0]} in the working directory)`;
+    const where =
+      configFile !== undefined
+        ? `base_url in ${configFile}`
+        : `base_url in a config file (--config FILE, or ${DEFAULT_CONFIG_FILES[0]} in the working directory)`;
     throw new VapcError('E_USAGE', `no target: give --base-url URL (or VAPC_BASE_URL, or ${where}), or --embedded`);
   } else {
     parseBaseUrl(settings.baseUrl);
@@ -220,21 +264,35 @@ function announceSetupError(error: unknown, io: CliIo, secrets: Secrets): void {
   if (io.env['GITHUB_ACTIONS'] !== 'true' || fromAction(io.env) || !isVapcError(error)) return;
   if (!SETUP_ERROR_CODES.includes(error.code) && error.code !== 'E_UNREACHABLE') return;
   // The trusted path: vapc's own annotation, its message (which may quote the server) escaped.
-  io.stdout(`::error title=${escapeProperty('vapc run could not start')}::${escapeData(`${printable(secrets.evidence(error.message))} [${error.code}]`)}\n`);
+  io.stdout(
+    `::error title=${escapeProperty('vapc run could not start')}::${escapeData(`${printable(secrets.evidence(error.message))} [${error.code}]`)}\n`,
+  );
 }
 
 /**
  * Where each credential came from (flag, env, config or none; never its value), so the replay line
  * names the same source. The key names stay clear of the secret-field names reporters scrub.
  */
-function credentialSources(flags: RunFlags, env: Record<string, string | undefined>, settings: RunSettings): Pick<RunConfig, 'api_key_from' | 'user_id_from'> {
+function credentialSources(
+  flags: RunFlags,
+  env: Record<string, string | undefined>,
+  settings: RunSettings,
+): Pick<RunConfig, 'api_key_from' | 'user_id_from'> {
   const from = (flag: string | undefined, envName: string, value: string | undefined): CredentialSource =>
     flag !== undefined ? 'flag' : env[envName] ? 'env' : value !== undefined ? 'config' : 'none';
-  return { api_key_from: from(flags.apiKey, 'VAPC_API_KEY', settings.apiKey), user_id_from: from(flags.userId, 'VAPC_USER_ID', settings.userId) };
+  return {
+    api_key_from: from(flags.apiKey, 'VAPC_API_KEY', settings.apiKey),
+    user_id_from: from(flags.userId, 'VAPC_USER_ID', settings.userId),
+  };
 }
 
 /** report.json's `config`, typed (RunConfig): the settings in one spelling, credentials never by value. */
-function runConfigOf(settings: RunSettings, seed: number, baseUrl: string, sources: Pick<RunConfig, 'api_key_from' | 'user_id_from'>): RunConfig {
+function runConfigOf(
+  settings: RunSettings,
+  seed: number,
+  baseUrl: string,
+  sources: Pick<RunConfig, 'api_key_from' | 'user_id_from'>,
+): RunConfig {
   const config = redactedSettings({ ...settings, seed } as RunSettings) as RunConfig;
   if (settings.embedded) config.base_url = baseUrl;
   else Object.assign(config, sources);
@@ -251,30 +309,56 @@ export interface RunDeps {
 }
 
 /** The target of a run: the base URL and credentials given, or an embedded reference server with its own. */
-async function targetOf(settings: RunSettings, spec: SpecModel): Promise<{ baseUrl: string; credentials: Credentials; fixtures: Fixtures; server?: ReferenceServer }> {
+async function targetOf(
+  settings: RunSettings,
+  spec: SpecModel,
+): Promise<{ baseUrl: string; credentials: Credentials; fixtures: Fixtures; server?: ReferenceServer }> {
   const credentials: Credentials = {};
   if (settings.apiKey !== undefined) credentials.apiKey = settings.apiKey;
   if (settings.userId !== undefined) credentials.userId = settings.userId;
   if (!settings.embedded) return { baseUrl: settings.baseUrl!, credentials, fixtures: { ...settings.fixtures } };
   const { startReferenceServer } = await import('../../server/index.js');
-  const server = await startReferenceServer({ host: '127.0.0.1', port: 0, spec, rateLimit: EMBEDDED_RATE_LIMIT, rateWindowMs: EMBEDDED_RATE_WINDOW_MS });
+  const server = await startReferenceServer({
+    host: '127.0.0.1',
+    port: 0,
+    spec,
+    rateLimit: EMBEDDED_RATE_LIMIT,
+    rateWindowMs: EMBEDDED_RATE_WINDOW_MS,
+  });
   credentials.apiKey = server.fixtures.api_key;
   credentials.userId = server.fixtures.user_id;
   const { org_id, recipient_list_id, api_key_id, channels } = server.fixtures;
-  return { baseUrl: server.url, credentials, fixtures: { org_id, recipient_list_id, api_key_id, channels: [...channels], ...settings.fixtures }, server };
+  return {
+    baseUrl: server.url,
+    credentials,
+    fixtures: { org_id, recipient_list_id, api_key_id, channels: [...channels], ...settings.fixtures },
+    server,
+  };
 }
 
 /** A fixture value as a dry run shows it: ids joined by '/', a phone number with its channel as `id:channel`. */
 function fixtureText(v: unknown): string {
   if (!Array.isArray(v)) return String(v);
-  return v.map((x) => (x !== null && typeof x === 'object' ? [(x as { id?: unknown }).id, (x as { channel?: unknown }).channel].filter((p) => p !== undefined).join(':') : String(x))).join('/');
+  return v
+    .map((x) =>
+      x !== null && typeof x === 'object'
+        ? [(x as { id?: unknown }).id, (x as { channel?: unknown }).channel].filter((p) => p !== undefined).join(':')
+        : String(x),
+    )
+    .join('/');
 }
 
 /** What a dry run found and would do. Discovered values are server text: shown as data (escaped), never as control. */
-function dryRunText(result: ConformanceResult & { dryRun: NonNullable<ConformanceResult['dryRun']> }, secrets: Secrets): string {
+function dryRunText(
+  result: ConformanceResult & { dryRun: NonNullable<ConformanceResult['dryRun']> },
+  secrets: Secrets,
+): string {
   const lines = result.discovery.notes.map((n) => `  discovery: ${printable(secrets.evidence(n))}\n`).join('');
   const found = Object.entries(result.discovery.fixtures)
-    .map(([k, v]) => `${k}=${printable(secrets.evidence(fixtureText(v)))} (${result.discovery.sources[k as keyof Fixtures]})`)
+    .map(
+      ([k, v]) =>
+        `${k}=${printable(secrets.evidence(fixtureText(v)))} (${result.discovery.sources[k as keyof Fixtures]})`,
+    )
     .join(', ');
   return `${lines}  fixtures: ${found || 'none'}\n${renderDryRun(result.dryRun)}`;
 }
@@ -308,7 +392,6 @@ async function exitStatus(
   return ExitCode.ok;
 }
 
-
 /**
  * The whole `vapc run`: returns the exit status; bad input and unreachable targets are VapcErrors
  * (exit 2). A run that stops before judging marks the report directory as aborted, so it never
@@ -322,7 +405,10 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
     return await runWithSettings(settings, flags, io, deps);
   } catch (error) {
     if (isVapcError(error) && !settings?.dryRun) {
-      const secrets = new Secrets({ apiKeys: settings?.apiKey ? [settings.apiKey] : [], userIds: settings?.userId ? [settings.userId] : [] });
+      const secrets = new Secrets({
+        apiKeys: settings?.apiKey ? [settings.apiKey] : [],
+        userIds: settings?.userId ? [settings.userId] : [],
+      });
       const run: AbortedRun = { reason: printable(secrets.evidence(error.message)), code: error.code, startedAt };
       if (settings?.baseUrl !== undefined) run.target = printable(secrets.text(settings.baseUrl));
       if (settings?.seed !== undefined) run.seed = settings.seed;
@@ -334,10 +420,18 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
 }
 
 /** The lines a run starts with: the config file read or ignored, the target, the seed and what kind of run. */
-function runHeader(settings: RunSettings, baseUrl: string, seed: number, shard: { index: number; count: number } | undefined): string {
+function runHeader(
+  settings: RunSettings,
+  baseUrl: string,
+  seed: number,
+  shard: { index: number; count: number } | undefined,
+): string {
   const lines: string[] = [];
   if (settings.configFile !== undefined) lines.push(`config: ${printable(settings.configFile)}`);
-  if (settings.configIgnored !== undefined) lines.push(`config: ${printable(settings.configIgnored)} ignored (the embedded run reads a config file only when --config names it)`);
+  if (settings.configIgnored !== undefined)
+    lines.push(
+      `config: ${printable(settings.configIgnored)} ignored (the embedded run reads a config file only when --config names it)`,
+    );
   lines.push(
     `vapc run: ${settings.embedded ? `embedded reference server at ${baseUrl}` : baseUrl} · seed ${seed}` +
       `${settings.seed === undefined ? ` (random; replay with --seed ${seed})` : ''}${shard ? ` · shard ${shard.index}/${shard.count}` : ''}${settings.dryRun ? ' · dry run' : ''}`,
@@ -361,18 +455,40 @@ interface RunScope {
 }
 
 /** runConformance's options: the target, the checks and the contract's profile, and what the settings chose. */
-function conformanceOptions(settings: RunSettings, flags: RunFlags, io: CliIo, scope: RunScope, secrets: Secrets): ConformanceOptions {
+function conformanceOptions(
+  settings: RunSettings,
+  flags: RunFlags,
+  io: CliIo,
+  scope: RunScope,
+  secrets: Secrets,
+): ConformanceOptions {
   const { spec, checks, seed, shard, focus } = scope;
   const { baseUrl, credentials, fixtures } = scope.target;
   const config = runConfigOf(settings, seed, baseUrl, credentialSources(flags, io.env, settings));
-  const options: ConformanceOptions = { baseUrl, spec, secrets, checks, profile, credentials, fixtures, seed, config, validateRequest: validateWireRequest };
-  Object.assign(options, { includeDestructive: settings.includeDestructive, strictTypes: settings.strictTypes, dryRun: settings.dryRun } satisfies Partial<typeof options>);
+  const options: ConformanceOptions = {
+    baseUrl,
+    spec,
+    secrets,
+    checks,
+    profile,
+    credentials,
+    fixtures,
+    seed,
+    config,
+    validateRequest: validateWireRequest,
+  };
+  Object.assign(options, {
+    includeDestructive: settings.includeDestructive,
+    strictTypes: settings.strictTypes,
+    dryRun: settings.dryRun,
+  } satisfies Partial<typeof options>);
   if (settings.suites) options.suites = settings.suites;
   if (focus) {
     options.operations = new Set(focus.operations.map((o) => o.operation));
     options.focus = focus;
   }
-  for (const key of ['runs', 'rpm', 'budget', 'timeoutMs', 'deadlineMs'] as const) if (settings[key] !== undefined) options[key] = settings[key];
+  for (const key of ['runs', 'rpm', 'budget', 'timeoutMs', 'deadlineMs'] as const)
+    if (settings[key] !== undefined) options[key] = settings[key];
   if (shard) options.shard = shard;
   return options;
 }
@@ -396,12 +512,19 @@ interface RunFinish {
 async function finishRun(result: ConformanceResult, run: RunFinish, out: RunOutput): Promise<number> {
   const { settings, flags, baseline, today, checks, reporter } = run;
   const { say, shout } = out;
-  const report = baseline && flags.baseline !== undefined ? baselinedReport(result.report, baseline, { file: flags.baseline, today, prune: flags.pruneBaseline === true }) : result.report;
+  const report =
+    baseline && flags.baseline !== undefined
+      ? baselinedReport(result.report, baseline, { file: flags.baseline, today, prune: flags.pruneBaseline === true })
+      : result.report;
   reporter.onEnd?.(report);
   const { writeReports } = await import('../../reporters/index.js');
-  const written = await writeReports(report, settings.reportDir, { sanitized: true, sarif: { rules: checks, coverage: flags.sarifCoverage === true } });
+  const written = await writeReports(report, settings.reportDir, {
+    sanitized: true,
+    sarif: { rules: checks, coverage: flags.sarifCoverage === true },
+  });
   for (const e of written.errors) shout(`vapc: could not write ${e.file}: ${printable(e.message)}\n`);
-  if (!settings.quiet || written.errors.length > 0) say(`reports: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`);
+  if (!settings.quiet || written.errors.length > 0)
+    say(`reports: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`);
   if (report.budget) say(`${budgetLines(report.budget).join('\n')}\n`);
 
   const gateFailed = announceCoverage(report.coverage, run.gateOptions, say, shout);
@@ -413,12 +536,18 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
   const shard = flags.shard !== undefined ? parseShard(flags.shard) : undefined;
   if (shard && settings.seed === undefined) {
     // A random seed per shard would make N different runs that `vapc report merge` refuses.
-    throw new VapcError('E_USAGE', '--shard needs a fixed --seed N, the same for every shard, so that the shards split one run and can be merged');
+    throw new VapcError(
+      'E_USAGE',
+      '--shard needs a fixed --seed N, the same for every shard, so that the shards split one run and can be merged',
+    );
   }
   const seed = settings.seed ?? randomSeed();
   const gateOptions = coverageGateFlags(flags);
   // A bad baseline file stops the run before any request (exit 2, file and line named).
-  const baseline = await loadBaselineFlags(flags, { today: deps.today ?? todayUtc(), warn: (line) => io.stderr(guardText(line, environmentSecrets(io.env))) });
+  const baseline = await loadBaselineFlags(flags, {
+    today: deps.today ?? todayUtc(),
+    warn: (line) => io.stderr(guardText(line, environmentSecrets(io.env))),
+  });
   let server: ReferenceServer | undefined;
   try {
     const spec = await loadSpec();
@@ -447,7 +576,8 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
     const options = conformanceOptions(settings, flags, io, { spec, target, checks, seed, shard, focus }, secrets);
     const today = deps.today ?? todayUtc();
     // The live lines during the run; the summary (onEnd) is printed from the final report below.
-    const { onEnd: _end, ...live } = baseline && flags.baseline !== undefined ? markKnownLive(reporter, baseline, today) : reporter;
+    const { onEnd: _end, ...live } =
+      baseline && flags.baseline !== undefined ? markKnownLive(reporter, baseline, today) : reporter;
     if (!settings.dryRun) options.events = live;
     const result = await runConformance(options).catch((error: unknown) => {
       announceSetupError(error, io, secrets);
@@ -455,10 +585,17 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
     });
 
     if (result.dryRun) {
-      say(dryRunText({ ...result, dryRun: result.dryRun }, secrets) + renderPlannedCoverage(buildUniverse(spec), result.dryRun.lines));
+      say(
+        dryRunText({ ...result, dryRun: result.dryRun }, secrets) +
+          renderPlannedCoverage(buildUniverse(spec), result.dryRun.lines),
+      );
       return ExitCode.ok;
     }
-    return await finishRun(result, { settings, flags, baseline, today, checks, reporter, gateOptions }, { say, shout, secrets });
+    return await finishRun(
+      result,
+      { settings, flags, baseline, today, checks, reporter, gateOptions },
+      { say, shout, secrets },
+    );
   } finally {
     await server?.close().catch(() => undefined);
   }
@@ -470,7 +607,11 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
  */
 async function prepareReportDir(dir: string): Promise<void> {
   const info = await stat(dir).catch(() => undefined);
-  if (info && !info.isDirectory()) throw new VapcError('E_USAGE', `--report-dir ${dir} is a file, not a directory; name a directory for report.json, junit.xml and report.html`);
+  if (info && !info.isDirectory())
+    throw new VapcError(
+      'E_USAGE',
+      `--report-dir ${dir} is a file, not a directory; name a directory for report.json, junit.xml and report.html`,
+    );
   try {
     await mkdir(dir, { recursive: true });
     await access(dir, constants.W_OK);
@@ -484,36 +625,77 @@ async function prepareReportDir(dir: string): Promise<void> {
 export function registerRunCommand(program: Command, ctx: CommandContext): void {
   program
     .command('run')
-    .description('Run the conformance suite against an implementation of the contract (exit 0 pass, 1 a check failed, 2 usage/config error or unreachable)')
+    .description(
+      'Run the conformance suite against an implementation of the contract (exit 0 pass, 1 a check failed, 2 usage/config error or unreachable)',
+    )
     .option('--base-url <url>', 'the server under test (env VAPC_BASE_URL); required unless --embedded')
     .option('--embedded', 'start the bundled reference server on a free loopback port and test it')
     .option('--api-key <key>', 'bearer value (env VAPC_API_KEY)')
     .option('--user-id <id>', 'X-User-ID value (env VAPC_USER_ID)')
-    .option('--config <file>', 'YAML file: base_url, api_key, user_id, suite, seed, runs, rpm, timeout_ms, deadline_ms, report_dir, the booleans embedded, include_destructive, dry_run, strict_types, quiet (snake_case or camelCase) and fixtures:; other keys are refused (default: vapc.yaml or .vapc.yaml in the working directory, except with --embedded)')
-    .option('--no-config', 'read no config file, not even one in the working directory (the GitHub Action passes this unless its `config` input names a file)')
-    .option('--trust-config', 'under CI, also read dry_run, suite, include_destructive and embedded from the config file (refused there by default: the pull request under test wrote it)')
+    .option(
+      '--config <file>',
+      'YAML file: base_url, api_key, user_id, suite, seed, runs, rpm, timeout_ms, deadline_ms, report_dir, the booleans embedded, include_destructive, dry_run, strict_types, quiet (snake_case or camelCase) and fixtures:; other keys are refused (default: vapc.yaml or .vapc.yaml in the working directory, except with --embedded)',
+    )
+    .option(
+      '--no-config',
+      'read no config file, not even one in the working directory (the GitHub Action passes this unless its `config` input names a file)',
+    )
+    .option(
+      '--trust-config',
+      'under CI, also read dry_run, suite, include_destructive and embedded from the config file (refused there by default: the pull request under test wrote it)',
+    )
     .option('--suite <list>', `only these suites: ${SUITES.join(',')}`)
     .option('--seed <n>', 'fast-check seed (default: random, printed and written to report.json)')
     .option('--runs <n>', 'generated cases per property (default: the most that fit the request budget)')
     .option('--rpm <n>', 'client-side cap on requests per minute (default: follow X-RateLimit-*)')
-    .option('--budget <n>', 'plan at most N requests, the checks catching most catalogue faults per request first; the report lists what was left out')
+    .option(
+      '--budget <n>',
+      'plan at most N requests, the checks catching most catalogue faults per request first; the report lists what was left out',
+    )
     .option('--timeout-ms <n>', 'per-request timeout in milliseconds (default 10000)')
     .option('--deadline-ms <n>', 'whole-run deadline in milliseconds, report writing included (default 1200000)')
-    .option('--include-destructive', 'also exercise operations with effects outside test data (key regeneration, invites)')
-    .option('--report-dir <dir>', 'where report.json, junit.xml, report.html and report.sarif go (default reports/latest)')
+    .option(
+      '--include-destructive',
+      'also exercise operations with effects outside test data (key regeneration, invites)',
+    )
+    .option(
+      '--report-dir <dir>',
+      'where report.json, junit.xml, report.html and report.sarif go (default reports/latest)',
+    )
     .option('--dry-run', 'print the planned requests and projected time; send only read-only discovery requests')
     .option('--strict-types', 'also judge framework leniency (coercion of "5", "true", null as absent)')
     .option('--quiet', 'print only the final summary')
     .option('--baseline <file>', 'known findings (YAML): fail only on findings not in it; expired entries fail again')
-    .option('--write-baseline <file>', "record this run's failures as known findings (YAML, sorted; reasons kept from --baseline)")
+    .option(
+      '--write-baseline <file>',
+      "record this run's failures as known findings (YAML, sorted; reasons kept from --baseline)",
+    )
     .option('--prune-baseline', 'with --baseline: drop entries whose check and operation ran and passed')
-    .option('--strict-baseline', 'with --baseline: exit 2 when an entry has a placeholder reason or no expires within 90 days (otherwise a warning)')
-    .option('--changed-since <base>', 'only the checks of operations that changed since BASE (a spec file, directory or git revision), plus a smoke set')
-    .option('--min-coverage <n>', 'exit 1 when fewer than N percent of the coverage cells are judged, listing the cells missing')
-    .option('--fail-on-unseen-status', 'fail the run when a documented status was never observed (an observation otherwise)')
-    .option('--fail-on-undocumented-status', 'fail the run when a status the operation does not document was observed (an observation otherwise)')
+    .option(
+      '--strict-baseline',
+      'with --baseline: exit 2 when an entry has a placeholder reason or no expires within 90 days (otherwise a warning)',
+    )
+    .option(
+      '--changed-since <base>',
+      'only the checks of operations that changed since BASE (a spec file, directory or git revision), plus a smoke set',
+    )
+    .option(
+      '--min-coverage <n>',
+      'exit 1 when fewer than N percent of the coverage cells are judged, listing the cells missing',
+    )
+    .option(
+      '--fail-on-unseen-status',
+      'fail the run when a documented status was never observed (an observation otherwise)',
+    )
+    .option(
+      '--fail-on-undocumented-status',
+      'fail the run when a status the operation does not document was observed (an observation otherwise)',
+    )
     .option('--sarif-coverage', 'also write a note on the spec line of each coverage cell not judged into report.sarif')
-    .option('--shard <i/n>', 'run only the I-th of N deterministic parts of the plan (merge them with `vapc report merge`)')
+    .option(
+      '--shard <i/n>',
+      'run only the I-th of N deterministic parts of the plan (merge them with `vapc report merge`)',
+    )
     .action(async (flags: RunFlags) => {
       ctx.exit((await runCommand(flags, ctx.io)) as 0 | 1 | 2);
     });

@@ -1,6 +1,11 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { VapcError } from '../../errors.js';
-import { startReferenceServer, DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS, DEFAULT_USER_ID } from '../../server/index.js';
+import {
+  startReferenceServer,
+  DEFAULT_RATE_LIMIT,
+  DEFAULT_RATE_WINDOW_MS,
+  DEFAULT_USER_ID,
+} from '../../server/index.js';
 import { loadSpec } from '../../spec/load.js';
 import { credentialHeader, operationLabel, type SpecModel } from '../../spec/model.js';
 import type { CommandContext } from '../io.js';
@@ -14,26 +19,33 @@ interface ServeFlags {
   rateWindowS: number;
 }
 
-const integer = (name: string, min: number, max: number) => (raw: string): number => {
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
-    throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  }
-  return value;
-};
+const integer =
+  (name: string, min: number, max: number) =>
+  (raw: string): number => {
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
+      throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+    }
+    return value;
+  };
 
-const positiveNumber = (name: string) => (raw: string): number => {
-  const value = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(value) || value <= 0 || value > 86_400) {
-    throw new InvalidArgumentError(`${name} must be a number of seconds above 0 and at most 86400, got "${raw}"`);
-  }
-  return value;
-};
+const positiveNumber =
+  (name: string) =>
+  (raw: string): number => {
+    const value = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(value) || value <= 0 || value > 86_400) {
+      throw new InvalidArgumentError(`${name} must be a number of seconds above 0 and at most 86400, got "${raw}"`);
+    }
+    return value;
+  };
 
-const nonEmpty = (name: string) => (raw: string): string => {
-  if (raw.trim() === '' || /[\s]/.test(raw)) throw new InvalidArgumentError(`${name} must be a non-empty value without spaces`);
-  return raw;
-};
+const nonEmpty =
+  (name: string) =>
+  (raw: string): string => {
+    if (raw.trim() === '' || /[\s]/.test(raw))
+      throw new InvalidArgumentError(`${name} must be a non-empty value without spaces`);
+    return raw;
+  };
 
 /**
  * The headers a client sends, read from the spec's security schemes, for people (stderr): the
@@ -62,8 +74,18 @@ export function registerServeCommand(program: Command, ctx: CommandContext): voi
     .option('--port <port>', 'port to listen on (0 picks a free port)', integer('--port', 0, 65535), 4010)
     .option('--api-key <key>', 'the bearer value to accept (random when not given)', nonEmpty('--api-key'))
     .option('--user-id <id>', 'the X-User-ID value to accept', nonEmpty('--user-id'), DEFAULT_USER_ID)
-    .option('--rate-limit <n>', 'requests per window per key', integer('--rate-limit', 1, 1_000_000_000), DEFAULT_RATE_LIMIT)
-    .option('--rate-window-s <s>', 'rate-limit window in seconds', positiveNumber('--rate-window-s'), DEFAULT_RATE_WINDOW_MS / 1000)
+    .option(
+      '--rate-limit <n>',
+      'requests per window per key',
+      integer('--rate-limit', 1, 1_000_000_000),
+      DEFAULT_RATE_LIMIT,
+    )
+    .option(
+      '--rate-window-s <s>',
+      'rate-limit window in seconds',
+      positiveNumber('--rate-window-s'),
+      DEFAULT_RATE_WINDOW_MS / 1000,
+    )
     .action(async (flags: ServeFlags) => {
       let server;
       const spec = await loadSpec();
@@ -89,7 +111,11 @@ export function registerServeCommand(program: Command, ctx: CommandContext): voi
                 : error instanceof Error
                   ? error.message
                   : String(error);
-        throw new VapcError(error instanceof VapcError ? error.code : 'E_USAGE', `cannot start the reference server: ${reason}`, { cause: error });
+        throw new VapcError(
+          error instanceof VapcError ? error.code : 'E_USAGE',
+          `cannot start the reference server: ${reason}`,
+          { cause: error },
+        );
       }
       ctx.io.stdout(`listening ${server.url}\n`);
       ctx.io.stdout(`fixtures ${JSON.stringify(server.fixtures)}\n`);

@@ -8,7 +8,9 @@ import { ExitCode, type CommandContext } from '../io.js';
 export function registerSpecCommands(program: Command, { io, exit }: CommandContext): void {
   program
     .command('lint')
-    .description('lint the spec with Redocly and the contract rules of redocly.yaml (exit 1 on any error or warning, 2 when the spec cannot be read)')
+    .description(
+      'lint the spec with Redocly and the contract rules of redocly.yaml (exit 1 on any error or warning, 2 when the spec cannot be read)',
+    )
     .option('--spec <file>', 'OpenAPI document to lint', paths.specSource)
     .action(async (opts: { spec: string }) => {
       // No --allow-ref-host here: Redocly would fetch an allowed $ref again itself, following
@@ -17,7 +19,11 @@ export function registerSpecCommands(program: Command, { io, exit }: CommandCont
       // Findings quote the spec (names, paths): untrusted text, guarded like vapc diff's output.
       const say = (text: string) => io.stdout(guardText(text, environmentSecrets(io.env)));
       if (result.output) say(`${result.output}\n`);
-      say(result.ok ? `lint: ${opts.spec} is clean\n` : `lint: ${result.errors} error(s), ${result.warnings} warning(s)\n`);
+      say(
+        result.ok
+          ? `lint: ${opts.spec} is clean\n`
+          : `lint: ${result.errors} error(s), ${result.warnings} warning(s)\n`,
+      );
       exit(result.ok ? ExitCode.ok : ExitCode.failed);
     });
 

@@ -35,7 +35,8 @@ export function evidenceOf(secrets: Secrets, seed: number, validateRequest: Requ
       if (recorded.response) failure.response = recorded.response;
       if (details.input !== undefined) failure.input = redactValue(secrets, details.input);
       if (details.path !== undefined) failure.path = details.path;
-      if (details.field !== undefined) failure.field = { ...details.field, pointer: secrets.evidence(details.field.pointer) };
+      if (details.field !== undefined)
+        failure.field = { ...details.field, pointer: secrets.evidence(details.field.pointer) };
       return failure;
     },
   };

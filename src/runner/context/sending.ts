@@ -17,7 +17,8 @@ export class RunAbortedError extends VapcError {
 }
 
 /** `GET /calls/{call_id}`: the operation a pacing message names. */
-const labelOf = (request: HttpRequest, op: Operation | undefined): string => `${request.method} ${op?.path ?? request.path}`;
+const labelOf = (request: HttpRequest, op: Operation | undefined): string =>
+  `${request.method} ${op?.path ?? request.path}`;
 
 /** Hears an exchange on a known operation, with the id of the check that sent it. */
 export type AnswerListener = (exchange: Exchange, op: Operation, checkId: string | undefined) => void;
@@ -58,7 +59,9 @@ export class SendingPolicy {
 
   constructor(private readonly o: SendingOptions) {
     this.secretPointers = new Map(o.spec.operations.map((op) => [op, secretResponsePointers(op)]));
-    const schemes = [...o.spec.securitySchemes].sort((x, y) => Number(y.credential === 'bearer') - Number(x.credential === 'bearer'));
+    const schemes = [...o.spec.securitySchemes].sort(
+      (x, y) => Number(y.credential === 'bearer') - Number(x.credential === 'bearer'),
+    );
     this.credentialNames = [...new Set(schemes.map((s) => s.header.toLowerCase()))];
   }
 
@@ -79,12 +82,21 @@ export class SendingPolicy {
   }
 
   /** Sends, then (when `retry`) waits out and resends a 429 up to the retry limit; `sent` counts every attempt. */
-  async send(request: HttpRequest, pace: boolean, op: Operation | undefined, retry: boolean, sent: { n: number }): Promise<Exchange> {
+  async send(
+    request: HttpRequest,
+    pace: boolean,
+    op: Operation | undefined,
+    retry: boolean,
+    sent: { n: number },
+  ): Promise<Exchange> {
     let exchange = await this.sendOnce(request, pace, op);
     sent.n++;
     for (let attempt = 0; retry && exchange.response?.status === 429 && attempt < this.o.maxRetries429; attempt++) {
       const bucket = this.bucketOf(request);
-      await this.pause(this.o.pacer.backoffAfter429(exchange.response.headers, attempt, undefined, bucket, labelOf(request, op)), this.o.pacer.causeOf(bucket));
+      await this.pause(
+        this.o.pacer.backoffAfter429(exchange.response.headers, attempt, undefined, bucket, labelOf(request, op)),
+        this.o.pacer.causeOf(bucket),
+      );
       exchange = await this.sendOnce(request, pace, op);
       sent.n++;
     }
@@ -101,7 +113,10 @@ export class SendingPolicy {
   async waitForWindow(): Promise<boolean> {
     const { resetAt } = this.o.pacer.state;
     if (resetAt === undefined) return true;
-    return this.pauseWithin(Math.min(resetAt - Date.now() + 100, 65_000), 'the rate-limit window\'s advertised reset, for the ratelimit suite (X-RateLimit-Reset)');
+    return this.pauseWithin(
+      Math.min(resetAt - Date.now() + 100, 65_000),
+      "the rate-limit window's advertised reset, for the ratelimit suite (X-RateLimit-Reset)",
+    );
   }
 
   /** Sleeps `ms`, never past the run's deadline (--deadline-ms): false when the deadline cut the wait short. */
@@ -151,7 +166,10 @@ export class SendingPolicy {
     }
     this.streak++;
     if (this.streak >= this.o.maxConsecutiveTransportErrors) {
-      throw new RunAbortedError(`the target stopped answering: ${this.streak} requests in a row failed (last: ${exchange.error.message})`, 'unreachable');
+      throw new RunAbortedError(
+        `the target stopped answering: ${this.streak} requests in a row failed (last: ${exchange.error.message})`,
+        'unreachable',
+      );
     }
   }
 

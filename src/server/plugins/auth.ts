@@ -30,7 +30,8 @@ export const authPlugin = fp<{ internals: ReferenceInternals }>(
     app.addHook('onRoute', (route) => {
       if (route.config?.operationId === undefined) return;
       const hooks = route.onRequest;
-      route.onRequest = hooks === undefined ? [authenticate] : Array.isArray(hooks) ? [...hooks, authenticate] : [hooks, authenticate];
+      route.onRequest =
+        hooks === undefined ? [authenticate] : Array.isArray(hooks) ? [...hooks, authenticate] : [hooks, authenticate];
     });
   },
   { name: 'vapc-auth' },

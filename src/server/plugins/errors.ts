@@ -13,7 +13,9 @@ export interface ErrorsOptions {
 }
 
 /** The Fastify options that shape errors raised before routing: a bad URL, a long parameter, a bad request line. */
-export function errorOptions(maxParamLength: number): Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'> {
+export function errorOptions(
+  maxParamLength: number,
+): Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'> {
   return {
     // The URL is not quoted back: it may be kilobytes long.
     frameworkErrors: (error, _request, reply) => {
@@ -27,9 +29,12 @@ export const errorsPlugin = fp<ErrorsOptions>(
   async (app, { bodyLimit }) => {
     app.setErrorHandler((error: { statusCode?: number; code?: string; message?: string }, _request, reply) => {
       const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
-      if (status === 429) return reply.code(429).send({ detail: `${RATE_LIMITED_DETAIL}; retry after the window resets` });
-      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ detail: `Request body larger than ${bodyLimit} bytes` });
-      if (status >= 400 && status < 500) return reply.code(status).send({ detail: clip(error.message ?? 'Bad request') });
+      if (status === 429)
+        return reply.code(429).send({ detail: `${RATE_LIMITED_DETAIL}; retry after the window resets` });
+      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+        return reply.code(413).send({ detail: `Request body larger than ${bodyLimit} bytes` });
+      if (status >= 400 && status < 500)
+        return reply.code(status).send({ detail: clip(error.message ?? 'Bad request') });
       return reply.code(500).send({ detail: 'Internal Server Error' });
     });
     app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));

@@ -14,7 +14,8 @@ export const rateLimitPlugin = fp<{ internals: ReferenceInternals }>(
       max: (_request, _key) => internals.rateLimit.max,
       timeWindow: (_request, _key) => internals.rateLimit.windowMs,
       keyGenerator: (request) => internals.rateLimitKey(request),
-      errorResponseBuilder: (_request, context) => Object.assign(new Error(RATE_LIMITED_DETAIL), { statusCode: context.statusCode }),
+      errorResponseBuilder: (_request, context) =>
+        Object.assign(new Error(RATE_LIMITED_DETAIL), { statusCode: context.statusCode }),
     });
   },
   { name: 'vapc-rate-limit' },

@@ -23,7 +23,8 @@ const fastifyPath = (path: string): string => {
 };
 
 function problemItem(problem: BodyProblem): ValidationErrorItem {
-  if (problem.kind === 'json_invalid') return { loc: ['body', problem.position], msg: problem.msg, type: 'json_invalid' };
+  if (problem.kind === 'json_invalid')
+    return { loc: ['body', problem.position], msg: problem.msg, type: 'json_invalid' };
   return {
     loc: ['body'],
     msg: `Expected a JSON body (Content-Type: application/json), got ${clip(problem.contentType) || 'no content type'}`,
@@ -32,9 +33,21 @@ function problemItem(problem: BodyProblem): ValidationErrorItem {
 }
 
 /** A validator issue as a loc item; a missing required property is named at the end of loc. */
-function issueItem(issue: { pointer: string; location?: IssueLike['location']; rule: string; expected?: unknown; message: string }): ValidationErrorItem {
-  const item = validationItem({ pointer: issue.pointer, location: issue.location ?? 'body', rule: issue.rule, message: issue.message });
-  if (issue.rule === 'required' && typeof issue.expected === 'string' && !issue.expected.includes('/')) item.loc.push(issue.expected);
+function issueItem(issue: {
+  pointer: string;
+  location?: IssueLike['location'];
+  rule: string;
+  expected?: unknown;
+  message: string;
+}): ValidationErrorItem {
+  const item = validationItem({
+    pointer: issue.pointer,
+    location: issue.location ?? 'body',
+    rule: issue.rule,
+    message: issue.message,
+  });
+  if (issue.rule === 'required' && typeof issue.expected === 'string' && !issue.expected.includes('/'))
+    item.loc.push(issue.expected);
   return item;
 }
 
@@ -71,13 +84,17 @@ function operationHandler(op: Operation, handle: OperationHandler, internals: Re
  * parser accepts (CONNECT, which Node never routes, is answered by the errors plugin).
  */
 function methodNotAllowed(app: FastifyInstance, served: Map<string, Set<HttpMethod>>): void {
-  for (const method of METHODS) if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
+  for (const method of METHODS)
+    if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
   for (const [url, methodsServed] of served) {
     const allow = [...methodsServed].join(', ');
     // OPTIONS stays with CORS (preflights of any known path are answered there).
-    const others = app.supportedMethods.filter((m) => m !== 'OPTIONS' && !methodsServed.has(m as HttpMethod) && !(m === 'HEAD' && methodsServed.has('GET')));
+    const others = app.supportedMethods.filter(
+      (m) => m !== 'OPTIONS' && !methodsServed.has(m as HttpMethod) && !(m === 'HEAD' && methodsServed.has('GET')),
+    );
     if (others.length === 0) continue;
-    const refuse = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(405).header('Allow', allow).send({ detail: 'Method Not Allowed' });
+    const refuse = async (_request: FastifyRequest, reply: FastifyReply) =>
+      reply.code(405).header('Allow', allow).send({ detail: 'Method Not Allowed' });
     // Refused before the body is read: no parsing cost, and QUERY's Content-Type rule never applies.
     app.route({ method: [...others], url, preParsing: refuse, handler: refuse });
   }
@@ -92,7 +109,12 @@ export const routesPlugin = fp<{ internals: ReferenceInternals }>(
       const url = fastifyPath(op.path);
       if (!served.has(url)) served.set(url, new Set());
       served.get(url)!.add(op.method);
-      app.route({ method: op.method, url, config: { operationId: op.id }, handler: operationHandler(op, handle, internals) });
+      app.route({
+        method: op.method,
+        url,
+        config: { operationId: op.id },
+        handler: operationHandler(op, handle, internals),
+      });
     }
     methodNotAllowed(app, served);
   },

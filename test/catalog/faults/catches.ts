@@ -29,7 +29,11 @@ export function caughtBy(results: readonly CheckResult[], spec: CatchSpec): Chec
       r.id === want.check &&
       r.status === 'failed' &&
       (want.operation === undefined || r.operation === want.operation) &&
-      (r.failures ?? []).some((f) => (want.kind === undefined || f.kind === want.kind) && (want.field === undefined || f.field?.pointer === want.field)),
+      (r.failures ?? []).some(
+        (f) =>
+          (want.kind === undefined || f.kind === want.kind) &&
+          (want.field === undefined || f.field?.pointer === want.field),
+      ),
   );
 }
 

@@ -20,7 +20,8 @@ interface Case {
 
 const create = async (s: ReferenceServer, body: Record<string, unknown>) =>
   send(s.url, '/campaign', { method: 'POST', headers: authed(s.fixtures), json: { name: 'probe', ...body } });
-const get = (s: ReferenceServer, path: string, headers: Record<string, string> = authed(s.fixtures)) => send(s.url, path, { headers });
+const get = (s: ReferenceServer, path: string, headers: Record<string, string> = authed(s.fixtures)) =>
+  send(s.url, path, { headers });
 const createThenPatch = async (s: ReferenceServer, patch: Record<string, unknown>) => {
   const created = await create(s, { name: 'before' });
   return send(s.url, `/campaign/${created.json.id}`, { method: 'PATCH', headers: authed(s.fixtures), json: patch });
@@ -33,24 +34,71 @@ const burst = async (s: ReferenceServer, n: number) => {
 const preflight = (s: ReferenceServer) =>
   send(s.url, '/logs/chat-sessions', {
     method: 'OPTIONS',
-    headers: { authorization: `Bearer ${s.fixtures.api_key}`, origin: 'https://app.example.invalid', 'access-control-request-method': 'GET' },
+    headers: {
+      authorization: `Bearer ${s.fixtures.api_key}`,
+      origin: 'https://app.example.invalid',
+      'access-control-request-method': 'GET',
+    },
   });
 
 const CASES: Record<string, Case> = {
-  'range-max-concurrency-above-max': { probe: async (s) => (await create(s, { max_concurrency: 201 })).status, reference: 422, faulty: 201 },
-  'range-max-concurrency-below-min': { probe: async (s) => (await create(s, { max_concurrency: 0 })).status, reference: 422, faulty: 201 },
-  'range-machine-detection-above-max': { probe: async (s) => (await create(s, { machine_detection_timeout_seconds: 61 })).status, reference: 422, faulty: 201 },
-  'range-machine-detection-below-min': { probe: async (s) => (await create(s, { machine_detection_timeout_seconds: 2 })).status, reference: 422, faulty: 201 },
-  'range-violation-400': { probe: async (s) => (await create(s, { max_concurrency: 201 })).status, reference: 422, faulty: 400 },
-  'error-422-wrong-shape': { probe: async (s) => Array.isArray((await create(s, { max_concurrency: 201 })).json.detail), reference: true, faulty: false },
-  'error-422-loc-without-location': { probe: async (s) => (await create(s, { max_concurrency: 201 })).json.detail[0].loc, reference: ['body', 'max_concurrency'], faulty: ['max_concurrency'] },
+  'range-max-concurrency-above-max': {
+    probe: async (s) => (await create(s, { max_concurrency: 201 })).status,
+    reference: 422,
+    faulty: 201,
+  },
+  'range-max-concurrency-below-min': {
+    probe: async (s) => (await create(s, { max_concurrency: 0 })).status,
+    reference: 422,
+    faulty: 201,
+  },
+  'range-machine-detection-above-max': {
+    probe: async (s) => (await create(s, { machine_detection_timeout_seconds: 61 })).status,
+    reference: 422,
+    faulty: 201,
+  },
+  'range-machine-detection-below-min': {
+    probe: async (s) => (await create(s, { machine_detection_timeout_seconds: 2 })).status,
+    reference: 422,
+    faulty: 201,
+  },
+  'range-violation-400': {
+    probe: async (s) => (await create(s, { max_concurrency: 201 })).status,
+    reference: 422,
+    faulty: 400,
+  },
+  'error-422-wrong-shape': {
+    probe: async (s) => Array.isArray((await create(s, { max_concurrency: 201 })).json.detail),
+    reference: true,
+    faulty: false,
+  },
+  'error-422-loc-without-location': {
+    probe: async (s) => (await create(s, { max_concurrency: 201 })).json.detail[0].loc,
+    reference: ['body', 'max_concurrency'],
+    faulty: ['max_concurrency'],
+  },
   'malformed-json-500': {
-    probe: async (s) => (await send(s.url, '/campaign', { method: 'POST', headers: authed(s.fixtures, { 'content-type': 'application/json' }), body: '{"name": }' })).status,
+    probe: async (s) =>
+      (
+        await send(s.url, '/campaign', {
+          method: 'POST',
+          headers: authed(s.fixtures, { 'content-type': 'application/json' }),
+          body: '{"name": }',
+        })
+      ).status,
     reference: 422,
     faulty: 500,
   },
-  'ratelimit-reset-missing': { probe: async (s) => typeof (await get(s, '/health', {})).headers['x-ratelimit-reset'], reference: 'string', faulty: 'undefined' },
-  'ratelimit-limit-not-integer': { probe: async (s) => /^\d+$/.test((await get(s, '/health', {})).headers['x-ratelimit-limit'] ?? ''), reference: true, faulty: false },
+  'ratelimit-reset-missing': {
+    probe: async (s) => typeof (await get(s, '/health', {})).headers['x-ratelimit-reset'],
+    reference: 'string',
+    faulty: 'undefined',
+  },
+  'ratelimit-limit-not-integer': {
+    probe: async (s) => /^\d+$/.test((await get(s, '/health', {})).headers['x-ratelimit-limit'] ?? ''),
+    reference: true,
+    faulty: false,
+  },
   'ratelimit-remaining-above-limit': {
     probe: async (s) => {
       const r = await get(s, '/health', {});
@@ -60,30 +108,67 @@ const CASES: Record<string, Case> = {
     faulty: false,
   },
   'ratelimit-never-429': { probe: async (s) => (await burst(s, 6)).status, reference: 429, faulty: 200 },
-  'ratelimit-429-without-detail': { probe: async (s) => typeof (await burst(s, 6)).json.detail, reference: 'string', faulty: 'undefined' },
+  'ratelimit-429-without-detail': {
+    probe: async (s) => typeof (await burst(s, 6)).json.detail,
+    reference: 'string',
+    faulty: 'undefined',
+  },
   'auth-skipped-list-calls': { probe: async (s) => (await get(s, '/calls', {})).status, reference: 401, faulty: 200 },
   'auth-user-id-ignored': {
-    probe: async (s) => (await get(s, '/calls', { authorization: `Bearer ${s.fixtures.api_key}`, 'x-user-id': 'someone-else' })).status,
+    probe: async (s) =>
+      (await get(s, '/calls', { authorization: `Bearer ${s.fixtures.api_key}`, 'x-user-id': 'someone-else' })).status,
     reference: 401,
     faulty: 200,
   },
   'regenerate-requires-user-id': {
     probe: async (s) =>
-      (await send(s.url, `/api-keys/api-keys/${s.fixtures.api_key_id}/regenerate`, { method: 'POST', headers: { authorization: `Bearer ${s.fixtures.api_key}` } })).status,
+      (
+        await send(s.url, `/api-keys/api-keys/${s.fixtures.api_key_id}/regenerate`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${s.fixtures.api_key}` },
+        })
+      ).status,
     reference: 200,
     faulty: 401,
   },
-  'error-401-without-detail': { probe: async (s) => typeof (await get(s, '/calls', {})).json.detail, reference: 'string', faulty: 'undefined' },
-  'call-duration-string': { probe: async (s) => typeof (await get(s, '/calls?limit=1')).json[0].duration_seconds, reference: 'number', faulty: 'string' },
-  'call-missing-to-number': { probe: async (s) => 'to_number' in (await get(s, '/calls?limit=1')).json[0], reference: true, faulty: false },
-  'calls-limit-not-applied': { probe: async (s) => (await get(s, '/calls?limit=5')).json.length, reference: 5, faulty: 120 },
-  'calls-offset-not-applied': { probe: async (s) => (await get(s, '/calls?limit=1&offset=3')).json[0].id, reference: 'call_ref_0004', faulty: 'call_ref_0001' },
-  'calls-provider-not-applied': {
-    probe: async (s) => (await get(s, '/calls?limit=500&provider=provider-b')).json.every((c: { provider: string }) => c.provider === 'provider-b'),
+  'error-401-without-detail': {
+    probe: async (s) => typeof (await get(s, '/calls', {})).json.detail,
+    reference: 'string',
+    faulty: 'undefined',
+  },
+  'call-duration-string': {
+    probe: async (s) => typeof (await get(s, '/calls?limit=1')).json[0].duration_seconds,
+    reference: 'number',
+    faulty: 'string',
+  },
+  'call-missing-to-number': {
+    probe: async (s) => 'to_number' in (await get(s, '/calls?limit=1')).json[0],
     reference: true,
     faulty: false,
   },
-  'create-omits-campaign-context': { probe: async (s) => (await create(s, { campaign_context: 'ctx' })).json.campaign_context, reference: 'ctx', faulty: null },
+  'calls-limit-not-applied': {
+    probe: async (s) => (await get(s, '/calls?limit=5')).json.length,
+    reference: 5,
+    faulty: 120,
+  },
+  'calls-offset-not-applied': {
+    probe: async (s) => (await get(s, '/calls?limit=1&offset=3')).json[0].id,
+    reference: 'call_ref_0004',
+    faulty: 'call_ref_0001',
+  },
+  'calls-provider-not-applied': {
+    probe: async (s) =>
+      (await get(s, '/calls?limit=500&provider=provider-b')).json.every(
+        (c: { provider: string }) => c.provider === 'provider-b',
+      ),
+    reference: true,
+    faulty: false,
+  },
+  'create-omits-campaign-context': {
+    probe: async (s) => (await create(s, { campaign_context: 'ctx' })).json.campaign_context,
+    reference: 'ctx',
+    faulty: null,
+  },
   'create-drops-camelcase-schedule': {
     probe: async (s) => (await create(s, { scheduleStartTime: '2030-01-01T09:00:00Z' })).json.schedule_start_time,
     reference: '2030-01-01T09:00:00Z',
@@ -92,17 +177,41 @@ const CASES: Record<string, Case> = {
   'update-not-stored': {
     probe: async (s) => {
       const created = await create(s, { name: 'before' });
-      await send(s.url, `/campaign/${created.json.id}`, { method: 'PATCH', headers: authed(s.fixtures), json: { name: 'after' } });
+      await send(s.url, `/campaign/${created.json.id}`, {
+        method: 'PATCH',
+        headers: authed(s.fixtures),
+        json: { name: 'after' },
+      });
       return (await get(s, `/campaign/${created.json.id}`)).json.campaign.name;
     },
     reference: 'after',
     faulty: 'before',
   },
-  'update-status-paused-rejected': { probe: async (s) => (await createThenPatch(s, { status: 'paused' })).status, reference: 200, faulty: 422 },
-  'update-returns-full-record': { probe: async (s) => 'assistant_name' in (await createThenPatch(s, { name: 'x' })).json, reference: false, faulty: true },
-  'cors-preflight-no-allow-origin': { probe: async (s) => (await preflight(s)).headers['access-control-allow-origin'], reference: '*', faulty: undefined },
-  'unicode-body-500': { probe: async (s) => (await create(s, { name: 'Café ☕ 日本語 🚀' })).status, reference: 201, faulty: 500 },
-  'response-invalid-json': { probe: async (s) => (await get(s, '/health', {})).json !== undefined, reference: true, faulty: false },
+  'update-status-paused-rejected': {
+    probe: async (s) => (await createThenPatch(s, { status: 'paused' })).status,
+    reference: 200,
+    faulty: 422,
+  },
+  'update-returns-full-record': {
+    probe: async (s) => 'assistant_name' in (await createThenPatch(s, { name: 'x' })).json,
+    reference: false,
+    faulty: true,
+  },
+  'cors-preflight-no-allow-origin': {
+    probe: async (s) => (await preflight(s)).headers['access-control-allow-origin'],
+    reference: '*',
+    faulty: undefined,
+  },
+  'unicode-body-500': {
+    probe: async (s) => (await create(s, { name: 'Café ☕ 日本語 🚀' })).status,
+    reference: 201,
+    faulty: 500,
+  },
+  'response-invalid-json': {
+    probe: async (s) => (await get(s, '/health', {})).json !== undefined,
+    reference: true,
+    faulty: false,
+  },
   'response-wrong-content-type': {
     probe: async (s) => (await get(s, '/protected')).headers['content-type']?.startsWith('application/json'),
     reference: true,

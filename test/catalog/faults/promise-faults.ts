@@ -53,21 +53,27 @@ export const promiseFaults: ServerFault[] = [
   {
     name: 'string-long-500',
     catches: ['ranges.string-edges'],
-    description: 'a body with a string longer than 1,000 characters, where the contract states no maxLength, is answered 500 (a VARCHAR(1000))',
+    description:
+      'a body with a string longer than 1,000 characters, where the contract states no maxLength, is answered 500 (a VARCHAR(1000))',
     configure: (app) => crashWhen(app, (body) => stringsIn(body).some((s) => s.length > 1000)),
   },
   // ---- partial updates (stateful.update-keeps-unsent) --------------------------------------------
   {
     name: 'update-clears-unsent',
     catches: ['stateful.update-keeps-unsent'],
-    description: 'PATCH /campaign/{campaign_id} resets every field it was not sent (other than name and status) to null',
+    description:
+      'PATCH /campaign/{campaign_id} resets every field it was not sent (other than name and status) to null',
     configure(_app, internals) {
       const store = internals.store;
       const original = store.updateCampaign.bind(store);
-      const accepted = Object.keys(propertiesOf(internals.spec.operations.find((o) => o.id === 'updateCampaign')!.requestBody!.schema));
+      const accepted = Object.keys(
+        propertiesOf(internals.spec.operations.find((o) => o.id === 'updateCampaign')!.requestBody!.schema),
+      );
       store.updateCampaign = (id, body) => {
         const cleared: Json = { ...body };
-        for (const field of accepted) if (!(field in body) && field !== 'name' && field !== 'status') cleared[field] = field === 'recipients' ? [] : null;
+        for (const field of accepted)
+          if (!(field in body) && field !== 'name' && field !== 'status')
+            cleared[field] = field === 'recipients' ? [] : null;
         return original(id, cleared);
       };
     },
@@ -75,18 +81,21 @@ export const promiseFaults: ServerFault[] = [
   {
     name: 'update-empty-resets',
     catches: ['stateful.update-keeps-unsent'],
-    description: 'PATCH /campaign/{campaign_id} with an empty body puts max_concurrency and campaign_context back to defaults',
+    description:
+      'PATCH /campaign/{campaign_id} with an empty body puts max_concurrency and campaign_context back to defaults',
     configure(_app, internals) {
       const store = internals.store;
       const original = store.updateCampaign.bind(store);
-      store.updateCampaign = (id, body) => original(id, Object.keys(body).length === 0 ? { max_concurrency: 1, campaign_context: '' } : body);
+      store.updateCampaign = (id, body) =>
+        original(id, Object.keys(body).length === 0 ? { max_concurrency: 1, campaign_context: '' } : body);
     },
   },
   // ---- rate-limit promises (ratelimit.reset-honoured, ratelimit.burst-429) ----------------------
   {
     name: 'ratelimit-stays-closed',
     catches: ['ratelimit.reset-honoured'],
-    description: 'after its first 429 the limiter answers 429 for four windows, while X-RateLimit-Reset keeps promising a reset in 1 s',
+    description:
+      'after its first 429 the limiter answers 429 for four windows, while X-RateLimit-Reset keeps promising a reset in 1 s',
     options: { rateLimit: 5 },
     configure(app, internals) {
       let closedUntil = 0;
@@ -109,7 +118,8 @@ export const promiseFaults: ServerFault[] = [
   {
     name: 'ratelimit-remaining-rises',
     catches: ['ratelimit.burst-429'],
-    description: 'half-way through a window, one answer advertises 3 more requests remaining than the one before, with the same Reset',
+    description:
+      'half-way through a window, one answer advertises 3 more requests remaining than the one before, with the same Reset',
     options: { rateLimit: 5 },
     configure(app, internals) {
       app.addHook('onSend', async (_request, reply, payload) => {

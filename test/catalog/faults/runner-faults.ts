@@ -38,7 +38,11 @@ function onSendJson(
 }
 
 /** Rewrites response headers of matching requests. */
-function onSendHeaders(app: FastifyInstance, when: (request: FastifyRequest, reply: FastifyReply) => boolean, edit: (reply: FastifyReply) => void): void {
+function onSendHeaders(
+  app: FastifyInstance,
+  when: (request: FastifyRequest, reply: FastifyReply) => boolean,
+  edit: (reply: FastifyReply) => void,
+): void {
   app.addHook('onSend', async (request, reply, payload) => {
     if (when(request, reply)) edit(reply);
     return payload;
@@ -52,13 +56,24 @@ function wrapValidate(internals: ReferenceInternals, wrap: (original: Validate) 
 }
 
 /** Drops validation issues matching `drop` (the server then accepts that kind of fault). */
-function ignoreIssues(internals: ReferenceInternals, drop: (issue: ValidationIssue, operationId: string) => boolean): void {
+function ignoreIssues(
+  internals: ReferenceInternals,
+  drop: (issue: ValidationIssue, operationId: string) => boolean,
+): void {
   wrapValidate(internals, (original) => (operationId, parts) => {
     const result = original(operationId, parts);
     if (result.ok) return result;
     const issues = result.issues.filter((i) => !drop(i, operationId));
     if (issues.length) return { ok: false, issues };
-    return { ok: true, value: { path: { ...parts.path }, query: coerceQuery(parts.query), headers: { ...parts.headers }, body: parts.body } };
+    return {
+      ok: true,
+      value: {
+        path: { ...parts.path },
+        query: coerceQuery(parts.query),
+        headers: { ...parts.headers },
+        body: parts.body,
+      },
+    };
   });
 }
 
@@ -69,7 +84,10 @@ function coerceQuery(query: Record<string, unknown> | undefined): Record<string,
 }
 
 /** Adds a validation failure when `reject` says so. */
-function addIssue(internals: ReferenceInternals, reject: (operationId: string, body: Json) => ValidationIssue | undefined): void {
+function addIssue(
+  internals: ReferenceInternals,
+  reject: (operationId: string, body: Json) => ValidationIssue | undefined,
+): void {
   wrapValidate(internals, (original) => (operationId, parts) => {
     const issue = reject(operationId, parts.body);
     if (issue) return { ok: false, issues: [issue] };
@@ -77,18 +95,30 @@ function addIssue(internals: ReferenceInternals, reject: (operationId: string, b
   });
 }
 
-const opIs = (...ids: string[]) => (request: FastifyRequest) => ids.includes(operationIdOf(request) ?? '');
+const opIs =
+  (...ids: string[]) =>
+  (request: FastifyRequest) =>
+    ids.includes(operationIdOf(request) ?? '');
 const status = (code: number) => (_request: FastifyRequest, reply: FastifyReply) => reply.statusCode === code;
 const bearer = (request: { headers: Record<string, unknown> }) => String(request.headers['authorization'] ?? '');
 
-function authenticateAlso(internals: ReferenceInternals, accept: (headers: Record<string, unknown>, opId: string) => boolean): void {
+function authenticateAlso(
+  internals: ReferenceInternals,
+  accept: (headers: Record<string, unknown>, opId: string) => boolean,
+): void {
   const original = internals.authenticate.bind(internals);
   internals.authenticate = (op, headers) => original(op, headers) || accept(headers as Record<string, unknown>, op.id);
 }
-const rightUser = (internals: ReferenceInternals, headers: Record<string, unknown>) => headers['x-user-id'] === internals.store.userId;
+const rightUser = (internals: ReferenceInternals, headers: Record<string, unknown>) =>
+  headers['x-user-id'] === internals.store.userId;
 
 /** A server that answers 500 to a JSON object body matching `crashes` (POST and PATCH). */
-function bodyCrash(name: string, description: string, catches: string[], crashes: (body: Record<string, Json>) => boolean): Fault {
+function bodyCrash(
+  name: string,
+  description: string,
+  catches: string[],
+  crashes: (body: Record<string, Json>) => boolean,
+): Fault {
   return {
     name,
     description,
@@ -96,7 +126,13 @@ function bodyCrash(name: string, description: string, catches: string[], crashes
     configure(app) {
       app.addHook('preHandler', async (request, reply) => {
         const body = request.body as Json;
-        const hit = request.method !== 'GET' && request.method !== 'OPTIONS' && body && typeof body === 'object' && !Array.isArray(body) && crashes(body);
+        const hit =
+          request.method !== 'GET' &&
+          request.method !== 'OPTIONS' &&
+          body &&
+          typeof body === 'object' &&
+          !Array.isArray(body) &&
+          crashes(body);
         return hit ? reply.code(500).send({ detail: 'Internal Server Error' }) : undefined;
       });
     },
@@ -108,17 +144,27 @@ export const runnerFaults: Fault[] = [
   {
     name: 'user-id-not-required',
     description: 'X-User-ID is not checked: a request with the bearer only is served',
-    catches: [{ check: 'auth.missing-credentials', kind: 'status' }, { check: 'auth.empty-credentials', kind: 'status' }],
+    catches: [
+      { check: 'auth.missing-credentials', kind: 'status' },
+      { check: 'auth.empty-credentials', kind: 'status' },
+    ],
     configure(_app, internals) {
       authenticateAlso(internals, (h) => bearer({ headers: h }) === `Bearer ${internals.store.apiKey}`);
     },
   },
   {
     name: 'wrong-user-id-accepted',
-    description: 'X-User-ID must be present, but any value is served with a valid bearer (a user id naming no user is an invalid credential, 5.5)',
+    description:
+      'X-User-ID must be present, but any value is served with a valid bearer (a user id naming no user is an invalid credential, 5.5)',
     catches: [{ check: 'auth.wrong-credentials', kind: 'status' }],
     configure(_app, internals) {
-      authenticateAlso(internals, (h) => bearer({ headers: h }) === `Bearer ${internals.store.apiKey}` && typeof h['x-user-id'] === 'string' && h['x-user-id'] !== '');
+      authenticateAlso(
+        internals,
+        (h) =>
+          bearer({ headers: h }) === `Bearer ${internals.store.apiKey}` &&
+          typeof h['x-user-id'] === 'string' &&
+          h['x-user-id'] !== '',
+      );
     },
   },
   {
@@ -126,7 +172,12 @@ export const runnerFaults: Fault[] = [
     description: 'any bearer that starts with the real key is let in (a comparison by prefix)',
     catches: [{ check: 'auth.wrong-credentials', kind: 'status' }],
     configure(_app, internals) {
-      authenticateAlso(internals, (h) => String(h['authorization'] ?? '').startsWith(`Bearer ${internals.store.apiKey}`) && h['x-user-id'] === internals.store.userId);
+      authenticateAlso(
+        internals,
+        (h) =>
+          String(h['authorization'] ?? '').startsWith(`Bearer ${internals.store.apiKey}`) &&
+          h['x-user-id'] === internals.store.userId,
+      );
     },
   },
   {
@@ -134,7 +185,12 @@ export const runnerFaults: Fault[] = [
     description: 'the bearer is read up to the first space: "Bearer <key> junk" is let in',
     catches: [{ check: 'auth.wrong-credentials', kind: 'status' }],
     configure(_app, internals) {
-      authenticateAlso(internals, (h) => String(h['authorization'] ?? '').split(' ')[1] === internals.store.apiKey && h['x-user-id'] === internals.store.userId);
+      authenticateAlso(
+        internals,
+        (h) =>
+          String(h['authorization'] ?? '').split(' ')[1] === internals.store.apiKey &&
+          h['x-user-id'] === internals.store.userId,
+      );
     },
   },
   {
@@ -142,7 +198,12 @@ export const runnerFaults: Fault[] = [
     description: 'any X-User-ID that starts with the real user id is let in',
     catches: [{ check: 'auth.wrong-credentials', kind: 'status' }],
     configure(_app, internals) {
-      authenticateAlso(internals, (h) => bearer({ headers: h }) === `Bearer ${internals.store.apiKey}` && String(h['x-user-id'] ?? '').startsWith(internals.store.userId));
+      authenticateAlso(
+        internals,
+        (h) =>
+          bearer({ headers: h }) === `Bearer ${internals.store.apiKey}` &&
+          String(h['x-user-id'] ?? '').startsWith(internals.store.userId),
+      );
     },
   },
   {
@@ -150,7 +211,10 @@ export const runnerFaults: Fault[] = [
     description: 'an Authorization header of "Bearer " with nothing after it is served',
     catches: [{ check: 'auth.empty-credentials', kind: 'status' }],
     configure(_app, internals) {
-      authenticateAlso(internals, (h, id) => /^Bearer\s*$/.test(bearer({ headers: h })) && (rightUser(internals, h) || id !== 'getCurrentUser'));
+      authenticateAlso(
+        internals,
+        (h, id) => /^Bearer\s*$/.test(bearer({ headers: h })) && (rightUser(internals, h) || id !== 'getCurrentUser'),
+      );
     },
   },
   {
@@ -158,13 +222,21 @@ export const runnerFaults: Fault[] = [
     description: 'the key is accepted under any scheme (Basic, Token) or without one',
     catches: [{ check: 'auth.malformed-bearer', kind: 'status' }],
     configure(_app, internals) {
-      authenticateAlso(internals, (h) => bearer({ headers: h }).endsWith(internals.store.apiKey) && (rightUser(internals, h) || h['x-user-id'] === undefined));
+      authenticateAlso(
+        internals,
+        (h) =>
+          bearer({ headers: h }).endsWith(internals.store.apiKey) &&
+          (rightUser(internals, h) || h['x-user-id'] === undefined),
+      );
     },
   },
   {
     name: 'any-bearer-accepted',
     description: 'any bearer token is served as long as the user id is right',
-    catches: [{ check: 'auth.wrong-credentials', kind: 'status' }, { check: 'auth.malformed-bearer', kind: 'status' }],
+    catches: [
+      { check: 'auth.wrong-credentials', kind: 'status' },
+      { check: 'auth.malformed-bearer', kind: 'status' },
+    ],
     configure(_app, internals) {
       authenticateAlso(internals, (h) => /^Bearer \S+$/.test(bearer({ headers: h })) && rightUser(internals, h));
     },
@@ -186,13 +258,18 @@ export const runnerFaults: Fault[] = [
   },
   {
     name: 'unauthorized-detail-says-nothing',
-    description: 'the 401 body is {detail: "No."}: a string, but it does not say the credentials are invalid (section 7)',
+    description:
+      'the 401 body is {detail: "No."}: a string, but it does not say the credentials are invalid (section 7)',
     catches: [
       { check: 'auth.missing-credentials', kind: 'error-detail', field: '/detail' },
       { check: 'auth.wrong-credentials', kind: 'error-detail', field: '/detail' },
     ],
     configure(app) {
-      onSendJson(app, (_request, reply) => reply.statusCode === 401, () => ({ detail: 'No.' }));
+      onSendJson(
+        app,
+        (_request, reply) => reply.statusCode === 401,
+        () => ({ detail: 'No.' }),
+      );
     },
   },
   {
@@ -201,7 +278,8 @@ export const runnerFaults: Fault[] = [
     catches: ['auth.health-open'],
     configure(app) {
       app.addHook('onRequest', async (request, reply) => {
-        if (operationIdOf(request) === 'getHealth' && !request.headers['authorization']) return reply.code(401).send({ detail: 'Invalid authentication credentials' });
+        if (operationIdOf(request) === 'getHealth' && !request.headers['authorization'])
+          return reply.code(401).send({ detail: 'Invalid authentication credentials' });
         return undefined;
       });
     },
@@ -212,7 +290,8 @@ export const runnerFaults: Fault[] = [
     catches: [{ check: 'auth.bearer-only', kind: 'status' }],
     configure(app) {
       app.addHook('onRequest', async (request, reply) => {
-        if (request.method === 'OPTIONS' && !request.headers['x-user-id']) return reply.code(401).send({ detail: 'Invalid authentication credentials' });
+        if (request.method === 'OPTIONS' && !request.headers['x-user-id'])
+          return reply.code(401).send({ detail: 'Invalid authentication credentials' });
         return undefined;
       });
     },
@@ -247,7 +326,14 @@ export const runnerFaults: Fault[] = [
     description: 'a number is accepted where a string is stated (recipients[].phone_number: 7)',
     catches: [{ check: 'validation.wrong-type', kind: 'accepted-invalid' }],
     configure(_app, internals) {
-      ignoreIssues(internals, (i) => i.location === 'body' && i.rule === 'type' && typeof i.actual === 'number' && String(i.expected).includes('string'));
+      ignoreIssues(
+        internals,
+        (i) =>
+          i.location === 'body' &&
+          i.rule === 'type' &&
+          typeof i.actual === 'number' &&
+          String(i.expected).includes('string'),
+      );
     },
   },
   {
@@ -255,7 +341,14 @@ export const runnerFaults: Fault[] = [
     description: 'a non-integral number is accepted where an integer is stated (short_term_summaries_limit: 2.5)',
     catches: [{ check: 'validation.wrong-type', kind: 'accepted-invalid' }],
     configure(_app, internals) {
-      ignoreIssues(internals, (i) => i.location === 'body' && i.rule === 'type' && typeof i.actual === 'number' && String(i.expected).includes('integer'));
+      ignoreIssues(
+        internals,
+        (i) =>
+          i.location === 'body' &&
+          i.rule === 'type' &&
+          typeof i.actual === 'number' &&
+          String(i.expected).includes('integer'),
+      );
     },
   },
   {
@@ -263,7 +356,14 @@ export const runnerFaults: Fault[] = [
     description: 'an array is accepted where an object is stated (retry_policy: [])',
     catches: [{ check: 'validation.wrong-type', kind: 'accepted-invalid' }],
     configure(_app, internals) {
-      ignoreIssues(internals, (i) => i.location === 'body' && i.rule === 'type' && Array.isArray(i.actual) && String(i.expected).includes('object'));
+      ignoreIssues(
+        internals,
+        (i) =>
+          i.location === 'body' &&
+          i.rule === 'type' &&
+          Array.isArray(i.actual) &&
+          String(i.expected).includes('object'),
+      );
     },
   },
   {
@@ -281,7 +381,8 @@ export const runnerFaults: Fault[] = [
     configure(_app, internals) {
       wrapValidate(internals, (original) => (operationId, parts) => {
         const body = parts.body as Json;
-        if (body && typeof body === 'object' && typeof body.status === 'string') return original(operationId, { ...parts, body: { ...body, status: body.status.toLowerCase() } });
+        if (body && typeof body === 'object' && typeof body.status === 'string')
+          return original(operationId, { ...parts, body: { ...body, status: body.status.toLowerCase() } });
         return original(operationId, parts);
       });
     },
@@ -289,9 +390,14 @@ export const runnerFaults: Fault[] = [
   {
     name: 'validation-loc-vague',
     description: 'the 422 names only ["body"] in loc, never the field',
-    catches: [{ check: 'validation.wrong-type', kind: 'loc' }, { check: 'validation.enum-violation', kind: 'loc' }],
+    catches: [
+      { check: 'validation.wrong-type', kind: 'loc' },
+      { check: 'validation.enum-violation', kind: 'loc' },
+    ],
     configure(app) {
-      onSendJson(app, status(422), (json) => ({ detail: (json.detail ?? []).map((d: Json) => ({ ...d, loc: ['body'] })) }));
+      onSendJson(app, status(422), (json) => ({
+        detail: (json.detail ?? []).map((d: Json) => ({ ...d, loc: ['body'] })),
+      }));
     },
   },
   {
@@ -301,7 +407,10 @@ export const runnerFaults: Fault[] = [
     configure(app) {
       const swap: Record<string, string> = { body: 'query', query: 'body' };
       onSendJson(app, status(422), (json) => ({
-        detail: (json.detail ?? []).map((d: Json) => ({ ...d, loc: Array.isArray(d.loc) ? [swap[d.loc[0]] ?? d.loc[0], ...d.loc.slice(1)] : d.loc })),
+        detail: (json.detail ?? []).map((d: Json) => ({
+          ...d,
+          loc: Array.isArray(d.loc) ? [swap[d.loc[0]] ?? d.loc[0], ...d.loc.slice(1)] : d.loc,
+        })),
       }));
     },
   },
@@ -331,7 +440,8 @@ export const runnerFaults: Fault[] = [
     catches: [{ check: 'validation.malformed-json', kind: 'status' }],
     configure(app) {
       app.addHook('onSend', async (_request, reply, payload) => {
-        if (reply.statusCode === 422 && typeof payload === 'string' && payload.includes('json_invalid')) reply.code(400);
+        if (reply.statusCode === 422 && typeof payload === 'string' && payload.includes('json_invalid'))
+          reply.code(400);
         return payload;
       });
     },
@@ -343,7 +453,8 @@ export const runnerFaults: Fault[] = [
     configure(_app, internals) {
       wrapValidate(internals, (original) => (operationId, parts) => {
         const query = { ...(parts.query ?? {}) };
-        for (const [k, v] of Object.entries(query)) if (typeof v === 'string' && !/^-?\d+$/.test(v) && k !== 'provider') delete query[k];
+        for (const [k, v] of Object.entries(query))
+          if (typeof v === 'string' && !/^-?\d+$/.test(v) && k !== 'provider') delete query[k];
         return original(operationId, { ...parts, query });
       });
     },
@@ -355,7 +466,14 @@ export const runnerFaults: Fault[] = [
       description: `${field} one below its minimum is accepted`,
       catches: [`ranges.${field.replace(/_/g, '-')}-below-minimum`],
       configure(_app, internals) {
-        ignoreIssues(internals, (i) => i.rule === 'minimum' && i.pointer === `/${field}` && typeof i.expected === 'number' && i.actual === i.expected - 1);
+        ignoreIssues(
+          internals,
+          (i) =>
+            i.rule === 'minimum' &&
+            i.pointer === `/${field}` &&
+            typeof i.expected === 'number' &&
+            i.actual === i.expected - 1,
+        );
       },
     },
     {
@@ -363,7 +481,14 @@ export const runnerFaults: Fault[] = [
       description: `${field} one above its maximum is accepted`,
       catches: [`ranges.${field.replace(/_/g, '-')}-above-maximum`],
       configure(_app, internals) {
-        ignoreIssues(internals, (i) => i.rule === 'maximum' && i.pointer === `/${field}` && typeof i.expected === 'number' && i.actual === i.expected + 1);
+        ignoreIssues(
+          internals,
+          (i) =>
+            i.rule === 'maximum' &&
+            i.pointer === `/${field}` &&
+            typeof i.expected === 'number' &&
+            i.actual === i.expected + 1,
+        );
       },
     },
     {
@@ -371,11 +496,23 @@ export const runnerFaults: Fault[] = [
       description: `${field} at its maximum is rejected (exclusive bound)`,
       catches: [`ranges.${field.replace(/_/g, '-')}-in-range`],
       configure(_app, internals) {
-        const maxima = new Map(internals.spec.bounds().filter((b) => b.field === field).map((b) => [b.operationId, b.maximum]));
+        const maxima = new Map(
+          internals.spec
+            .bounds()
+            .filter((b) => b.field === field)
+            .map((b) => [b.operationId, b.maximum]),
+        );
         addIssue(internals, (operationId, body) => {
           const max = maxima.get(operationId);
           if (max === undefined || body?.[field] !== max) return undefined;
-          return { pointer: `/${field}`, location: 'body', rule: 'maximum', expected: max - 1, actual: max, message: `/${field} must be < ${max}` };
+          return {
+            pointer: `/${field}`,
+            location: 'body',
+            rule: 'maximum',
+            expected: max - 1,
+            actual: max,
+            message: `/${field} must be < ${max}`,
+          };
         });
       },
     },
@@ -385,7 +522,10 @@ export const runnerFaults: Fault[] = [
     description: 'machine_detection_timeout_seconds 0 skips the range check (a falsy value taken as absent)',
     catches: ['ranges.machine-detection-timeout-seconds-below-minimum'],
     configure(_app, internals) {
-      ignoreIssues(internals, (i) => i.rule === 'minimum' && i.pointer === '/machine_detection_timeout_seconds' && i.actual === 0);
+      ignoreIssues(
+        internals,
+        (i) => i.rule === 'minimum' && i.pointer === '/machine_detection_timeout_seconds' && i.actual === 0,
+      );
     },
   },
   // ---- numeric edges (ranges.numeric-edges) ------------------------------------------------------
@@ -397,12 +537,17 @@ export const runnerFaults: Fault[] = [
       app.addHook('preHandler', async (request, reply) => {
         if (operationIdOf(request) !== 'listCalls') return undefined;
         const offset = new URLSearchParams(request.url.split('?')[1] ?? '').get('offset');
-        return offset !== null && /^-\d+$/.test(offset) ? reply.code(500).send({ detail: 'Internal Server Error' }) : undefined;
+        return offset !== null && /^-\d+$/.test(offset)
+          ? reply.code(500).send({ detail: 'Internal Server Error' })
+          : undefined;
       });
     },
   },
-  bodyCrash('int32-overflow-500', 'a body integer past int32 (2^31 or more) crashes the server (an int32 column)', ['ranges.numeric-edges', 'ranges.max-concurrency-above-maximum'], (b) =>
-    Object.values(b).some((v) => typeof v === 'number' && Number.isInteger(v) && Math.abs(v) > 2 ** 31 - 1),
+  bodyCrash(
+    'int32-overflow-500',
+    'a body integer past int32 (2^31 or more) crashes the server (an int32 column)',
+    ['ranges.numeric-edges', 'ranges.max-concurrency-above-maximum'],
+    (b) => Object.values(b).some((v) => typeof v === 'number' && Number.isInteger(v) && Math.abs(v) > 2 ** 31 - 1),
   ),
   {
     name: 'integer-field-numeric-string-500',
@@ -414,7 +559,10 @@ export const runnerFaults: Fault[] = [
         const body = request.body as Json;
         if (!id || !body || typeof body !== 'object') return undefined;
         const targets = numericTargets(internals.spec.operation(id)).filter((t) => t.location === 'body');
-        const hit = targets.some((t) => typeof getPointer(body, t.pointer!) === 'string' && /^-?\d+$/.test(getPointer(body, t.pointer!) as string));
+        const hit = targets.some(
+          (t) =>
+            typeof getPointer(body, t.pointer!) === 'string' && /^-?\d+$/.test(getPointer(body, t.pointer!) as string),
+        );
         return hit ? reply.code(500).send({ detail: 'Internal Server Error' }) : undefined;
       });
     },
@@ -425,7 +573,9 @@ export const runnerFaults: Fault[] = [
     description: 'GET /assistants returns name as a number',
     catches: [{ check: 'schema.response-conforms', kind: 'schema' }],
     configure(app) {
-      onSendJson(app, opIs('listAssistants'), (json) => (Array.isArray(json) ? json.map((a) => ({ ...a, name: 42 })) : json));
+      onSendJson(app, opIs('listAssistants'), (json) =>
+        Array.isArray(json) ? json.map((a) => ({ ...a, name: 42 })) : json,
+      );
     },
   },
   {
@@ -434,7 +584,11 @@ export const runnerFaults: Fault[] = [
     catches: ['schema.calls-default-limit'],
     configure(app) {
       onSendJson(app, opIs('listCalls'), (json) =>
-        Array.isArray(json) && json.length > 50 ? json.map((c: Json, i: number) => (i === 50 ? { ...c, duration_seconds: String(c.duration_seconds ?? 1), provider: undefined } : c)) : json,
+        Array.isArray(json) && json.length > 50
+          ? json.map((c: Json, i: number) =>
+              i === 50 ? { ...c, duration_seconds: String(c.duration_seconds ?? 1), provider: undefined } : c,
+            )
+          : json,
       );
     },
   },
@@ -455,7 +609,11 @@ export const runnerFaults: Fault[] = [
     description: 'GET /calls returns one call more than limit',
     catches: ['schema.calls-limit'],
     configure(app) {
-      onSendJson(app, (r) => opIs('listCalls')(r) && 'limit' in (r.query as object), (json) => (Array.isArray(json) && json.length ? [...json, json[0]] : json));
+      onSendJson(
+        app,
+        (r) => opIs('listCalls')(r) && 'limit' in (r.query as object),
+        (json) => (Array.isArray(json) && json.length ? [...json, json[0]] : json),
+      );
     },
   },
   {
@@ -463,7 +621,11 @@ export const runnerFaults: Fault[] = [
     description: 'GET /calls without limit returns 20 calls',
     catches: ['schema.calls-default-limit'],
     configure(app) {
-      onSendJson(app, (r) => opIs('listCalls')(r) && !('limit' in (r.query as object)), (json) => (Array.isArray(json) ? json.slice(0, 20) : json));
+      onSendJson(
+        app,
+        (r) => opIs('listCalls')(r) && !('limit' in (r.query as object)),
+        (json) => (Array.isArray(json) ? json.slice(0, 20) : json),
+      );
     },
   },
   {
@@ -496,7 +658,9 @@ export const runnerFaults: Fault[] = [
     description: 'the created record carries another schedule start than the one sent',
     catches: ['stateful.create-echoes'],
     configure(app) {
-      onSendJson(app, opIs('createCampaign'), (json) => (json && json.id ? { ...json, schedule_start_time: '1999-01-01T00:00:00Z' } : json));
+      onSendJson(app, opIs('createCampaign'), (json) =>
+        json && json.id ? { ...json, schedule_start_time: '1999-01-01T00:00:00Z' } : json,
+      );
     },
   },
   {
@@ -504,7 +668,9 @@ export const runnerFaults: Fault[] = [
     description: 'GET /campaign/{id} returns the record under `data`, not `campaign`',
     catches: ['stateful.get-returns-created'],
     configure(app) {
-      onSendJson(app, opIs('getCampaign'), (json) => (json && json.campaign ? { data: json.campaign, counts: json.counts, calls: json.calls } : json));
+      onSendJson(app, opIs('getCampaign'), (json) =>
+        json && json.campaign ? { data: json.campaign, counts: json.counts, calls: json.calls } : json,
+      );
     },
   },
   {
@@ -512,7 +678,9 @@ export const runnerFaults: Fault[] = [
     description: 'PATCH answers the change but GET still shows the old name',
     catches: ['stateful.update-persists'],
     configure(app) {
-      onSendJson(app, opIs('getCampaign'), (json) => (json && json.campaign ? { ...json, campaign: { ...json.campaign, name: 'stale name' } } : json));
+      onSendJson(app, opIs('getCampaign'), (json) =>
+        json && json.campaign ? { ...json, campaign: { ...json.campaign, name: 'stale name' } } : json,
+      );
     },
   },
   {
@@ -522,8 +690,12 @@ export const runnerFaults: Fault[] = [
     configure(_app, internals) {
       wrapValidate(internals, (original) => (operationId, parts) => {
         const body = parts.body as Json;
-        if (operationId !== 'updateCampaign' || !body || typeof body !== 'object' || Array.isArray(body)) return original(operationId, parts);
-        return original(operationId, { ...parts, body: Object.fromEntries(Object.entries(body).filter(([, v]) => v !== false)) });
+        if (operationId !== 'updateCampaign' || !body || typeof body !== 'object' || Array.isArray(body))
+          return original(operationId, parts);
+        return original(operationId, {
+          ...parts,
+          body: Object.fromEntries(Object.entries(body).filter(([, v]) => v !== false)),
+        });
       });
     },
   },
@@ -532,7 +704,9 @@ export const runnerFaults: Fault[] = [
     description: 'PATCH answers the status as set, but GET still shows draft',
     catches: ['stateful.update-status-values'],
     configure(app) {
-      onSendJson(app, opIs('getCampaign'), (json) => (json && json.campaign ? { ...json, campaign: { ...json.campaign, status: 'draft' } } : json));
+      onSendJson(app, opIs('getCampaign'), (json) =>
+        json && json.campaign ? { ...json, campaign: { ...json.campaign, status: 'draft' } } : json,
+      );
     },
   },
   {
@@ -542,7 +716,14 @@ export const runnerFaults: Fault[] = [
     configure(_app, internals) {
       addIssue(internals, (operationId, body) =>
         operationId === 'updateCampaign' && body?.status === 'scheduled'
-          ? { pointer: '/status', location: 'body', rule: 'enum', expected: ['draft', 'running', 'paused', 'completed'], actual: 'scheduled', message: '/status must be one of draft, running, paused, completed' }
+          ? {
+              pointer: '/status',
+              location: 'body',
+              rule: 'enum',
+              expected: ['draft', 'running', 'paused', 'completed'],
+              actual: 'scheduled',
+              message: '/status must be one of draft, running, paused, completed',
+            }
           : undefined,
       );
     },
@@ -552,7 +733,11 @@ export const runnerFaults: Fault[] = [
     description: 'adding a recipient answers a JSON array, not an object',
     catches: ['stateful.add-recipient'],
     configure(app) {
-      onSendJson(app, (r, reply) => opIs('addRecipient')(r) && reply.statusCode < 300, () => []);
+      onSendJson(
+        app,
+        (r, reply) => opIs('addRecipient')(r) && reply.statusCode < 300,
+        () => [],
+      );
     },
   },
   {
@@ -560,7 +745,11 @@ export const runnerFaults: Fault[] = [
     description: 'the created invite carries another email than the one sent',
     catches: ['stateful.create-invite'],
     configure(app) {
-      onSendJson(app, (r, reply) => opIs('createInvite')(r) && reply.statusCode < 300, (json) => ({ ...json, email: 'someone@else.example' }));
+      onSendJson(
+        app,
+        (r, reply) => opIs('createInvite')(r) && reply.statusCode < 300,
+        (json) => ({ ...json, email: 'someone@else.example' }),
+      );
     },
   },
   {
@@ -569,7 +758,10 @@ export const runnerFaults: Fault[] = [
     catches: ['stateful.regenerate-key'],
     configure(_app, internals) {
       const store = internals.store;
-      store.regenerateKey = (keyId: string) => (keyId === store.data.apiKey.id ? { key: store.apiKey, id: store.data.apiKey.id, name: store.data.apiKey.name, upgraded: false } : undefined);
+      store.regenerateKey = (keyId: string) =>
+        keyId === store.data.apiKey.id
+          ? { key: store.apiKey, id: store.data.apiKey.id, name: store.data.apiKey.name, upgraded: false }
+          : undefined;
     },
   },
   {
@@ -577,7 +769,11 @@ export const runnerFaults: Fault[] = [
     description: 'the key returned by regeneration is not the one the server accepts',
     catches: ['stateful.regenerate-key'],
     configure(app) {
-      onSendJson(app, (r, reply) => opIs('regenerateApiKey')(r) && reply.statusCode < 300, (json) => ({ ...json, key: 'vapc_not_the_key' }));
+      onSendJson(
+        app,
+        (r, reply) => opIs('regenerateApiKey')(r) && reply.statusCode < 300,
+        (json) => ({ ...json, key: 'vapc_not_the_key' }),
+      );
     },
   },
   {
@@ -586,16 +782,33 @@ export const runnerFaults: Fault[] = [
     catches: ['stateful.regenerate-key'],
     configure(_app, internals) {
       const store = internals.store;
-      store.regenerateKey = (keyId: string) => (keyId === store.data.apiKey.id ? { key: 'vapc_9f3Kq2m8X1x7Z4w6T0p5', id: store.data.apiKey.id, name: store.data.apiKey.name, upgraded: false } : undefined);
+      store.regenerateKey = (keyId: string) =>
+        keyId === store.data.apiKey.id
+          ? {
+              key: 'vapc_9f3Kq2m8X1x7Z4w6T0p5',
+              id: store.data.apiKey.id,
+              name: store.data.apiKey.name,
+              upgraded: false,
+            }
+          : undefined;
     },
   },
   {
     name: 'example-string-secrets',
-    description: 'like a mock answering its schema\'s examples: the invite token and the regenerated key are the word "string"',
+    description:
+      'like a mock answering its schema\'s examples: the invite token and the regenerated key are the word "string"',
     catches: ['stateful.regenerate-key'],
     configure(app) {
-      onSendJson(app, (r, reply) => opIs('createInvite')(r) && reply.statusCode < 300, (json) => ({ ...json, token: 'string' }));
-      onSendJson(app, (r, reply) => opIs('regenerateApiKey')(r) && reply.statusCode < 300, (json) => ({ ...json, key: 'string' }));
+      onSendJson(
+        app,
+        (r, reply) => opIs('createInvite')(r) && reply.statusCode < 300,
+        (json) => ({ ...json, token: 'string' }),
+      );
+      onSendJson(
+        app,
+        (r, reply) => opIs('regenerateApiKey')(r) && reply.statusCode < 300,
+        (json) => ({ ...json, key: 'string' }),
+      );
     },
   },
   // ---- ratelimit ---------------------------------------------------------------------------------
@@ -607,7 +820,11 @@ export const runnerFaults: Fault[] = [
       { check: 'schema.response-conforms', kind: 'schema', field: '/x-ratelimit-remaining' },
     ],
     configure(app) {
-      onSendHeaders(app, () => true, (reply) => reply.removeHeader('x-ratelimit-remaining'));
+      onSendHeaders(
+        app,
+        () => true,
+        (reply) => reply.removeHeader('x-ratelimit-remaining'),
+      );
     },
   },
   {
@@ -615,7 +832,11 @@ export const runnerFaults: Fault[] = [
     description: 'X-RateLimit-Remaining always equals the limit',
     catches: ['ratelimit.remaining-decreases'],
     configure(app, internals) {
-      onSendHeaders(app, () => true, (reply) => reply.header('x-ratelimit-remaining', String(internals.rateLimit.max)));
+      onSendHeaders(
+        app,
+        () => true,
+        (reply) => reply.header('x-ratelimit-remaining', String(internals.rateLimit.max)),
+      );
     },
   },
   {
@@ -623,7 +844,11 @@ export const runnerFaults: Fault[] = [
     description: 'X-RateLimit-Reset is 999999 (neither seconds within a day nor an epoch)',
     catches: [{ check: 'ratelimit.reset-plausible', kind: 'mismatch', field: '/x-ratelimit-reset' }],
     configure(app) {
-      onSendHeaders(app, () => true, (reply) => reply.header('x-ratelimit-reset', '999999'));
+      onSendHeaders(
+        app,
+        () => true,
+        (reply) => reply.header('x-ratelimit-reset', '999999'),
+      );
     },
   },
   {
@@ -632,12 +857,16 @@ export const runnerFaults: Fault[] = [
     catches: ['ratelimit.burst-429'],
     options: { rateLimit: 20 },
     configure(app) {
-      onSendHeaders(app, (_r, reply) => reply.statusCode !== 429, (reply) => {
-        const limit = Number(reply.getHeader('x-ratelimit-limit'));
-        const remaining = Number(reply.getHeader('x-ratelimit-remaining'));
-        if (Number.isFinite(limit)) reply.header('x-ratelimit-limit', String(limit + 10));
-        if (Number.isFinite(remaining)) reply.header('x-ratelimit-remaining', String(remaining + 10));
-      });
+      onSendHeaders(
+        app,
+        (_r, reply) => reply.statusCode !== 429,
+        (reply) => {
+          const limit = Number(reply.getHeader('x-ratelimit-limit'));
+          const remaining = Number(reply.getHeader('x-ratelimit-remaining'));
+          if (Number.isFinite(limit)) reply.header('x-ratelimit-limit', String(limit + 10));
+          if (Number.isFinite(remaining)) reply.header('x-ratelimit-remaining', String(remaining + 10));
+        },
+      );
     },
   },
   {
@@ -655,11 +884,16 @@ export const runnerFaults: Fault[] = [
   },
   {
     name: 'too-many-detail-says-nothing',
-    description: 'the 429 body is {detail: "Nope"}: a string, but it does not say the rate limit was exceeded (section 7)',
+    description:
+      'the 429 body is {detail: "Nope"}: a string, but it does not say the rate limit was exceeded (section 7)',
     catches: ['ratelimit.burst-429'],
     options: { rateLimit: 20 },
     configure(app) {
-      onSendJson(app, (_request, reply) => reply.statusCode === 429, () => ({ detail: 'Nope' }));
+      onSendJson(
+        app,
+        (_request, reply) => reply.statusCode === 429,
+        () => ({ detail: 'Nope' }),
+      );
     },
   },
   {
@@ -668,10 +902,14 @@ export const runnerFaults: Fault[] = [
     catches: ['ratelimit.burst-429'],
     options: { rateLimit: 20 },
     configure(app) {
-      onSendHeaders(app, (_r, reply) => reply.statusCode !== 429, (reply) => {
-        const remaining = Number(reply.getHeader('x-ratelimit-remaining'));
-        if (Number.isFinite(remaining) && remaining < 1) reply.header('x-ratelimit-remaining', '1');
-      });
+      onSendHeaders(
+        app,
+        (_r, reply) => reply.statusCode !== 429,
+        (reply) => {
+          const remaining = Number(reply.getHeader('x-ratelimit-remaining'));
+          if (Number.isFinite(remaining) && remaining < 1) reply.header('x-ratelimit-remaining', '1');
+        },
+      );
     },
   },
   {
@@ -680,7 +918,11 @@ export const runnerFaults: Fault[] = [
     catches: ['ratelimit.burst-429'],
     options: { rateLimit: 20 },
     configure(app) {
-      onSendHeaders(app, (_r, reply) => reply.statusCode === 429, (reply) => reply.header('x-ratelimit-remaining', '5'));
+      onSendHeaders(
+        app,
+        (_r, reply) => reply.statusCode === 429,
+        (reply) => reply.header('x-ratelimit-remaining', '5'),
+      );
     },
   },
   // ---- cors --------------------------------------------------------------------------------------
@@ -700,7 +942,11 @@ export const runnerFaults: Fault[] = [
     description: 'the preflights carry no Access-Control-Allow-Origin',
     catches: ['cors.preflight-allow-origin'],
     configure(app) {
-      onSendHeaders(app, (r) => r.method === 'OPTIONS', (reply) => reply.removeHeader('access-control-allow-origin'));
+      onSendHeaders(
+        app,
+        (r) => r.method === 'OPTIONS',
+        (reply) => reply.removeHeader('access-control-allow-origin'),
+      );
     },
   },
   {
@@ -708,7 +954,11 @@ export const runnerFaults: Fault[] = [
     description: 'the preflights carry no Access-Control-Allow-Methods',
     catches: ['cors.preflight-allow-methods'],
     configure(app) {
-      onSendHeaders(app, (r) => r.method === 'OPTIONS', (reply) => reply.removeHeader('access-control-allow-methods'));
+      onSendHeaders(
+        app,
+        (r) => r.method === 'OPTIONS',
+        (reply) => reply.removeHeader('access-control-allow-methods'),
+      );
     },
   },
   {
@@ -716,7 +966,11 @@ export const runnerFaults: Fault[] = [
     description: 'the preflights allow the headers as *, which never covers Authorization in a browser',
     catches: ['cors.preflight-allow-headers'],
     configure(app) {
-      onSendHeaders(app, (r) => r.method === 'OPTIONS', (reply) => reply.header('access-control-allow-headers', '*'));
+      onSendHeaders(
+        app,
+        (r) => r.method === 'OPTIONS',
+        (reply) => reply.header('access-control-allow-headers', '*'),
+      );
     },
   },
   {
@@ -724,7 +978,11 @@ export const runnerFaults: Fault[] = [
     description: 'the preflights allow only Content-Type',
     catches: ['cors.preflight-allow-headers'],
     configure(app) {
-      onSendHeaders(app, (r) => r.method === 'OPTIONS', (reply) => reply.header('access-control-allow-headers', 'Content-Type'));
+      onSendHeaders(
+        app,
+        (r) => r.method === 'OPTIONS',
+        (reply) => reply.header('access-control-allow-headers', 'Content-Type'),
+      );
     },
   },
   // ---- robustness --------------------------------------------------------------------------------
@@ -734,7 +992,10 @@ export const runnerFaults: Fault[] = [
     catches: [{ check: 'robustness.no-5xx-valid', kind: 'status' }],
     configure(app) {
       app.addHook('preHandler', async (request, reply) => {
-        if (request.body !== undefined && /[^\x20-\x7e]/.test(JSON.stringify(request.body).replace(/\\u[0-9a-f]{4}/gi, '\u0001'))) {
+        if (
+          request.body !== undefined &&
+          /[^\x20-\x7e]/.test(JSON.stringify(request.body).replace(/\\u[0-9a-f]{4}/gi, '\u0001'))
+        ) {
           return reply.code(500).send({ detail: 'Internal Server Error' });
         }
         return undefined;
@@ -748,7 +1009,12 @@ export const runnerFaults: Fault[] = [
     configure(app) {
       app.addHook('preHandler', async (request, reply) => {
         const body = request.body;
-        if (request.method !== 'GET' && request.method !== 'OPTIONS' && body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) {
+        if (
+          request.method !== 'GET' &&
+          request.method !== 'OPTIONS' &&
+          body !== undefined &&
+          (body === null || typeof body !== 'object' || Array.isArray(body))
+        ) {
           return reply.code(500).send({ detail: 'Internal Server Error' });
         }
         return undefined;
@@ -760,13 +1026,25 @@ export const runnerFaults: Fault[] = [
     description: 'a request body over 100 KiB crashes the server (500)',
     catches: [{ check: 'robustness.no-5xx-valid', kind: 'status' }],
     configure(app) {
-      app.addHook('onRequest', async (request, reply) => (Number(request.headers['content-length'] ?? 0) > 100 * 1024 ? reply.code(500).send({ detail: 'Internal Server Error' }) : undefined));
+      app.addHook('onRequest', async (request, reply) =>
+        Number(request.headers['content-length'] ?? 0) > 100 * 1024
+          ? reply.code(500).send({ detail: 'Internal Server Error' })
+          : undefined,
+      );
     },
   },
-  bodyCrash('unsafe-integer-500', 'a body integer past 2^53 crashes the server (500)', ['ranges.numeric-edges', 'robustness.no-5xx-invalid'], (b) =>
-    Object.values(b).some((v) => typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)),
+  bodyCrash(
+    'unsafe-integer-500',
+    'a body integer past 2^53 crashes the server (500)',
+    ['ranges.numeric-edges', 'robustness.no-5xx-invalid'],
+    (b) => Object.values(b).some((v) => typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)),
   ),
-  bodyCrash('null-field-500', 'a body field sent as null crashes the server (500)', ['robustness.no-5xx-invalid'], (b) => Object.values(b).some((v) => v === null)),
+  bodyCrash(
+    'null-field-500',
+    'a body field sent as null crashes the server (500)',
+    ['robustness.no-5xx-invalid'],
+    (b) => Object.values(b).some((v) => v === null),
+  ),
   {
     name: 'repeated-query-500',
     description: 'a query parameter given twice crashes the server (500)',
@@ -774,16 +1052,33 @@ export const runnerFaults: Fault[] = [
     configure(app) {
       app.addHook('onRequest', async (request, reply) => {
         const names = [...new URLSearchParams(request.url.split('?')[1] ?? '').keys()];
-        return new Set(names).size !== names.length ? reply.code(500).send({ detail: 'Internal Server Error' }) : undefined;
+        return new Set(names).size !== names.length
+          ? reply.code(500).send({ detail: 'Internal Server Error' })
+          : undefined;
       });
     },
   },
-  bodyCrash('empty-name-500', 'a campaign name "" crashes the server (500)', ['robustness.no-5xx-valid'], (b) => b.name === ''),
+  bodyCrash(
+    'empty-name-500',
+    'a campaign name "" crashes the server (500)',
+    ['robustness.no-5xx-valid'],
+    (b) => b.name === '',
+  ),
   bodyCrash('empty-object-500', 'speech_settings {} crashes the server (500)', ['robustness.no-5xx-valid'], (b) =>
     Boolean(b.speech_settings && typeof b.speech_settings === 'object' && Object.keys(b.speech_settings).length === 0),
   ),
-  bodyCrash('empty-body-500', 'an empty JSON object as the body crashes the server (500)', ['robustness.no-5xx-valid'], (b) => Object.keys(b).length === 0),
-  bodyCrash('many-recipients-500', 'more than 10 recipients crash the server (500)', ['robustness.no-5xx-valid'], (b) => Array.isArray(b.recipients) && b.recipients.length > 10),
+  bodyCrash(
+    'empty-body-500',
+    'an empty JSON object as the body crashes the server (500)',
+    ['robustness.no-5xx-valid'],
+    (b) => Object.keys(b).length === 0,
+  ),
+  bodyCrash(
+    'many-recipients-500',
+    'more than 10 recipients crash the server (500)',
+    ['robustness.no-5xx-valid'],
+    (b) => Array.isArray(b.recipients) && b.recipients.length > 10,
+  ),
   // ---- lenient variants: correct servers of another strictness -----------------------------------
   {
     name: 'lenient-coerces-numeric-strings',
@@ -791,7 +1086,10 @@ export const runnerFaults: Fault[] = [
     catches: [],
     lenient: true,
     configure(_app, internals) {
-      wrapValidate(internals, (original) => (operationId, parts) => original(operationId, { ...parts, body: coerceBody(parts.body) }));
+      wrapValidate(
+        internals,
+        (original) => (operationId, parts) => original(operationId, { ...parts, body: coerceBody(parts.body) }),
+      );
     },
   },
   {
@@ -818,10 +1116,14 @@ export const runnerFaults: Fault[] = [
     catches: [],
     lenient: true,
     configure(app) {
-      onSendHeaders(app, () => true, (reply) => {
-        const reset = Number(reply.getHeader('x-ratelimit-reset'));
-        if (Number.isFinite(reset)) reply.header('x-ratelimit-reset', String(Math.ceil(Date.now() / 1000) + reset));
-      });
+      onSendHeaders(
+        app,
+        () => true,
+        (reply) => {
+          const reset = Number(reply.getHeader('x-ratelimit-reset'));
+          if (Number.isFinite(reset)) reply.header('x-ratelimit-reset', String(Math.ceil(Date.now() / 1000) + reset));
+        },
+      );
     },
   },
   {
@@ -831,8 +1133,18 @@ export const runnerFaults: Fault[] = [
     lenient: true,
     configure(_app, internals) {
       addIssue(internals, (operationId, body) =>
-        operationId === 'createCampaign' && body && typeof body === 'object' && !Array.isArray(body) && (body.name === undefined || body.assistant_id === undefined)
-          ? { pointer: '', location: 'body', rule: 'required', expected: 'name', message: "/ must have required property 'name'" }
+        operationId === 'createCampaign' &&
+        body &&
+        typeof body === 'object' &&
+        !Array.isArray(body) &&
+        (body.name === undefined || body.assistant_id === undefined)
+          ? {
+              pointer: '',
+              location: 'body',
+              rule: 'required',
+              expected: 'name',
+              message: "/ must have required property 'name'",
+            }
           : undefined,
       );
     },
@@ -849,32 +1161,56 @@ export const runnerFaults: Fault[] = [
           .code(204)
           .header('access-control-allow-origin', '*')
           .header('access-control-allow-methods', 'GET, POST, PATCH, OPTIONS')
-          .header('access-control-allow-headers', String(request.headers['access-control-request-headers'] ?? 'authorization, x-user-id'))
+          .header(
+            'access-control-allow-headers',
+            String(request.headers['access-control-request-headers'] ?? 'authorization, x-user-id'),
+          )
           .send();
       });
     },
   },
   {
     name: 'lenient-update-nulls-omitted-fields',
-    description: 'PATCH answers the update record with the fields it omits present as null (a field not marked required may be absent or null)',
+    description:
+      'PATCH answers the update record with the fields it omits present as null (a field not marked required may be absent or null)',
     catches: [],
     lenient: true,
     configure(app, internals) {
       // The omitted fields are those of the full record (what create answers) the update answer lacks.
-      onSendJson(app, (request, reply) => opIs('updateCampaign')(request) && reply.statusCode < 300, (json) => {
-        const full = internals.store.renderCampaign(json.id) ?? {};
-        return { ...Object.fromEntries(Object.keys(full).filter((f) => !(f in json)).map((f) => [f, null])), ...json };
-      });
+      onSendJson(
+        app,
+        (request, reply) => opIs('updateCampaign')(request) && reply.statusCode < 300,
+        (json) => {
+          const full = internals.store.renderCampaign(json.id) ?? {};
+          return {
+            ...Object.fromEntries(
+              Object.keys(full)
+                .filter((f) => !(f in json))
+                .map((f) => [f, null]),
+            ),
+            ...json,
+          };
+        },
+      );
     },
   },
   {
     name: 'lenient-error-wording',
-    description: 'the 401 and 429 details are worded as common frameworks word them ("Not authenticated", "Too Many Requests")',
+    description:
+      'the 401 and 429 details are worded as common frameworks word them ("Not authenticated", "Too Many Requests")',
     catches: [],
     lenient: true,
     configure(app) {
-      onSendJson(app, (_request, reply) => reply.statusCode === 401, () => ({ detail: 'Not authenticated' }));
-      onSendJson(app, (_request, reply) => reply.statusCode === 429, () => ({ detail: 'Too Many Requests' }));
+      onSendJson(
+        app,
+        (_request, reply) => reply.statusCode === 401,
+        () => ({ detail: 'Not authenticated' }),
+      );
+      onSendJson(
+        app,
+        (_request, reply) => reply.statusCode === 429,
+        () => ({ detail: 'Too Many Requests' }),
+      );
     },
   },
   {
@@ -884,13 +1220,16 @@ export const runnerFaults: Fault[] = [
     lenient: true,
     configure(app) {
       onSendJson(app, status(422), (json) => ({
-        detail: (json.detail ?? []).map((d: Json) => (Array.isArray(d.loc) && d.loc.length > 2 ? { ...d, loc: [d.loc[0], d.loc.slice(1).join('.')] } : d)),
+        detail: (json.detail ?? []).map((d: Json) =>
+          Array.isArray(d.loc) && d.loc.length > 2 ? { ...d, loc: [d.loc[0], d.loc.slice(1).join('.')] } : d,
+        ),
       }));
     },
   },
   {
     name: 'lenient-refuses-negative-and-int32-overflow',
-    description: 'limit, offset and short_term_summaries_limit (no bound stated) refused with 422 when negative or past int32, as `ge=0` and int32 columns do',
+    description:
+      'limit, offset and short_term_summaries_limit (no bound stated) refused with 422 when negative or past int32, as `ge=0` and int32 columns do',
     catches: [],
     lenient: true,
     configure(_app, internals) {
@@ -904,7 +1243,13 @@ export const runnerFaults: Fault[] = [
     lenient: true,
     configure(app, internals) {
       app.addHook('onSend', async (request, reply, payload) => {
-        if (reply.statusCode === 401 && request.headers['x-user-id'] && request.headers['x-user-id'] !== internals.store.userId && bearer(request) === `Bearer ${internals.store.apiKey}`) reply.code(403);
+        if (
+          reply.statusCode === 401 &&
+          request.headers['x-user-id'] &&
+          request.headers['x-user-id'] !== internals.store.userId &&
+          bearer(request) === `Bearer ${internals.store.apiKey}`
+        )
+          reply.code(403);
         return payload;
       });
     },
@@ -925,7 +1270,14 @@ function refuseUnboundedOutsideInt32(internals: ReferenceInternals): void {
       const n = typeof raw === 'string' && /^-?\d+$/.test(raw) ? Number(raw) : raw;
       if (typeof n !== 'number' || (n >= 0 && n <= 2 ** 31 - 1)) continue;
       const pointer = t.location === 'query' ? `/${t.name}` : t.pointer!;
-      issues.push({ pointer, location: t.location, rule: n < 0 ? 'minimum' : 'maximum', expected: n < 0 ? 0 : 2 ** 31 - 1, actual: n, message: `${pointer} must be within 0..${2 ** 31 - 1}` });
+      issues.push({
+        pointer,
+        location: t.location,
+        rule: n < 0 ? 'minimum' : 'maximum',
+        expected: n < 0 ? 0 : 2 ** 31 - 1,
+        actual: n,
+        message: `${pointer} must be within 0..${2 ** 31 - 1}`,
+      });
     }
     return issues.length ? { ok: false, issues } : original(operationId, parts);
   });
@@ -933,7 +1285,8 @@ function refuseUnboundedOutsideInt32(internals: ReferenceInternals): void {
 
 function coerceBody(body: unknown): unknown {
   if (Array.isArray(body)) return body.map(coerceBody);
-  if (body && typeof body === 'object') return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, coerceBody(v)]));
+  if (body && typeof body === 'object')
+    return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, coerceBody(v)]));
   if (typeof body === 'string' && /^-?\d+$/.test(body)) return Number(body);
   if (body === 'true' || body === 'false') return body === 'true';
   return body;

@@ -74,7 +74,9 @@ function acceptOutOfBound(internals: ReferenceInternals, field: string, side: 'm
     const limit = bound?.[side];
     if (limit === undefined) return result;
     const offByOne = side === 'minimum' ? limit - 1 : limit + 1;
-    const issues = result.issues.filter((i) => !(i.rule === side && i.pointer === `/${field}` && i.actual === offByOne));
+    const issues = result.issues.filter(
+      (i) => !(i.rule === side && i.pointer === `/${field}` && i.actual === offByOne),
+    );
     if (issues.length > 0) return { ok: false, issues };
     // Nothing else was wrong: validate again with the bound value, then put the sent value back.
     const body = { ...(parts.body as Json), [field]: limit };
@@ -85,7 +87,10 @@ function acceptOutOfBound(internals: ReferenceInternals, field: string, side: 'm
 }
 
 /** Rejects a request with one extra issue when `reject` says so. */
-function rejectAlso(internals: ReferenceInternals, reject: (operationId: string, body: Json) => ValidationIssue | undefined): void {
+function rejectAlso(
+  internals: ReferenceInternals,
+  reject: (operationId: string, body: Json) => ValidationIssue | undefined,
+): void {
   const original = internals.validateRequest;
   internals.validateRequest = (operationId, parts) => {
     const issue = reject(operationId, parts.body);
@@ -94,7 +99,11 @@ function rejectAlso(internals: ReferenceInternals, reject: (operationId: string,
 }
 
 /** Rewrites the query the operation sees after validation. */
-function editQuery(internals: ReferenceInternals, operationId: string, edit: (query: Record<string, unknown>) => void): void {
+function editQuery(
+  internals: ReferenceInternals,
+  operationId: string,
+  edit: (query: Record<string, unknown>) => void,
+): void {
   const original = internals.validateRequest;
   internals.validateRequest = (id, parts) => {
     const result = original(id, parts);
@@ -142,7 +151,11 @@ export const serverFaults: ServerFault[] = [
     ],
     description: 'a range violation is answered 400 instead of 422',
     configure(app) {
-      editHeaders(app, (_r, reply) => reply.statusCode === 422, (reply) => reply.code(400));
+      editHeaders(
+        app,
+        (_r, reply) => reply.statusCode === 422,
+        (reply) => reply.code(400),
+      );
     },
   },
   // ---- validation error body -------------------------------------------------------------------
@@ -164,7 +177,9 @@ export const serverFaults: ServerFault[] = [
     catches: [],
     description: 'loc in the 422 body leaves out where the fault is (body/query/path)',
     configure(app) {
-      rewriteJson(app, statusIs(422), (json) => ({ detail: (json.detail ?? []).map((d: Json) => ({ ...d, loc: d.loc.slice(1) })) }));
+      rewriteJson(app, statusIs(422), (json) => ({
+        detail: (json.detail ?? []).map((d: Json) => ({ ...d, loc: d.loc.slice(1) })),
+      }));
     },
   },
   {
@@ -246,7 +261,8 @@ export const serverFaults: ServerFault[] = [
     description: 'any X-User-ID value (or none) is accepted with the right bearer',
     configure(_app, internals) {
       const original = internals.authenticate;
-      internals.authenticate = (operation, headers) => original(operation, { ...headers, 'x-user-id': internals.store.userId });
+      internals.authenticate = (operation, headers) =>
+        original(operation, { ...headers, 'x-user-id': internals.store.userId });
     },
   },
   {
@@ -256,7 +272,8 @@ export const serverFaults: ServerFault[] = [
     configure(_app, internals) {
       const original = internals.authenticate;
       internals.authenticate = (operation, headers) =>
-        original(operation, headers) && (operation.id !== 'regenerateApiKey' || headers['x-user-id'] === internals.store.userId);
+        original(operation, headers) &&
+        (operation.id !== 'regenerateApiKey' || headers['x-user-id'] === internals.store.userId);
     },
   },
   {
@@ -274,7 +291,9 @@ export const serverFaults: ServerFault[] = [
     catches: [{ check: 'schema.response-conforms', kind: 'schema', field: '/0/duration_seconds' }],
     description: 'Call.duration_seconds is a string ("42") instead of an integer',
     configure: (app) =>
-      rewriteJson(app, op('listCalls'), (json) => (Array.isArray(json) ? json.map((c) => ({ ...c, duration_seconds: String(c.duration_seconds) })) : json)),
+      rewriteJson(app, op('listCalls'), (json) =>
+        Array.isArray(json) ? json.map((c) => ({ ...c, duration_seconds: String(c.duration_seconds) })) : json,
+      ),
   },
   {
     name: 'call-missing-to-number',
@@ -320,7 +339,8 @@ export const serverFaults: ServerFault[] = [
   {
     name: 'create-drops-camelcase-schedule',
     catches: ['stateful.get-returns-created'],
-    description: 'scheduleStartTime/scheduleEndTime sent on create do not land in schedule_start_time/schedule_end_time',
+    description:
+      'scheduleStartTime/scheduleEndTime sent on create do not land in schedule_start_time/schedule_end_time',
     configure(_app, internals) {
       const store = internals.store;
       const original = store.createCampaign.bind(store);
@@ -352,7 +372,14 @@ export const serverFaults: ServerFault[] = [
     configure: (_app, internals) =>
       rejectAlso(internals, (operationId, body) =>
         operationId === 'updateCampaign' && body?.status === 'paused'
-          ? { pointer: '/status', location: 'body', rule: 'enum', expected: ['draft', 'running'], actual: 'paused', message: 'body /status must be one of draft, running' }
+          ? {
+              pointer: '/status',
+              location: 'body',
+              rule: 'enum',
+              expected: ['draft', 'running'],
+              actual: 'paused',
+              message: 'body /status must be one of draft, running',
+            }
           : undefined,
       ),
   },
@@ -361,7 +388,11 @@ export const serverFaults: ServerFault[] = [
     catches: ['stateful.update-record-shape'],
     description: 'PATCH returns the full record, including the six fields the update record omits',
     configure(app, internals) {
-      rewriteJson(app, (r, reply) => op('updateCampaign')(r, reply) && reply.statusCode < 300, (json) => internals.store.renderCampaign(json.id) ?? json);
+      rewriteJson(
+        app,
+        (r, reply) => op('updateCampaign')(r, reply) && reply.statusCode < 300,
+        (json) => internals.store.renderCampaign(json.id) ?? json,
+      );
     },
   },
   // ---- CORS --------------------------------------------------------------------------------------
@@ -370,7 +401,9 @@ export const serverFaults: ServerFault[] = [
     catches: ['cors.preflight-allow-origin'],
     description: 'the documented preflights answer without Access-Control-Allow-Origin',
     configure: (app) =>
-      editHeaders(app, op('preflightUserCredential', 'preflightChatLogs', 'preflightChatSessions'), (reply) => reply.removeHeader('access-control-allow-origin')),
+      editHeaders(app, op('preflightUserCredential', 'preflightChatLogs', 'preflightChatSessions'), (reply) =>
+        reply.removeHeader('access-control-allow-origin'),
+      ),
   },
   // ---- robustness and response encoding ---------------------------------------------------------
   {
@@ -379,7 +412,8 @@ export const serverFaults: ServerFault[] = [
     description: 'a request body with a non-ASCII character crashes the server (500)',
     configure(app) {
       app.addHook('preHandler', async (request) => {
-        if (request.body !== undefined && /[^\x00-\x7f]/.test(JSON.stringify(request.body))) throw new Error('cannot encode');
+        if (request.body !== undefined && /[^\x00-\x7f]/.test(JSON.stringify(request.body)))
+          throw new Error('cannot encode');
       });
     },
   },
@@ -397,6 +431,7 @@ export const serverFaults: ServerFault[] = [
     name: 'response-wrong-content-type',
     catches: [{ check: 'schema.response-conforms', kind: 'content-type' }],
     description: 'GET /protected answers its JSON body as text/html',
-    configure: (app) => editHeaders(app, op('getProtected'), (reply) => reply.header('content-type', 'text/html; charset=utf-8')),
+    configure: (app) =>
+      editHeaders(app, op('getProtected'), (reply) => reply.header('content-type', 'text/html; charset=utf-8')),
   },
 ];

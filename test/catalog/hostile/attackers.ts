@@ -28,7 +28,11 @@ interface Answer {
   body: string;
 }
 
-const json = (status: number, value: unknown): Answer => ({ status, type: 'application/json', body: JSON.stringify(value) });
+const json = (status: number, value: unknown): Answer => ({
+  status,
+  type: 'application/json',
+  body: JSON.stringify(value),
+});
 
 function bombBody(): string {
   const items: string[] = [];
@@ -56,7 +60,9 @@ function attack(kind: Attack, req: IncomingMessage, bomb: () => string, n: numbe
     case 'echo-key':
       // The key lands across the cuts a reporter or a check might make: 120 and 160 characters into
       // the body, and at the 4 KiB a report keeps.
-      return json(401, { detail: `Invalid credentials${'.'.repeat(ECHO_PADDING[n % ECHO_PADDING.length]!)}${(req.headers.authorization ?? '').replace(/^bearer\s+/i, '')} for ${req.headers['x-user-id'] ?? ''}` });
+      return json(401, {
+        detail: `Invalid credentials${'.'.repeat(ECHO_PADDING[n % ECHO_PADDING.length]!)}${(req.headers.authorization ?? '').replace(/^bearer\s+/i, '')} for ${req.headers['x-user-id'] ?? ''}`,
+      });
     case 'hostile-discovery':
       return json(401, { detail: 'Invalid credentials' });
   }
@@ -65,7 +71,11 @@ function attack(kind: Attack, req: IncomingMessage, bomb: () => string, n: numbe
 function currentUser(kind: Attack): Answer {
   const org = kind === 'hostile-discovery' ? `org_1\n::error title=FORGED::from discovery\x1b[2J\x1b]0;t\x07` : 'org_1';
   const extra = kind === 'teach-failed' ? { token: 'failed' } : {};
-  return json(200, { user: { id: USER_ID, email: 'a@example.com', name: 'A', default_org_id: org }, orgs: [{ id: org, name: 'O', role: 'owner' }], ...extra });
+  return json(200, {
+    user: { id: USER_ID, email: 'a@example.com', name: 'A', default_org_id: org },
+    orgs: [{ id: org, name: 'O', role: 'owner' }],
+    ...extra,
+  });
 }
 
 export type AttackerServer = HostileServer;

@@ -30,38 +30,57 @@ const expectations: Array<{ behaviour: Behaviour; exit: 1 | 2; message: RegExp }
 // the timeout use 300 ms.
 describe('hostile servers', () => {
   for (const { behaviour, exit, message } of expectations) {
-    it(`a server that answers "${behaviour}" ends with exit ${exit} and a clear message`, { timeout: 30_000 }, async () => {
-      const server = await startHostileServer(behaviour);
-      let out = '';
-      let err = '';
-      const reportDir = join(dir, behaviour);
-      global.gc?.();
-      const rssBefore = process.memoryUsage().rss;
-      try {
-        const code = await main(['run', '--base-url', server.url, '--timeout-ms', exit === 2 ? '300' : '3000', '--seed', '11', '--quiet', '--report-dir', reportDir], {
-          stdout: (t) => void (out += t),
-          stderr: (t) => void (err += t),
-          env: { NO_COLOR: '1' },
-          isTTY: false,
-        });
-        expect(code).toBe(exit);
-        expect(exit === 2 ? err : out).toMatch(message);
-        expect(out + err).not.toMatch(STACK);
-        expect(out + err).not.toMatch(/internal error/);
-        if (exit === 1) {
-          const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8'));
-          expect(report.summary.failed).toBeGreaterThan(0);
-          expect(report.summary.errors).toBe(0);
-          // Bodies in the report are capped: a 64 MiB answer never lands in it.
-          expect(readFileSync(join(reportDir, 'report.json'), 'utf8').length).toBeLessThan(8 * 1024 * 1024);
-          // A pathological body is reported as such, not parsed.
-          if (behaviour === 'deep-json') expect(readFileSync(join(reportDir, 'report.json'), 'utf8')).toContain('nested deeper than 64 levels');
+    it(
+      `a server that answers "${behaviour}" ends with exit ${exit} and a clear message`,
+      { timeout: 30_000 },
+      async () => {
+        const server = await startHostileServer(behaviour);
+        let out = '';
+        let err = '';
+        const reportDir = join(dir, behaviour);
+        global.gc?.();
+        const rssBefore = process.memoryUsage().rss;
+        try {
+          const code = await main(
+            [
+              'run',
+              '--base-url',
+              server.url,
+              '--timeout-ms',
+              exit === 2 ? '300' : '3000',
+              '--seed',
+              '11',
+              '--quiet',
+              '--report-dir',
+              reportDir,
+            ],
+            {
+              stdout: (t) => void (out += t),
+              stderr: (t) => void (err += t),
+              env: { NO_COLOR: '1' },
+              isTTY: false,
+            },
+          );
+          expect(code).toBe(exit);
+          expect(exit === 2 ? err : out).toMatch(message);
+          expect(out + err).not.toMatch(STACK);
+          expect(out + err).not.toMatch(/internal error/);
+          if (exit === 1) {
+            const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8'));
+            expect(report.summary.failed).toBeGreaterThan(0);
+            expect(report.summary.errors).toBe(0);
+            // Bodies in the report are capped: a 64 MiB answer never lands in it.
+            expect(readFileSync(join(reportDir, 'report.json'), 'utf8').length).toBeLessThan(8 * 1024 * 1024);
+            // A pathological body is reported as such, not parsed.
+            if (behaviour === 'deep-json')
+              expect(readFileSync(join(reportDir, 'report.json'), 'utf8')).toContain('nested deeper than 64 levels');
+          }
+        } finally {
+          await server.close();
         }
-      } finally {
-        await server.close();
-      }
-      // Memory stays bounded: each huge body is cut at 1 MiB and dropped.
-      expect(process.memoryUsage().rss - rssBefore).toBeLessThan(300 * 1024 * 1024);
-    });
+        // Memory stays bounded: each huge body is cut at 1 MiB and dropped.
+        expect(process.memoryUsage().rss - rssBefore).toBeLessThan(300 * 1024 * 1024);
+      },
+    );
   }
 });

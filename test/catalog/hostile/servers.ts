@@ -9,7 +9,16 @@ export interface HostileServer {
   close(): Promise<void>;
 }
 
-export type Behaviour = 'hang' | 'reset' | 'invalid-json' | 'huge-body' | 'drip' | 'html-500' | 'redirect-loop' | 'stall-after-discovery' | 'deep-json';
+export type Behaviour =
+  | 'hang'
+  | 'reset'
+  | 'invalid-json'
+  | 'huge-body'
+  | 'drip'
+  | 'html-500'
+  | 'redirect-loop'
+  | 'stall-after-discovery'
+  | 'deep-json';
 
 const HUGE_CHUNK = Buffer.alloc(64 * 1024, 'a');
 const DEEP_JSON = `${'['.repeat(400_000)}${']'.repeat(400_000)}`;
@@ -46,7 +55,8 @@ const behaviours: Record<Behaviour, (req: IncomingMessage, res: ServerResponse, 
     res.on('close', () => clearInterval(timer));
   },
   // Every request: an HTML error page.
-  'html-500': (_req, res) => res.writeHead(500, { 'content-type': 'text/html' }).end('<html><body><h1>Internal Server Error</h1></body></html>'),
+  'html-500': (_req, res) =>
+    res.writeHead(500, { 'content-type': 'text/html' }).end('<html><body><h1>Internal Server Error</h1></body></html>'),
   // Every request: 200 with 800 KB of JSON nested 400,000 levels deep.
   'deep-json': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(DEEP_JSON),
   // Every request: a redirect to itself.
@@ -57,7 +67,9 @@ const behaviours: Record<Behaviour, (req: IncomingMessage, res: ServerResponse, 
  * A loopback server on 127.0.0.1:0 that reads each request whole, then lets `answer` respond; it
  * counts requests and closes its open connections on `close()`.
  */
-export async function startLoopbackServer(answer: (req: IncomingMessage, res: ServerResponse, n: number) => void): Promise<HostileServer> {
+export async function startLoopbackServer(
+  answer: (req: IncomingMessage, res: ServerResponse, n: number) => void,
+): Promise<HostileServer> {
   let count = 0;
   const server: Server = createServer((req, res) => {
     const n = ++count;

@@ -18,7 +18,12 @@ const results: Array<{ name: string; status: number; stdout: string; stderr: str
 for (const c of cases) {
   let stdout = '';
   let stderr = '';
-  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), env: c.env ?? {}, isTTY: false };
+  const io: CliIo = {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    env: c.env ?? {},
+    isTTY: false,
+  };
   process.chdir(c.cwd);
   const started = Date.now();
   const status = await main(c.argv, io);

@@ -11,7 +11,17 @@
  * looks for and whose peak RSS is bounded.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, openSync, ftruncateSync, closeSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  openSync,
+  ftruncateSync,
+  closeSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -34,17 +44,31 @@ const ENV_MARKER = 'env-marker-Zq81xK0pLm';
 const API_KEY = 'sk-test-Q9w8e7r6t5y4';
 
 /** A small OpenAPI 3.1 document: GET /items with the given query parameters, plus extra paths. */
-function doc(parameters: object[], extraPaths: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): object {
+function doc(
+  parameters: object[],
+  extraPaths: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+): object {
   const op = { parameters, responses: { '200': { description: 'ok' } } };
-  return { openapi: '3.1.0', info: { title: 't', version: '1.0.0' }, paths: { '/items': { get: op }, ...extraPaths }, ...extra };
+  return {
+    openapi: '3.1.0',
+    info: { title: 't', version: '1.0.0' },
+    paths: { '/items': { get: op }, ...extraPaths },
+    ...extra,
+  };
 }
-const limit = (defaultValue: unknown = 1) => ({ name: 'limit', in: 'query', schema: { type: 'integer', default: defaultValue } });
+const limit = (defaultValue: unknown = 1) => ({
+  name: 'limit',
+  in: 'query',
+  schema: { type: 'integer', default: defaultValue },
+});
 
 let tmp: string;
 let spec: string;
 let base: string;
 let repo: string;
-const write = (file: string, value: unknown) => writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
+const write = (file: string, value: unknown) =>
+  writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
 /** A head spec in the spec folder whose `limit` default is `{ $ref: ref }`; returns its path. */
 function headWithRef(name: string, ref: string): string {
   const file = join(spec, `${name}.json`);
@@ -55,7 +79,12 @@ function headWithRef(name: string, ref: string): string {
 async function vapc(argv: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
   let stdout = '';
   let stderr = '';
-  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), env: options.env ?? {}, isTTY: false };
+  const io: CliIo = {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    env: options.env ?? {},
+    isTTY: false,
+  };
   const cwd = process.cwd();
   process.chdir(options.cwd ?? tmp);
   const started = Date.now();
@@ -79,7 +108,11 @@ function expectRefused(run: Run, ref: string | RegExp): void {
 }
 
 const git = (args: string[]) => {
-  const r = spawnSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd: repo, encoding: 'utf8' });
+  const r = spawnSync(
+    'git',
+    ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args],
+    { cwd: repo, encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
 };
 
@@ -120,7 +153,10 @@ describe('a spec is confined to its own folder', () => {
   });
 
   it('refuses a ../ path out of the folder', async () => {
-    expectRefused(await vapc(['diff', base, headWithRef('dotdot', '../outside/secret.yaml')]), '../outside/secret.yaml');
+    expectRefused(
+      await vapc(['diff', base, headWithRef('dotdot', '../outside/secret.yaml')]),
+      '../outside/secret.yaml',
+    );
   });
 
   it('refuses a symlink in the working tree that leads out of the folder', async () => {
@@ -132,7 +168,10 @@ describe('a spec is confined to its own folder', () => {
   });
 
   it('vapc lint refuses the same $ref before Redocly reads it', async () => {
-    expectRefused(await vapc(['lint', '--spec', headWithRef('lint-dotdot', '../outside/secret.yaml')]), '../outside/secret.yaml');
+    expectRefused(
+      await vapc(['lint', '--spec', headWithRef('lint-dotdot', '../outside/secret.yaml')]),
+      '../outside/secret.yaml',
+    );
   });
 });
 
@@ -158,7 +197,8 @@ describe('no network $ref, even to loopback in disguise', () => {
   ];
 
   it('refuses every http $ref without --allow-ref-host, with no request made', async () => {
-    for (const [i, [, ref]] of refs().entries()) expectRefused(await vapc(['diff', base, headWithRef(`http-${i}`, ref)]), ref);
+    for (const [i, [, ref]] of refs().entries())
+      expectRefused(await vapc(['diff', base, headWithRef(`http-${i}`, ref)]), ref);
     expect(requests).toBe(0);
   });
 
@@ -172,7 +212,19 @@ describe('no network $ref, even to loopback in disguise', () => {
   });
 
   it('counts only public unicast addresses as public', () => {
-    for (const a of ['0.0.0.0', '127.0.0.1', '10.1.2.3', '169.254.169.254', '::1', '::', '::ffff:127.0.0.1', '::ffff:7f00:1', 'fe80::1', 'fd00::1', '64:ff9b::7f00:1']) {
+    for (const a of [
+      '0.0.0.0',
+      '127.0.0.1',
+      '10.1.2.3',
+      '169.254.169.254',
+      '::1',
+      '::',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      'fe80::1',
+      'fd00::1',
+      '64:ff9b::7f00:1',
+    ]) {
       expect(isPublicAddress(a), a).toBe(false);
     }
     for (const a of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946']) expect(isPublicAddress(a), a).toBe(true);
@@ -180,12 +232,26 @@ describe('no network $ref, even to loopback in disguise', () => {
 });
 
 describe('vapc diff output is guarded: names and paths from a spec are data', () => {
-  const names = ['::error::x', 'a\n::error title=pwn::injected', '\r::warning::y', '\u001b[31mred\u001b]0;title\u0007', '![img](http://x/i.png)', '[link](http://x)', '<img src=x>'];
+  const names = [
+    '::error::x',
+    'a\n::error title=pwn::injected',
+    '\r::warning::y',
+    '\u001b[31mred\u001b]0;title\u0007',
+    '![img](http://x/i.png)',
+    '[link](http://x)',
+    '<img src=x>',
+  ];
   let head: string;
   beforeAll(() => {
     head = join(spec, 'injected.json');
-    const params = [limit(), ...[...names, `key-${API_KEY}`].map((name) => ({ name, in: 'query', schema: { type: 'string' } }))];
-    write(head, doc(params, { '/p/::error::p![i](http://x/p.png)': { get: { responses: { '200': { description: 'ok' } } } } }));
+    const params = [
+      limit(),
+      ...[...names, `key-${API_KEY}`].map((name) => ({ name, in: 'query', schema: { type: 'string' } })),
+    ];
+    write(
+      head,
+      doc(params, { '/p/::error::p![i](http://x/p.png)': { get: { responses: { '200': { description: 'ok' } } } } }),
+    );
   });
 
   /** No raw control character; no line (split at LF or CR) that starts a workflow command unless vapc wrote it. */
@@ -256,12 +322,23 @@ describe('bounded: devices, /proc, bombs and huge files (one child process)', ()
     closeSync(big);
     spawnSync('mkfifo', [join(bombs, 'pipe.yaml')]);
     const levels = 'abcdefghi'.split('');
-    const alias = levels.map((l, i) => `${l}: &${l} [${Array(9).fill(i === 0 ? 'x' : `*${levels[i - 1]}`).join(', ')}]`).join('\n');
+    const alias = levels
+      .map(
+        (l, i) =>
+          `${l}: &${l} [${Array(9)
+            .fill(i === 0 ? 'x' : `*${levels[i - 1]}`)
+            .join(', ')}]`,
+      )
+      .join('\n');
     write(join(bombs, 'alias.yaml'), `openapi: 3.1.0\ninfo: {title: t, version: 1.0.0}\npaths: {}\n${alias}\n`);
     write(join(bombs, 'many.json'), `[${Array(1_100_000).fill(0).join(',')}]`);
     write(join(bombs, 'deep.json'), `${'['.repeat(300)}${']'.repeat(300)}`);
     const schemas: Record<string, object> = { L40: { type: 'string' } };
-    for (let i = 0; i < 40; i++) schemas[`L${i}`] = { type: 'object', properties: { a: { $ref: `#/components/schemas/L${i + 1}` }, b: { $ref: `#/components/schemas/L${i + 1}` } } };
+    for (let i = 0; i < 40; i++)
+      schemas[`L${i}`] = {
+        type: 'object',
+        properties: { a: { $ref: `#/components/schemas/L${i + 1}` }, b: { $ref: `#/components/schemas/L${i + 1}` } },
+      };
     write(join(bombs, 'laughs.json'), doc([limit()], {}, { components: { schemas } }));
     const head = (name: string, ref: string) => {
       write(join(bombs, `${name}.json`), doc([limit({ $ref: ref })]));
@@ -272,7 +349,11 @@ describe('bounded: devices, /proc, bombs and huge files (one child process)', ()
     const cases = [
       { name: 'environ-text', argv: ['diff', base, environ] },
       { name: 'environ-json', argv: ['diff', base, environ, '--format', 'json'] },
-      { name: 'environ-github', argv: ['diff', base, environ, '--format', 'markdown'], env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } },
+      {
+        name: 'environ-github',
+        argv: ['diff', base, environ, '--format', 'markdown'],
+        env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary },
+      },
       { name: 'dev-zero', argv: ['diff', base, head('devzero', '/dev/zero')] },
       { name: 'one-gigabyte', argv: ['diff', base, head('gigabyte', 'big.yaml')] },
       { name: 'fifo', argv: ['diff', base, head('fifo', 'pipe.yaml')] },
@@ -281,11 +362,15 @@ describe('bounded: devices, /proc, bombs and huge files (one child process)', ()
       { name: 'nesting', argv: ['diff', base, head('nesting', 'deep.json')] },
       { name: 'ref-laughs', argv: ['diff', base, join(bombs, 'laughs.json')] },
     ].map((c) => ({ ...c, cwd: tmp }));
-    const proc = spawn(process.execPath, ['--import', 'tsx', join(packageRoot, 'test/catalog/hostile/spec-child.ts'), JSON.stringify(cases)], {
-      cwd: packageRoot,
-      env: { ...process.env, HOSTILE_SPEC_MARKER: ENV_MARKER },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const proc = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(packageRoot, 'test/catalog/hostile/spec-child.ts'), JSON.stringify(cases)],
+      {
+        cwd: packageRoot,
+        env: { ...process.env, HOSTILE_SPEC_MARKER: ENV_MARKER },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -302,7 +387,8 @@ describe('bounded: devices, /proc, bombs and huge files (one child process)', ()
   }, 120_000);
 
   it('/proc/self/environ: refused in every format, the environment never printed', () => {
-    for (const name of ['environ-text', 'environ-json', 'environ-github']) expectRefused(result(name), '/proc/self/environ');
+    for (const name of ['environ-text', 'environ-json', 'environ-github'])
+      expectRefused(result(name), '/proc/self/environ');
   });
   it('/dev/zero: refused before any read', () => expectRefused(result('dev-zero'), '/dev/zero'));
   it('a 1 GB file: refused from its size', () => expectRefused(result('one-gigabyte'), /\$ref "big\.yaml".*bytes/));
@@ -311,5 +397,6 @@ describe('bounded: devices, /proc, bombs and huge files (one child process)', ()
   it('more nodes than the cap: refused', () => expectRefused(result('node-count'), /\$ref "many\.json".*nodes/));
   it('deeper nesting than the cap: refused', () => expectRefused(result('nesting'), /\$ref "deep\.json".*nested/));
   it('$refs that expand exponentially: refused', () => expectRefused(result('ref-laughs'), /expanded/));
-  it('all of them together stay under 300 MB of memory', () => expect(child.maxRssKb, `peak RSS ${Math.round(child.maxRssKb / 1024)} MB`).toBeLessThan(300 * 1024));
+  it('all of them together stay under 300 MB of memory', () =>
+    expect(child.maxRssKb, `peak RSS ${Math.round(child.maxRssKb / 1024)} MB`).toBeLessThan(300 * 1024));
 });

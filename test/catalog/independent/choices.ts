@@ -16,7 +16,8 @@ import { operationIdOf, type ReferenceInternals } from '../../../src/server/inde
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 export type Choice = 'pairing' | 'lookupFirst' | 'terminal' | 'refuseWrites';
 
-const refuse = (reply: FastifyReply, field: string, msg: string) => reply.code(422).send({ detail: [{ loc: ['body', field], msg, type: 'value_error' }] });
+const refuse = (reply: FastifyReply, field: string, msg: string) =>
+  reply.code(422).send({ detail: [{ loc: ['body', field], msg, type: 'value_error' }] });
 
 /** The provider each phone number uses, read from the seeded calls. */
 function providerOfPhone(internals: ReferenceInternals): Map<string, string> {
@@ -24,7 +25,10 @@ function providerOfPhone(internals: ReferenceInternals): Map<string, string> {
   return new Map(calls.map((c) => [c.phone_number_id as string, c.provider as string]));
 }
 
-const HOOKS: Record<Choice, (internals: ReferenceInternals) => (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined> = {
+const HOOKS: Record<
+  Choice,
+  (internals: ReferenceInternals) => (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined
+> = {
   pairing: (internals) => {
     const providers = providerOfPhone(internals);
     return (request, reply) => {
@@ -33,7 +37,9 @@ const HOOKS: Record<Choice, (internals: ReferenceInternals) => (request: Fastify
       if (typeof body.phone_number_id !== 'string' || typeof body.channel !== 'string') return undefined;
       const wanted = providers.get(body.phone_number_id);
       if (wanted === undefined) return refuse(reply, 'phone_number_id', 'Phone number not found');
-      return body.channel === wanted ? undefined : refuse(reply, 'channel', `channel must be ${wanted}, the provider of the phone number`);
+      return body.channel === wanted
+        ? undefined
+        : refuse(reply, 'channel', `channel must be ${wanted}, the provider of the phone number`);
     };
   },
   lookupFirst: (internals) => (request, reply) => {

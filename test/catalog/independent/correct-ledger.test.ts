@@ -8,7 +8,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../../../src/runner/conformance.js';
 import { loadSpec } from '../../../src/spec/load.js';
 import type { SpecModel } from '../../../src/spec/model.js';
-import { failedOf, loopbackServers, runnerOptions, SMALL_LIMIT, type LoopbackServer } from '../../helpers/loopback-runs.js';
+import {
+  failedOf,
+  loopbackServers,
+  runnerOptions,
+  SMALL_LIMIT,
+  type LoopbackServer,
+} from '../../helpers/loopback-runs.js';
 // @ts-expect-error plain JavaScript module without type declarations
 import { start as startLedger } from './ledger/server.mjs';
 
@@ -23,11 +29,25 @@ describe('the runner against the independent ledger implementation', () => {
 
   it('keeps its own rules: 404 before 422, 409 on a completed campaign and on a duplicate name, 403 across organizations', async () => {
     const s = await server();
-    const f = s.fixtures as LoopbackServer['fixtures'] & { assistant_id: string; phone_number_id: string; other_org: { campaign_id: string } };
-    const headers = { authorization: `Bearer ${f.api_key}`, 'x-user-id': f.user_id, 'content-type': 'application/json' };
-    const call = (method: string, path: string, body?: unknown) => fetch(`${s.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const f = s.fixtures as LoopbackServer['fixtures'] & {
+      assistant_id: string;
+      phone_number_id: string;
+      other_org: { campaign_id: string };
+    };
+    const headers = {
+      authorization: `Bearer ${f.api_key}`,
+      'x-user-id': f.user_id,
+      'content-type': 'application/json',
+    };
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${s.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     expect((await call('PATCH', '/campaign/no-such-campaign', { max_concurrency: 'x' })).status).toBe(404);
-    const create = { name: 'Rule check', assistant_id: f.assistant_id, phone_number_id: f.phone_number_id, channel: f.channels[0] };
+    const create = {
+      name: 'Rule check',
+      assistant_id: f.assistant_id,
+      phone_number_id: f.phone_number_id,
+      channel: f.channels[0],
+    };
     const created = await call('POST', '/campaign', create);
     expect(created.status).toBe(201);
     expect((await call('POST', '/campaign', create)).status).toBe(409);

@@ -10,7 +10,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../../../src/runner/conformance.js';
 import { loadSpec } from '../../../src/spec/load.js';
 import type { SpecModel } from '../../../src/spec/model.js';
-import { failedOf, loopbackServers, runnerOptions, SMALL_LIMIT, type LoopbackServer } from '../../helpers/loopback-runs.js';
+import {
+  failedOf,
+  loopbackServers,
+  runnerOptions,
+  SMALL_LIMIT,
+  type LoopbackServer,
+} from '../../helpers/loopback-runs.js';
 // @ts-expect-error plain JavaScript module without type declarations
 import { start as startPairing } from './pairing/server.mjs';
 
@@ -25,14 +31,31 @@ describe('the runner against the independent pairing implementation', () => {
 
   it('keeps its own rules: channel paired with the provider, 404 before 422, 409 on a refused move and a duplicate recipient, 403 across organizations', async () => {
     const s = await server();
-    const f = s.fixtures as LoopbackServer['fixtures'] & { assistant_id: string; phone_number_id: string; other_org: { campaign_id: string } };
-    const headers = { authorization: `Bearer ${f.api_key}`, 'x-user-id': f.user_id, 'content-type': 'application/json' };
-    const call = (method: string, path: string, body?: unknown) => fetch(`${s.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const f = s.fixtures as LoopbackServer['fixtures'] & {
+      assistant_id: string;
+      phone_number_id: string;
+      other_org: { campaign_id: string };
+    };
+    const headers = {
+      authorization: `Bearer ${f.api_key}`,
+      'x-user-id': f.user_id,
+      'content-type': 'application/json',
+    };
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${s.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     expect((await call('PATCH', '/campaign/no-such-campaign', { max_concurrency: 'x' })).status).toBe(404);
-    const create = { name: 'Rule check', assistant_id: f.assistant_id, phone_number_id: f.phone_number_id, channel: f.channels[0] };
+    const create = {
+      name: 'Rule check',
+      assistant_id: f.assistant_id,
+      phone_number_id: f.phone_number_id,
+      channel: f.channels[0],
+    };
     const mismatched = await call('POST', '/campaign', create);
     expect(mismatched.status).toBe(422);
-    expect(((await mismatched.json()) as { detail: Array<{ loc: unknown[] }> }).detail[0]!.loc).toEqual(['body', 'channel']);
+    expect(((await mismatched.json()) as { detail: Array<{ loc: unknown[] }> }).detail[0]!.loc).toEqual([
+      'body',
+      'channel',
+    ]);
     const created = await call('POST', '/campaign', { ...create, channel: f.channels[1] });
     expect(created.status).toBe(200);
     const { id } = (await created.json()) as { id: string };

@@ -6,9 +6,20 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runConformance, type ConformanceOptions } from '../../../src/runner/conformance.js';
 import { loadSpec } from '../../../src/spec/load.js';
 import type { SpecModel } from '../../../src/spec/model.js';
-import { failedOf, loopbackServers, runnerOptions, SMALL_LIMIT, withLoopbackServer } from '../../helpers/loopback-runs.js';
+import {
+  failedOf,
+  loopbackServers,
+  runnerOptions,
+  SMALL_LIMIT,
+  withLoopbackServer,
+} from '../../helpers/loopback-runs.js';
 import { FAULTS, VARIANTS, type IndependentServer } from './with-faults/server.mjs';
-import { RATELIMIT_SUITES, REQUEST_SUITES, STATE_SUITES, startIndependent as startServer } from '../../helpers/independent-faults.js';
+import {
+  RATELIMIT_SUITES,
+  REQUEST_SUITES,
+  STATE_SUITES,
+  startIndependent as startServer,
+} from '../../helpers/independent-faults.js';
 
 const server = loopbackServers(startServer);
 
@@ -17,7 +28,8 @@ beforeAll(async () => {
   spec = await loadSpec();
 });
 
-const options = (s: IndependentServer, over: Partial<ConformanceOptions> = {}): ConformanceOptions => runnerOptions(s, spec, { seed: 7, ...over });
+const options = (s: IndependentServer, over: Partial<ConformanceOptions> = {}): ConformanceOptions =>
+  runnerOptions(s, spec, { seed: 7, ...over });
 
 describe('independent faulty server: the baseline', () => {
   it('passes every suite but ratelimit with zero failures and zero errors', async () => {
@@ -36,7 +48,9 @@ describe('independent faulty server: the baseline', () => {
 
   it('passes the destructive operations too (invites, key regeneration)', async () => {
     const s = await server();
-    const { report } = await runConformance(options(s, { includeDestructive: true, suites: ['auth', 'validation', 'stateful'] }));
+    const { report } = await runConformance(
+      options(s, { includeDestructive: true, suites: ['auth', 'validation', 'stateful'] }),
+    );
     expect(failedOf(report.results)).toEqual([]);
   });
 });
@@ -47,8 +61,10 @@ describe('independent faulty server: every fault is caught by its suite', () => 
     for (const f of FAULTS) per.set(f.suite, (per.get(f.suite) ?? 0) + 1);
     expect(FAULTS.length).toBeGreaterThanOrEqual(130);
     expect(new Set(FAULTS.map((f) => f.name)).size).toBe(FAULTS.length);
-    for (const suite of ['auth', 'cors', 'robustness', 'ratelimit']) expect(per.get(suite) ?? 0).toBeGreaterThanOrEqual(3);
-    for (const suite of ['validation', 'ranges', 'schema', 'stateful']) expect(per.get(suite) ?? 0).toBeGreaterThanOrEqual(6);
+    for (const suite of ['auth', 'cors', 'robustness', 'ratelimit'])
+      expect(per.get(suite) ?? 0).toBeGreaterThanOrEqual(3);
+    for (const suite of ['validation', 'ranges', 'schema', 'stateful'])
+      expect(per.get(suite) ?? 0).toBeGreaterThanOrEqual(6);
     for (const f of FAULTS) expect(f.contract.length).toBeGreaterThan(10);
   });
 
@@ -72,7 +88,9 @@ describe('independent faulty server: correct variations pass (no false alarms)',
   describe.concurrent('all suites but ratelimit, destructive included', () => {
     for (const v of VARIANTS) {
       it(`variant ${v.name}`, async () => {
-        const failed = await withLoopbackServer(startServer, { variant: v.name }, async (s) => failedOf((await runConformance(options(s, { runs: 2, includeDestructive: true }))).report.results));
+        const failed = await withLoopbackServer(startServer, { variant: v.name }, async (s) =>
+          failedOf((await runConformance(options(s, { runs: 2, includeDestructive: true }))).report.results),
+        );
         expect(failed, `${v.name} (${v.description})`).toEqual([]);
       });
     }

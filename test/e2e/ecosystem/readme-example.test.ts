@@ -28,14 +28,37 @@ let compiled: { status: number; out: string }[];
 function consumerWithTarball(): string {
   const { dir } = packedConsumer(work);
   copyFileSync(example, join(dir, 'readme-validators.ts'));
-  const strict = { strict: true, noUnusedLocals: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', resolveJsonModule: true, skipLibCheck: true };
+  const strict = {
+    strict: true,
+    noUnusedLocals: true,
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    target: 'ES2022',
+    resolveJsonModule: true,
+    skipLibCheck: true,
+  };
   // Fetch typed by the DOM library (browsers, Deno, most front-end setups); this one emits the JS that runs.
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...strict, lib: ['ES2022', 'DOM'], types: [], outDir: 'out' }, files: ['readme-validators.ts'] }));
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { ...strict, lib: ['ES2022', 'DOM'], types: [], outDir: 'out' },
+      files: ['readme-validators.ts'],
+    }),
+  );
   // Fetch typed by @types/node (undici's Headers), no DOM.
   mkdirSync(join(dir, 'node-types'));
   writeFileSync(
     join(dir, 'node-types', 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { ...strict, lib: ['ES2022'], typeRoots: [join(packageRoot, 'node_modules', '@types')], types: ['node'], noEmit: true }, files: ['../readme-validators.ts'] }),
+    JSON.stringify({
+      compilerOptions: {
+        ...strict,
+        lib: ['ES2022'],
+        typeRoots: [join(packageRoot, 'node_modules', '@types')],
+        types: ['node'],
+        noEmit: true,
+      },
+      files: ['../readme-validators.ts'],
+    }),
   );
   writeFileSync(
     join(dir, 'run.mjs'),
@@ -62,9 +85,13 @@ async function runExample(target: ReferenceServer): Promise<ExampleOutput> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(packageRoot, 'dist', 'src', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!existsSync(join(packageRoot, 'dist', 'src', 'index.js')))
+    throw new Error('dist/ is missing: run `npm run build` first');
   work = mkdtempSync(join(tmpdir(), 'vapc-readme-'));
-  [server, faulty] = await Promise.all([startReferenceServer({ port: 0 }), startFaultyServer('ratelimit-reset-missing')]);
+  [server, faulty] = await Promise.all([
+    startReferenceServer({ port: 0 }),
+    startFaultyServer('ratelimit-reset-missing'),
+  ]);
   project = consumerWithTarball();
   compiled = await Promise.all([tsc(project), tsc(join(project, 'node-types'))]);
 }, 240_000);
@@ -104,7 +131,9 @@ describe('the validator example of docs/validators.md', () => {
   it('reports the header a server leaves out, and still passes the body checked alone', async () => {
     const out = await runExample(faulty);
     expect(out.response.ok).toBe(false);
-    expect(out.response.issues).toEqual([expect.objectContaining({ location: 'header', rule: 'required', expected: 'X-RateLimit-Reset' })]);
+    expect(out.response.issues).toEqual([
+      expect.objectContaining({ location: 'header', rule: 'required', expected: 'X-RateLimit-Reset' }),
+    ]);
     expect(out.bodyOnly).toEqual(expect.objectContaining({ ok: true, checked: ['body'] }));
   });
 });

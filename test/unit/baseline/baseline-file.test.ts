@@ -9,7 +9,13 @@ import { compareEntries, parseBaseline, serializeBaseline, type BaselineEntry } 
 import { kindOfFailure, kindsOfFailure, kindsOfResult } from '../../../src/baseline/kind.js';
 import type { CheckResult, Failure } from '../../../src/results/model.js';
 
-const entry = (check: string, operation: string, kind: string, extra: Partial<BaselineEntry> = {}): BaselineEntry => ({ check, operation, kind, reason: 'r', ...extra });
+const entry = (check: string, operation: string, kind: string, extra: Partial<BaselineEntry> = {}): BaselineEntry => ({
+  check,
+  operation,
+  kind,
+  reason: 'r',
+  ...extra,
+});
 
 describe('the baseline file: its text', () => {
   it('is written sorted by check, then operation, then kind, with a header and expires only where set', () => {
@@ -63,34 +69,50 @@ describe('the baseline file: what parseBaseline refuses, with the line', () => {
   it('not YAML, not a mapping, an unknown top-level key, another version', () => {
     expect(refusal('findings: [\n')).toMatch(/^baseline f\.yaml:\d+: not valid YAML: /);
     expect(refusal('- a\n- b\n')).toBe('baseline f.yaml:1: expected a mapping with version: 1 and findings: [...]');
-    expect(refusal('version: 1\nfinding: []\n')).toBe('baseline f.yaml:2: unknown key "finding" (expected version, findings)');
+    expect(refusal('version: 1\nfinding: []\n')).toBe(
+      'baseline f.yaml:2: unknown key "finding" (expected version, findings)',
+    );
     expect(refusal('version: 2\n')).toBe('baseline f.yaml:1: version must be 1');
     expect(refusal('version: 1\nversion: 1\n')).toMatch(/^baseline f\.yaml:2: not valid YAML: /);
   });
 
   it('findings that are not a list, an entry that is not a mapping', () => {
     expect(refusal('version: 1\nfindings: many\n')).toBe('baseline f.yaml:2: findings must be a list');
-    expect(refusal('version: 1\nfindings:\n  - just text\n')).toBe('baseline f.yaml:3: finding 1: expected a mapping with check, operation, kind, reason');
+    expect(refusal('version: 1\nfindings:\n  - just text\n')).toBe(
+      'baseline f.yaml:3: finding 1: expected a mapping with check, operation, kind, reason',
+    );
   });
 
   it('an unknown key, a value that is not a non-empty text, a missing key, a date that is not one', () => {
     expect(refusal(one('    kind: k\n    reason: r\n    owner: me\n'))).toBe(
       'baseline f.yaml:7: finding 1: unknown key "owner" (expected check, operation, kind, reason, expires, cause)',
     );
-    expect(refusal(one('    kind: k\n    reason: "  "\n'))).toBe('baseline f.yaml:6: finding 1: reason must be a non-empty text');
-    expect(refusal(one('    kind: k\n    reason:\n'))).toBe('baseline f.yaml:6: finding 1: reason must be a non-empty text');
-    expect(refusal(one('    kind: [a, b]\n    reason: r\n'))).toBe('baseline f.yaml:5: finding 1: kind must be a non-empty text');
-    expect(refusal(one('    kind: { a: 1 }\n    reason: r\n'))).toBe('baseline f.yaml:5: finding 1: kind must be a non-empty text');
-    expect(refusal(one('    kind: k\n'))).toBe('baseline f.yaml:3: finding 1: missing reason');
-    expect(refusal(one('    kind: k\n    reason: r\n    expires: 2027-02-30\n'))).toBe('baseline f.yaml:7: finding 1: expires must be a date YYYY-MM-DD, got "2027-02-30"');
-    expect(refusal(one('    kind: k\n    reason: r\n  - check: c\n    operation: GET /x\n    kind: k\n    reason: again\n'))).toBe(
-      'baseline f.yaml:7: finding 2 repeats finding 1 (same check, operation and kind)',
+    expect(refusal(one('    kind: k\n    reason: "  "\n'))).toBe(
+      'baseline f.yaml:6: finding 1: reason must be a non-empty text',
     );
+    expect(refusal(one('    kind: k\n    reason:\n'))).toBe(
+      'baseline f.yaml:6: finding 1: reason must be a non-empty text',
+    );
+    expect(refusal(one('    kind: [a, b]\n    reason: r\n'))).toBe(
+      'baseline f.yaml:5: finding 1: kind must be a non-empty text',
+    );
+    expect(refusal(one('    kind: { a: 1 }\n    reason: r\n'))).toBe(
+      'baseline f.yaml:5: finding 1: kind must be a non-empty text',
+    );
+    expect(refusal(one('    kind: k\n'))).toBe('baseline f.yaml:3: finding 1: missing reason');
+    expect(refusal(one('    kind: k\n    reason: r\n    expires: 2027-02-30\n'))).toBe(
+      'baseline f.yaml:7: finding 1: expires must be a date YYYY-MM-DD, got "2027-02-30"',
+    );
+    expect(
+      refusal(one('    kind: k\n    reason: r\n  - check: c\n    operation: GET /x\n    kind: k\n    reason: again\n')),
+    ).toBe('baseline f.yaml:7: finding 2 repeats finding 1 (same check, operation and kind)');
   });
 
   it('numbers and dates given as YAML scalars are read as their text', () => {
     const parsed = parseBaseline(one('    kind: 404\n    reason: r\n    expires: 2027-01-31\n'), 'f.yaml');
-    expect(parsed.findings).toEqual([{ check: 'c', operation: 'GET /x', kind: '404', reason: 'r', expires: '2027-01-31' }]);
+    expect(parsed.findings).toEqual([
+      { check: 'c', operation: 'GET /x', kind: '404', reason: 'r', expires: '2027-01-31' },
+    ]);
     expect(parseBaseline(one('    kind: k\n    reason: r\n'), 'f.yaml').findings[0]).not.toHaveProperty('expires');
   });
 });
@@ -100,9 +122,15 @@ describe('signature kinds from kind and field', () => {
   const response = { status: 422, headers: {}, duration_ms: 1 };
 
   it('array indices of any length become *, at the end too; an empty pointer is /', () => {
-    expect(kindOfFailure({ kind: 'schema', field: { location: 'response', pointer: '/12/calls/3' } })).toBe('schema response /*/calls/*');
-    expect(kindOfFailure({ kind: 'schema', field: { location: 'response', pointer: '/a1/2b' } })).toBe('schema response /a1/2b');
-    expect(kindOfFailure({ kind: 'invalid-json', field: { location: 'response', pointer: '' } })).toBe('invalid-json response /');
+    expect(kindOfFailure({ kind: 'schema', field: { location: 'response', pointer: '/12/calls/3' } })).toBe(
+      'schema response /*/calls/*',
+    );
+    expect(kindOfFailure({ kind: 'schema', field: { location: 'response', pointer: '/a1/2b' } })).toBe(
+      'schema response /a1/2b',
+    );
+    expect(kindOfFailure({ kind: 'invalid-json', field: { location: 'response', pointer: '' } })).toBe(
+      'invalid-json response /',
+    );
   });
 
   it('a status kind is the class answered, or no-response without an answer; other kinds stand alone without a field', () => {
@@ -111,12 +139,17 @@ describe('signature kinds from kind and field', () => {
       expect(kindOfFailure({ kind })).toBe('no-response');
     }
     expect(kindOfFailure({ kind: 'mismatch', response })).toBe('mismatch');
-    expect(kindsOfFailure(f({ kind: 'loc', field: { location: 'query', pointer: '/limit' } }))).toEqual(['loc query /limit']);
+    expect(kindsOfFailure(f({ kind: 'loc', field: { location: 'query', pointer: '/limit' } }))).toEqual([
+      'loc query /limit',
+    ]);
   });
 
   it('a result: the kinds of its failures, once each, sorted; none unless it failed', () => {
     const result = (failures: Failure[] | undefined, status: CheckResult['status'] = 'failed') =>
-      ({ status, message: 'status 500', ...(failures ? { failures } : {}) }) as Pick<CheckResult, 'status' | 'failures' | 'message'>;
+      ({ status, message: 'status 500', ...(failures ? { failures } : {}) }) as Pick<
+        CheckResult,
+        'status' | 'failures' | 'message'
+      >;
     const a = f({ kind: 'mismatch' });
     const b = f({ kind: 'content-type' });
     expect(kindsOfResult(result([a, b, a]))).toEqual(['content-type', 'mismatch']);
@@ -129,16 +162,37 @@ describe('signature kinds from kind and field', () => {
 
 describe('--write-baseline and --prune-baseline', () => {
   const failed = (id: string, operation: string): CheckResult =>
-    ({ id, operation, status: 'failed', message: 'm', failures: [{ kind: 'mismatch', expected: 'e', actual: 'a' }] }) as unknown as CheckResult;
-  const passed = (id: string, operation: string): CheckResult => ({ id, operation, status: 'passed', message: 'm' }) as unknown as CheckResult;
+    ({
+      id,
+      operation,
+      status: 'failed',
+      message: 'm',
+      failures: [{ kind: 'mismatch', expected: 'e', actual: 'a' }],
+    }) as unknown as CheckResult;
+  const passed = (id: string, operation: string): CheckResult =>
+    ({ id, operation, status: 'passed', message: 'm' }) as unknown as CheckResult;
 
   it('keeps entries not seen this run unless pruning drops those whose pair passed', () => {
-    const previous = { version: 1 as const, findings: [entry('a.x', 'GET /p', 'status:4xx'), entry('a.y', 'GET /q', 'mismatch')] };
+    const previous = {
+      version: 1 as const,
+      findings: [entry('a.x', 'GET /p', 'status:4xx'), entry('a.y', 'GET /q', 'mismatch')],
+    };
     const report = { results: [failed('a.z', 'GET /r'), passed('a.x', 'GET /p')] };
     const sig = (e: BaselineEntry) => `${e.check} ${e.operation} ${e.kind}`;
-    expect(entriesToWrite(report, previous).map(sig).sort()).toEqual(['a.x GET /p status:4xx', 'a.y GET /q mismatch', 'a.z GET /r mismatch']);
-    expect(entriesToWrite(report, previous, false).map(sig).sort()).toEqual(['a.x GET /p status:4xx', 'a.y GET /q mismatch', 'a.z GET /r mismatch']);
-    expect(entriesToWrite(report, previous, true).map(sig).sort()).toEqual(['a.y GET /q mismatch', 'a.z GET /r mismatch']);
+    expect(entriesToWrite(report, previous).map(sig).sort()).toEqual([
+      'a.x GET /p status:4xx',
+      'a.y GET /q mismatch',
+      'a.z GET /r mismatch',
+    ]);
+    expect(entriesToWrite(report, previous, false).map(sig).sort()).toEqual([
+      'a.x GET /p status:4xx',
+      'a.y GET /q mismatch',
+      'a.z GET /r mismatch',
+    ]);
+    expect(entriesToWrite(report, previous, true).map(sig).sort()).toEqual([
+      'a.y GET /q mismatch',
+      'a.z GET /r mismatch',
+    ]);
     expect(entriesToWrite(report, undefined, true).map(sig)).toEqual(['a.z GET /r mismatch']);
   });
 
@@ -146,6 +200,8 @@ describe('--write-baseline and --prune-baseline', () => {
     const previous = { version: 1 as const, findings: [entry('a.x', 'GET /p', 'status:4xx')] };
     expect(prunable(previous, { results: [passed('a.x', 'GET /p'), failed('a.x', 'GET /p')] })).toEqual([]);
     expect(prunable(previous, { results: [failed('a.x', 'GET /p'), passed('a.x', 'GET /p')] })).toEqual([]);
-    expect(prunable(previous, { results: [passed('a.x', 'GET /p'), passed('a.x', 'GET /p')] })).toEqual(previous.findings);
+    expect(prunable(previous, { results: [passed('a.x', 'GET /p'), passed('a.x', 'GET /p')] })).toEqual(
+      previous.findings,
+    );
   });
 });

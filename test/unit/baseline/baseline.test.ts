@@ -42,12 +42,26 @@ const report = (results: CheckResult[]): RunReport => ({
   target: 'http://x',
   seed: 1,
   started_at: '',
-  summary: { passed: 0, failed: results.filter((r) => r.status === 'failed').length, skipped: 0, errors: 0, requests: 0, duration_ms: 0, observations: 0 },
+  summary: {
+    passed: 0,
+    failed: results.filter((r) => r.status === 'failed').length,
+    skipped: 0,
+    errors: 0,
+    requests: 0,
+    duration_ms: 0,
+    observations: 0,
+  },
   results,
   observations: [],
   config: {},
 });
-const entry = (check: string, operation: string, kind: string, extra: { reason?: string; expires?: string } = {}) => ({ check, operation, kind, reason: 'known', ...extra });
+const entry = (check: string, operation: string, kind: string, extra: { reason?: string; expires?: string } = {}) => ({
+  check,
+  operation,
+  kind,
+  reason: 'known',
+  ...extra,
+});
 
 describe('baseline: the kind of a failure names what went wrong, not the generated values', () => {
   it('keeps the status class and drops the code', () => {
@@ -56,24 +70,43 @@ describe('baseline: the kind of a failure names what went wrong, not the generat
     expect(kindOfIssue('status 500')).toBe('status:5xx');
   });
   it('keeps a schema issue with array indices and the offending value stripped', () => {
-    expect(kindOfIssue('body /3/duration_seconds must be integer or null, got "192"')).toBe('body /*/duration_seconds must be integer or null');
+    expect(kindOfIssue('body /3/duration_seconds must be integer or null, got "192"')).toBe(
+      'body /*/duration_seconds must be integer or null',
+    );
     expect(kindOfIssue("/ must have required property 'detail'")).toBe("/ must have required property 'detail'");
-    expect(kindOfIssue('header /X-RateLimit-Limit must be integer, got "1.5"')).toBe('header /X-RateLimit-Limit must be integer');
+    expect(kindOfIssue('header /X-RateLimit-Limit must be integer, got "1.5"')).toBe(
+      'header /X-RateLimit-Limit must be integer',
+    );
   });
   it('gives data-dependent descriptions one kind', () => {
     expect(kindOfIssue('name: "stale name"')).toBe('mismatch');
     expect(kindOfIssue('120 calls')).toBe('mismatch');
   });
   it('gives two runs that differ only in generated values the same kinds', () => {
-    const a = result({ failures: [{ expected: 'max_concurrency=201', actual: 'body /0/duration_seconds must be integer or null, got "0"; body /1/duration_seconds must be integer or null, got "238"' }] });
-    const b = result({ failures: [{ expected: 'max_concurrency=0', actual: 'body /7/duration_seconds must be integer or null, got "9"' }] });
+    const a = result({
+      failures: [
+        {
+          expected: 'max_concurrency=201',
+          actual:
+            'body /0/duration_seconds must be integer or null, got "0"; body /1/duration_seconds must be integer or null, got "238"',
+        },
+      ],
+    });
+    const b = result({
+      failures: [
+        { expected: 'max_concurrency=0', actual: 'body /7/duration_seconds must be integer or null, got "9"' },
+      ],
+    });
     expect(kindsOfResult(a)).toEqual(kindsOfResult(b));
     expect(kindsOfResult(a)).toEqual(['body /*/duration_seconds must be integer or null']);
   });
 });
 
 describe('baseline: the file', () => {
-  const entries = [entry('b.check', 'GET /x', 'status:5xx', { expires: '2030-01-31' }), entry('a.check', 'POST /y', "/ must have required property 'detail'")];
+  const entries = [
+    entry('b.check', 'GET /x', 'status:5xx', { expires: '2030-01-31' }),
+    entry('a.check', 'POST /y', "/ must have required property 'detail'"),
+  ];
   it('is written sorted, and a rewrite of what it reads is byte-identical', () => {
     const text = serializeBaseline(entries);
     expect(text.indexOf('a.check')).toBeLessThan(text.indexOf('b.check'));
@@ -84,12 +117,36 @@ describe('baseline: the file', () => {
     expect(serializeBaseline([...entries].reverse())).toBe(text);
   });
   const bad: Array<[string, string, RegExp]> = [
-    ['an unknown key in an entry', 'version: 1\nfindings:\n  - check: a\n    operation: GET /x\n    kind: k\n    reason: r\n    reasn: typo\n', /f\.yaml:7: finding 1: unknown key "reasn"/],
-    ['a date that is not YYYY-MM-DD', 'findings:\n  - check: a\n    operation: GET /x\n    kind: k\n    reason: r\n    expires: 31/01/2030\n', /f\.yaml:6: finding 1: expires must be a date YYYY-MM-DD/],
-    ['an impossible date', 'findings:\n  - check: a\n    operation: GET /x\n    kind: k\n    reason: r\n    expires: 2030-02-30\n', /expires must be a date/],
-    ['a missing reason', 'findings:\n  - check: a\n    operation: GET /x\n    kind: k\n', /f\.yaml:2: finding 1: missing reason/],
-    ['an empty reason', 'findings:\n  - check: a\n    operation: GET /x\n    kind: k\n    reason: ""\n', /f\.yaml:5: finding 1: reason must be a non-empty text/],
-    ['a repeated signature', 'findings:\n  - {check: a, operation: GET /x, kind: k, reason: r}\n  - {check: a, operation: GET /x, kind: k, reason: s}\n', /f\.yaml:3: finding 2 repeats finding 1/],
+    [
+      'an unknown key in an entry',
+      'version: 1\nfindings:\n  - check: a\n    operation: GET /x\n    kind: k\n    reason: r\n    reasn: typo\n',
+      /f\.yaml:7: finding 1: unknown key "reasn"/,
+    ],
+    [
+      'a date that is not YYYY-MM-DD',
+      'findings:\n  - check: a\n    operation: GET /x\n    kind: k\n    reason: r\n    expires: 31/01/2030\n',
+      /f\.yaml:6: finding 1: expires must be a date YYYY-MM-DD/,
+    ],
+    [
+      'an impossible date',
+      'findings:\n  - check: a\n    operation: GET /x\n    kind: k\n    reason: r\n    expires: 2030-02-30\n',
+      /expires must be a date/,
+    ],
+    [
+      'a missing reason',
+      'findings:\n  - check: a\n    operation: GET /x\n    kind: k\n',
+      /f\.yaml:2: finding 1: missing reason/,
+    ],
+    [
+      'an empty reason',
+      'findings:\n  - check: a\n    operation: GET /x\n    kind: k\n    reason: ""\n',
+      /f\.yaml:5: finding 1: reason must be a non-empty text/,
+    ],
+    [
+      'a repeated signature',
+      'findings:\n  - {check: a, operation: GET /x, kind: k, reason: r}\n  - {check: a, operation: GET /x, kind: k, reason: s}\n',
+      /f\.yaml:3: finding 2 repeats finding 1/,
+    ],
     ['broken YAML', 'findings:\n  - check: [a\n', /f\.yaml:\d+: not valid YAML/],
     ['a list at the top', '- a\n', /f\.yaml:1: expected a mapping/],
     ['an unknown top-level key', 'version: 1\nfinding: []\n', /f\.yaml:2: unknown key "finding"/],
@@ -117,30 +174,60 @@ describe('baseline: applied to a report', () => {
   const id = 'ranges.max-concurrency-above-maximum';
   const base: Baseline = {
     version: 1,
-    findings: [entry(id, op, 'status:2xx', { reason: 'ticket 1' }), entry('cors.preflight-answered', 'OPTIONS /x', 'status:4xx'), entry('auth.bearer-only', 'GET /y', 'status:4xx')],
+    findings: [
+      entry(id, op, 'status:2xx', { reason: 'ticket 1' }),
+      entry('cors.preflight-answered', 'OPTIONS /x', 'status:4xx'),
+      entry('auth.bearer-only', 'GET /y', 'status:4xx'),
+    ],
   };
   const today = '2026-11-23';
   it('marks a covered failure known, keeps it failed, and counts it apart', () => {
-    const out = applyBaseline(report([result({}), result({ id: 'schema.other', suite: 'schema' })]), base, { file: 'b.yaml', today });
+    const out = applyBaseline(report([result({}), result({ id: 'schema.other', suite: 'schema' })]), base, {
+      file: 'b.yaml',
+      today,
+    });
     expect(out.results[0]!.status).toBe('failed');
     expect(out.results[0]!.baseline).toMatchObject({ known: true, reason: 'ticket 1', kinds: ['status:2xx'] });
     expect(out.results[1]!.baseline).toMatchObject({ known: false, new_kinds: ['status:2xx'] });
     expect(out.summary).toMatchObject({ failed: 2, known: 1, new_failures: 1 });
   });
   it('calls a failure with one more kind new, naming only that kind', () => {
-    const r = result({ failures: [{ expected: 'e', actual: 'accepted with 201' }, { expected: 'e', actual: "/ must have required property 'detail'" }] });
+    const r = result({
+      failures: [
+        { expected: 'e', actual: 'accepted with 201' },
+        { expected: 'e', actual: "/ must have required property 'detail'" },
+      ],
+    });
     const mark = applyBaseline(report([r]), base, { file: 'b.yaml', today }).results[0]!.baseline!;
     expect(mark.known).toBe(false);
     expect(mark.new_kinds).toEqual(["/ must have required property 'detail'"]);
   });
   it('fails an expired entry again, and keeps one that expires today', () => {
     const expired = { version: 1 as const, findings: [entry(id, op, 'status:2xx', { expires: '2026-11-22' })] };
-    expect(applyBaseline(report([result({})]), expired, { file: 'b.yaml', today }).results[0]!.baseline).toMatchObject({ known: false, expired: true });
+    expect(applyBaseline(report([result({})]), expired, { file: 'b.yaml', today }).results[0]!.baseline).toMatchObject({
+      known: false,
+      expired: true,
+    });
     const lastDay = { version: 1 as const, findings: [entry(id, op, 'status:2xx', { expires: today })] };
-    expect(applyBaseline(report([result({})]), lastDay, { file: 'b.yaml', today }).results[0]!.baseline!.known).toBe(true);
+    expect(applyBaseline(report([result({})]), lastDay, { file: 'b.yaml', today }).results[0]!.baseline!.known).toBe(
+      true,
+    );
   });
   it('lists entries not seen as not observed, with what their check did this run', () => {
-    const out = applyBaseline(report([result({}), result({ id: 'cors.preflight-answered', suite: 'cors', operation: 'OPTIONS /x', status: 'passed', failures: [] })]), base, { file: 'b.yaml', today });
+    const out = applyBaseline(
+      report([
+        result({}),
+        result({
+          id: 'cors.preflight-answered',
+          suite: 'cors',
+          operation: 'OPTIONS /x',
+          status: 'passed',
+          failures: [],
+        }),
+      ]),
+      base,
+      { file: 'b.yaml', today },
+    );
     expect(out.baseline!.not_observed.map((e) => [e.check, e.this_run])).toEqual([
       ['cors.preflight-answered', 'passed'],
       ['auth.bearer-only', 'not-run'],
@@ -154,7 +241,7 @@ describe('baseline: applied to a report', () => {
     ]);
     expect(prunable(base, rep).map((e) => e.check)).toEqual(['cors.preflight-answered']);
   });
-  it('writes this run\'s findings with reasons kept and TODO for new ones', () => {
+  it("writes this run's findings with reasons kept and TODO for new ones", () => {
     const written = entriesToWrite(report([result({}), result({ id: 'schema.other', suite: 'schema' })]), base);
     expect(written.find((e) => e.check === id)!.reason).toBe('ticket 1');
     expect(written.find((e) => e.check === 'schema.other')!.reason).toBe(TODO_REASON);
@@ -167,7 +254,14 @@ describe('baseline: applied to a report', () => {
 function capture(): CliIo & { out: () => string; err: () => string } {
   let out = '';
   let err = '';
-  return { stdout: (t) => void (out += t), stderr: (t) => void (err += t), env: { NO_COLOR: '1' }, isTTY: false, out: () => out, err: () => err };
+  return {
+    stdout: (t) => void (out += t),
+    stderr: (t) => void (err += t),
+    env: { NO_COLOR: '1' },
+    isTTY: false,
+    out: () => out,
+    err: () => err,
+  };
 }
 
 /** The known deviations: two ranges faults on the reference server; `extra` adds one more fault. */
@@ -193,14 +287,43 @@ async function serverWith(faults: string[]): Promise<ReferenceServer> {
 const dir = mkdtempSync(join(tmpdir(), 'vapc-baseline-'));
 const XSD = readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'reports', 'junit-10.xsd'), 'utf8');
 const junitErrors = async (xml: string) =>
-  (await validateXML({ xml: [{ fileName: 'junit.xml', contents: xml }], schema: [{ fileName: 'junit-10.xsd', contents: XSD }] })).errors;
+  (
+    await validateXML({
+      xml: [{ fileName: 'junit.xml', contents: xml }],
+      schema: [{ fileName: 'junit-10.xsd', contents: XSD }],
+    })
+  ).errors;
 async function vapcRun(server: ReferenceServer, args: string[], seed = 1) {
   const io = capture();
   const reportDir = join(dir, `r${Math.random().toString(36).slice(2)}`);
-  const argv = ['run', '--base-url', server.url, '--api-key', server.fixtures.api_key, '--user-id', server.fixtures.user_id, '--suite', SUITES, '--runs', '2', '--seed', String(seed), '--report-dir', reportDir, ...args];
+  const argv = [
+    'run',
+    '--base-url',
+    server.url,
+    '--api-key',
+    server.fixtures.api_key,
+    '--user-id',
+    server.fixtures.user_id,
+    '--suite',
+    SUITES,
+    '--runs',
+    '2',
+    '--seed',
+    String(seed),
+    '--report-dir',
+    reportDir,
+    ...args,
+  ];
   const code = await main(argv, io);
   const json = (): RunReport => JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8'));
-  return { code, out: io.out(), err: io.err(), json, reportDir, file: (name: string) => readFileSync(join(reportDir, name), 'utf8') };
+  return {
+    code,
+    out: io.out(),
+    err: io.err(),
+    json,
+    reportDir,
+    file: (name: string) => readFileSync(join(reportDir, name), 'utf8'),
+  };
 }
 
 beforeAll(async () => {
@@ -221,7 +344,10 @@ describe('vapc run --write-baseline / --baseline against servers with known devi
     expect(r.out).toMatch(/baseline: wrote \d+ findings to .*baseline\.yaml \(\d+ with a TODO reason/);
     const written = parseBaseline(readFileSync(file, 'utf8'), file);
     const checks = [...new Set(written.findings.map((e) => e.check))].sort();
-    expect(checks).toEqual(['ranges.machine-detection-timeout-seconds-below-minimum', 'ranges.max-concurrency-above-maximum']);
+    expect(checks).toEqual([
+      'ranges.machine-detection-timeout-seconds-below-minimum',
+      'ranges.max-concurrency-above-maximum',
+    ]);
     expect(written.findings.every((e) => e.reason === TODO_REASON)).toBe(true);
     expect(readFileSync(file, 'utf8')).toBe(serializeBaseline(written.findings));
   });
@@ -231,7 +357,9 @@ describe('vapc run --write-baseline / --baseline against servers with known devi
     expect(r.code, r.out + r.err).toBe(0);
     expect(r.out).toMatch(/Known findings \(\d+, in baseline/);
     expect(r.out).toMatch(/PASSED: .*known \(baseline\)/);
-    expect(r.out).toMatch(/FAIL ranges\.max-concurrency-above-maximum {2}POST \/campaign · known finding \(baseline\): /);
+    expect(r.out).toMatch(
+      /FAIL ranges\.max-concurrency-above-maximum {2}POST \/campaign · known finding \(baseline\): /,
+    );
     const json = r.json();
     const failed = json.results.filter((x) => x.status === 'failed');
     expect(failed.length).toBeGreaterThan(0);
@@ -270,7 +398,10 @@ describe('vapc run --write-baseline / --baseline against servers with known devi
   });
 
   it('an expired entry exits 1 and says it expired', async () => {
-    const text = readFileSync(file, 'utf8').replace(/(kind: status:2xx\n\s+reason: .*\n)/, '$1    expires: 2001-01-01\n');
+    const text = readFileSync(file, 'utf8').replace(
+      /(kind: status:2xx\n\s+reason: .*\n)/,
+      '$1    expires: 2001-01-01\n',
+    );
     expect(text).toContain('expires: 2001-01-01');
     const expired = join(dir, 'expired.yaml');
     writeFileSync(expired, text);
@@ -289,8 +420,14 @@ describe('vapc run --write-baseline / --baseline against servers with known devi
     expect(r.out.replaceAll('not seen is not fixed', '')).not.toMatch(/fixed/i);
     const entries = r.json().baseline!.not_observed;
     expect(entries.length).toBeGreaterThan(0);
-    expect(entries.every((e) => e.check === 'ranges.machine-detection-timeout-seconds-below-minimum' && e.this_run === 'passed')).toBe(true);
-    expect(r.file('junit.xml')).toMatch(/<testsuite name="baseline" tests="0"[^]*not observed: ranges\.machine-detection-timeout-seconds-below-minimum POST \/campaign status:2xx \(this run: passed\)/);
+    expect(
+      entries.every(
+        (e) => e.check === 'ranges.machine-detection-timeout-seconds-below-minimum' && e.this_run === 'passed',
+      ),
+    ).toBe(true);
+    expect(r.file('junit.xml')).toMatch(
+      /<testsuite name="baseline" tests="0"[^]*not observed: ranges\.machine-detection-timeout-seconds-below-minimum POST \/campaign status:2xx \(this run: passed\)/,
+    );
     expect(r.file('report.html')).toContain('<ul class="obs" id="not-observed">');
     expect(await junitErrors(r.file('junit.xml'))).toEqual([]);
   });
@@ -315,11 +452,16 @@ describe('vapc run --write-baseline / --baseline against servers with known devi
 describe('vapc run --baseline: bad input exits 2 before any request', () => {
   it('names the file and line of a bad baseline', async () => {
     const bad = join(dir, 'bad.yaml');
-    writeFileSync(bad, 'version: 1\nfindings:\n  - check: a\n    operation: GET /x\n    kind: k\n    reason: r\n    expires: soon\n');
+    writeFileSync(
+      bad,
+      'version: 1\nfindings:\n  - check: a\n    operation: GET /x\n    kind: k\n    reason: r\n    expires: soon\n',
+    );
     const io = capture();
     const code = await main(['run', '--base-url', 'http://127.0.0.1:1', '--baseline', bad], io);
     expect(code).toBe(2);
-    expect(io.err()).toMatch(/baseline .*bad\.yaml:7: finding 1: expires must be a date YYYY-MM-DD, got "soon" \[E_BASELINE\]/);
+    expect(io.err()).toMatch(
+      /baseline .*bad\.yaml:7: finding 1: expires must be a date YYYY-MM-DD, got "soon" \[E_BASELINE\]/,
+    );
   });
   it('refuses a missing baseline file', async () => {
     const io = capture();

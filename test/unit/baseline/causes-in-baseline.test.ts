@@ -8,11 +8,34 @@ import { applyBaseline, causesOfFindings, entriesToWrite } from '../../../src/ba
 import { parseBaseline, serializeBaseline, TODO_REASON } from '../../../src/baseline/file.js';
 import type { CheckResult, Failure, RunReport } from '../../../src/results/model.js';
 
-const header = (name: string): Failure => ({ kind: 'schema', field: { location: 'response-header', pointer: `/${name}`, status: '200' }, expected: 'an integer', actual: 'soon' });
-const accepted = (pointer: string): Failure => ({ kind: 'accepted-invalid', field: { location: 'body', pointer }, expected: '422', actual: '201', response: { status: 201, headers: {}, duration_ms: 1 } });
+const header = (name: string): Failure => ({
+  kind: 'schema',
+  field: { location: 'response-header', pointer: `/${name}`, status: '200' },
+  expected: 'an integer',
+  actual: 'soon',
+});
+const accepted = (pointer: string): Failure => ({
+  kind: 'accepted-invalid',
+  field: { location: 'body', pointer },
+  expected: '422',
+  actual: '201',
+  response: { status: 201, headers: {}, duration_ms: 1 },
+});
 
 function failed(id: string, operation: string, failures?: Failure[]): CheckResult {
-  return { id, suite: id.split('.')[0] as CheckResult['suite'], operation, status: 'failed', message: `${id} failed`, rule: 'r', contract_ref: '8', severity: 'major', duration_ms: 1, requests: 1, ...(failures ? { failures } : {}) };
+  return {
+    id,
+    suite: id.split('.')[0] as CheckResult['suite'],
+    operation,
+    status: 'failed',
+    message: `${id} failed`,
+    rule: 'r',
+    contract_ref: '8',
+    severity: 'major',
+    duration_ms: 1,
+    requests: 1,
+    ...(failures ? { failures } : {}),
+  };
 }
 
 /** One wrong X-RateLimit-Reset seen by three checks, and one unrelated accepted value. */
@@ -30,9 +53,15 @@ const RESET = 'schema response-header /x-ratelimit-reset @ *';
 describe('--write-baseline writes the cause of each entry', () => {
   it('gives every finding the key of its cause; a result without failures has its check and operation', () => {
     const causes = causesOfFindings(RUN);
-    expect(causes.get('schema.response-conforms\u0000GET /agents\u0000schema response-header /x-ratelimit-reset')).toBe(RESET);
-    expect(causes.get('stateful.create-read\u0000POST /agents\u0000schema response-header /x-ratelimit-reset')).toBe(RESET);
-    expect(causes.get('ranges.max-concurrency-above-maximum\u0000POST /campaign\u0000status:2xx')).toBe('accepted-invalid body /max_concurrency @ /campaign');
+    expect(causes.get('schema.response-conforms\u0000GET /agents\u0000schema response-header /x-ratelimit-reset')).toBe(
+      RESET,
+    );
+    expect(causes.get('stateful.create-read\u0000POST /agents\u0000schema response-header /x-ratelimit-reset')).toBe(
+      RESET,
+    );
+    expect(causes.get('ranges.max-concurrency-above-maximum\u0000POST /campaign\u0000status:2xx')).toBe(
+      'accepted-invalid body /max_concurrency @ /campaign',
+    );
     expect(causes.get('schema.old-report\u0000GET /calls\u0000mismatch')).toBe('schema.old-report GET /calls');
     expect(causes.size).toBe(5);
   });
@@ -47,13 +76,17 @@ describe('--write-baseline writes the cause of each entry', () => {
     ]);
     // The three entries of the header cause follow its comment, one after another.
     const group = body.slice(body.indexOf(`# cause: ${RESET}`), body.indexOf('# cause: schema.old-report'));
-    expect(group.match(/- check: \S+/g)).toEqual(['- check: ratelimit.headers-present', '- check: schema.response-conforms', '- check: stateful.create-read']);
+    expect(group.match(/- check: \S+/g)).toEqual([
+      '- check: ratelimit.headers-present',
+      '- check: schema.response-conforms',
+      '- check: stateful.create-read',
+    ]);
     expect(group.match(/cause: .*/g)?.slice(1)).toEqual([`cause: ${RESET}`, `cause: ${RESET}`, `cause: ${RESET}`]);
     // Read back and written again: the same bytes.
     expect(serializeBaseline(parseBaseline(text, 'b.yaml').findings)).toBe(text);
   });
 
-  it('an entry kept from --baseline keeps its reason and expiry and takes this run\'s cause; one not seen keeps its own', () => {
+  it("an entry kept from --baseline keeps its reason and expiry and takes this run's cause; one not seen keeps its own", () => {
     const previous = parseBaseline(
       [
         'version: 1',
@@ -87,7 +120,10 @@ describe('--write-baseline writes the cause of each entry', () => {
 });
 
 describe('reading a baseline: the cause is shown, never matched', () => {
-  const report = { results: RUN.results, summary: { passed: 0, failed: 5, skipped: 0, errors: 0, requests: 5, duration_ms: 1, observations: 0 } } as unknown as RunReport;
+  const report = {
+    results: RUN.results,
+    summary: { passed: 0, failed: 5, skipped: 0, errors: 0, requests: 5, duration_ms: 1, observations: 0 },
+  } as unknown as RunReport;
 
   it('a file written before causes (no cause key) still marks the findings known', () => {
     const old = parseBaseline(

@@ -62,7 +62,9 @@ function readings(results: CheckResult[]) {
     signatures: findingsOf({ results }).map(signatureOf).sort(),
     locations: sarif.runs[0]!.results!.map((r) => ({
       rule: r.ruleId,
-      at: r.locations!.map((l) => `${l.physicalLocation?.artifactLocation?.uri}:${l.physicalLocation?.region?.startLine}`),
+      at: r.locations!.map(
+        (l) => `${l.physicalLocation?.artifactLocation?.uri}:${l.physicalLocation?.region?.startLine}`,
+      ),
       fingerprint: r.partialFingerprints,
     })),
   };
@@ -75,7 +77,10 @@ function readings(results: CheckResult[]) {
 function renamedAtSource(check: CheckDefinition): CheckDefinition {
   const renamedContext = (ctx: CheckContext): CheckContext =>
     Object.create(ctx, {
-      failure: { value: (exchange: Parameters<CheckContext['failure']>[0], details: Parameters<CheckContext['failure']>[1]) => ctx.failure(exchange, { ...details, expected: 'x', actual: 'x' }) },
+      failure: {
+        value: (exchange: Parameters<CheckContext['failure']>[0], details: Parameters<CheckContext['failure']>[1]) =>
+          ctx.failure(exchange, { ...details, expected: 'x', actual: 'x' }),
+      },
     });
   const { judgeExchange } = check;
   return {
@@ -109,7 +114,12 @@ async function runRenamed(target: Target, ids: string[]): Promise<CheckResult[]>
     seed: 7,
     runs: 3,
     credentials: { apiKey: f.api_key, userId: f.user_id },
-    fixtures: { org_id: f.org_id, recipient_list_id: f.recipient_list_id, api_key_id: f.api_key_id, channels: [...f.channels] },
+    fixtures: {
+      org_id: f.org_id,
+      recipient_list_id: f.recipient_list_id,
+      api_key_id: f.api_key_id,
+      channels: [...f.channels],
+    },
     validateRequest: validateWireRequest,
   });
   return report.results;
@@ -146,12 +156,12 @@ describe('findings as data', () => {
       'accepted-invalid',
       { location: 'body', pointer: '/max_concurrency' },
     ]);
-    expect(byCheck('schema.response-conforms').map((f) => [f.kind, f.field?.location, f.field?.pointer])).toContainEqual([
-      'schema',
-      'response',
-      '/0/duration_seconds',
-    ]);
-    expect(byCheck('validation.wrong-type').every((f) => f.kind === 'validation-body' && f.field !== undefined)).toBe(true);
+    expect(
+      byCheck('schema.response-conforms').map((f) => [f.kind, f.field?.location, f.field?.pointer]),
+    ).toContainEqual(['schema', 'response', '/0/duration_seconds']);
+    expect(byCheck('validation.wrong-type').every((f) => f.kind === 'validation-body' && f.field !== undefined)).toBe(
+      true,
+    );
   });
 
   it('renaming every message leaves the baseline signatures and the SARIF locations unchanged', () => {
@@ -168,20 +178,39 @@ describe('findings as data', () => {
     const failures = renamed.flatMap((r) => r.failures ?? []);
     // The texts really were renamed: no original wording is left in the run.
     expect(failures.length).toBeGreaterThan(2);
-    expect(failures.filter((f) => f.expected !== 'x' || f.actual !== 'x').map((f) => [f.expected, f.actual])).toEqual([]);
+    expect(failures.filter((f) => f.expected !== 'x' || f.actual !== 'x').map((f) => [f.expected, f.actual])).toEqual(
+      [],
+    );
     const failed = renamed.filter((r) => r.status === 'failed');
     expect(failed.length).toBeGreaterThan(2);
     // A passive check's result names whose request it judged, after its own (renamed) words.
-    expect(failed.filter((r) => r.message.replace(/ \(judged on the answer to a request of [^)]*\)$/, '') !== 'x').map((r) => `${r.id} ${r.message}`)).toEqual([]);
+    expect(
+      failed
+        .filter((r) => r.message.replace(/ \(judged on the answer to a request of [^)]*\)$/, '') !== 'x')
+        .map((r) => `${r.id} ${r.message}`),
+    ).toEqual([]);
     expect(readings(renamed)).toEqual(readings(results));
   });
 
   it('only the legacy reader reads failure prose: nothing but baseline kinds and SARIF fields imports it', () => {
     const root = join(import.meta.dirname, '../../..');
     const files = (dir: string): string[] =>
-      readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? (e.name === 'generated' ? [] : files(join(dir, e.name))) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
-    const importers = [...files('src'), ...files('suites')].filter((f) => /from '[./]+(?:results\/)?legacy\.js'/.test(readFileSync(join(root, f), 'utf8')));
-    expect(importers.map((f) => relative(root, join(root, f))).sort()).toEqual(['src/baseline/kind.ts', 'src/reporters/sarif.ts']);
+      readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory()
+          ? e.name === 'generated'
+            ? []
+            : files(join(dir, e.name))
+          : e.name.endsWith('.ts')
+            ? [join(dir, e.name)]
+            : [],
+      );
+    const importers = [...files('src'), ...files('suites')].filter((f) =>
+      /from '[./]+(?:results\/)?legacy\.js'/.test(readFileSync(join(root, f), 'utf8')),
+    );
+    expect(importers.map((f) => relative(root, join(root, f))).sort()).toEqual([
+      'src/baseline/kind.ts',
+      'src/reporters/sarif.ts',
+    ]);
   });
 
   it('a signature moves when the kind or the field does (it is read from them)', () => {
@@ -194,7 +223,10 @@ describe('findings as data', () => {
   });
 
   it('reads a report written before kind and field existed through its wording (legacy)', () => {
-    const legacy = results.map((r) => ({ ...r, failures: r.failures?.map(({ kind: _k, field: _f, ...rest }) => rest) }));
+    const legacy = results.map((r) => ({
+      ...r,
+      failures: r.failures?.map(({ kind: _k, field: _f, ...rest }) => rest),
+    }));
     const now = readings(results);
     const old = readings(legacy);
     // The status findings keep their old signature; a schema issue is read as the old wording put it.

@@ -19,7 +19,9 @@ const pages = [
   join(packageRoot, 'README.md'),
   join(packageRoot, 'CHANGELOG.md'),
   join(packageRoot, 'bench', 'RESULTS.md'),
-  ...readdirSync(docsDir).filter((f) => f.endsWith('.md')).map((f) => join(docsDir, f)),
+  ...readdirSync(docsDir)
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join(docsDir, f)),
 ];
 
 /** The text outside fenced code blocks and inline code (links there are examples, not links). */
@@ -34,7 +36,10 @@ function headingSlugs(markdown: string): Set<string> {
   const withoutFences = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
   for (const match of withoutFences.matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
     const text = match[1]!.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
-    const base = text.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const base = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     slugs.add(n === 0 ? base : `${base}-${n}`);
@@ -79,7 +84,9 @@ function markdownNames(): Set<string> {
     ['', ...SOURCE_FOLDERS].flatMap((folder) => {
       const dir = join(packageRoot, folder);
       if (!existsSync(dir)) return [];
-      return (folder === '' ? readdirSync(dir) : readdirSync(dir, { recursive: true }).map(String)).filter((f) => f.endsWith('.md')).map((f) => f.split('/').pop() as string);
+      return (folder === '' ? readdirSync(dir) : readdirSync(dir, { recursive: true }).map(String))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => f.split('/').pop() as string);
     }),
   );
   return mdNames;
@@ -115,16 +122,29 @@ describe('paths quoted in code spans', () => {
   });
 
   it('finds a quoted path that is gone, and leaves patterns, outputs and plain words alone', () => {
-    const text = ['`test/nosuch.test.ts` `src/index.ts` `ARCHITECTURE.md` `GONE.md` `test/**/*.ts` `src/generated/types.ts`', '`--suite` `dist/docs/index.html` `vapc.yaml` `report.json` `FINDINGS.md` `runner-interface.md`', '```', '`test/fenced.ts`', '```'].join('\n');
+    const text = [
+      '`test/nosuch.test.ts` `src/index.ts` `ARCHITECTURE.md` `GONE.md` `test/**/*.ts` `src/generated/types.ts`',
+      '`--suite` `dist/docs/index.html` `vapc.yaml` `report.json` `FINDINGS.md` `runner-interface.md`',
+      '```',
+      '`test/fenced.ts`',
+      '```',
+    ].join('\n');
     expect(missingQuotedPaths(text)).toEqual(['test/nosuch.test.ts', 'GONE.md', 'runner-interface.md']);
   });
 });
 
 describe('no page suggests a bare `npx vapc`', () => {
-  it.each(pages.map((p) => [relative(packageRoot, p), p]))('%s runs the local binary (`npx --no-install vapc`)', (_name, page) => {
-    // A bare `npx vapc` where the package is not installed fetches whatever the registry calls vapc.
-    expect(read(page).split('\n').filter((line) => /\bnpx\s+vapc\b/.test(line))).toEqual([]);
-  });
+  it.each(pages.map((p) => [relative(packageRoot, p), p]))(
+    '%s runs the local binary (`npx --no-install vapc`)',
+    (_name, page) => {
+      // A bare `npx vapc` where the package is not installed fetches whatever the registry calls vapc.
+      expect(
+        read(page)
+          .split('\n')
+          .filter((line) => /\bnpx\s+vapc\b/.test(line)),
+      ).toEqual([]);
+    },
+  );
 });
 
 describe('README.md', () => {
@@ -155,10 +175,16 @@ describe('links between the pages', () => {
   it('finds a missing file, a missing heading and skips links inside code', () => {
     const page = join(docsDir, 'example.md');
     const text = [
-      '# Title', '## `vapc run`', '## Same', '## Same',
+      '# Title',
+      '## `vapc run`',
+      '## Same',
+      '## Same',
       '[ok](running.md) [ok](#vapc-run) [ok](#same-1) [ok](../README.md) [web](https://example.org/x)',
       '[gone](nosuch.md) [bad anchor](running.md#nosuch) [bad](#same-2)',
-      '`[code](nosuch.md)`', '```', '[fenced](nosuch.md)', '```',
+      '`[code](nosuch.md)`',
+      '```',
+      '[fenced](nosuch.md)',
+      '```',
     ].join('\n');
     expect(brokenLinks(page, text)).toEqual([
       'nosuch.md: no such file',
@@ -198,12 +224,22 @@ describe('docs/interface.md', () => {
   it.each([...sections])('%s names every flag of the command, and no other', async (heading, names) => {
     const all = await commands();
     // A command's own flags and its subcommands' (`vapc report merge`).
-    const flags = new Set(all.filter((c) => names.includes(c.name())).flatMap((c) => [c, ...c.commands].flatMap((x) => x.options.map((o) => o.long!))));
+    const flags = new Set(
+      all
+        .filter((c) => names.includes(c.name()))
+        .flatMap((c) => [c, ...c.commands].flatMap((x) => x.options.map((o) => o.long!))),
+    );
     expect(flags.size, heading).toBeGreaterThan(0);
     const body = section(heading);
     const documented = new Set([...body.matchAll(/`(--[a-z][a-z0-9-]*)/g)].map((m) => m[1]!));
-    expect([...flags].filter((f) => !documented.has(f)), `flags of ${names.join('/')} missing from ${heading}`).toEqual([]);
-    expect([...documented].filter((f) => !flags.has(f)), `flags in ${heading} that ${names.join('/')} does not have`).toEqual([]);
+    expect(
+      [...flags].filter((f) => !documented.has(f)),
+      `flags of ${names.join('/')} missing from ${heading}`,
+    ).toEqual([]);
+    expect(
+      [...documented].filter((f) => !flags.has(f)),
+      `flags in ${heading} that ${names.join('/')} does not have`,
+    ).toEqual([]);
   });
 
   it('has a section for every command', async () => {

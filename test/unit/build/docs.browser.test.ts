@@ -20,7 +20,9 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 
 /** Every operation of the bundled spec (dist/openapi.json), which is what the docs page renders. */
 function bundledOperations(): BundledOperation[] {
-  const document = JSON.parse(readFileSync(paths.bundledJson, 'utf8')) as { paths: Record<string, Record<string, Omit<BundledOperation, 'method' | 'path'>>> };
+  const document = JSON.parse(readFileSync(paths.bundledJson, 'utf8')) as {
+    paths: Record<string, Record<string, Omit<BundledOperation, 'method' | 'path'>>>;
+  };
   return Object.entries(document.paths).flatMap(([path, item]) =>
     Object.entries(item)
       .filter(([method]) => METHODS.includes(method))
@@ -29,7 +31,11 @@ function bundledOperations(): BundledOperation[] {
 }
 
 /** Redoc 3 addresses a tag as its lower-case, dash-joined name and an operation as <tag>/<operationid>. */
-const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 let browser: Browser;
 let page: Page;
@@ -71,18 +77,22 @@ describe('docs page in headless Chromium, offline', () => {
     expect(operations).toHaveLength(14);
   });
 
-  it.each(operations.map((o) => [o.operationId, o] as const))('renders %s with its summary, method and path', async (_id, operation) => {
-    const anchor = `${slug(operation.tags[0] ?? '')}/${operation.operationId.toLowerCase()}`;
-    await page.goto(`${docsUrl}#/${anchor}`);
-    const section = await page.waitForSelector(`[id="${anchor}"]`, { timeout: 15_000 });
-    const text = await section.innerText();
-    expect(text).toContain(operation.summary);
-    expect(text).toContain(operation.method);
-    expect(text).toContain(operation.path);
-    // The gaps and conflicts of the contract are visible (Redoc showExtensions, prefix x- dropped).
-    if (operation['x-unspecified']) expect(text).toMatch(/unspecified:/);
-    if (operation['x-contract-conflict']) expect(text).toContain(`contract-conflict: ${operation['x-contract-conflict']}`);
-  });
+  it.each(operations.map((o) => [o.operationId, o] as const))(
+    'renders %s with its summary, method and path',
+    async (_id, operation) => {
+      const anchor = `${slug(operation.tags[0] ?? '')}/${operation.operationId.toLowerCase()}`;
+      await page.goto(`${docsUrl}#/${anchor}`);
+      const section = await page.waitForSelector(`[id="${anchor}"]`, { timeout: 15_000 });
+      const text = await section.innerText();
+      expect(text).toContain(operation.summary);
+      expect(text).toContain(operation.method);
+      expect(text).toContain(operation.path);
+      // The gaps and conflicts of the contract are visible (Redoc showExtensions, prefix x- dropped).
+      if (operation['x-unspecified']) expect(text).toMatch(/unspecified:/);
+      if (operation['x-contract-conflict'])
+        expect(text).toContain(`contract-conflict: ${operation['x-contract-conflict']}`);
+    },
+  );
 
   it('fetched nothing from elsewhere and the browser refused nothing', () => {
     expect(leaked).toEqual([]);

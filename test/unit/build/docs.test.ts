@@ -37,23 +37,42 @@ describe('docs page: self-contained HTML', () => {
 
 describe('externalResources(): what would be fetched', () => {
   it.each([
-    ['a CDN module preload', '<link rel="modulepreload" href="https://cdn.redocly.com/redoc/v3/redoc.js" />', 'https://cdn.redocly.com/redoc/v3/redoc.js'],
+    [
+      'a CDN module preload',
+      '<link rel="modulepreload" href="https://cdn.redocly.com/redoc/v3/redoc.js" />',
+      'https://cdn.redocly.com/redoc/v3/redoc.js',
+    ],
     ['a script src', '<script src="https://example.org/a.js"></script>', 'https://example.org/a.js'],
-    ['a Google Fonts stylesheet', '<link href="https://fonts.googleapis.com/css?family=Roboto" rel="stylesheet">', 'https://fonts.googleapis.com/css?family=Roboto'],
+    [
+      'a Google Fonts stylesheet',
+      '<link href="https://fonts.googleapis.com/css?family=Roboto" rel="stylesheet">',
+      'https://fonts.googleapis.com/css?family=Roboto',
+    ],
     ['a CSS @import', '<style>@import url("https://example.org/x.css");</style>', 'https://example.org/x.css'],
-    ['a font-face url()', "<style>@font-face{src:url('https://example.org/f.woff2')}</style>", 'https://example.org/f.woff2'],
-    ['a module import', '<script type="module">import { hydrate } from "https://cdn.example.org/r.js";</script>', 'https://cdn.example.org/r.js'],
+    [
+      'a font-face url()',
+      "<style>@font-face{src:url('https://example.org/f.woff2')}</style>",
+      'https://example.org/f.woff2',
+    ],
+    [
+      'a module import',
+      '<script type="module">import { hydrate } from "https://cdn.example.org/r.js";</script>',
+      'https://cdn.example.org/r.js',
+    ],
     ['a protocol-relative image', '<img src="//example.org/logo.svg">', '//example.org/logo.svg'],
   ])('finds %s', (_what, page, url) => {
     expect(externalResources(page)).toContain(url);
   });
 
   it('ignores plain links and SVG namespaces', () => {
-    expect(externalResources('<a href="https://redocly.com/redoc/">docs</a><svg xmlns="http://www.w3.org/2000/svg"></svg>')).toEqual([]);
+    expect(
+      externalResources('<a href="https://redocly.com/redoc/">docs</a><svg xmlns="http://www.w3.org/2000/svg"></svg>'),
+    ).toEqual([]);
   });
 
   it('offline() replaces the Redoc CDN logo and adds the CSP once', () => {
-    const page = '<html><head><meta charset="utf8" /></head><body><script>src:`https://cdn.redoc.ly/redoc/logo-mini-full.svg`</script></body></html>';
+    const page =
+      '<html><head><meta charset="utf8" /></head><body><script>src:`https://cdn.redoc.ly/redoc/logo-mini-full.svg`</script></body></html>';
     const once = offline(page);
     expect(once).not.toContain('cdn.redoc.ly');
     expect(offline(once).match(/Content-Security-Policy/g)).toHaveLength(1);

@@ -7,22 +7,34 @@ import type { Failure } from '../../../src/results/model.js';
 
 describe('passWithEvidence', () => {
   it('passes a check with one judged answer', () => {
-    expect(passWithEvidence({ judged: 1, unjudged: ['rate limited (429)'] }, 'ok')).toEqual({ status: 'passed', message: 'ok' });
+    expect(passWithEvidence({ judged: 1, unjudged: ['rate limited (429)'] }, 'ok')).toEqual({
+      status: 'passed',
+      message: 'ok',
+    });
   });
 
   it('skips a check whose every answer judged nothing, naming why', () => {
-    expect(passWithEvidence({ judged: 0, unjudged: ['rate limited (429)'] }, 'ok')).toEqual({ status: 'skipped', message: 'not judged: rate limited (429)' });
+    expect(passWithEvidence({ judged: 0, unjudged: ['rate limited (429)'] }, 'ok')).toEqual({
+      status: 'skipped',
+      message: 'not judged: rate limited (429)',
+    });
   });
 
   it('skips a check that recorded no probe at all, with a reason: it has nothing to pass on', () => {
-    expect(passWithEvidence({ judged: 0, unjudged: [] }, 'ok')).toEqual({ status: 'skipped', message: NO_PROBE_REASON });
+    expect(passWithEvidence({ judged: 0, unjudged: [] }, 'ok')).toEqual({
+      status: 'skipped',
+      message: NO_PROBE_REASON,
+    });
     expect(NO_PROBE_REASON).toMatch(/^not judged: /);
   });
 });
 
 describe('Findings.outcome', () => {
   it('an empty Findings is a skip, not a pass', () => {
-    expect(new Findings().outcome('every field answered as the contract allows')).toEqual({ status: 'skipped', message: NO_PROBE_REASON });
+    expect(new Findings().outcome('every field answered as the contract allows')).toEqual({
+      status: 'skipped',
+      message: NO_PROBE_REASON,
+    });
   });
 
   it('a judgement recorded inline (OK) is the evidence a pass needs', () => {
@@ -37,7 +49,13 @@ describe('recordedFailures: which failures a result keeps is read from data, nev
   // 30 failures: 6 fields, 5 wordings each; the first 20 alone would keep 4 of the 6 fields.
   const failures: Failure[] = [];
   for (let field = 0; field < 6; field++) {
-    for (let n = 0; n < 5; n++) failures.push({ kind: 'accepted-invalid', field: { location: 'body', pointer: `/f${field}` }, expected: '422', actual: `value ${n} accepted` });
+    for (let n = 0; n < 5; n++)
+      failures.push({
+        kind: 'accepted-invalid',
+        field: { location: 'body', pointer: `/f${field}` },
+        expected: '422',
+        actual: `value ${n} accepted`,
+      });
   }
   const fields = (kept: Failure[]) => [...new Set(kept.map((f) => f.field?.pointer))];
 
@@ -45,7 +63,9 @@ describe('recordedFailures: which failures a result keeps is read from data, nev
     const kept = recordedFailures(failures);
     expect(kept).toHaveLength(20);
     expect(fields(kept)).toEqual(['/f0', '/f1', '/f2', '/f3', '/f4', '/f5']);
-    expect(kept.map((f) => failures.indexOf(f))).toEqual([...kept.map((f) => failures.indexOf(f))].sort((a, b) => a - b));
+    expect(kept.map((f) => failures.indexOf(f))).toEqual(
+      [...kept.map((f) => failures.indexOf(f))].sort((a, b) => a - b),
+    );
   });
 
   it('the same findings are kept when every text is renamed; the same words at two fields are two failures', () => {
@@ -53,6 +73,12 @@ describe('recordedFailures: which failures a result keeps is read from data, nev
     expect(fields(recordedFailures(renamed))).toEqual(fields(recordedFailures(failures)));
     expect(recordedFailures(renamed)).toHaveLength(6);
     // Without a kind (a custom check's, an old report's): the words decide, as before.
-    expect(recordedFailures([{ expected: 'a', actual: 'b' }, { expected: 'a', actual: 'b' }, { expected: 'a', actual: 'c' }])).toHaveLength(2);
+    expect(
+      recordedFailures([
+        { expected: 'a', actual: 'b' },
+        { expected: 'a', actual: 'b' },
+        { expected: 'a', actual: 'c' },
+      ]),
+    ).toHaveLength(2);
   });
 });

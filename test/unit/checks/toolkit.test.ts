@@ -6,9 +6,25 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defineCheck, type CheckContext, type CheckDefinition, type FailureDetails } from '../../../src/checks/check.js';
+import {
+  defineCheck,
+  type CheckContext,
+  type CheckDefinition,
+  type FailureDetails,
+} from '../../../src/checks/check.js';
 import { passWithEvidence, unjudgedReasons } from '../../../src/checks/evidence.js';
-import { fail, Findings, isSuccess, OK, RATE_LIMITED, RECORDED_FAILURES, skipped, statusText, unjudged, type Judgement } from '../../../src/checks/outcomes.js';
+import {
+  fail,
+  Findings,
+  isSuccess,
+  OK,
+  RATE_LIMITED,
+  RECORDED_FAILURES,
+  skipped,
+  statusText,
+  unjudged,
+  type Judgement,
+} from '../../../src/checks/outcomes.js';
 import { GENERIC_PROFILE } from '../../../src/checks/profile.js';
 import { checkProperty } from '../../../src/checks/property.js';
 import { buildRegistry, CHECK_ID } from '../../../src/checks/registry.js';
@@ -29,7 +45,7 @@ function fakeContext(seed = 42): CheckContext & { given: FailureDetails[] } {
       given.push(details);
       return { ...details } as Failure;
     },
-    redact: <T>(value: T): T => (typeof value === 'string' ? ('<' + value + '>') as T : value),
+    redact: <T>(value: T): T => (typeof value === 'string' ? (('<' + value + '>') as T) : value),
   } as unknown as CheckContext & { given: FailureDetails[] };
 }
 
@@ -39,13 +55,35 @@ const answered = (status: number, text = ''): Exchange => ({
   durationMs: 1,
 });
 
-const failed = (expected: string, actual: string, summary = `${expected}/${actual}`): Judgement => ({ ok: false, failure: { expected, actual }, summary });
+const failed = (expected: string, actual: string, summary = `${expected}/${actual}`): Judgement => ({
+  ok: false,
+  failure: { expected, actual },
+  summary,
+});
 
 describe('judgements', () => {
   it('fail hands the words and the facts to ctx.failure, the input only when there is one', () => {
     const ctx = fakeContext();
-    const j = fail(ctx, answered(500), 'a 422', 'status 500', 'it broke', { a: 1 }, { kind: 'status', field: { location: 'body', pointer: '/a' } });
-    expect(j).toEqual({ ok: false, summary: 'it broke', failure: { expected: 'a 422', actual: 'status 500', input: { a: 1 }, kind: 'status', field: { location: 'body', pointer: '/a' } } });
+    const j = fail(
+      ctx,
+      answered(500),
+      'a 422',
+      'status 500',
+      'it broke',
+      { a: 1 },
+      { kind: 'status', field: { location: 'body', pointer: '/a' } },
+    );
+    expect(j).toEqual({
+      ok: false,
+      summary: 'it broke',
+      failure: {
+        expected: 'a 422',
+        actual: 'status 500',
+        input: { a: 1 },
+        kind: 'status',
+        field: { location: 'body', pointer: '/a' },
+      },
+    });
     fail(ctx, answered(500), 'e', 'a', 's');
     expect(ctx.given[1]).toEqual({ expected: 'e', actual: 'a' });
     expect('input' in ctx.given[1]!).toBe(false);
@@ -70,7 +108,9 @@ describe('judgements', () => {
     expect(statusText(answered(500, 'x'.repeat(160)))).toBe(`500 ${'x'.repeat(160)}`);
     expect(statusText(answered(500, 'x'.repeat(161)))).toBe(`500 ${'x'.repeat(157)}...`);
     const request = { method: 'GET', url: 'http://127.0.0.1:1/x', headers: {} };
-    expect(statusText({ request, error: { code: 'timeout', message: 'no answer in 10 ms' }, durationMs: 10 })).toBe('no response (timeout: no answer in 10 ms)');
+    expect(statusText({ request, error: { code: 'timeout', message: 'no answer in 10 ms' }, durationMs: 10 })).toBe(
+      'no response (timeout: no answer in 10 ms)',
+    );
     expect(statusText({ request, durationMs: 10 } as Exchange)).toBe('no response (error: )');
   });
 });
@@ -81,7 +121,13 @@ describe('Findings', () => {
     expect(f.add(OK)).toBe(true);
     expect(f.add(unjudged('429'))).toBe(true);
     expect(f.add(failed('e', 'a'))).toBe(false);
-    expect({ probes: f.probes, judged: f.judged, unjudged: f.unjudged, summaries: f.summaries, failures: f.failures.length }).toEqual({
+    expect({
+      probes: f.probes,
+      judged: f.judged,
+      unjudged: f.unjudged,
+      summaries: f.summaries,
+      failures: f.failures.length,
+    }).toEqual({
       probes: 3,
       judged: 2,
       unjudged: ['429'],
@@ -106,7 +152,11 @@ describe('Findings', () => {
   it('one failure: its summary alone', () => {
     const f = new Findings();
     f.add(failed('e', 'a', 'the first'));
-    expect(f.outcome('fine')).toEqual({ status: 'failed', message: 'the first', failures: [{ expected: 'e', actual: 'a' }] });
+    expect(f.outcome('fine')).toEqual({
+      status: 'failed',
+      message: 'the first',
+      failures: [{ expected: 'e', actual: 'a' }],
+    });
   });
 
   it('failures saying the same thing are recorded once, and the headline counts those recorded', () => {
@@ -116,7 +166,15 @@ describe('Findings', () => {
     f.add(failed('e', 'b', 'other'));
     f.add(failed('f', 'a', 'third'));
     const out = f.outcome('fine');
-    expect(out).toEqual({ status: 'failed', message: 'the first (and 2 more)', failures: [{ expected: 'e', actual: 'a' }, { expected: 'e', actual: 'b' }, { expected: 'f', actual: 'a' }] });
+    expect(out).toEqual({
+      status: 'failed',
+      message: 'the first (and 2 more)',
+      failures: [
+        { expected: 'e', actual: 'a' },
+        { expected: 'e', actual: 'b' },
+        { expected: 'f', actual: 'a' },
+      ],
+    });
     // The key joins the two words with a separator no message holds: 'e'+'ab' is not 'ea'+'b'.
     const g = new Findings();
     g.add(failed('e', 'ab'));
@@ -133,7 +191,9 @@ describe('Findings', () => {
     expect(out.failures).toHaveLength(RECORDED_FAILURES);
     expect(out.failures[RECORDED_FAILURES - 1]!.actual).toBe(`a${RECORDED_FAILURES - 1}`);
     // The counts, whatever the words around them.
-    expect(out.message.startsWith(`s0 (and ${RECORDED_FAILURES - 1} more; ${RECORDED_FAILURES + 5} found, `)).toBe(true);
+    expect(out.message.startsWith(`s0 (and ${RECORDED_FAILURES - 1} more; ${RECORDED_FAILURES + 5} found, `)).toBe(
+      true,
+    );
     expect(out.message.endsWith(` ${RECORDED_FAILURES} recorded)`)).toBe(true);
     const exact = new Findings();
     for (let i = 0; i < RECORDED_FAILURES; i++) exact.add(failed('e', `a${i}`, `s${i}`));
@@ -152,7 +212,10 @@ describe('evidence', () => {
   it('passWithEvidence: passed when judged, else skipped naming the reasons', () => {
     expect(passWithEvidence({ judged: 1, unjudged: ['x'] }, 'ok')).toEqual({ status: 'passed', message: 'ok' });
     expect(passWithEvidence({ judged: 1, unjudged: [] }, 'ok')).toEqual({ status: 'passed', message: 'ok' });
-    expect(passWithEvidence({ judged: 0, unjudged: ['x', 'y'] }, 'ok')).toEqual({ status: 'skipped', message: 'not judged: x; y' });
+    expect(passWithEvidence({ judged: 0, unjudged: ['x', 'y'] }, 'ok')).toEqual({
+      status: 'skipped',
+      message: 'not judged: x; y',
+    });
   });
 });
 
@@ -161,7 +224,10 @@ describe('checkProperty', () => {
 
   it('all fine: OK, and the examples are tried first, then numRuns random cases', async () => {
     const seen: number[] = [];
-    const j = await checkProperty(fakeContext(), ints, async (v) => (seen.push(v), OK), { examples: [7, 8], numRuns: 5 });
+    const j = await checkProperty(fakeContext(), ints, async (v) => (seen.push(v), OK), {
+      examples: [7, 8],
+      numRuns: 5,
+    });
     expect(j).toEqual(OK);
     expect(seen.slice(0, 2)).toEqual([7, 8]);
     expect(seen).toHaveLength(7);
@@ -171,13 +237,21 @@ describe('checkProperty', () => {
     const none = await checkProperty(fakeContext(), ints, async () => unjudged('a 429'), { examples: [1], numRuns: 3 });
     expect(none).toEqual({ ok: true, unjudged: 'a 429' });
     let n = 0;
-    const some = await checkProperty(fakeContext(), ints, async () => (n++ === 0 ? OK : unjudged('a 429')), { examples: [1], numRuns: 3 });
+    const some = await checkProperty(fakeContext(), ints, async () => (n++ === 0 ? OK : unjudged('a 429')), {
+      examples: [1],
+      numRuns: 3,
+    });
     expect(some).toEqual(OK);
   });
 
   it('a failure carries the seed, the redacted input of the last probe that really failed, and the replay path', async () => {
     const ctx = fakeContext(1234);
-    const j = await checkProperty(ctx, fc.string(), async (v) => (v.length >= 3 ? failed('short', `length ${v.length}`) : OK), { examples: ['abcdef'], numRuns: 5, shrinkBudget: 50 });
+    const j = await checkProperty(
+      ctx,
+      fc.string(),
+      async (v) => (v.length >= 3 ? failed('short', `length ${v.length}`) : OK),
+      { examples: ['abcdef'], numRuns: 5, shrinkBudget: 50 },
+    );
     expect(j.ok).toBe(false);
     if (j.ok) return;
     expect(j.failure.seed).toBe(1234);
@@ -190,9 +264,16 @@ describe('checkProperty', () => {
 
   it('the shrink budget bounds the probes after the first failure; past it the path is left out', async () => {
     // Fails from 10 up: shrinking 1e6 takes many more steps than any budget here.
-    const probe = (calls: number[]) => async (v: number) => (calls.push(v), v >= 10 ? failed('below 10', String(v)) : OK);
+    const probe = (calls: number[]) => async (v: number) => (
+      calls.push(v),
+      v >= 10 ? failed('below 10', String(v)) : OK
+    );
     const calls: number[] = [];
-    const j = await checkProperty(fakeContext(), fc.integer({ min: 0, max: 1_000_000 }), probe(calls), { examples: [1_000_000], numRuns: 5, shrinkBudget: 2 });
+    const j = await checkProperty(fakeContext(), fc.integer({ min: 0, max: 1_000_000 }), probe(calls), {
+      examples: [1_000_000],
+      numRuns: 5,
+      shrinkBudget: 2,
+    });
     expect(calls).toHaveLength(3);
     expect(j.ok).toBe(false);
     if (j.ok) return;
@@ -202,7 +283,10 @@ describe('checkProperty', () => {
     expect(j.failure.path).toBeUndefined();
     // The default budget is six requests after the first failure.
     const dflt: number[] = [];
-    await checkProperty(fakeContext(), fc.integer({ min: 0, max: 1_000_000 }), probe(dflt), { examples: [1_000_000], numRuns: 5 });
+    await checkProperty(fakeContext(), fc.integer({ min: 0, max: 1_000_000 }), probe(dflt), {
+      examples: [1_000_000],
+      numRuns: 5,
+    });
     expect(dflt).toHaveLength(7);
   });
 
@@ -212,14 +296,19 @@ describe('checkProperty', () => {
     if (!j.ok) expect('input' in j.failure).toBe(false);
   });
 
-  it('a probe that throws is the tool\'s fault: rethrown, and no further probe is sent', async () => {
+  it("a probe that throws is the tool's fault: rethrown, and no further probe is sent", async () => {
     let calls = 0;
     const boom = new Error('tool bug');
     await expect(
-      checkProperty(fakeContext(), ints, async () => {
-        calls++;
-        throw boom;
-      }, { examples: [1], numRuns: 20 }),
+      checkProperty(
+        fakeContext(),
+        ints,
+        async () => {
+          calls++;
+          throw boom;
+        },
+        { examples: [1], numRuns: 20 },
+      ),
     ).rejects.toBe(boom);
     expect(calls).toBe(1);
   });
@@ -228,7 +317,12 @@ describe('checkProperty', () => {
 describe('wire requests', () => {
   let spec: SpecModel;
   const op = (id: string): Operation => spec.operation(id);
-  const wire = (method: string, url: string, body?: string, headers: Record<string, string> = {}): Pick<Exchange, 'request'> => ({
+  const wire = (
+    method: string,
+    url: string,
+    body?: string,
+    headers: Record<string, string> = {},
+  ): Pick<Exchange, 'request'> => ({
     request: { method, url, headers, ...(body !== undefined ? { body } : {}) },
   });
   beforeAll(async () => {
@@ -237,17 +331,40 @@ describe('wire requests', () => {
 
   it('path parameters are matched under a base path and decoded; one that does not decode is kept as sent', () => {
     const ok = wireParts(op('getCampaign'), wire('GET', 'http://h:1/api/v1/campaign/a%2Fb%20c'));
-    expect(ok).toEqual({ ok: true, parts: { path: { campaign_id: 'a/b c' }, query: {}, headers: {}, body: undefined } });
-    expect(wireParts(op('getCampaign'), wire('GET', 'http://h:1/campaign/%E0%A4%A'))).toMatchObject({ ok: true, parts: { path: { campaign_id: '%E0%A4%A' } } });
+    expect(ok).toEqual({
+      ok: true,
+      parts: { path: { campaign_id: 'a/b c' }, query: {}, headers: {}, body: undefined },
+    });
+    expect(wireParts(op('getCampaign'), wire('GET', 'http://h:1/campaign/%E0%A4%A'))).toMatchObject({
+      ok: true,
+      parts: { path: { campaign_id: '%E0%A4%A' } },
+    });
     // An empty segment is still a value (the template matches it), never a missing parameter.
-    expect(wireParts(op('getCampaign'), wire('GET', 'http://h:1/campaign/'))).toMatchObject({ ok: true, parts: { path: { campaign_id: '' } } });
-    expect(wireParts(op('getCampaign'), wire('GET', 'http://h:1/elsewhere'))).toMatchObject({ ok: true, parts: { path: {} } });
+    expect(wireParts(op('getCampaign'), wire('GET', 'http://h:1/campaign/'))).toMatchObject({
+      ok: true,
+      parts: { path: { campaign_id: '' } },
+    });
+    expect(wireParts(op('getCampaign'), wire('GET', 'http://h:1/elsewhere'))).toMatchObject({
+      ok: true,
+      parts: { path: {} },
+    });
   });
 
   it('the query as serialised: a repeated name becomes a list in order; headers are copied, the body parsed', () => {
     const headers = { 'x-user-id': 'u1' };
-    const split = wireParts(op('listCalls'), wire('GET', 'http://h:1/calls?limit=5&provider=a&provider=b&provider=c', '{"a":[1]}', headers));
-    expect(split).toEqual({ ok: true, parts: { path: {}, query: { limit: '5', provider: ['a', 'b', 'c'] }, headers: { 'x-user-id': 'u1' }, body: { a: [1] } } });
+    const split = wireParts(
+      op('listCalls'),
+      wire('GET', 'http://h:1/calls?limit=5&provider=a&provider=b&provider=c', '{"a":[1]}', headers),
+    );
+    expect(split).toEqual({
+      ok: true,
+      parts: {
+        path: {},
+        query: { limit: '5', provider: ['a', 'b', 'c'] },
+        headers: { 'x-user-id': 'u1' },
+        body: { a: [1] },
+      },
+    });
     if (split.ok) expect(split.parts.headers).not.toBe(headers);
   });
 
@@ -255,13 +372,20 @@ describe('wire requests', () => {
     const split = wireParts(op('createCampaign'), wire('POST', 'http://h:1/campaign', '{"name":'));
     expect(split.ok).toBe(false);
     if (!split.ok) expect(split.errors).toEqual([expect.stringMatching(/^body is not JSON \(.+\)$/)]);
-    expect(validateWireRequest(op('createCampaign'), wire('POST', 'http://h:1/campaign', '{"name":') as Exchange)).toEqual({ valid: false, errors: split.ok ? [] : split.errors });
+    expect(
+      validateWireRequest(op('createCampaign'), wire('POST', 'http://h:1/campaign', '{"name":') as Exchange),
+    ).toEqual({ valid: false, errors: split.ok ? [] : split.errors });
   });
 
   it('validateWireRequest: the validators on the parts, with their messages when invalid', () => {
     const headers = { 'content-type': 'application/json' };
-    expect(validateWireRequest(op('listCalls'), wire('GET', 'http://h:1/calls?limit=5', undefined, headers) as Exchange)).toEqual({ valid: true, errors: [] });
-    const bad = validateWireRequest(op('listCalls'), wire('GET', 'http://h:1/calls?limit=lots', undefined, headers) as Exchange);
+    expect(
+      validateWireRequest(op('listCalls'), wire('GET', 'http://h:1/calls?limit=5', undefined, headers) as Exchange),
+    ).toEqual({ valid: true, errors: [] });
+    const bad = validateWireRequest(
+      op('listCalls'),
+      wire('GET', 'http://h:1/calls?limit=lots', undefined, headers) as Exchange,
+    );
     expect(bad.valid).toBe(false);
     expect(bad.errors.join(' ')).toMatch(/limit/);
   });
@@ -304,12 +428,29 @@ describe('buildRegistry', () => {
 
   it('ids: suite.name in lower-case words joined by single dashes', () => {
     for (const id of ['auth.a', 'auth.a-b', 'auth.a1-2b']) expect(CHECK_ID.test(id), id).toBe(true);
-    for (const id of ['auth', 'auth.', '.a', 'Auth.a', 'auth.A', 'auth.a--b', 'auth.-a', 'auth.a-', 'auth.a_b', 'auth1.a', ' auth.a', 'auth.a ', 'auth.a.b']) expect(CHECK_ID.test(id), id).toBe(false);
+    for (const id of [
+      'auth',
+      'auth.',
+      '.a',
+      'Auth.a',
+      'auth.A',
+      'auth.a--b',
+      'auth.-a',
+      'auth.a-',
+      'auth.a_b',
+      'auth1.a',
+      ' auth.a',
+      'auth.a ',
+      'auth.a.b',
+    ])
+      expect(CHECK_ID.test(id), id).toBe(false);
     expect(CHECK_ID.exec('ranges.max-x')?.slice(1)).toEqual(['ranges', 'max-x']);
   });
 
   it('refuses each malformed part with its own message', () => {
-    expect(refusal([{ ...base, id: 'auth.Bad' }])).toBe('check id "auth.Bad" is malformed: ids read suite.name (lower-case words joined by \'-\')');
+    expect(refusal([{ ...base, id: 'auth.Bad' }])).toBe(
+      'check id "auth.Bad" is malformed: ids read suite.name (lower-case words joined by \'-\')',
+    );
     expect(refusal([{ ...base, id: undefined as unknown as string }])).toMatch(/is malformed/);
     expect(refusal([{ ...base, id: 'nosuch.x' }])).toBe('check id "nosuch.x" names an unknown suite "nosuch"');
     expect(refusal([{ ...base, id: 'cors.x' }])).toBe('check "cors.x" is registered in suite "auth"');
@@ -317,15 +458,33 @@ describe('buildRegistry', () => {
     expect(refusal([{ ...base, rule: '  ' }])).toBe('check "auth.sample-check" lacks a rule or a contract reference');
     expect(refusal([{ ...base, rule: undefined as unknown as string }])).toMatch(/lacks a rule/);
     expect(refusal([{ ...base, contractRef: ' ' }])).toMatch(/lacks a rule or a contract reference/);
-    expect(refusal([{ ...base, contractRef: undefined as unknown as string }])).toMatch(/lacks a rule or a contract reference/);
-    expect(refusal([{ ...base, severity: 'fatal' as 'major' }])).toBe('check "auth.sample-check" has an unknown severity "fatal"');
-    expect(refusal([{ ...base, appliesTo: undefined as unknown as CheckDefinition['appliesTo'] }])).toBe('check "auth.sample-check" lacks appliesTo or run');
-    expect(refusal([{ ...base, run: 'run' as unknown as CheckDefinition['run'] }])).toBe('check "auth.sample-check" lacks appliesTo or run');
+    expect(refusal([{ ...base, contractRef: undefined as unknown as string }])).toMatch(
+      /lacks a rule or a contract reference/,
+    );
+    expect(refusal([{ ...base, severity: 'fatal' as 'major' }])).toBe(
+      'check "auth.sample-check" has an unknown severity "fatal"',
+    );
+    expect(refusal([{ ...base, appliesTo: undefined as unknown as CheckDefinition['appliesTo'] }])).toBe(
+      'check "auth.sample-check" lacks appliesTo or run',
+    );
+    expect(refusal([{ ...base, run: 'run' as unknown as CheckDefinition['run'] }])).toBe(
+      'check "auth.sample-check" lacks appliesTo or run',
+    );
   });
 
   it('accepts every known severity and every suite', () => {
-    for (const severity of ['critical', 'major', 'minor'] as const) expect(refusal([{ ...base, severity }])).toBe('accepted');
-    for (const suite of ['auth', 'validation', 'ranges', 'schema', 'stateful', 'ratelimit', 'cors', 'robustness'] as const) {
+    for (const severity of ['critical', 'major', 'minor'] as const)
+      expect(refusal([{ ...base, severity }])).toBe('accepted');
+    for (const suite of [
+      'auth',
+      'validation',
+      'ranges',
+      'schema',
+      'stateful',
+      'ratelimit',
+      'cors',
+      'robustness',
+    ] as const) {
       expect(refusal([{ ...base, suite, id: `${suite}.x` }])).toBe('accepted');
     }
   });

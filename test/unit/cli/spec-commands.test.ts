@@ -72,7 +72,10 @@ describe('vapc lint', () => {
     const spec = await readFile(join(packageRoot, 'dist', 'openapi.yaml'), 'utf8').catch(() => '');
     expect(spec, 'dist/openapi.yaml exists (npm run build)').not.toBe('');
     // Drop the 429 of GET /health: the bundle keeps components, so only operation-429 trips.
-    await writeFile(file, spec.replace(/(\/health:[\s\S]*?)\n {8}'429':\n {10}\$ref: '#\/components\/responses\/RateLimited'/, '$1'));
+    await writeFile(
+      file,
+      spec.replace(/(\/health:[\s\S]*?)\n {8}'429':\n {10}\$ref: '#\/components\/responses\/RateLimited'/, '$1'),
+    );
     const run = await vapc('lint', '--spec', file);
     expect(run.status).toBe(1);
     expect(run.stdout).toMatch(/vapc\/operation-429/);
@@ -84,9 +87,16 @@ describe('vapc lint', () => {
     ['build', []],
     ['docs', ['-o', 'out.html']],
   ])('vapc %s --spec missing.yaml: clear message, exit 2, no stack trace', async (command, extra) => {
-    const run = await vapc(command, '--spec', join(dir, 'missing.yaml'), ...extra.map((a) => (a === 'out.html' ? join(dir, a) : a)));
+    const run = await vapc(
+      command,
+      '--spec',
+      join(dir, 'missing.yaml'),
+      ...extra.map((a) => (a === 'out.html' ? join(dir, a) : a)),
+    );
     expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/^vapc: cannot read the OpenAPI document .*missing\.yaml: no such file \[E_SPEC_UNREADABLE\]\n$/);
+    expect(run.stderr).toMatch(
+      /^vapc: cannot read the OpenAPI document .*missing\.yaml: no such file \[E_SPEC_UNREADABLE\]\n$/,
+    );
     expect(run.stderr).not.toMatch(STACK);
     expect(run.stdout).toBe('');
   });

@@ -25,9 +25,15 @@ function spansBetween(from: string, to: string, text = page): string[] {
   return [...text.slice(start, end).matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!);
 }
 
-const accepted = spansBetween('The keys `vapc.yaml` accepts', 'other key is refused').filter((s) => /^[a-z_]+$/.test(s));
-const flagOnly = spansBetween('The other flags of `vapc run` are flags only', 'In a config file').filter((s) => s.startsWith('--'));
-const refusedNamingFlag = spansBetween('In a config file', 'are refused naming the flag').map((s) => s.replace(/:$/, ''));
+const accepted = spansBetween('The keys `vapc.yaml` accepts', 'other key is refused').filter((s) =>
+  /^[a-z_]+$/.test(s),
+);
+const flagOnly = spansBetween('The other flags of `vapc run` are flags only', 'In a config file').filter((s) =>
+  s.startsWith('--'),
+);
+const refusedNamingFlag = spansBetween('In a config file', 'are refused naming the flag').map((s) =>
+  s.replace(/:$/, ''),
+);
 
 async function runFlags(): Promise<string[]> {
   const io = { stdout: () => {}, stderr: () => {}, env: {}, isTTY: false };
@@ -59,7 +65,8 @@ describe('docs/running.md: the keys of vapc.yaml', () => {
 
   it('names the keys refused with the flag to use', () => {
     expect([...refusedNamingFlag].sort()).toEqual([...FLAG_ONLY_CONFIG_KEYS].sort());
-    for (const key of FLAG_ONLY_CONFIG_KEYS) expect(refusal(key)).toMatch(/^E_CONFIG: vapc\.yaml: "\w+" is not read from a config file; give --/);
+    for (const key of FLAG_ONLY_CONFIG_KEYS)
+      expect(refusal(key)).toMatch(/^E_CONFIG: vapc\.yaml: "\w+" is not read from a config file; give --/);
   });
 
   it('refuses each flag-only setting in a config file', () => {
@@ -71,7 +78,11 @@ describe('docs/running.md: the keys of vapc.yaml', () => {
 
   it('lists the fixtures: keys the reader knows, on this page and in docs/interface.md', () => {
     const keys = (spans: string[]) => spans.filter((k) => /^[a-z_]+$/.test(k)).sort();
-    expect(keys(spansBetween('The `fixtures:` keys are', 'a check that needs a fixture'))).toEqual([...FIXTURE_KEYS].sort());
-    expect(keys(spansBetween('The `fixtures:` keys of the config file', 'A check that', interfacePage))).toEqual([...FIXTURE_KEYS].sort());
+    expect(keys(spansBetween('The `fixtures:` keys are', 'a check that needs a fixture'))).toEqual(
+      [...FIXTURE_KEYS].sort(),
+    );
+    expect(keys(spansBetween('The `fixtures:` keys of the config file', 'A check that', interfacePage))).toEqual(
+      [...FIXTURE_KEYS].sort(),
+    );
   });
 });

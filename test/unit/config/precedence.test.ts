@@ -86,7 +86,13 @@ describe('vapc run settings: flag > env > config file > default', () => {
   it('the file wins over the defaults, for every setting and the fixtures', async () => {
     const settings = await resolveRunSettings({}, {}, withFile);
     for (const row of TABLE) expect([row.setting, settings[row.setting]]).toEqual([row.setting, row.file]);
-    expect(settings).toMatchObject({ includeDestructive: true, dryRun: true, strictTypes: true, quiet: true, configFile: 'vapc.yaml' });
+    expect(settings).toMatchObject({
+      includeDestructive: true,
+      dryRun: true,
+      strictTypes: true,
+      quiet: true,
+      configFile: 'vapc.yaml',
+    });
     expect(settings.fixtures).toEqual({ org_id: 'file-org' });
   });
 
@@ -106,7 +112,11 @@ describe('vapc run settings: flag > env > config file > default', () => {
 
   it('an empty environment variable is not a value: the file still counts', async () => {
     const settings = await resolveRunSettings({}, { VAPC_BASE_URL: '', VAPC_API_KEY: '', VAPC_USER_ID: '' }, withFile);
-    expect([settings.baseUrl, settings.apiKey, settings.userId]).toEqual(['http://127.0.0.1:1111', 'file-key', 'file-user']);
+    expect([settings.baseUrl, settings.apiKey, settings.userId]).toEqual([
+      'http://127.0.0.1:1111',
+      'file-key',
+      'file-user',
+    ]);
   });
 
   it('each boolean: false in one source, true in a higher one, comes out true; true in the file alone stays true', () => {
@@ -120,7 +130,11 @@ describe('vapc run settings: flag > env > config file > default', () => {
   });
 
   it('fixtures: a flag-given fixture wins over the same key in the file, the others are kept', () => {
-    const settings = mergeSettings({ fixtures: { org_id: 'flag-org' } }, {}, { fixtures: { org_id: 'file-org', assistant_id: 'file-assistant' } });
+    const settings = mergeSettings(
+      { fixtures: { org_id: 'flag-org' } },
+      {},
+      { fixtures: { org_id: 'file-org', assistant_id: 'file-assistant' } },
+    );
     expect(settings.fixtures).toEqual({ org_id: 'flag-org', assistant_id: 'file-assistant' });
   });
 });

@@ -32,7 +32,11 @@ const document: OpenAPIDocument = {
         operationId: 'listThings',
         parameters: [{ name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, maximum: 100 } }],
         responses: {
-          '200': { description: 'ok', headers: { 'X-RateLimit-Limit': { schema: { type: 'integer' } } }, content: { 'application/json': { schema: { type: 'array' } } } },
+          '200': {
+            description: 'ok',
+            headers: { 'X-RateLimit-Limit': { schema: { type: 'integer' } } },
+            content: { 'application/json': { schema: { type: 'array' } } },
+          },
           '422': { description: 'bad' },
           '5XX': { description: 'server error' },
         },
@@ -42,7 +46,11 @@ const document: OpenAPIDocument = {
         requestBody: {
           content: {
             'application/json': {
-              schema: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 5 }, kind: { type: 'string', enum: ['a', 'b'] } } },
+              schema: {
+                type: 'object',
+                required: ['name'],
+                properties: { name: { type: 'string', maxLength: 5 }, kind: { type: 'string', enum: ['a', 'b'] } },
+              },
             },
           },
         },
@@ -50,7 +58,12 @@ const document: OpenAPIDocument = {
       },
     },
     '/things/{id}/burn': {
-      post: { operationId: 'burnThing', 'x-side-effects': 'burns it', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { '204': { description: 'burnt' } } },
+      post: {
+        operationId: 'burnThing',
+        'x-side-effects': 'burns it',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '204': { description: 'burnt' } },
+      },
     },
   },
 };
@@ -59,12 +72,27 @@ const spec = buildModel(document);
 const universe = buildUniverse(spec, null);
 const items = (op: string) => universe.cells.filter((c) => c.operation === op).map((c) => `${c.dimension} ${c.item}`);
 
-const ex = (method: string, url: string, status: number, body?: unknown, headers: Record<string, string> = { authorization: 'Bearer k' }): ExchangeFacts => ({
-  request: { method, url: `http://127.0.0.1:9${url}`, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) },
+const ex = (
+  method: string,
+  url: string,
+  status: number,
+  body?: unknown,
+  headers: Record<string, string> = { authorization: 'Bearer k' },
+): ExchangeFacts => ({
+  request: {
+    method,
+    url: `http://127.0.0.1:9${url}`,
+    headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  },
   response: { status },
 });
 
-const result = (id: string, status: CheckResult['status'], suite: CheckResult['suite'] = 'ranges') => ({ id, status, suite });
+const result = (id: string, status: CheckResult['status'], suite: CheckResult['suite'] = 'ranges') => ({
+  id,
+  status,
+  suite,
+});
 
 describe('coverage universe', () => {
   it('reads statuses, inputs, keywords, enum values, responses, headers and security from the spec', () => {
@@ -81,18 +109,31 @@ describe('coverage universe', () => {
       'security BearerAuth (Authorization)',
     ]);
     expect(items('POST /things')).toEqual(
-      expect.arrayContaining(['keyword body name maxLength', 'keyword body name required', 'enum body kind = "a"', 'enum body kind = "b"', 'keyword body kind enum']),
+      expect.arrayContaining([
+        'keyword body name maxLength',
+        'keyword body name required',
+        'enum body kind = "a"',
+        'enum body kind = "b"',
+        'keyword body kind enum',
+      ]),
     );
   });
 
   it('leaves out what no request can probe: a string path parameter has no type or required cell', () => {
-    expect(items('POST /things/{id}/burn')).toEqual(['status 204', 'parameter path id', 'security BearerAuth (Authorization)']);
+    expect(items('POST /things/{id}/burn')).toEqual([
+      'status 204',
+      'parameter path id',
+      'security BearerAuth (Authorization)',
+    ]);
   });
 });
 
 describe('coverage touch', () => {
   it('counts a boundary or beyond-bound value as probing the range keyword, a value inside it as not', () => {
-    const at = (offset: string) => touchedCells(universe, ex('GET', `/things?offset=${offset}`, 200), { apiKey: 'k' })!.cells.map((k) => k.split('\u0000').slice(1).join(' '));
+    const at = (offset: string) =>
+      touchedCells(universe, ex('GET', `/things?offset=${offset}`, 200), { apiKey: 'k' })!.cells.map((k) =>
+        k.split('\u0000').slice(1).join(' '),
+      );
     expect(at('-1')).toContain('keyword query offset minimum');
     expect(at('0')).toContain('keyword query offset minimum');
     expect(at('50')).not.toContain('keyword query offset minimum');
@@ -103,7 +144,14 @@ describe('coverage touch', () => {
   it('sees a left-out required field, an enum value, a missing credential and the documented status range', () => {
     const t = touchedCells(universe, ex('POST', '/things', 422, { kind: 'b' }, {}), { apiKey: 'k' })!;
     const names = t.cells.map((k) => k.split('\u0000').slice(1).join(' '));
-    expect(names).toEqual(expect.arrayContaining(['keyword body name required', 'enum body kind = "b"', 'security BearerAuth (Authorization)', 'status 422']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'keyword body name required',
+        'enum body kind = "b"',
+        'security BearerAuth (Authorization)',
+        'status 422',
+      ]),
+    );
     expect(touchedCells(universe, ex('GET', '/things', 503), {})!.documented).toBe('5XX');
     expect(touchedCells(universe, ex('GET', '/things', 404), {})!.documented).toBeUndefined();
   });
@@ -121,13 +169,25 @@ describe('coverage computation', () => {
       { suite: 'ranges', operation: 'GET /things' },
       { suite: 'ranges', operation: 'POST /things/{id}/burn', skip: 'destructive', destructive: true },
     ];
-    const coverage = computeCoverage({ universe, records: log.records, results: [result('ranges.offset', 'passed'), result('ranges.skipped', 'skipped')], plan });
+    const coverage = computeCoverage({
+      universe,
+      records: log.records,
+      results: [result('ranges.offset', 'passed'), result('ranges.skipped', 'skipped')],
+      plan,
+    });
     const cell = (item: string) => coverage.cells.find((c) => c.item === item)!;
-    expect(cell('query offset minimum')).toMatchObject({ state: 'judged-pass', checks: ['ranges.offset'], requests: 1 });
+    expect(cell('query offset minimum')).toMatchObject({
+      state: 'judged-pass',
+      checks: ['ranges.offset'],
+      requests: 1,
+    });
     expect(cell('query offset maximum')).toMatchObject({ state: 'sent', reason: REASONS.sentOnly });
     expect(cell('204')).toMatchObject({ state: 'not-sent', reason: REASONS.destructive });
     expect(cell('5XX')).toMatchObject({ state: 'not-sent', reason: REASONS.serverError });
-    expect(cell('name maxLength'.replace(/^/, 'body '))).toMatchObject({ state: 'not-sent', reason: REASONS.notPlanned });
+    expect(cell('name maxLength'.replace(/^/, 'body '))).toMatchObject({
+      state: 'not-sent',
+      reason: REASONS.notPlanned,
+    });
     expect(coverage.undocumented_statuses).toBeUndefined();
     expect(coverage.summary.cells).toBe(universe.cells.length);
     expect(coverage.summary.judged + coverage.summary.sent + coverage.summary.not_sent).toBe(coverage.summary.cells);
@@ -136,15 +196,27 @@ describe('coverage computation', () => {
   it('marks a cell judged-fail when a failing check judged it, and lists an undocumented status', () => {
     const log = new ExchangeLog(universe);
     log.exchange(ex('POST', '/things', 404, { name: 'abcdef' }), 'validation.x');
-    const coverage = computeCoverage({ universe, records: log.records, results: [result('validation.x', 'failed', 'validation')], plan: [] });
+    const coverage = computeCoverage({
+      universe,
+      records: log.records,
+      results: [result('validation.x', 'failed', 'validation')],
+      plan: [],
+    });
     expect(coverage.cells.find((c) => c.item === 'body name maxLength')!.state).toBe('judged-fail');
-    expect(coverage.undocumented_statuses).toEqual([{ operation: 'POST /things', status: 404, requests: 1, checks: ['validation.x'] }]);
+    expect(coverage.undocumented_statuses).toEqual([
+      { operation: 'POST /things', status: 404, requests: 1, checks: ['validation.x'] },
+    ]);
   });
 
   it('does not count a 429 retried outside the ratelimit suite as judged', () => {
     const log = new ExchangeLog(universe);
     log.exchange(ex('GET', '/things?offset=0', 429), 'ranges.offset');
-    const coverage = computeCoverage({ universe, records: log.records, results: [result('ranges.offset', 'passed')], plan: [] });
+    const coverage = computeCoverage({
+      universe,
+      records: log.records,
+      results: [result('ranges.offset', 'passed')],
+      plan: [],
+    });
     expect(coverage.cells.find((c) => c.item === 'query offset minimum')!.state).toBe('sent');
   });
 });
@@ -156,11 +228,24 @@ describe('coverage merge, gate and plan', () => {
       log.exchange(e, id);
       log.checkDone();
     }
-    return computeCoverage({ universe, records: log.records, results: exchanges.map(([, id, status]) => result(id, status)), plan: [{ suite: 'ranges', operation: 'GET /things' }] });
+    return computeCoverage({
+      universe,
+      records: log.records,
+      results: exchanges.map(([, id, status]) => result(id, status)),
+      plan: [{ suite: 'ranges', operation: 'GET /things' }],
+    });
   };
   const a: [ExchangeFacts, string, CheckResult['status']] = [ex('GET', '/things?offset=0', 200), 'ranges.a', 'passed'];
-  const b: [ExchangeFacts, string, CheckResult['status']] = [ex('GET', '/things?offset=100', 422), 'ranges.b', 'skipped'];
-  const c: [ExchangeFacts, string, CheckResult['status']] = [ex('GET', '/things?offset=100', 422), 'ranges.c', 'passed'];
+  const b: [ExchangeFacts, string, CheckResult['status']] = [
+    ex('GET', '/things?offset=100', 422),
+    'ranges.b',
+    'skipped',
+  ];
+  const c: [ExchangeFacts, string, CheckResult['status']] = [
+    ex('GET', '/things?offset=100', 422),
+    'ranges.c',
+    'passed',
+  ];
 
   it('merges shards exactly: judged in any shard is judged, requests summed', () => {
     expect(mergeCoverage([run([a]), run([b]), run([c])])).toEqual(run([a, b, c]));
@@ -169,13 +254,23 @@ describe('coverage merge, gate and plan', () => {
 
   it('reads a coverage block back and refuses a bad one', () => {
     const block = run([a, b]);
-    expect(parseCoverage(JSON.parse(JSON.stringify(block)), (w) => { throw new Error(w); })).toEqual(block);
-    expect(() => parseCoverage({ cells: [{ ...block.cells[0], state: 'maybe' }] }, (w) => { throw new Error(w); })).toThrow(/state must be one of/);
+    expect(
+      parseCoverage(JSON.parse(JSON.stringify(block)), (w) => {
+        throw new Error(w);
+      }),
+    ).toEqual(block);
+    expect(() =>
+      parseCoverage({ cells: [{ ...block.cells[0], state: 'maybe' }] }, (w) => {
+        throw new Error(w);
+      }),
+    ).toThrow(/state must be one of/);
   });
 
   it('gates on --min-coverage with the missing cells, and on unseen and undocumented statuses when asked', () => {
     const coverage = run([a]);
-    expect(coverageLine(coverage)).toMatch(/^coverage: \d+\/\d+ cells judged \(\d+%\), \d+ documented status(es)? never seen$/);
+    expect(coverageLine(coverage)).toMatch(
+      /^coverage: \d+\/\d+ cells judged \(\d+%\), \d+ documented status(es)? never seen$/,
+    );
     const gate = coverageGate(coverage, { minCoverage: 90 });
     expect(gate.failed).toBe(true);
     expect(gate.lines.join('\n')).toContain('POST /things · keyword · body name maxLength · not-sent');
@@ -203,12 +298,20 @@ describe('spec lines of the cells', () => {
       asked.push(what);
       return { file: 'spec/openapi.yaml', line: asked.length, column: 1 };
     };
-    const located = buildUniverse(spec, { operation: (op) => at(`op ${op.id}`), status: (op, s) => at(`${op.id} ${s}`), slot: (op, slot) => at(`${op.id} ${slot.label}`) });
+    const located = buildUniverse(spec, {
+      operation: (op) => at(`op ${op.id}`),
+      status: (op, s) => at(`${op.id} ${s}`),
+      slot: (op, slot) => at(`${op.id} ${slot.label}`),
+    });
     expect(located.cells.length).toBeGreaterThan(0);
     expect(asked).toEqual([]);
-    const ok = located.cells.find((c) => c.operation === 'GET /things' && c.dimension === 'status' && c.item === '200')!;
+    const ok = located.cells.find(
+      (c) => c.operation === 'GET /things' && c.dimension === 'status' && c.item === '200',
+    )!;
     expect([ok.spec_file, ok.spec_line]).toEqual(['spec/openapi.yaml', 1]);
-    const body = located.cells.find((c) => c.operation === 'GET /things' && c.dimension === 'response' && c.item === '200 body')!;
+    const body = located.cells.find(
+      (c) => c.operation === 'GET /things' && c.dimension === 'response' && c.item === '200 body',
+    )!;
     expect(body.spec_line).toBe(1); // the same response: found once
     expect(asked).toEqual(['listThings 200']);
     expect(JSON.parse(JSON.stringify(ok))).toMatchObject({ spec_line: 1, spec_file: 'spec/openapi.yaml' });
@@ -231,7 +334,9 @@ describe('spec lines found by the build (dist/cell-lines.json)', () => {
     ];
     writeFileSync(file, cellLinesText(cells, specFile));
     const lines = packagedCellLines(file, specFile)!;
-    expect([...lines]).toEqual([['GET /things\u0000status\u0000200', { file: 'spec/openapi.yaml', line: 12, column: 1 }]]);
+    expect([...lines]).toEqual([
+      ['GET /things\u0000status\u0000200', { file: 'spec/openapi.yaml', line: 12, column: 1 }],
+    ]);
     writeFileSync(specFile, 'openapi: 3.1.1\n');
     expect(packagedCellLines(file, specFile)).toBeUndefined();
     expect(packagedCellLines(join(dir, 'absent.json'), specFile)).toBeUndefined();
@@ -241,7 +346,12 @@ describe('spec lines found by the build (dist/cell-lines.json)', () => {
     const asked: string[] = [];
     const never = (what: string) => (asked.push(what), undefined);
     const key = 'GET /things\u0000status\u0000200';
-    const located = buildUniverse(spec, { operation: () => never('op'), status: () => never('status'), slot: () => never('slot'), known: new Map([[key, { file: 'spec/x.yaml', line: 7, column: 1 }]]) });
+    const located = buildUniverse(spec, {
+      operation: () => never('op'),
+      status: () => never('status'),
+      slot: () => never('slot'),
+      known: new Map([[key, { file: 'spec/x.yaml', line: 7, column: 1 }]]),
+    });
     const ok = located.cells.find((c) => c.key === key)!;
     expect([ok.spec_file, ok.spec_line]).toEqual(['spec/x.yaml', 7]);
     expect(asked).toEqual([]);

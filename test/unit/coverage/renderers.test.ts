@@ -9,9 +9,36 @@ import { fixture } from '../../helpers/reports.js';
 const coverage: Coverage = {
   summary: { cells: 3, judged: 1, sent: 1, not_sent: 1, percent: 33.3 },
   cells: [
-    { operation: 'GET /calls', dimension: 'status', item: '200', state: 'judged-pass', checks: ['schema.a'], requests: 2, spec_line: 10, spec_file: 'spec/openapi.yaml' },
-    { operation: 'GET /calls', dimension: 'keyword', item: 'query limit | type', state: 'sent', checks: [], requests: 1, spec_line: 3, spec_file: 'spec/components/parameters/limit.yaml', reason: 'sent <b>only</b>' },
-    { operation: 'POST /x', dimension: 'status', item: '5XX', state: 'not-sent', checks: [], requests: 0, spec_line: null },
+    {
+      operation: 'GET /calls',
+      dimension: 'status',
+      item: '200',
+      state: 'judged-pass',
+      checks: ['schema.a'],
+      requests: 2,
+      spec_line: 10,
+      spec_file: 'spec/openapi.yaml',
+    },
+    {
+      operation: 'GET /calls',
+      dimension: 'keyword',
+      item: 'query limit | type',
+      state: 'sent',
+      checks: [],
+      requests: 1,
+      spec_line: 3,
+      spec_file: 'spec/components/parameters/limit.yaml',
+      reason: 'sent <b>only</b>',
+    },
+    {
+      operation: 'POST /x',
+      dimension: 'status',
+      item: '5XX',
+      state: 'not-sent',
+      checks: [],
+      requests: 0,
+      spec_line: null,
+    },
   ],
 };
 
@@ -20,7 +47,9 @@ describe('coverage in the step summary', () => {
     const md = githubStepSummary({ ...fixture('passing-run'), coverage });
     expect(md).toContain('### Coverage');
     expect(md).toContain('| keyword | 0 | 1 | 1 |');
-    expect(md).toContain(`| GET /calls | keyword | ${mdCell('query limit | type')} | sent | spec/components/parameters/limit.yaml:3 | sent &lt;b&gt;only&lt;/b&gt; |`);
+    expect(md).toContain(
+      `| GET /calls | keyword | ${mdCell('query limit | type')} | sent | spec/components/parameters/limit.yaml:3 | sent &lt;b&gt;only&lt;/b&gt; |`,
+    );
     expect(md).not.toContain('<b>only');
     expect(coverageMarkdown(undefined, mdCell)).toEqual([]);
   });

@@ -3,7 +3,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changelogHtml, changelogSections, readChangelogEntries, renderChangelogHtml } from '../../../src/build/changelog.js';
+import {
+  changelogHtml,
+  changelogSections,
+  readChangelogEntries,
+  renderChangelogHtml,
+} from '../../../src/build/changelog.js';
 import { DOCS_CSP, externalResources } from '../../../src/build/redocly.js';
 import { paths } from '../../../src/paths.js';
 import { base, dereference, variant } from '../../helpers/diff.js';
@@ -39,7 +44,9 @@ describe('changelog page (npm run build)', () => {
     const html = renderChangelogHtml('Voice-Agent Platform API', sections);
     expect(html.indexOf('Changes since 2.1.0')).toBeLessThan(html.indexOf('Changes since 2.0.1'));
     expect(html).toMatch(/Breaking for clients[^]*GET \/protected<\/strong>: GET \/protected was removed/);
-    expect(html).toMatch(/Additions[^]*POST \/campaign<\/strong>: the request body: optional property <code>priority<\/code> added/);
+    expect(html).toMatch(
+      /Additions[^]*POST \/campaign<\/strong>: the request body: optional property <code>priority<\/code> added/,
+    );
   });
 
   it('a changelog entry without a version is a build error naming the file', async () => {

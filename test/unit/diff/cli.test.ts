@@ -6,7 +6,10 @@ import { main, type CliIo } from '../../../src/cli/main.js';
 import { packageRoot, paths } from '../../../src/paths.js';
 import { variant } from '../../helpers/diff.js';
 
-async function vapc(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number; stdout: string; stderr: string }> {
+async function vapc(
+  argv: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ status: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), env, isTTY: false };
@@ -28,8 +31,14 @@ beforeAll(async () => {
   breaking = join(dir, 'breaking.json');
   additive = join(dir, 'additive.json');
   additiveMinor = join(dir, 'additive-minor.json');
-  await writeFile(breaking, JSON.stringify(variant((d) => (d.components.schemas.CampaignCreate.properties.max_concurrency.maximum = 100))));
-  await writeFile(additive, JSON.stringify(variant((d) => (d.components.schemas.CampaignCreate.properties.priority = { type: 'integer' }))));
+  await writeFile(
+    breaking,
+    JSON.stringify(variant((d) => (d.components.schemas.CampaignCreate.properties.max_concurrency.maximum = 100))),
+  );
+  await writeFile(
+    additive,
+    JSON.stringify(variant((d) => (d.components.schemas.CampaignCreate.properties.priority = { type: 'integer' }))),
+  );
   await writeFile(
     additiveMinor,
     JSON.stringify(
@@ -48,7 +57,9 @@ describe('vapc diff: exit status and formats', () => {
   it('exits 1 on a breaking change and prints it grouped by operation', async () => {
     const run = await vapc(['diff', paths.bundledJson, breaking]);
     expect(run.status).toBe(1);
-    expect(run.stdout).toMatch(/POST \/campaign\n\s+breaking request-max-decreased: .*max_concurrency.*200 to 100 \[breaks clients\]/);
+    expect(run.stdout).toMatch(
+      /POST \/campaign\n\s+breaking request-max-decreased: .*max_concurrency.*200 to 100 \[breaks clients\]/,
+    );
   });
 
   it('lists operations with breaking changes before the others, whatever their names', async () => {
@@ -75,14 +86,20 @@ describe('vapc diff: exit status and formats', () => {
     expect(Object.keys(report).sort()).toEqual(['base', 'changes', 'head', 'summary']);
     expect(report.summary).toEqual({ breaking: 0, warning: 0, info: 1 });
     expect(Object.keys(report.changes[0]).sort()).toEqual(['breaks', 'id', 'level', 'message', 'operation', 'pointer']);
-    expect(report.changes[0]).toMatchObject({ id: 'request-property-added', operation: 'POST /campaign', pointer: '/paths/~1campaign/post/requestBody/content/application~1json/schema/properties/priority' });
+    expect(report.changes[0]).toMatchObject({
+      id: 'request-property-added',
+      operation: 'POST /campaign',
+      pointer: '/paths/~1campaign/post/requestBody/content/application~1json/schema/properties/priority',
+    });
   });
 
   it('--format markdown prints a table per operation', async () => {
     const run = await vapc(['diff', paths.bundledJson, breaking, '--format', 'markdown']);
     expect(run.stdout).toContain('#### POST /campaign');
     // Message text goes through the one Markdown escaper: its backticks and underscores show as typed.
-    expect(run.stdout).toContain('| breaking | `request-max-decreased` | the request body, \\`max\\_concurrency\\`: maximum changed from 200 to 100 | clients |');
+    expect(run.stdout).toContain(
+      '| breaking | `request-max-decreased` | the request body, \\`max\\_concurrency\\`: maximum changed from 200 to 100 | clients |',
+    );
   });
 
   it('the working tree against git HEAD reports nothing for an unchanged spec/ (git revisions load)', async () => {
@@ -101,7 +118,9 @@ describe('vapc diff: exit status and formats', () => {
     const run = await vapc(['diff', 'spec/openapi.yaml', join(copy, 'openapi.yaml')], { GITHUB_ACTIONS: 'true' });
     expect(run.status).toBe(1);
     const line = run.stdout.split('\n').find((l) => l.startsWith('::error'));
-    expect(line).toMatch(/^::error file=.*components\/schemas\/CampaignCreate\.yaml,line=\d+,title=request-max-decreased POST \/campaign::/);
+    expect(line).toMatch(
+      /^::error file=.*components\/schemas\/CampaignCreate\.yaml,line=\d+,title=request-max-decreased POST \/campaign::/,
+    );
     const lineNo = Number(/line=(\d+)/.exec(line!)![1]);
     expect((await readFile(file, 'utf8')).split('\n')[lineNo - 1]).toMatch(/maximum: 100/);
   });
@@ -110,7 +129,9 @@ describe('vapc diff: exit status and formats', () => {
     const run = await vapc(['diff', paths.bundledJson, 'spec/openapi.yaml'], { GITHUB_ACTIONS: 'true' });
     expect(run.status).toBe(0);
     const { SourceLocator } = await import('../../../src/diff/locate.js');
-    const where = new SourceLocator(paths.specSource).locate('/paths/~1campaign/post/requestBody/content/application~1json/schema/properties/max_concurrency/maximum');
+    const where = new SourceLocator(paths.specSource).locate(
+      '/paths/~1campaign/post/requestBody/content/application~1json/schema/properties/max_concurrency/maximum',
+    );
     expect(where?.file).toMatch(/spec\/components\/schemas\/CampaignCreate\.yaml$/);
     const source = (await readFile(where!.file, 'utf8')).split('\n');
     expect(source[where!.line - 1]).toMatch(/maximum: 200/);
@@ -129,17 +150,23 @@ describe('vapc diff: a change to a shared definition', () => {
   });
 
   it('is printed once per wording with the operations it reaches, and still counted once per operation', async () => {
-    const json = JSON.parse((await vapc(['diff', 'spec/openapi.yaml', join(split, 'openapi.yaml'), '--format', 'json'])).stdout);
+    const json = JSON.parse(
+      (await vapc(['diff', 'spec/openapi.yaml', join(split, 'openapi.yaml'), '--format', 'json'])).stdout,
+    );
     const operations = new Set(json.changes.map((c: { operation: string }) => c.operation));
     expect(operations.size).toBe(14);
     const run = await vapc(['diff', 'spec/openapi.yaml', join(split, 'openapi.yaml')]);
     expect(run.status).toBe(1);
     expect(run.stdout).toContain(`${json.changes.length} breaking, 0 warning, 0 info`);
-    const said = run.stdout.split('\n').filter((l) => /header X-RateLimit-Limit: type changed from integer to string/.test(l));
+    const said = run.stdout
+      .split('\n')
+      .filter((l) => /header X-RateLimit-Limit: type changed from integer to string/.test(l));
     // One line per distinct wording (2XX, 200, 201, 429), not one per change.
     expect(said.length).toBe(new Set(json.changes.map((c: { message: string }) => c.message)).size);
     expect(said.length).toBeLessThan(json.changes.length / 5);
-    expect(run.stdout).toMatch(/in 14 operations: GET \/assistants, GET \/calls, .*POST \/recipient-lists\/\{recipient_list_id\}\/recipients\n/);
+    expect(run.stdout).toMatch(
+      /in 14 operations: GET \/assistants, GET \/calls, .*POST \/recipient-lists\/\{recipient_list_id\}\/recipients\n/,
+    );
     // Every operation is still named somewhere in the text.
     for (const op of operations) expect(run.stdout).toContain(op as string);
   });
@@ -148,14 +175,20 @@ describe('vapc diff: a change to a shared definition', () => {
     const run = await vapc(['diff', 'spec/openapi.yaml', join(split, 'openapi.yaml')], { GITHUB_ACTIONS: 'true' });
     const annotations = run.stdout.split('\n').filter((l) => l.startsWith('::'));
     expect(annotations).toHaveLength(1);
-    expect(annotations[0]).toMatch(/^::error file=.*components\/headers\/X-RateLimit-Limit\.yaml,line=\d+,title=response-type-changed in 14 operations::/);
-    expect(annotations[0]).toContain('response 429 header X-RateLimit-Limit: type changed from integer to string (GET /assistants, GET /calls,');
+    expect(annotations[0]).toMatch(
+      /^::error file=.*components\/headers\/X-RateLimit-Limit\.yaml,line=\d+,title=response-type-changed in 14 operations::/,
+    );
+    expect(annotations[0]).toContain(
+      'response 429 header X-RateLimit-Limit: type changed from integer to string (GET /assistants, GET /calls,',
+    );
   });
 
   it('--format markdown has one row per wording, with its operations', async () => {
     const run = await vapc(['diff', 'spec/openapi.yaml', join(split, 'openapi.yaml'), '--format', 'markdown']);
     expect(run.stdout).toContain('#### The same change in several operations (a shared definition changed)');
-    expect(run.stdout).toMatch(/\| breaking \| `response-type-changed` \| response 429 header X-RateLimit-Limit: type changed from integer to string \| 14: GET \/assistants, /);
+    expect(run.stdout).toMatch(
+      /\| breaking \| `response-type-changed` \| response 429 header X-RateLimit-Limit: type changed from integer to string \| 14: GET \/assistants, /,
+    );
   });
 });
 
@@ -174,9 +207,15 @@ describe('vapc diff --check-version', () => {
 
 describe('vapc diff: bad input exits 2 with one clear message', () => {
   it.each([
-    [['diff', 'no-such-file.yaml', 'spec/openapi.yaml'], /no-such-file\.yaml is neither a file, a directory nor a git revision/],
+    [
+      ['diff', 'no-such-file.yaml', 'spec/openapi.yaml'],
+      /no-such-file\.yaml is neither a file, a directory nor a git revision/,
+    ],
     [['diff', 'spec/openapi.yaml', 'no-such-rev-xyz'], /no-such-rev-xyz is neither/],
-    [['diff', 'spec/openapi.yaml', 'spec/openapi.yaml', '--format', 'xml'], /--format must be one of text, json, markdown/],
+    [
+      ['diff', 'spec/openapi.yaml', 'spec/openapi.yaml', '--format', 'xml'],
+      /--format must be one of text, json, markdown/,
+    ],
     [['diff', 'spec/openapi.yaml'], /missing required argument/],
   ])('%j', async (argv, message) => {
     const run = await vapc(argv);

@@ -12,7 +12,11 @@ import { base, bundle, diffAgainstBase, variant, type Doc } from '../../helpers/
 function reversedKeys(value: Doc): Doc {
   if (Array.isArray(value)) return value.map(reversedKeys);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.keys(value).reverse().map((k) => [k, reversedKeys(value[k])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .reverse()
+      .map((k) => [k, reversedKeys(value[k])]),
+  );
 }
 
 describe('vapc diff: equivalent specs report nothing', () => {
@@ -26,8 +30,12 @@ describe('vapc diff: equivalent specs report nothing', () => {
 
   it('a $ref replaced by the schema inline: no change', async () => {
     const head = variant((d) => {
-      d.paths['/campaign'].post.responses['200'].content['application/json'].schema = structuredClone(d.components.schemas.Campaign);
-      d.paths['/campaign'].post.requestBody.content['application/json'].schema = structuredClone(d.components.schemas.CampaignCreate);
+      d.paths['/campaign'].post.responses['200'].content['application/json'].schema = structuredClone(
+        d.components.schemas.Campaign,
+      );
+      d.paths['/campaign'].post.requestBody.content['application/json'].schema = structuredClone(
+        d.components.schemas.CampaignCreate,
+      );
     });
     expect(await diffAgainstBase(head)).toEqual([]);
   });
@@ -44,7 +52,10 @@ describe('vapc diff: equivalent specs report nothing', () => {
       const root = parseDocument(await readFile(join(dir, 'openapi.yaml'), 'utf8'));
       const item = JSON.stringify(root.getIn(['paths', '/campaign/{campaign_id}']));
       await mkdir(join(dir, 'paths'));
-      await writeFile(join(dir, 'paths', 'campaign_campaign-id.yaml'), stringify(JSON.parse(item.replaceAll('"#/components/', '"../openapi.yaml#/components/'))));
+      await writeFile(
+        join(dir, 'paths', 'campaign_campaign-id.yaml'),
+        stringify(JSON.parse(item.replaceAll('"#/components/', '"../openapi.yaml#/components/'))),
+      );
       root.setIn(['paths', '/campaign/{campaign_id}'], root.createNode({ $ref: 'paths/campaign_campaign-id.yaml' }));
       await writeFile(join(dir, 'openapi.yaml'), root.toString());
       const split = (await loadDocument({ path: join(dir, 'openapi.yaml') })) as unknown as Doc;
@@ -66,7 +77,9 @@ describe('vapc diff: equivalent specs report nothing', () => {
 
   it('type [T, "null"] written as anyOf [T, null]: no change', async () => {
     const head = variant((d) => {
-      d.components.schemas.Campaign.allOf[1].properties.assistant_name = { anyOf: [{ type: 'string' }, { type: 'null' }] };
+      d.components.schemas.Campaign.allOf[1].properties.assistant_name = {
+        anyOf: [{ type: 'string' }, { type: 'null' }],
+      };
     });
     expect(await diffAgainstBase(head)).toEqual([]);
   });
@@ -76,7 +89,9 @@ describe('vapc diff: equivalent specs report nothing', () => {
   });
 
   it('descriptions only: nothing breaking, nothing to warn about', async () => {
-    const changes = await diffAgainstBase(variant((d) => (d.components.schemas.Campaign.description = 'The campaign.')));
+    const changes = await diffAgainstBase(
+      variant((d) => (d.components.schemas.Campaign.description = 'The campaign.')),
+    );
     expect(changes.length).toBeGreaterThan(0);
     expect(changes.every((c) => c.level === 'info' && c.breaks.length === 0)).toBe(true);
   });

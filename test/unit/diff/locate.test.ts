@@ -99,7 +99,9 @@ describe('SourceLocator', () => {
   it('follows $refs inside the file and to another file, hop after hop', () => {
     const at = new SourceLocator(root);
     expect(at.locate('/paths/~1a~1{id}/get/responses/200/description')).toEqual({ file: root, line: 19 });
-    expect(at.locate('/paths/~1a~1{id}/get/responses/200/content/application~1json/schema/properties/size/type')).toEqual({ file: schemas, line: 7 });
+    expect(
+      at.locate('/paths/~1a~1{id}/get/responses/200/content/application~1json/schema/properties/size/type'),
+    ).toEqual({ file: schemas, line: 7 });
     expect(at.locate('/paths/~1b/post/summary')).toEqual({ file: schemas, line: 10 });
   });
 
@@ -107,7 +109,10 @@ describe('SourceLocator', () => {
     const at = new SourceLocator(root);
     expect(at.locate('/paths/~1a~1{id}/get/deprecated')).toEqual({ file: root, line: 10 });
     expect(at.locate('/tags/7/name')).toEqual({ file: root, line: 5 });
-    expect(at.locate('/components/responses/Ok/content/application~1json/schema/properties/colour')).toEqual({ file: schemas, line: 4 });
+    expect(at.locate('/components/responses/Ok/content/application~1json/schema/properties/colour')).toEqual({
+      file: schemas,
+      line: 4,
+    });
   });
 
   it('a $ref that loops, names a missing file or leaves the folder ends the walk where it stands', () => {

@@ -8,11 +8,25 @@
 import { describe, expect, it } from 'vitest';
 import { requiredBump, summarizeChanges, touchedOperations, type Change } from '../../../src/diff/index.js';
 import { renderFocus, selectFocus, isSmoke, type FocusOperation } from '../../../src/diff/focus.js';
-import { renderAnnotations, renderJson, renderMarkdown, renderText, spreadChanges, SPREAD_MIN_OPERATIONS, summaryLine, type DiffReport } from '../../../src/diff/format.js';
+import {
+  renderAnnotations,
+  renderJson,
+  renderMarkdown,
+  renderText,
+  spreadChanges,
+  SPREAD_MIN_OPERATIONS,
+  summaryLine,
+  type DiffReport,
+} from '../../../src/diff/format.js';
 import { RULES, type RuleId } from '../../../src/diff/rules.js';
 import { bumpBetween, checkVersion } from '../../../src/diff/version.js';
 
-const change = (id: RuleId, operation: string, message = `${id} on ${operation || 'the document'}`, pointer = '/x'): Change => ({
+const change = (
+  id: RuleId,
+  operation: string,
+  message = `${id} on ${operation || 'the document'}`,
+  pointer = '/x',
+): Change => ({
   id,
   level: RULES[id].level,
   breaks: [...RULES[id].breaks],
@@ -20,11 +34,21 @@ const change = (id: RuleId, operation: string, message = `${id} on ${operation |
   pointer,
   message,
 });
-const report = (changes: Change[]): DiffReport => ({ base: 'v1', head: 'v2', changes, summary: summarizeChanges(changes) });
+const report = (changes: Change[]): DiffReport => ({
+  base: 'v1',
+  head: 'v2',
+  changes,
+  summary: summarizeChanges(changes),
+});
 
 describe('summary and bump', () => {
   it('counts each level; the bump is the largest any change needs', () => {
-    const changes = [change('operation-removed', 'GET /a'), change('operation-added', 'GET /b'), change('operation-deprecated', 'GET /c'), change('operation-added', 'GET /d')];
+    const changes = [
+      change('operation-removed', 'GET /a'),
+      change('operation-added', 'GET /b'),
+      change('operation-deprecated', 'GET /c'),
+      change('operation-added', 'GET /d'),
+    ];
     expect(summarizeChanges(changes)).toEqual({ breaking: 1, warning: 1, info: 2 });
     expect(requiredBump(changes)).toBe('major');
     expect(requiredBump(changes.slice(1))).toBe('minor');
@@ -33,15 +57,23 @@ describe('summary and bump', () => {
   });
 
   it('touched operations: behavioural changes only; a document-wide one touches all', () => {
-    const touched = touchedOperations([change('operation-added', 'GET /b'), change('description-changed', 'GET /a'), change('operation-removed', 'GET /c')]);
+    const touched = touchedOperations([
+      change('operation-added', 'GET /b'),
+      change('description-changed', 'GET /a'),
+      change('operation-removed', 'GET /c'),
+    ]);
     expect(touched).toEqual({ operations: new Set(['GET /b', 'GET /c']), all: false });
     expect(touchedOperations([change('server-removed', '')]).all).toBe(true);
     expect(touchedOperations([change('description-changed', '')])).toEqual({ operations: new Set(), all: false });
   });
 
   it('summaryLine names the counts and the bump', () => {
-    expect(summaryLine({ breaking: 1, warning: 2, info: 3 }, 'major')).toBe('1 breaking, 2 warning, 3 info; needs a major version bump');
-    expect(summaryLine({ breaking: 0, warning: 0, info: 0 }, 'none')).toBe('0 breaking, 0 warning, 0 info; no version bump needed');
+    expect(summaryLine({ breaking: 1, warning: 2, info: 3 }, 'major')).toBe(
+      '1 breaking, 2 warning, 3 info; needs a major version bump',
+    );
+    expect(summaryLine({ breaking: 0, warning: 0, info: 0 }, 'none')).toBe(
+      '0 breaking, 0 warning, 0 info; no version bump needed',
+    );
   });
 });
 
@@ -58,21 +90,43 @@ describe('info.version', () => {
     expect(bumpBetween('1.2.3', '1.2.4+build')).toBe('patch');
     expect(bumpBetween('1.10.0', '1.9.0')).toBe('lower');
     expect(bumpBetween('10.0.0', '10.0.12')).toBe('patch');
-    for (const bad of ['1.2', '1.2.3.4', 'x1.2.3', '1.2.3x', 'one']) expect(bumpBetween('1.2.3', bad), bad).toBe('invalid');
+    for (const bad of ['1.2', '1.2.3.4', 'x1.2.3', '1.2.3x', 'one'])
+      expect(bumpBetween('1.2.3', bad), bad).toBe('invalid');
     expect(bumpBetween('1.2', '1.2.3')).toBe('invalid');
   });
 
   it('checkVersion: ok when the step is at least what the changes need, with a sentence either way', () => {
-    expect(checkVersion('1.0.0', '2.0.0', 'major')).toEqual({ ok: true, message: 'info.version 1.0.0 -> 2.0.0 is a major step; the changes need a major bump' });
-    expect(checkVersion('1.0.0', '1.1.0', 'patch')).toEqual({ ok: true, message: 'info.version 1.0.0 -> 1.1.0 is a minor step; the changes need a patch bump' });
-    expect(checkVersion('1.0.0', '1.0.0', 'none')).toEqual({ ok: true, message: 'info.version 1.0.0 -> 1.0.0 is a none step; the changes need none' });
-    expect(checkVersion('1.0.0', '1.0.1', 'minor')).toEqual({ ok: false, message: 'info.version 1.0.0 -> 1.0.1 is a patch step, but the changes need a minor bump' });
-    expect(checkVersion('1.0.0', '1.0.0', 'patch')).toEqual({ ok: false, message: 'info.version 1.0.0 -> 1.0.0 is unchanged, but the changes need a patch bump' });
+    expect(checkVersion('1.0.0', '2.0.0', 'major')).toEqual({
+      ok: true,
+      message: 'info.version 1.0.0 -> 2.0.0 is a major step; the changes need a major bump',
+    });
+    expect(checkVersion('1.0.0', '1.1.0', 'patch')).toEqual({
+      ok: true,
+      message: 'info.version 1.0.0 -> 1.1.0 is a minor step; the changes need a patch bump',
+    });
+    expect(checkVersion('1.0.0', '1.0.0', 'none')).toEqual({
+      ok: true,
+      message: 'info.version 1.0.0 -> 1.0.0 is a none step; the changes need none',
+    });
+    expect(checkVersion('1.0.0', '1.0.1', 'minor')).toEqual({
+      ok: false,
+      message: 'info.version 1.0.0 -> 1.0.1 is a patch step, but the changes need a minor bump',
+    });
+    expect(checkVersion('1.0.0', '1.0.0', 'patch')).toEqual({
+      ok: false,
+      message: 'info.version 1.0.0 -> 1.0.0 is unchanged, but the changes need a patch bump',
+    });
     expect(checkVersion('1.1.0', '2.0.0', 'major').ok).toBe(true);
     expect(checkVersion('1.1.0', '1.2.0', 'minor').ok).toBe(true);
     expect(checkVersion('1.1.0', '1.1.1', 'patch').ok).toBe(true);
-    expect(checkVersion('2.0.0', '1.0.0', 'none')).toEqual({ ok: false, message: 'info.version went back from 2.0.0 to 1.0.0' });
-    expect(checkVersion('2.0', '2.1', 'none')).toEqual({ ok: false, message: 'info.version 2.0 -> 2.1 is not semantic versioning (MAJOR.MINOR.PATCH)' });
+    expect(checkVersion('2.0.0', '1.0.0', 'none')).toEqual({
+      ok: false,
+      message: 'info.version went back from 2.0.0 to 1.0.0',
+    });
+    expect(checkVersion('2.0', '2.1', 'none')).toEqual({
+      ok: false,
+      message: 'info.version 2.0 -> 2.1 is not semantic versioning (MAJOR.MINOR.PATCH)',
+    });
   });
 });
 
@@ -90,7 +144,16 @@ describe('the focus of a run', () => {
   });
 
   it('the operations a behavioural change touches, with its rule ids once each, plus the smoke set', () => {
-    const focus = selectFocus('main', [change('operation-deprecated', 'GET /calls'), change('operation-id-changed', 'GET /calls'), change('operation-deprecated', 'GET /calls', 'again'), change('description-changed', 'POST /campaign')], ops);
+    const focus = selectFocus(
+      'main',
+      [
+        change('operation-deprecated', 'GET /calls'),
+        change('operation-id-changed', 'GET /calls'),
+        change('operation-deprecated', 'GET /calls', 'again'),
+        change('description-changed', 'POST /campaign'),
+      ],
+      ops,
+    );
     expect(focus).toEqual({
       changed_since: 'main',
       operations: [
@@ -100,7 +163,9 @@ describe('the focus of a run', () => {
       total_operations: 5,
     });
     // A changed smoke operation is there for its change, not as smoke.
-    expect(selectFocus('main', [change('operation-deprecated', 'GET /health')], ops).operations).toEqual([{ operation: 'GET /health', reasons: ['operation-deprecated'] }]);
+    expect(selectFocus('main', [change('operation-deprecated', 'GET /health')], ops).operations).toEqual([
+      { operation: 'GET /health', reasons: ['operation-deprecated'] },
+    ]);
   });
 
   it('a document-wide behavioural change selects every operation', () => {
@@ -110,7 +175,15 @@ describe('the focus of a run', () => {
   });
 
   it('renderFocus: the counts line, then one line per operation with its reasons', () => {
-    const focus = selectFocus('main', [change('operation-deprecated', 'GET /calls'), change('operation-id-changed', 'GET /calls'), change('operation-removed', 'DELETE /x')], ops);
+    const focus = selectFocus(
+      'main',
+      [
+        change('operation-deprecated', 'GET /calls'),
+        change('operation-id-changed', 'GET /calls'),
+        change('operation-removed', 'DELETE /x'),
+      ],
+      ops,
+    );
     expect(renderFocus(focus)).toBe(
       'changed since main: 2 changed operation(s) + 1 smoke = 3 of 5 operations\n  GET /health: smoke\n  GET /calls: operation-deprecated, operation-id-changed\n  DELETE /x: operation-removed\n',
     );
@@ -119,7 +192,9 @@ describe('the focus of a run', () => {
 
 describe('spreadChanges', () => {
   it(`one change in ${SPREAD_MIN_OPERATIONS} or more operations is said once; fewer stay per operation; document-wide ones never spread`, () => {
-    const shared = ['GET /c', 'GET /a', 'GET /b', 'GET /a'].map((op) => change('response-header-removed' as RuleId, op, 'X-Rate removed'));
+    const shared = ['GET /c', 'GET /a', 'GET /b', 'GET /a'].map((op) =>
+      change('response-header-removed' as RuleId, op, 'X-Rate removed'),
+    );
     const two = ['GET /a', 'GET /b'].map((op) => change('operation-deprecated', op, 'deprecated'));
     const doc = ['', '', ''].map(() => change('server-removed', '', 'server gone'));
     const { spread, rest } = spreadChanges([...shared, ...two, ...doc]);
@@ -140,11 +215,19 @@ describe('spreadChanges', () => {
 
 describe('renderText', () => {
   it('no changes', () => {
-    expect(renderText(report([]), 'none')).toBe('vapc diff v1 -> v2\n  no changes\n\n0 breaking, 0 warning, 0 info; no version bump needed\n');
+    expect(renderText(report([]), 'none')).toBe(
+      'vapc diff v1 -> v2\n  no changes\n\n0 breaking, 0 warning, 0 info; no version bump needed\n',
+    );
   });
 
   it('groups by operation, breaking groups first then by name, the document last among equals; breaks named', () => {
-    const changes = [change('operation-added', 'GET /z', 'z added'), change('operation-deprecated', 'GET /b', 'b deprecated'), change('operation-removed', 'GET /y', 'y removed'), change('description-changed', '', 'docs'), change('operation-id-changed', 'GET /a', 'a renamed')];
+    const changes = [
+      change('operation-added', 'GET /z', 'z added'),
+      change('operation-deprecated', 'GET /b', 'b deprecated'),
+      change('operation-removed', 'GET /y', 'y removed'),
+      change('description-changed', '', 'docs'),
+      change('operation-id-changed', 'GET /a', 'a renamed'),
+    ];
     expect(renderText(report(changes), 'major')).toBe(
       [
         'vapc diff v1 -> v2',
@@ -171,16 +254,33 @@ describe('renderText', () => {
   });
 
   it('a group is as bad as its worst change', () => {
-    const text = renderText(report([change('operation-added', 'GET /a', 'a added'), change('operation-removed', 'GET /a', 'a removed'), change('operation-deprecated', 'GET /b', 'b deprecated')]), 'major');
+    const text = renderText(
+      report([
+        change('operation-added', 'GET /a', 'a added'),
+        change('operation-removed', 'GET /a', 'a removed'),
+        change('operation-deprecated', 'GET /b', 'b deprecated'),
+      ]),
+      'major',
+    );
     expect(text.indexOf('\nGET /a\n')).toBeLessThan(text.indexOf('\nGET /b\n'));
-    const md = renderMarkdown(report([{ ...change('operation-removed', 'GET /a', 'gone'), breaks: ['clients', 'implementations'] }]), 'major');
+    const md = renderMarkdown(
+      report([{ ...change('operation-removed', 'GET /a', 'gone'), breaks: ['clients', 'implementations'] }]),
+      'major',
+    );
     expect(md).toContain('| breaking | `operation-removed` | gone | clients, implementations |');
-    const spread = ['GET /a', 'GET /b', 'GET /c'].map((op) => ({ ...change('operation-removed', op, 'gone'), breaks: ['clients', 'implementations'] as Change['breaks'] }));
-    expect(renderMarkdown(report(spread), 'major')).toContain('| breaking | `operation-removed` | gone | 3: GET /a, GET /b, GET /c | clients, implementations |');
+    const spread = ['GET /a', 'GET /b', 'GET /c'].map((op) => ({
+      ...change('operation-removed', op, 'gone'),
+      breaks: ['clients', 'implementations'] as Change['breaks'],
+    }));
+    expect(renderMarkdown(report(spread), 'major')).toContain(
+      '| breaking | `operation-removed` | gone | 3: GET /a, GET /b, GET /c | clients, implementations |',
+    );
   });
 
   it('a spread change is printed once with its operations; both parties are named; spec text is escaped', () => {
-    const both = (['GET /a', 'GET /b', 'GET /c'] as const).map((op) => change('request-parameter-style-changed', op, 'style of q\x1b changed'));
+    const both = (['GET /a', 'GET /b', 'GET /c'] as const).map((op) =>
+      change('request-parameter-style-changed', op, 'style of q\x1b changed'),
+    );
     both.forEach((c) => (c.breaks = ['clients', 'implementations']));
     const text = renderText({ ...report(both), base: 'main\n' }, 'major');
     expect(text).toBe(
@@ -205,11 +305,19 @@ describe('renderText', () => {
 
 describe('renderMarkdown', () => {
   it('no changes: a green headline and a sentence', () => {
-    expect(renderMarkdown(report([]), 'none')).toBe('### ✅ API contract changes: v1 → v2\n\n0 breaking, 0 warning, 0 info; no version bump needed\n\nNo changes.\n');
+    expect(renderMarkdown(report([]), 'none')).toBe(
+      '### ✅ API contract changes: v1 → v2\n\n0 breaking, 0 warning, 0 info; no version bump needed\n\nNo changes.\n',
+    );
   });
 
   it('a table per operation, a warning headline without breaking changes, spec text escaped', () => {
-    const md = renderMarkdown(report([change('operation-deprecated', 'GET /a_b', '**bold** <img>'), change('operation-added', 'GET /c', 'added')]), 'minor');
+    const md = renderMarkdown(
+      report([
+        change('operation-deprecated', 'GET /a_b', '**bold** <img>'),
+        change('operation-added', 'GET /c', 'added'),
+      ]),
+      'minor',
+    );
     expect(md).toBe(
       [
         '### ⚠️ API contract changes: v1 → v2',
@@ -247,9 +355,18 @@ describe('renderMarkdown', () => {
       '| breaking | `operation-removed` | gone | 3: GET /a, GET /b, GET /c | clients |',
       '',
     ]);
-    expect(md.split('\n').slice(10)).toEqual(['#### GET /d', '', '| level | rule | change | breaks |', '|---|---|---|---|', '| info | `operation-added` | new | – |', '']);
+    expect(md.split('\n').slice(10)).toEqual([
+      '#### GET /d',
+      '',
+      '| level | rule | change | breaks |',
+      '|---|---|---|---|',
+      '| info | `operation-added` | new | – |',
+      '',
+    ]);
     const infoSpread = ['GET /a', 'GET /b', 'GET /c'].map((op) => change('operation-added', op, 'new'));
-    expect(renderMarkdown(report(infoSpread), 'minor')).toContain('| info | `operation-added` | new | 3: GET /a, GET /b, GET /c | – |');
+    expect(renderMarkdown(report(infoSpread), 'minor')).toContain(
+      '| info | `operation-added` | new | 3: GET /a, GET /b, GET /c | – |',
+    );
   });
 });
 
@@ -258,7 +375,11 @@ describe('renderAnnotations', () => {
 
   it('one command per change: error, warning or notice, on its line when known, properties escaped', () => {
     const out = renderAnnotations(
-      [change('operation-removed', 'GET /a', 'a: removed, 100%'), change('operation-deprecated', 'GET /b', 'b'), change('operation-added', '', 'new\nline')],
+      [
+        change('operation-removed', 'GET /a', 'a: removed, 100%'),
+        change('operation-deprecated', 'GET /b', 'b'),
+        change('operation-added', '', 'new\nline'),
+      ],
       (c) => (c.operation === 'GET /a' ? { file: 'spec/paths,a:b.yaml', line: 7 } : undefined),
     );
     expect(out).toBe(
@@ -272,13 +393,24 @@ describe('renderAnnotations', () => {
   });
 
   it('changes of one rule on one line make one annotation naming each message with its operations', () => {
-    const changes = [change('operation-removed', 'GET /a', 'header gone'), change('operation-removed', 'GET /b', 'header gone'), change('operation-removed', 'GET /c', 'other'), change('operation-removed', '', 'other')];
+    const changes = [
+      change('operation-removed', 'GET /a', 'header gone'),
+      change('operation-removed', 'GET /b', 'header gone'),
+      change('operation-removed', 'GET /c', 'other'),
+      change('operation-removed', '', 'other'),
+    ];
     expect(renderAnnotations(changes, at('spec/x.yaml', 3))).toBe(
       '::error file=spec/x.yaml,line=3,title=operation-removed in 4 operations::header gone (GET /a, GET /b); other (GET /c, (whole document)) [breaks clients]\n',
     );
     // Another rule or another line is another annotation; without a line, each change is its own.
-    expect(renderAnnotations([changes[0]!, change('operation-deprecated', 'GET /b', 'b')], at('spec/x.yaml', 3)).split('\n')).toHaveLength(3);
-    expect(renderAnnotations(changes.slice(0, 2), (c) => ({ file: 'f', line: c.operation === 'GET /a' ? 1 : 2 })).split('\n')).toHaveLength(3);
+    expect(
+      renderAnnotations([changes[0]!, change('operation-deprecated', 'GET /b', 'b')], at('spec/x.yaml', 3)).split('\n'),
+    ).toHaveLength(3);
+    expect(
+      renderAnnotations(changes.slice(0, 2), (c) => ({ file: 'f', line: c.operation === 'GET /a' ? 1 : 2 })).split(
+        '\n',
+      ),
+    ).toHaveLength(3);
     expect(renderAnnotations(changes.slice(0, 2), () => undefined).split('\n')).toHaveLength(3);
     expect(renderAnnotations([], () => undefined)).toBe('');
   });

@@ -13,7 +13,8 @@ import { loadSpecSource } from '../../../src/diff/source.js';
 import { VapcError } from '../../../src/errors.js';
 
 let dir: string;
-const doc = (over: Record<string, unknown> = {}) => JSON.stringify({ openapi: '3.1.0', info: { title: 't', version: '1.0.0' }, paths: {}, ...over });
+const doc = (over: Record<string, unknown> = {}) =>
+  JSON.stringify({ openapi: '3.1.0', info: { title: 't', version: '1.0.0' }, paths: {}, ...over });
 const write = (rel: string, text: string): string => {
   const file = join(dir, rel);
   mkdirSync(resolve(file, '..'), { recursive: true });
@@ -40,7 +41,10 @@ afterAll(() => {
 
 describe('loadSpecSource: files and directories', () => {
   it('a file: the document, its root and a display path relative to the repository', async () => {
-    const file = write('one/api.json', doc({ paths: { '/a': { get: { responses: { '200': { description: 'ok' } } } } } }));
+    const file = write(
+      'one/api.json',
+      doc({ paths: { '/a': { get: { responses: { '200': { description: 'ok' } } } } } }),
+    );
     const s = await loadSpecSource('one/api.json', dir);
     expect(s.label).toBe('one/api.json');
     expect(s.rootFile).toBe(file);
@@ -78,11 +82,16 @@ describe('loadSpecSource: files and directories', () => {
     ];
     for (const [i, [over, what]] of cases.entries()) {
       write(`bad${i}.json`, doc(over));
-      expect(await refusal(`bad${i}.json`), what).toEqual({ code: 'E_SPEC_INVALID', message: `bad${i}.json: bad${i}.json: not an OpenAPI 3 document: ${what}` });
+      expect(await refusal(`bad${i}.json`), what).toEqual({
+        code: 'E_SPEC_INVALID',
+        message: `bad${i}.json: bad${i}.json: not an OpenAPI 3 document: ${what}`,
+      });
     }
     for (const method of ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']) {
       write(`m-${method}.json`, doc({ paths: { '/m': { [method]: 'x' } } }));
-      expect((await refusal(`m-${method}.json`)).message).toBe(`m-${method}.json: m-${method}.json: not an OpenAPI 3 document: ${method.toUpperCase()} /m must be an operation object`);
+      expect((await refusal(`m-${method}.json`)).message).toBe(
+        `m-${method}.json: m-${method}.json: not an OpenAPI 3 document: ${method.toUpperCase()} /m must be an operation object`,
+      );
     }
     // The loader refuses a version it does not know before the shape is read: the code is E_SPEC_INVALID all the same.
     write('v2.json', doc({ openapi: '2.0' }));
@@ -108,7 +117,10 @@ describe('loadSpecSource: git revisions', () => {
     repo = join(dir, 'repo');
     mkdirSync(join(repo, 'spec', 'parts'), { recursive: true });
     git('init', '-q');
-    writeFileSync(join(repo, 'spec', 'openapi.yaml'), 'openapi: 3.1.0\ninfo: {title: t, version: 3.0.0}\npaths:\n  /x:\n    $ref: "parts/x.yaml"\n');
+    writeFileSync(
+      join(repo, 'spec', 'openapi.yaml'),
+      'openapi: 3.1.0\ninfo: {title: t, version: 3.0.0}\npaths:\n  /x:\n    $ref: "parts/x.yaml"\n',
+    );
     writeFileSync(join(repo, 'spec', 'parts', 'x.yaml'), 'get:\n  responses:\n    "200": {description: ok}\n');
     writeFileSync(join(repo, 'README'), 'no spec here\n');
     git('add', '.');
@@ -132,8 +144,14 @@ describe('loadSpecSource: git revisions', () => {
 
   it('a revision without spec/, one that does not exist, one that looks like an option, outside a repository', async () => {
     expect(await refusal('HEAD', repo)).toEqual({ code: 'E_USAGE', message: 'revision HEAD has no spec/' });
-    expect(await refusal('nosuch', repo)).toEqual({ code: 'E_USAGE', message: `nosuch is neither a file, a directory nor a git revision of ${repo}` });
-    expect(await refusal('--output=x', repo)).toEqual({ code: 'E_USAGE', message: '--output=x is neither a file nor a git revision' });
+    expect(await refusal('nosuch', repo)).toEqual({
+      code: 'E_USAGE',
+      message: `nosuch is neither a file, a directory nor a git revision of ${repo}`,
+    });
+    expect(await refusal('--output=x', repo)).toEqual({
+      code: 'E_USAGE',
+      message: '--output=x is neither a file nor a git revision',
+    });
     const bare = join(dir, 'plain');
     mkdirSync(bare);
     const outside = await refusal('HEAD', bare);

@@ -25,7 +25,8 @@ describe('malformedJsonExamples', () => {
   it('covers everything the random arbitrary can draw, whatever the seed', () => {
     const fixed = new Set(malformedJsonExamples(base).map((c) => c.rawBody));
     for (const seed of [1, 2, 3, 20260101]) {
-      for (const drawn of fc.sample(malformedJson(base), { seed, numRuns: 20 })) expect(fixed.has(drawn.rawBody)).toBe(true);
+      for (const drawn of fc.sample(malformedJson(base), { seed, numRuns: 20 }))
+        expect(fixed.has(drawn.rawBody)).toBe(true);
     }
   });
 });

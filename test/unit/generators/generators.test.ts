@@ -35,7 +35,13 @@ import { validateRequest } from '../../../src/validators/index.js';
 
 let spec: SpecModel;
 let bodyOps: Operation[];
-const fixtures = { assistant_id: 'asst_1', phone_number_id: 'pn_1', recipient_list_id: 'rl_1', org_id: 'org_1', channels: ['prov-a', 'prov-b'] };
+const fixtures = {
+  assistant_id: 'asst_1',
+  phone_number_id: 'pn_1',
+  recipient_list_id: 'rl_1',
+  org_id: 'org_1',
+  channels: ['prov-a', 'prov-b'],
+};
 const SEED = 20260101;
 
 beforeAll(async () => {
@@ -43,7 +49,8 @@ beforeAll(async () => {
   bodyOps = spec.operations.filter((o) => o.requestBody);
 });
 
-const pathOf = (op: Operation) => Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, 'x1']));
+const pathOf = (op: Operation) =>
+  Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, 'x1']));
 const check = (op: Operation, body: unknown) => validateRequest(op.id, { path: pathOf(op), body });
 
 describe('validBody', () => {
@@ -82,7 +89,10 @@ describe('validBody', () => {
   });
 
   it('leaves out a reference it has no fixture for instead of inventing one', () => {
-    const body = fc.sample(validBody(spec.operation('createCampaign'), { fixtures: { channels: ['a', 'b'] } }), { seed: SEED, numRuns: 1 })[0]!;
+    const body = fc.sample(validBody(spec.operation('createCampaign'), { fixtures: { channels: ['a', 'b'] } }), {
+      seed: SEED,
+      numRuns: 1,
+    })[0]!;
     expect(body).not.toHaveProperty('assistant_id');
     expect(body).not.toHaveProperty('recipient_list_id');
   });
@@ -98,7 +108,11 @@ describe('invalid cases break exactly one stated constraint', () => {
         for (const kase of fc.sample(arb!, { seed: SEED, numRuns: 10 })) {
           const result = check(op, kase.body);
           expect(result.ok, `${op.id} ${kase.description} was valid`).toBe(false);
-          if (!result.ok) expect(result.issues.map((i) => i.pointer).every((p) => p.startsWith(field.pointer)), `${op.id} ${kase.description}`).toBe(true);
+          if (!result.ok)
+            expect(
+              result.issues.map((i) => i.pointer).every((p) => p.startsWith(field.pointer)),
+              `${op.id} ${kase.description}`,
+            ).toBe(true);
         }
       }
     }
@@ -110,7 +124,11 @@ describe('invalid cases break exactly one stated constraint', () => {
     const boolean = { type: 'boolean' };
     const object = { type: 'object' };
     for (const [schema, coercible, nearMiss] of [
-      [integer, (v: unknown) => (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v)) || typeof v === 'boolean', (v: unknown) => typeof v === 'number' && !Number.isInteger(v)],
+      [
+        integer,
+        (v: unknown) => (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v)) || typeof v === 'boolean',
+        (v: unknown) => typeof v === 'number' && !Number.isInteger(v),
+      ],
       [string, (v: unknown) => typeof v === 'boolean', (v: unknown) => typeof v === 'number'],
       [boolean, (v: unknown) => typeof v === 'string' && /^(true|false|yes|no|on|off|[01tfyn])$/i.test(v), () => false],
       [object, () => false, (v: unknown) => Array.isArray(v)],
@@ -164,11 +182,14 @@ describe('boundaries come from spec.bounds()', () => {
       for (const edge of edges) {
         const result = check(op, boundCase(base, bound, edge.value).body);
         expect(result.ok, `${bound.field}=${edge.value}`).toBe(edge.inRange);
-        if (!result.ok) expect(result.issues.map((i) => i.rule)).toEqual([edge.label === 'min-1' ? 'minimum' : 'maximum']);
+        if (!result.ok)
+          expect(result.issues.map((i) => i.rule)).toEqual([edge.label === 'min-1' ? 'minimum' : 'maximum']);
       }
-      for (const v of fc.sample(inRange(bound), { seed: SEED, numRuns: 20 })) expect(check(op, boundCase(base, bound, v).body).ok).toBe(true);
+      for (const v of fc.sample(inRange(bound), { seed: SEED, numRuns: 20 }))
+        expect(check(op, boundCase(base, bound, v).body).ok).toBe(true);
       for (const side of ['below-minimum', 'above-maximum'] as const) {
-        for (const v of fc.sample(outOfRange(bound, side)!, { seed: SEED, numRuns: 20 })) expect(check(op, boundCase(base, bound, v).body).ok).toBe(false);
+        for (const v of fc.sample(outOfRange(bound, side)!, { seed: SEED, numRuns: 20 }))
+          expect(check(op, boundCase(base, bound, v).body).ok).toBe(false);
       }
     }
   });
@@ -183,16 +204,29 @@ describe('boundaries come from spec.bounds()', () => {
 describe('numeric edges come from the spec', () => {
   /** Numeric members of the spec found independently of the generators: parameters, and walkProperties over bodies. */
   const numericOf = (op: Operation): string[] => {
-    const isNumeric = (schema: Record<string, unknown>) => ['integer', 'number'].some((t) => JSON.stringify(schema['type'] ?? '').includes(t));
-    const out = op.parameters.filter((p) => (p.in === 'query' || p.in === 'path') && isNumeric(p.schema)).map((p) => `${p.in} /${p.name}`);
-    if (op.requestBody) walkProperties(op.requestBody.schema, '', (pointer, _field, schema) => isNumeric(schema) && out.push(`body ${pointer.replace(/\*/g, '0')}`));
+    const isNumeric = (schema: Record<string, unknown>) =>
+      ['integer', 'number'].some((t) => JSON.stringify(schema['type'] ?? '').includes(t));
+    const out = op.parameters
+      .filter((p) => (p.in === 'query' || p.in === 'path') && isNumeric(p.schema))
+      .map((p) => `${p.in} /${p.name}`);
+    if (op.requestBody)
+      walkProperties(
+        op.requestBody.schema,
+        '',
+        (pointer, _field, schema) => isNumeric(schema) && out.push(`body ${pointer.replace(/\*/g, '0')}`),
+      );
     return out;
   };
 
   it('numericTargets finds every numeric parameter and body field, bounded or not, with the bounds the spec states', () => {
     const all = spec.operations.flatMap((op) => numericTargets(op).map((t) => ({ op, t })));
     for (const op of spec.operations) {
-      expect(numericTargets(op).map((t) => `${t.location} ${t.pointer ?? `/${t.name}`}`).sort(), op.id).toEqual(numericOf(op).sort());
+      expect(
+        numericTargets(op)
+          .map((t) => `${t.location} ${t.pointer ?? `/${t.name}`}`)
+          .sort(),
+        op.id,
+      ).toEqual(numericOf(op).sort());
     }
     // The offset of GET /calls has no bound: it gets its edges all the same.
     const offset = all.find(({ op, t }) => op.id === 'listCalls' && t.name === 'offset')!.t;
@@ -210,17 +244,43 @@ describe('numeric edges come from the spec', () => {
       const base = op.requestBody ? fc.sample(validBody(op, { fixtures }), { seed: SEED, numRuns: 1 })[0]! : undefined;
       for (const target of numericTargets(op)) {
         const edges = numericEdges(target);
-        expect(edges.map((e) => e.label)).toEqual(['negative', 'zero', '2^31', '2^53', '2^53+1', '-2^53', 'numeric string']);
-        expect(edges.map((e) => e.literal).slice(0, 6)).toEqual(['-1', '0', '2147483648', '9007199254740992', '9007199254740993', '-9007199254740992']);
+        expect(edges.map((e) => e.label)).toEqual([
+          'negative',
+          'zero',
+          '2^31',
+          '2^53',
+          '2^53+1',
+          '-2^53',
+          'numeric string',
+        ]);
+        expect(edges.map((e) => e.literal).slice(0, 6)).toEqual([
+          '-1',
+          '0',
+          '2147483648',
+          '9007199254740992',
+          '9007199254740993',
+          '-9007199254740992',
+        ]);
         for (const edge of edges) {
           if (target.location === 'query') {
             if (edge.label === 'numeric string') continue; // exponent notation: a framework's choice, not judged
-            const result = validateRequest(op.id, { path: pathOf(op), query: { [target.name]: edge.literal }, body: base });
+            const result = validateRequest(op.id, {
+              path: pathOf(op),
+              query: { [target.name]: edge.literal },
+              body: base,
+            });
             expect(result.ok, `${op.id} ${target.name}=${edge.literal}`).toBe(edge.withinBounds);
           } else if (target.location === 'body') {
-            const body = JSON.parse(JSON.stringify(setPointer(base, target.pointer!, 'MARK')).replace('"MARK"', edge.quoted ? JSON.stringify(edge.literal) : edge.literal));
+            const body = JSON.parse(
+              JSON.stringify(setPointer(base, target.pointer!, 'MARK')).replace(
+                '"MARK"',
+                edge.quoted ? JSON.stringify(edge.literal) : edge.literal,
+              ),
+            );
             // A numeric string is never valid as sent (leniency is judged apart); a number is when within the bounds.
-            expect(check(op, body).ok, `${op.id} ${target.pointer}=${edge.literal}`).toBe(edge.withinBounds && !edge.quoted);
+            expect(check(op, body).ok, `${op.id} ${target.pointer}=${edge.literal}`).toBe(
+              edge.withinBounds && !edge.quoted,
+            );
           }
         }
       }
@@ -229,7 +289,9 @@ describe('numeric edges come from the spec', () => {
 
   it('a body numeric string spells the first value past a stated bound, else -1', () => {
     const create = spec.operation('createCampaign');
-    const strings = Object.fromEntries(numericTargets(create).map((t) => [t.name, numericEdges(t).find((e) => e.quoted)!]));
+    const strings = Object.fromEntries(
+      numericTargets(create).map((t) => [t.name, numericEdges(t).find((e) => e.quoted)!]),
+    );
     for (const bound of spec.bounds().filter((b) => b.operationId === create.id)) {
       expect(strings[bound.field]).toMatchObject({ literal: String(bound.maximum! + 1), withinBounds: false });
     }
@@ -244,14 +306,20 @@ describe('numeric edges come from the spec', () => {
       const above = typeLimitsOutside(bound, 'above-maximum');
       expect(below).toEqual(expect.arrayContaining([-1, -(2 ** 53)]));
       expect(above).toEqual([2 ** 31, 2 ** 53]);
-      for (const v of [...below, ...above]) expect(check(op, boundCase(base, bound, v).body).ok, `${bound.field}=${v}`).toBe(false);
+      for (const v of [...below, ...above])
+        expect(check(op, boundCase(base, bound, v).body).ok, `${bound.field}=${v}`).toBe(false);
     }
   });
 
   it('each integer query parameter is given a word and a fraction first, both invalid', () => {
     const calls = spec.operation('listCalls');
     const examples = nonIntegerQueryExamples(calls);
-    expect(examples.map((k) => `${k.field}=${k.value}`)).toEqual(['limit=xyz', 'limit=2.5', 'offset=xyz', 'offset=2.5']);
+    expect(examples.map((k) => `${k.field}=${k.value}`)).toEqual([
+      'limit=xyz',
+      'limit=2.5',
+      'offset=xyz',
+      'offset=2.5',
+    ]);
     for (const k of examples) expect(validateRequest(calls.id, { query: Object.fromEntries(k.query!) }).ok).toBe(false);
   });
 });

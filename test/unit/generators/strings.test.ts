@@ -31,8 +31,22 @@ const where = (op: Operation) => stringTargets(op).map((t) => `${t.location} ${t
 describe('string targets, from the spec', () => {
   it('every free string of a body, nested ones included; no enum, provider id or reference to test data', () => {
     const create = where(spec.operation('createCampaign'));
-    expect(create).toEqual(expect.arrayContaining(['body name', 'body campaign_context', 'body speech_settings.style', 'body recipients.0.phone_number']));
-    for (const notFree of ['body channel', 'body assistant_id', 'body phone_number_id', 'body recipient_list_id', 'body max_concurrency']) expect(create).not.toContain(notFree);
+    expect(create).toEqual(
+      expect.arrayContaining([
+        'body name',
+        'body campaign_context',
+        'body speech_settings.style',
+        'body recipients.0.phone_number',
+      ]),
+    );
+    for (const notFree of [
+      'body channel',
+      'body assistant_id',
+      'body phone_number_id',
+      'body recipient_list_id',
+      'body max_concurrency',
+    ])
+      expect(create).not.toContain(notFree);
     expect(where(spec.operation('updateCampaign'))).not.toContain('body status');
   });
 
@@ -44,7 +58,10 @@ describe('string targets, from the spec', () => {
 
   it('a stated maxLength gives the longest allowed and one past it; lengths count code points', () => {
     expect(lengthEdges({}).map((e) => [e.label, e.value.length])).toEqual([['long', LONG_STRING_LENGTH]]);
-    expect(lengthEdges({ maxLength: 5 }).map((e) => [e.label, e.value.length])).toEqual([['longest', 5], ['past-longest', 6]]);
+    expect(lengthEdges({ maxLength: 5 }).map((e) => [e.label, e.value.length])).toEqual([
+      ['longest', 5],
+      ['past-longest', 6],
+    ]);
     expect(stringAllowed({ maxLength: 2 }, '😀😀')).toBe(true);
     expect(stringAllowed({ maxLength: 1 }, '😀😀')).toBe(false);
     expect(stringAllowed({ minLength: 1 }, '')).toBe(false);
@@ -53,9 +70,15 @@ describe('string targets, from the spec', () => {
   it('a field with maxLength and minLength gets its refused probes, sent alone', () => {
     const op = {
       ...spec.operation('addRecipient'),
-      requestBody: { ...spec.operation('addRecipient').requestBody!, schema: { type: 'object', properties: { note: { type: 'string', minLength: 1, maxLength: 20 } } } },
+      requestBody: {
+        ...spec.operation('addRecipient').requestBody!,
+        schema: { type: 'object', properties: { note: { type: 'string', minLength: 1, maxLength: 20 } } },
+      },
     } as Operation;
-    expect(refusedProbes(op).map((p) => [p.target.name, p.edge.label, p.edge.value.length])).toEqual([['note', 'past-longest', 21], ['note', 'empty', 0]]);
+    expect(refusedProbes(op).map((p) => [p.target.name, p.edge.label, p.edge.value.length])).toEqual([
+      ['note', 'past-longest', 21],
+      ['note', 'empty', 0],
+    ]);
     // The grouped edges send only what the stated lengths allow: no empty, the longest in place of the long.
     const body = stringGroups(op).filter((g) => g.where === 'body');
     expect(body.map((g) => g.edge.label)).toEqual(['whitespace', 'mixed', 'long']);
@@ -78,7 +101,9 @@ describe('the edges', () => {
 
   it('a description shows a long value by its length, a mixed one by its start', () => {
     expect(describeStringEdge([{ loc: ['name'] }], lengthEdges({})[0]!)).toBe('name=10000 × "x" (long)');
-    expect(describeStringEdge([{ loc: ['a'] }, { loc: ['b', 0, 'c'] }], MIXED_EDGE)).toBe('a, b.0.c="Crème brûlée 東京 | party ..." (mixed)');
+    expect(describeStringEdge([{ loc: ['a'] }, { loc: ['b', 0, 'c'] }], MIXED_EDGE)).toBe(
+      'a, b.0.c="Crème brûlée 東京 | party ..." (mixed)',
+    );
   });
 });
 
@@ -94,7 +119,10 @@ describe('containers', () => {
   });
 
   it('deeper keeps the example and nests it one level further', () => {
-    expect(deeper({ source: 'vapc' })).toEqual({ source: 'vapc', vapc_nested: { level: 2, inner: { source: 'vapc', level: 3 } } });
+    expect(deeper({ source: 'vapc' })).toEqual({
+      source: 'vapc',
+      vapc_nested: { level: 2, inner: { source: 'vapc', level: 3 } },
+    });
     expect(deeper(undefined)).toEqual({ vapc_nested: { level: 2, inner: { level: 3 } } });
   });
 });

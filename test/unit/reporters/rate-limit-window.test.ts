@@ -11,7 +11,12 @@ import { fixture } from '../../helpers/reports.js';
 const END = Date.parse('2026-01-02T10:00:00.000Z');
 function ended(rate_limit: RunReport['rate_limit']): RunReport {
   const report = fixture('passing-run');
-  return { ...report, started_at: new Date(END - 5000).toISOString(), summary: { ...report.summary, duration_ms: 5000 }, ...(rate_limit ? { rate_limit } : {}) };
+  return {
+    ...report,
+    started_at: new Date(END - 5000).toISOString(),
+    summary: { ...report.summary, duration_ms: 5000 },
+    ...(rate_limit ? { rate_limit } : {}),
+  };
 }
 
 describe('the rate-limit window at the end of a run', () => {
@@ -27,7 +32,9 @@ describe('the rate-limit window at the end of a run', () => {
       const reset = Date.parse(rate_limit!.reset_at);
       expect(reset).toBeGreaterThan(end);
       expect(reset).toBeLessThanOrEqual(end + 61_000);
-      expect(renderSummary(run.report)).toMatch(/\nrate-limit window reopens at \d\d:\d\d:\d\d UTC \(in \d+ s\); repro lines sent before then may get 429\n/);
+      expect(renderSummary(run.report)).toMatch(
+        /\nrate-limit window reopens at \d\d:\d\d:\d\d UTC \(in \d+ s\); repro lines sent before then may get 429\n/,
+      );
       expect(renderSummary(run.report, { brief: true })).toContain('rate-limit window reopens at');
     } finally {
       await target.close();
@@ -38,15 +45,21 @@ describe('the rate-limit window at the end of a run', () => {
     expect(rateLimitNote(ended({ reset_at: new Date(END + 41_200).toISOString(), limit: 20, remaining: 0 }))).toBe(
       'rate-limit window reopens at 10:00:42 UTC (in 42 s); repro lines sent before then may get 429',
     );
-    expect(rateLimitNote(ended({ reset_at: new Date(END + 10_000).toISOString() }))).toMatch(/^rate-limit window reopens at 10:00:10 UTC/);
+    expect(rateLimitNote(ended({ reset_at: new Date(END + 10_000).toISOString() }))).toMatch(
+      /^rate-limit window reopens at 10:00:10 UTC/,
+    );
     expect(rateLimitNote(ended({ reset_at: new Date(END + 10_000).toISOString(), limit: 100, remaining: 3 }))).toBe(
       'rate-limit window: 3 of 100 requests left until 10:00:10 UTC (in 10 s); more repro lines than that before then may get 429',
     );
   });
 
   it('says nothing when the window has requests to spare, has already reopened, or is unreadable', () => {
-    expect(rateLimitNote(ended({ reset_at: new Date(END + 10_000).toISOString(), limit: 100, remaining: 50 }))).toBeUndefined();
-    expect(rateLimitNote(ended({ reset_at: new Date(END - 1).toISOString(), limit: 100, remaining: 0 }))).toBeUndefined();
+    expect(
+      rateLimitNote(ended({ reset_at: new Date(END + 10_000).toISOString(), limit: 100, remaining: 50 })),
+    ).toBeUndefined();
+    expect(
+      rateLimitNote(ended({ reset_at: new Date(END - 1).toISOString(), limit: 100, remaining: 0 })),
+    ).toBeUndefined();
     expect(rateLimitNote(ended({ reset_at: 'soon', remaining: 0 }))).toBeUndefined();
     expect(rateLimitNote(ended(undefined))).toBeUndefined();
     expect(renderSummary(ended(undefined))).not.toContain('rate-limit window');
@@ -56,7 +69,9 @@ describe('the rate-limit window at the end of a run', () => {
 describe('report.html says it too', () => {
   it('in the header, when the window was spent', () => {
     const html = renderHtml(ended({ reset_at: new Date(END + 41_200).toISOString(), limit: 20, remaining: 0 }));
-    expect(html).toContain('<dd id="rate-limit">rate-limit window reopens at 10:00:42 UTC (in 42 s); repro lines sent before then may get 429</dd>');
+    expect(html).toContain(
+      '<dd id="rate-limit">rate-limit window reopens at 10:00:42 UTC (in 42 s); repro lines sent before then may get 429</dd>',
+    );
     expect(renderHtml(ended(undefined))).not.toContain('id="rate-limit"');
   });
 });

@@ -58,7 +58,9 @@ describe('vapc report DIR', () => {
   it('never prints a token of the environment that the report quotes (as diff and lint do not either)', async () => {
     const token = 'ghs_ReportQuotedToken0123456789';
     const dir = dirWith('failing-run');
-    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { results: Array<{ message: string }> };
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
+      results: Array<{ message: string }>;
+    };
     for (const r of report.results) r.message = `${r.message} ${token}`;
     writeFileSync(join(dir, 'report.json'), JSON.stringify(report));
     const { cli, out } = io({ GITHUB_TOKEN: token });
@@ -81,7 +83,15 @@ describe('vapc report DIR', () => {
     const a = io();
     expect(await main(['report', dir], a.cli)).toBe(2);
     expect(a.out.stderr).toMatch(/report\.json is not valid JSON/);
-    writeFileSync(join(dir, 'report.json'), JSON.stringify({ target: 'http://x', seed: 1, summary: {}, results: [{ id: 'a.b', suite: 'auth', operation: 'GET /x', status: 'maybe', message: '' }] }));
+    writeFileSync(
+      join(dir, 'report.json'),
+      JSON.stringify({
+        target: 'http://x',
+        seed: 1,
+        summary: {},
+        results: [{ id: 'a.b', suite: 'auth', operation: 'GET /x', status: 'maybe', message: '' }],
+      }),
+    );
     const b = io();
     expect(await main(['report', dir], b.cli)).toBe(2);
     expect(b.out.stderr).toMatch(/results\[0\]\.status must be one of passed, failed, skipped, error/);
@@ -97,7 +107,16 @@ describe('vapc report DIR', () => {
         target: 'http://127.0.0.1:4010',
         seed: 42,
         summary: { passed: 0, failed: 1, skipped: 0, requests: 3, duration_ms: 10 },
-        results: [{ id: 'ranges.max-concurrency-above-maximum', suite: 'ranges', operation: 'POST /campaign', status: 'failed', message: 'max_concurrency=201 was accepted (200)', repro: 'curl -X POST ...' }],
+        results: [
+          {
+            id: 'ranges.max-concurrency-above-maximum',
+            suite: 'ranges',
+            operation: 'POST /campaign',
+            status: 'failed',
+            message: 'max_concurrency=201 was accepted (200)',
+            repro: 'curl -X POST ...',
+          },
+        ],
       }),
     );
     const { cli, out } = io();

@@ -51,7 +51,7 @@ describe('writeReports', () => {
     const out = await writeReports(report, join(tmp, 'failing'));
     expect(JSON.parse(readFileSync(out.json, 'utf8'))).toEqual(report);
     expect(readFileSync(out.html, 'utf8')).toContain('Authorization: Bearer $VAPC_API_KEY');
-    expect(readFileSync(out.junit, 'utf8')).toContain("X-User-ID: $VAPC_USER_ID");
+    expect(readFileSync(out.junit, 'utf8')).toContain('X-User-ID: $VAPC_USER_ID');
   });
 
   it('still writes report.json and junit.xml when report.html cannot be written', async () => {
@@ -116,7 +116,15 @@ describe('redaction: a secret-looking value is never written', () => {
       let summary = '';
       const env = { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: '/step-summary' };
       const r = createConsoleReporter({ write: (t) => (out += t), isTTY, env, quiet, secrets: RUN_SECRETS });
-      const events = composeEvents(r, createGitHubSink({ write: (t) => (out += t), env, secrets: RUN_SECRETS, appendFile: (_p, t) => (summary += t) }));
+      const events = composeEvents(
+        r,
+        createGitHubSink({
+          write: (t) => (out += t),
+          env,
+          secrets: RUN_SECRETS,
+          appendFile: (_p, t) => (summary += t),
+        }),
+      );
       events.onStart?.({ target: safe.target, seed: 7, suites: ['auth', 'stateful'], checksPerSuite: {}, total: 2 });
       for (const result of safe.results) events.onCheckDone?.(result);
       for (const o of safe.observations) events.onObservation?.(o);
@@ -132,8 +140,12 @@ describe('redaction: a secret-looking value is never written', () => {
     expect(hideLocalSecrets(`curl -H 'Authorization: Bearer abc.def-123' -H 'X-User-ID: u-998877'`)).toBe(
       `curl -H 'Authorization: Bearer [redacted]' -H 'X-User-ID: [redacted]'`,
     );
-    expect(hideLocalSecrets('{"body":"{\\"token\\":\\"t0k3n-value\\"}"}')).toBe('{"body":"{\\"token\\":\\"[redacted]\\"}"}');
-    expect(hideLocalSecrets('&quot;api_key&quot;: &quot;k-123456&quot;')).toBe('&quot;api_key&quot;: &quot;[redacted]&quot;');
+    expect(hideLocalSecrets('{"body":"{\\"token\\":\\"t0k3n-value\\"}"}')).toBe(
+      '{"body":"{\\"token\\":\\"[redacted]\\"}"}',
+    );
+    expect(hideLocalSecrets('&quot;api_key&quot;: &quot;k-123456&quot;')).toBe(
+      '&quot;api_key&quot;: &quot;[redacted]&quot;',
+    );
     expect(hideLocalSecrets('GET /x?api_key=k123456&limit=5')).toBe('GET /x?api_key=[redacted]&limit=5');
     expect(hideLocalSecrets('sent Bearer eyJhbGciOi.x.y')).toBe('sent Bearer [redacted]');
   });
@@ -146,7 +158,9 @@ describe('redaction: a secret-looking value is never written', () => {
     const runnerCurl = `curl -sS -i -X POST http://127.0.0.1:1/campaign -H 'authorization: Bearer '"$VAPC_API_KEY" -H 'x-user-id: '"$VAPC_USER_ID"`;
     expect(hideLocalSecrets(runnerCurl)).toBe(runnerCurl);
     expect(hideLocalSecrets(JSON.stringify(runnerCurl))).toBe(JSON.stringify(runnerCurl));
-    expect(hideLocalSecrets('{"key_id":"key_1","monkey":"x","max_concurrency":201}')).toBe('{"key_id":"key_1","monkey":"x","max_concurrency":201}');
+    expect(hideLocalSecrets('{"key_id":"key_1","monkey":"x","max_concurrency":201}')).toBe(
+      '{"key_id":"key_1","monkey":"x","max_concurrency":201}',
+    );
   });
 });
 
@@ -154,7 +168,13 @@ function run(reporterEnv: Record<string, string | undefined>, isTTY: boolean, qu
   let out = '';
   const report = fixture('failing-run');
   const r = createConsoleReporter({ write: (t) => (out += t), isTTY, env: reporterEnv, quiet });
-  r.onStart?.({ target: report.target, seed: report.seed, suites: ['auth', 'ranges'], checksPerSuite: { auth: 2, ranges: 2 }, total: report.results.length });
+  r.onStart?.({
+    target: report.target,
+    seed: report.seed,
+    suites: ['auth', 'ranges'],
+    checksPerSuite: { auth: 2, ranges: 2 },
+    total: report.results.length,
+  });
   let requests = 0;
   let suite = '';
   for (const result of report.results) {
@@ -201,7 +221,9 @@ describe('console reporter', () => {
   it('never colours with NO_COLOR, even on a TTY', () => {
     const { out, reporter } = run({ NO_COLOR: '1' }, true);
     expect(reporter.color).toBe(false);
-    expect(out.replace(/\x1b\[\?25[hl]|\x1b\[\d*[GKAB]|\x1b\[\?7[hl]|\x1b\[0J|\x1b\[\d+;\d+H|\x1b7|\x1b8/g, '')).not.toMatch(/\x1b\[\d+m/);
+    expect(
+      out.replace(/\x1b\[\?25[hl]|\x1b\[\d*[GKAB]|\x1b\[\?7[hl]|\x1b\[0J|\x1b\[\d+;\d+H|\x1b7|\x1b8/g, ''),
+    ).not.toMatch(/\x1b\[\d+m/);
   });
 
   it('--quiet prints nothing until the end, then only the summary', () => {
@@ -245,11 +267,13 @@ describe('GitHub Actions', () => {
   it('emits one ::error per failure and a ::warning per tool error, each on one line', () => {
     const report = fixture('failing-run');
     const lines = githubAnnotations(report).trimEnd().split('\n');
-    expect(lines.filter((l) => l.startsWith('::error ')).length).toBe(report.results.filter((r) => r.status === 'failed').length);
+    expect(lines.filter((l) => l.startsWith('::error ')).length).toBe(
+      report.results.filter((r) => r.status === 'failed').length,
+    );
     expect(lines.filter((l) => l.startsWith('::warning ')).length).toBe(1);
     const rate = lines.find((l) => l.includes('ratelimit.burst-answers-429'))!;
     expect(rate).toContain('title=ratelimit.burst-answers-429 GET /calls::');
-    expect(rate).toContain("%{http_code}".replace('%', '%25'));
+    expect(rate).toContain('%{http_code}'.replace('%', '%25'));
     expect(rate).toContain('%0Arepro: for i in');
   });
 
@@ -265,7 +289,10 @@ describe('GitHub Actions', () => {
     expect(md).toContain('&lt;h1&gt;Unprocessable&lt;/h1&gt;');
     let out = '';
     const env = { GITHUB_STEP_SUMMARY: file };
-    composeEvents(createConsoleReporter({ write: (t) => (out += t), isTTY: false, env }), createGitHubSink({ write: (t) => (out += t), env })).onEnd?.(report);
+    composeEvents(
+      createConsoleReporter({ write: (t) => (out += t), isTTY: false, env }),
+      createGitHubSink({ write: (t) => (out += t), env }),
+    ).onEnd?.(report);
     expect(out).not.toContain('::error');
     expect(readFileSync(file, 'utf8')).toBe(md);
   });

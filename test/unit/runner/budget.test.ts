@@ -12,7 +12,16 @@ beforeAll(async () => {
 
 const run = async () => ({ status: 'passed' as const, message: '' });
 const check = (id: string, requests: number) =>
-  defineCheck({ id, suite: id.startsWith('ratelimit') ? 'ratelimit' : 'ranges', rule: '', contractRef: '', severity: 'minor', appliesTo: () => true, plannedRequests: () => requests, run });
+  defineCheck({
+    id,
+    suite: id.startsWith('ratelimit') ? 'ratelimit' : 'ranges',
+    rule: '',
+    contractRef: '',
+    severity: 'minor',
+    appliesTo: () => true,
+    plannedRequests: () => requests,
+    run,
+  });
 
 describe('--budget N', () => {
   it('plans the checks that catch most catalogue faults per request first, in plan order, and lists what it left out', () => {
@@ -24,13 +33,28 @@ describe('--budget N', () => {
       { check: check('ratelimit.burst', 102), operation: op }, // 1 / 102
       { check: check('ranges.middling', 20), operation: op }, // 2 / 20
     ];
-    const faults = { 'ranges.cheap-and-good': 4, 'ranges.costly': 5, 'ranges.skipped': 1, 'ratelimit.burst': 1, 'ranges.middling': 2 };
+    const faults = {
+      'ranges.cheap-and-good': 4,
+      'ranges.costly': 5,
+      'ranges.skipped': 1,
+      'ratelimit.burst': 1,
+      'ranges.middling': 2,
+    };
     const { plan: kept, cut } = applyBudget(plan, 130, 1, spec, { faults });
-    expect(kept.map((p) => p.check.id)).toEqual(['ranges.cheap-and-good', 'ranges.costly', 'ranges.skipped', 'ranges.middling']);
-    expect(cut).toEqual({ requests: 130, planned: 130, left_out: [{ id: 'ratelimit.burst', operation: 'GET /health', requests: 102 }] });
+    expect(kept.map((p) => p.check.id)).toEqual([
+      'ranges.cheap-and-good',
+      'ranges.costly',
+      'ranges.skipped',
+      'ranges.middling',
+    ]);
+    expect(cut).toEqual({
+      requests: 130,
+      planned: 130,
+      left_out: [{ id: 'ratelimit.burst', operation: 'GET /health', requests: 102 }],
+    });
   });
 
-  it('shares a check\'s faults among the operations it applies to', () => {
+  it("shares a check's faults among the operations it applies to", () => {
     const [a, b] = [spec.operation('getHealth'), spec.operation('getCurrentUser')];
     const wide = check('ranges.wide', 10);
     const plan: PlannedCheck[] = [
@@ -54,7 +78,19 @@ describe('the value order of a run', () => {
       { check: check('ranges.high', 10), operation: op },
     ];
     // The reset check is worth the most per request, yet it must follow the burst it waits out.
-    const faults = { 'ranges.low': 1, 'ranges.high': 5, 'ratelimit.headers': 1, 'ratelimit.burst': 1, 'ratelimit.reset': 9 };
-    expect(orderByValue(plan, 1, spec, faults).map((p) => p.check.id)).toEqual(['ranges.high', 'ranges.low', 'ratelimit.headers', 'ratelimit.burst', 'ratelimit.reset']);
+    const faults = {
+      'ranges.low': 1,
+      'ranges.high': 5,
+      'ratelimit.headers': 1,
+      'ratelimit.burst': 1,
+      'ratelimit.reset': 9,
+    };
+    expect(orderByValue(plan, 1, spec, faults).map((p) => p.check.id)).toEqual([
+      'ranges.high',
+      'ranges.low',
+      'ratelimit.headers',
+      'ratelimit.burst',
+      'ratelimit.reset',
+    ]);
   });
 });

@@ -18,7 +18,10 @@ function scrambledServer(limit: number) {
         count++;
         const remaining = Math.max(0, limit - count);
         const status = count > limit ? 429 : 200;
-        resolve({ request: {}, response: { status, headers: { 'x-ratelimit-remaining': String(remaining) }, text: '', timing: {} } } as unknown as Exchange);
+        resolve({
+          request: {},
+          response: { status, headers: { 'x-ratelimit-remaining': String(remaining) }, text: '', timing: {} },
+        } as unknown as Exchange);
       });
       maxInFlight.value = Math.max(maxInFlight.value, inFlight.length);
       // Answer the batch in reverse order of sending, on the next tick.
@@ -34,7 +37,7 @@ function scrambledServer(limit: number) {
 const remainingOf = (e: Exchange) => Number(e.response?.headers['x-ratelimit-remaining']);
 
 describe('the burst sender', () => {
-  it('sends concurrently far from the edge, one at a time near it, and hands answers out in the server\'s order', async () => {
+  it("sends concurrently far from the edge, one at a time near it, and hands answers out in the server's order", async () => {
     const server = scrambledServer(100);
     const next = burstSender(server.send, remainingOf);
     const seen: Array<{ status: number; remaining: number }> = [];
@@ -57,12 +60,15 @@ describe('the burst sender', () => {
   it('goes one at a time while Remaining is unknown', async () => {
     let inFlight = 0;
     let most = 0;
-    const next = burstSender(async () => {
-      most = Math.max(most, ++inFlight);
-      await Promise.resolve();
-      inFlight--;
-      return { request: {}, response: { status: 200, headers: {}, text: '', timing: {} } } as unknown as Exchange;
-    }, () => undefined);
+    const next = burstSender(
+      async () => {
+        most = Math.max(most, ++inFlight);
+        await Promise.resolve();
+        inFlight--;
+        return { request: {}, response: { status: 200, headers: {}, text: '', timing: {} } } as unknown as Exchange;
+      },
+      () => undefined,
+    );
     for (let i = 0; i < 20; i++) await next();
     expect(most).toBe(1);
   });
@@ -100,16 +106,41 @@ describe('ratelimit.reset-honoured: no wait passes the run deadline', () => {
     const transport: Transport = {
       baseUrl: 'http://fake',
       async send(request) {
-        const headers = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '0', 'content-type': 'application/json' };
-        return { request: { method: request.method, url: `http://fake${request.path}`, headers: { ...request.headers } }, response: { status: 429, headers, text: '{"detail":"slow down"}', json: { detail: 'slow down' }, truncated: false }, durationMs: 1 };
+        const headers = {
+          'x-ratelimit-limit': '100',
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset': '0',
+          'content-type': 'application/json',
+        };
+        return {
+          request: { method: request.method, url: `http://fake${request.path}`, headers: { ...request.headers } },
+          response: {
+            status: 429,
+            headers,
+            text: '{"detail":"slow down"}',
+            json: { detail: 'slow down' },
+            truncated: false,
+          },
+          durationMs: 1,
+        };
       },
       async close() {},
     };
     const slept: number[] = [];
     const deadlineAt = Date.now() + 400;
-    const ctx = createCheckContext({ spec, transport, credentials: { apiKey: 'k_abcdef', userId: 'u_12345' }, deadlineAt, sleep: async (ms) => void slept.push(ms) });
+    const ctx = createCheckContext({
+      spec,
+      transport,
+      credentials: { apiKey: 'k_abcdef', userId: 'u_12345' },
+      deadlineAt,
+      sleep: async (ms) => void slept.push(ms),
+    });
     const outcome = await resetHonoured.run(ctx, spec.operation('getCurrentUser'));
-    expect(outcome).toEqual({ status: 'skipped', message: "the run's deadline (--deadline-ms) comes before a second past the advertised reset (X-RateLimit-Reset: 0)" });
+    expect(outcome).toEqual({
+      status: 'skipped',
+      message:
+        "the run's deadline (--deadline-ms) comes before a second past the advertised reset (X-RateLimit-Reset: 0)",
+    });
     expect(slept.length).toBe(2); // the reset (~100 ms), then what was left before the deadline
     // The fake sleep does not move the clock: each wait is what was left before the deadline, at most.
     expect(slept.every((ms) => ms <= 400)).toBe(true);
@@ -131,10 +162,19 @@ describe('ratelimit.burst-429 starts in the window it finds', () => {
       async send(request) {
         used++;
         const remaining = Math.max(0, limit - used);
-        const headers = { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': '1', 'content-type': 'application/json' };
+        const headers = {
+          'x-ratelimit-limit': String(limit),
+          'x-ratelimit-remaining': String(remaining),
+          'x-ratelimit-reset': '1',
+          'content-type': 'application/json',
+        };
         const status = used > limit ? 429 : 200;
         const text = status === 429 ? '{"detail":"rate limit exceeded"}' : '{}';
-        return { request: { method: request.method, url: `http://fake${request.path}`, headers: { ...request.headers } }, response: { status, headers, text, json: JSON.parse(text), truncated: false }, durationMs: 1 };
+        return {
+          request: { method: request.method, url: `http://fake${request.path}`, headers: { ...request.headers } },
+          response: { status, headers, text, json: JSON.parse(text), truncated: false },
+          durationMs: 1,
+        };
       },
       async close() {},
     };
@@ -144,7 +184,12 @@ describe('ratelimit.burst-429 starts in the window it finds', () => {
   it('spends only what is left of a window partly used: no wait', async () => {
     const server = windowed(10);
     const slept: number[] = [];
-    const ctx = createCheckContext({ spec, transport: server.transport, credentials: { apiKey: 'k_abcdef', userId: 'u_12345' }, sleep: async (ms) => void (slept.push(ms), server.newWindow()) });
+    const ctx = createCheckContext({
+      spec,
+      transport: server.transport,
+      credentials: { apiKey: 'k_abcdef', userId: 'u_12345' },
+      sleep: async (ms) => void (slept.push(ms), server.newWindow()),
+    });
     for (let i = 0; i < 7; i++) await ctx.send({ method: 'GET', path: '/users/me' });
     const outcome = await burst429.run(ctx, spec.operation('getCurrentUser'));
     expect(outcome).toMatchObject({ status: 'passed', message: '429 {detail} after 3 requests (limit 10)' });
@@ -154,7 +199,12 @@ describe('ratelimit.burst-429 starts in the window it finds', () => {
   it('waits out a window the last answer said was spent, then bursts through a whole one', async () => {
     const server = windowed(10);
     const slept: number[] = [];
-    const ctx = createCheckContext({ spec, transport: server.transport, credentials: { apiKey: 'k_abcdef', userId: 'u_12345' }, sleep: async (ms) => void (slept.push(ms), server.newWindow()) });
+    const ctx = createCheckContext({
+      spec,
+      transport: server.transport,
+      credentials: { apiKey: 'k_abcdef', userId: 'u_12345' },
+      sleep: async (ms) => void (slept.push(ms), server.newWindow()),
+    });
     for (let i = 0; i < 10; i++) await ctx.send({ method: 'GET', path: '/users/me' });
     const outcome = await burst429.run(ctx, spec.operation('getCurrentUser'));
     expect(outcome).toMatchObject({ status: 'passed', message: '429 {detail} after 10 requests (limit 10)' });

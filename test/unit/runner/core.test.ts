@@ -20,7 +20,9 @@ beforeAll(async () => {
 });
 
 /** A transport that answers from a function and records what was sent. */
-function fakeTransport(answer: (r: HttpRequest, n: number) => Partial<Exchange['response']> & { status: number }): Transport & { sent: HttpRequest[] } {
+function fakeTransport(
+  answer: (r: HttpRequest, n: number) => Partial<Exchange['response']> & { status: number },
+): Transport & { sent: HttpRequest[] } {
   const sent: HttpRequest[] = [];
   return {
     baseUrl: 'http://fake',
@@ -44,7 +46,9 @@ describe('pacer', () => {
     expect(resetToAbsolute(30, now)).toBe(now + 30_000);
     expect(resetToAbsolute(1_700_000_060, now)).toBe(1_700_000_060_000);
     expect(resetToAbsolute(1_700_000_060_000, now)).toBe(1_700_000_060_000);
-    expect(readRateLimit({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': '12' }, now)).toEqual({
+    expect(
+      readRateLimit({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': '12' }, now),
+    ).toEqual({
       limit: 100,
       remaining: 7,
       resetAt: now + 12_000,
@@ -99,7 +103,9 @@ describe('createCheckContext', () => {
   });
 
   it('waits out a 429 and resends outside the ratelimit suite; the ratelimit suite sees it', async () => {
-    const t = fakeTransport((_r, n) => (n === 1 ? { status: 429, headers: { 'x-ratelimit-reset': '0' } } : { status: 200 }));
+    const t = fakeTransport((_r, n) =>
+      n === 1 ? { status: 429, headers: { 'x-ratelimit-reset': '0' } } : { status: 200 },
+    );
     const slept: number[] = [];
     const ctx = createCheckContext({ spec, transport: t, sleep: async (ms) => void slept.push(ms) });
     const scoped = ctx.scope('schema.x', 'schema');
@@ -118,11 +124,17 @@ describe('createCheckContext', () => {
   it('the burst skips a limit above its budget at once, without waiting for a fresh window', async () => {
     const { burst429, MAX_BURST } = await import('../../../suites/ratelimit.js');
     const limit = String(MAX_BURST + 1);
-    const t = fakeTransport(() => ({ status: 200, headers: { 'x-ratelimit-limit': limit, 'x-ratelimit-remaining': limit, 'x-ratelimit-reset': '50' } }));
+    const t = fakeTransport(() => ({
+      status: 200,
+      headers: { 'x-ratelimit-limit': limit, 'x-ratelimit-remaining': limit, 'x-ratelimit-reset': '50' },
+    }));
     const slept: number[] = [];
     const ctx = createCheckContext({ spec, transport: t, sleep: async (ms) => void slept.push(ms) });
     await ctx.scope('schema.x', 'schema').send({ method: 'GET', path: '/users/me' });
-    const outcome = await burst429.run(ctx.scope('ratelimit.burst-429', 'ratelimit', spec.operation('getCurrentUser')), spec.operation('getCurrentUser'));
+    const outcome = await burst429.run(
+      ctx.scope('ratelimit.burst-429', 'ratelimit', spec.operation('getCurrentUser')),
+      spec.operation('getCurrentUser'),
+    );
     expect(outcome.status).toBe('skipped');
     expect(outcome.message).toMatch(/exceeds the burst budget/);
     expect(slept).toEqual([]);
@@ -141,7 +153,11 @@ describe('createCheckContext', () => {
   });
 
   it('learns x-secret values from responses and redacts them in failures', async () => {
-    const t = fakeTransport(() => ({ status: 200, json: { token: 'tok_very_secret' }, text: '{"token":"tok_very_secret"}' }));
+    const t = fakeTransport(() => ({
+      status: 200,
+      json: { token: 'tok_very_secret' },
+      text: '{"token":"tok_very_secret"}',
+    }));
     const ctx = createCheckContext({ spec, transport: t });
     const ex = await ctx.send({ method: 'POST', path: '/orgs/o/invites', json: { email: 'a@b.c', role: 'developer' } });
     const failure = ctx.failure(ex, { expected: 'x', actual: 'got tok_very_secret' });
@@ -154,14 +170,20 @@ describe('createCheckContext', () => {
     const s = ctx.scope('stateful.create', 'stateful');
     s.observe({ message: 'status scheduled accepted', operation: 'PATCH /campaign/{campaign_id}' });
     s.observe({ message: 'status scheduled accepted', operation: 'PATCH /campaign/{campaign_id}' });
-    expect(ctx.observations).toEqual([{ id: 'stateful.create', operation: 'PATCH /campaign/{campaign_id}', message: 'status scheduled accepted' }]);
+    expect(ctx.observations).toEqual([
+      { id: 'stateful.create', operation: 'PATCH /campaign/{campaign_id}', message: 'status scheduled accepted' },
+    ]);
   });
 
   it('aborts the run after consecutive connection failures', async () => {
     const t: Transport = {
       baseUrl: 'http://x',
       async send(r) {
-        return { request: { method: r.method, url: r.path, headers: {} }, error: { code: 'connection_refused', message: 'refused' }, durationMs: 0 };
+        return {
+          request: { method: r.method, url: r.path, headers: {} },
+          error: { code: 'connection_refused', message: 'refused' },
+          durationMs: 0,
+        };
       },
       async close() {},
     };
@@ -177,20 +199,38 @@ describe('createCheckContext', () => {
       baseUrl: 'http://fake',
       async send(request) {
         const sent = { method: request.method, url: `http://fake${request.path}`, headers: { ...request.headers } };
-        if (down) return { request: sent, error: { code: 'connection_refused', message: 'connect ECONNREFUSED' }, durationMs: 1 };
-        return { request: sent, response: { status: 200, headers: {}, text: '{}', json: {}, truncated: false }, durationMs: 1 };
+        if (down)
+          return {
+            request: sent,
+            error: { code: 'connection_refused', message: 'connect ECONNREFUSED' },
+            durationMs: 1,
+          };
+        return {
+          request: sent,
+          response: { status: 200, headers: {}, text: '{}', json: {}, truncated: false },
+          durationMs: 1,
+        };
       },
       async close() {},
     };
     const ctx = createCheckContext({ spec, transport, maxConsecutiveTransportErrors: 3 });
     const probe = (id: string): CheckDefinition =>
       defineCheck({
-        id, suite: 'schema', rule: '', contractRef: '', severity: 'minor', appliesTo: (op) => op.id === 'getHealth',
+        id,
+        suite: 'schema',
+        rule: '',
+        contractRef: '',
+        severity: 'minor',
+        appliesTo: (op) => op.id === 'getHealth',
         async run(c) {
           const exchange = await c.send({ method: 'GET', path: '/health' });
           if (id === 'schema.up') down = true;
           if (exchange.response) return { status: 'passed', message: 'answered' };
-          return { status: 'failed', message: 'no response', failures: [c.failure(exchange, { expected: 'an answer', actual: 'no response (connection refused)' })] };
+          return {
+            status: 'failed',
+            message: 'no response',
+            failures: [c.failure(exchange, { expected: 'an answer', actual: 'no response (connection refused)' })],
+          };
         },
       });
     const out = await runChecks(['schema.up', 'schema.a', 'schema.b', 'schema.c', 'schema.d'].map(probe), ctx);
@@ -215,11 +255,20 @@ describe('runChecks', () => {
   it('turns a throw into an error verdict, never failed, and keeps going', async () => {
     const ctx = createCheckContext({ spec, transport: fakeTransport(() => ({ status: 200 })) });
     const checks = [
-      mk({ id: 'schema.boom', suite: 'schema', run: async () => { throw new Error('bug in check'); } }),
+      mk({
+        id: 'schema.boom',
+        suite: 'schema',
+        run: async () => {
+          throw new Error('bug in check');
+        },
+      }),
       mk({ id: 'schema.ok', suite: 'schema', run: async () => ({ status: 'passed', message: 'fine' }) }),
     ];
     const { results } = await runChecks(checks, ctx);
-    expect(results.map((r) => [r.id, r.status])).toEqual([['schema.boom', 'error'], ['schema.ok', 'passed']]);
+    expect(results.map((r) => [r.id, r.status])).toEqual([
+      ['schema.boom', 'error'],
+      ['schema.ok', 'passed'],
+    ]);
     expect(results[0]!.message).toContain('bug in check');
   });
 
@@ -227,8 +276,18 @@ describe('runChecks', () => {
     const ctx = createCheckContext({ spec, transport: fakeTransport(() => ({ status: 200 })), fixtures: {} });
     let ran = 0;
     const checks = [
-      mk({ id: 'stateful.regen', suite: 'stateful', appliesTo: (op) => op.id === 'regenerateApiKey', run: async () => (ran++, { status: 'passed', message: '' }) }),
-      mk({ id: 'stateful.invite', suite: 'stateful', needs: ['org_id'], run: async () => (ran++, { status: 'passed', message: '' }) }),
+      mk({
+        id: 'stateful.regen',
+        suite: 'stateful',
+        appliesTo: (op) => op.id === 'regenerateApiKey',
+        run: async () => (ran++, { status: 'passed', message: '' }),
+      }),
+      mk({
+        id: 'stateful.invite',
+        suite: 'stateful',
+        needs: ['org_id'],
+        run: async () => (ran++, { status: 'passed', message: '' }),
+      }),
     ];
     const { results } = await runChecks(checks, ctx);
     expect(ran).toBe(0);
@@ -244,7 +303,12 @@ describe('runChecks', () => {
     const run = async () => ({ status: 'passed' as const, message: '' });
     const checks = [
       mk({ id: 'ratelimit.burst', suite: 'ratelimit', run }),
-      mk({ id: 'stateful.all', suite: 'stateful', appliesTo: (op) => ['regenerateApiKey', 'createInvite', 'getHealth'].includes(op.id), run }),
+      mk({
+        id: 'stateful.all',
+        suite: 'stateful',
+        appliesTo: (op) => ['regenerateApiKey', 'createInvite', 'getHealth'].includes(op.id),
+        run,
+      }),
       mk({ id: 'auth.h', suite: 'auth', run }),
     ];
     const plan = planChecks(checks, ctx, { includeDestructive: true });
@@ -278,7 +342,9 @@ describe('runChecks', () => {
 
   it('refuses duplicate ids and ids outside their suite', () => {
     const run = async () => ({ status: 'passed' as const, message: '' });
-    expect(() => buildRegistry([mk({ id: 'auth.a', suite: 'auth', run }), mk({ id: 'auth.a', suite: 'auth', run })])).toThrow(/duplicate check id/);
+    expect(() =>
+      buildRegistry([mk({ id: 'auth.a', suite: 'auth', run }), mk({ id: 'auth.a', suite: 'auth', run })]),
+    ).toThrow(/duplicate check id/);
     expect(() => buildRegistry([mk({ id: 'cors.a', suite: 'auth', run })])).toThrow(/suite/);
   });
 });
@@ -288,9 +354,27 @@ describe('request budget', () => {
     const ctx = createCheckContext({ spec, transport: fakeTransport(() => ({ status: 200 })) });
     const run = async () => ({ status: 'passed' as const, message: '' });
     const checks = [
-      defineCheck({ id: 'ranges.x', suite: 'ranges', rule: '', contractRef: '', severity: 'minor', appliesTo: () => true, plannedRequests: (_op, runs) => runs, run }),
+      defineCheck({
+        id: 'ranges.x',
+        suite: 'ranges',
+        rule: '',
+        contractRef: '',
+        severity: 'minor',
+        appliesTo: () => true,
+        plannedRequests: (_op, runs) => runs,
+        run,
+      }),
       // A burst that spends what is left of its window, as ratelimit.burst-429 plans.
-      defineCheck({ id: 'ratelimit.burst', suite: 'ratelimit', rule: '', contractRef: '', severity: 'minor', appliesTo: (op) => op.id === 'getHealth', plannedRequests: (_op, _runs, _spec, o) => 100 - ((o?.requestsBefore ?? 0) % 100) + 1, run }),
+      defineCheck({
+        id: 'ratelimit.burst',
+        suite: 'ratelimit',
+        rule: '',
+        contractRef: '',
+        severity: 'minor',
+        appliesTo: (op) => op.id === 'getHealth',
+        plannedRequests: (_op, _runs, _spec, o) => 100 - ((o?.requestsBefore ?? 0) % 100) + 1,
+        run,
+      }),
     ];
     const plan = planChecks(checks, ctx);
     const budget = requestBudget(100);
@@ -308,12 +392,28 @@ describe('request budget', () => {
     expect(requestBudget(20, undefined, 2_000)).toBe(600 * 3 - 12);
     expect(requestBudget(20, 100, 2_000)).toBe(288); // --rpm caps it
     expect(requestBudget(1000, undefined, 3_600_000)).toBe(50); // an hour's window: the floor
-    const plan = planChecks([defineCheck({ id: 'ranges.y', suite: 'ranges', rule: '', contractRef: '', severity: 'minor', appliesTo: (op) => op.id === 'getHealth', plannedRequests: () => 45, run: async () => ({ status: 'passed' as const, message: '' }) })], createCheckContext({ spec, transport: fakeTransport(() => ({ status: 200 })) }));
+    const plan = planChecks(
+      [
+        defineCheck({
+          id: 'ranges.y',
+          suite: 'ranges',
+          rule: '',
+          contractRef: '',
+          severity: 'minor',
+          appliesTo: (op) => op.id === 'getHealth',
+          plannedRequests: () => 45,
+          run: async () => ({ status: 'passed' as const, message: '' }),
+        }),
+      ],
+      createCheckContext({ spec, transport: fakeTransport(() => ({ status: 200 })) }),
+    );
     const dry = dryRunPlan(plan, 1, spec, 20, undefined, 2_000);
     // 45 requests at 20 a window: two waits of a 2 s window.
     expect(dry.projectedMinutes).toBeCloseTo(4 / 60, 5);
     expect(renderDryRun(dry)).toMatch(/projected time at 20 requests per 2 s window \(inferred from X-RateLimit-Reset/);
-    expect(renderDryRun(dryRunPlan(plan, 1, spec, 20))).toMatch(/projected time at 20 requests\/minute \(X-RateLimit-Limit read per minute/);
+    expect(renderDryRun(dryRunPlan(plan, 1, spec, 20))).toMatch(
+      /projected time at 20 requests\/minute \(X-RateLimit-Limit read per minute/,
+    );
   });
 });
 
@@ -338,7 +438,12 @@ describe('wire transport with a slow server', () => {
     const transport = createUndiciTransport({ baseUrl: url });
     const ctx = createCheckContext({ spec, transport, deadlineAt: Date.now() - 1 });
     const check = defineCheck({
-      id: 'schema.h', suite: 'schema', rule: '', contractRef: '', severity: 'minor', appliesTo: (op) => op.id === 'getHealth',
+      id: 'schema.h',
+      suite: 'schema',
+      rule: '',
+      contractRef: '',
+      severity: 'minor',
+      appliesTo: (op) => op.id === 'getHealth',
       run: async (c) => (await c.send({ method: 'GET', path: '/health' }), { status: 'passed', message: '' }),
     });
     const out = await runChecks([check, { ...check, id: 'schema.i' }], ctx);
@@ -352,7 +457,15 @@ describe('validateWireRequest', () => {
   it('judges the request as sent whole: a required body that was not sent is invalid', () => {
     const op = spec.operation('createCampaign');
     expect(op.requestBody?.required).toBe(true);
-    const sent = (body?: string) => ({ request: { method: 'POST', url: 'http://h/campaign', headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body }) }, durationMs: 0 });
+    const sent = (body?: string) => ({
+      request: {
+        method: 'POST',
+        url: 'http://h/campaign',
+        headers: { 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body }),
+      },
+      durationMs: 0,
+    });
     expect(validateWireRequest(op, sent()).valid).toBe(false);
     expect(validateWireRequest(op, sent('{}')).valid).toBe(true);
   });

@@ -25,9 +25,18 @@ function countsOnlyUsers(limit: number): Transport & { sent: HttpRequest[] } {
       sent.push(request);
       const authed = Object.keys(request.headers ?? {}).some((h) => h.toLowerCase() === 'authorization');
       const wire = { method: request.method, url: `http://fake${request.path}`, headers: { ...request.headers } };
-      if (!authed) return { request: wire, response: { status: 401, headers: {}, text: '{"detail":"no"}', truncated: false }, durationMs: 1 };
+      if (!authed)
+        return {
+          request: wire,
+          response: { status: 401, headers: {}, text: '{"detail":"no"}', truncated: false },
+          durationMs: 1,
+        };
       counted++;
-      const headers = { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(Math.max(0, limit - counted)), 'x-ratelimit-reset': '60' };
+      const headers = {
+        'x-ratelimit-limit': String(limit),
+        'x-ratelimit-remaining': String(Math.max(0, limit - counted)),
+        'x-ratelimit-reset': '60',
+      };
       return { request: wire, response: { status: 200, headers, text: '{}', truncated: false }, durationMs: 1 };
     },
     async close() {},
@@ -38,7 +47,12 @@ describe('pacing by what the server says, per credential', () => {
   it('never waits on refused requests the server did not count: the last answer said 96 of 100 were left', async () => {
     const t = countsOnlyUsers(100);
     const slept: number[] = [];
-    const ctx = createCheckContext({ spec, transport: t, credentials: { apiKey: 'k_abcdef', userId: 'u_12345' }, sleep: async (ms) => void slept.push(ms) });
+    const ctx = createCheckContext({
+      spec,
+      transport: t,
+      credentials: { apiKey: 'k_abcdef', userId: 'u_12345' },
+      sleep: async (ms) => void slept.push(ms),
+    });
     for (let i = 0; i < 4; i++) await ctx.send({ method: 'GET', path: '/calls' });
     // The auth suite: many requests without credentials, answered 401 with no headers.
     for (let i = 0; i < 150; i++) await ctx.send({ method: 'GET', path: '/calls', auth: 'none' });
@@ -47,10 +61,15 @@ describe('pacing by what the server says, per credential', () => {
     expect(t.sent.length).toBe(155);
   });
 
-  it('counts a key\'s requests together whatever user id goes beside it, as servers count per key', async () => {
+  it("counts a key's requests together whatever user id goes beside it, as servers count per key", async () => {
     const t = countsOnlyUsers(5);
     const slept: number[] = [];
-    const ctx = createCheckContext({ spec, transport: t, credentials: { apiKey: 'k_abcdef', userId: 'u_12345' }, sleep: async (ms) => void slept.push(ms) });
+    const ctx = createCheckContext({
+      spec,
+      transport: t,
+      credentials: { apiKey: 'k_abcdef', userId: 'u_12345' },
+      sleep: async (ms) => void slept.push(ms),
+    });
     for (let i = 0; i < 5; i++) await ctx.send({ method: 'GET', path: '/calls' });
     expect(slept).toEqual([]);
     await ctx.send({ method: 'GET', path: '/calls', headers: { 'X-User-ID': 'someone-else' } });
@@ -62,13 +81,27 @@ describe('pacing by what the server says, per credential', () => {
   it('waits when the last answer in that bucket says the budget is spent, and says which header and operation', async () => {
     let now = 0;
     const waits: PacingInfo[] = [];
-    const pacer = new Pacer({ now: () => now, sleep: async (ms) => void (now += ms), onPacing: (info) => void waits.push(info) });
-    pacer.observe({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '30' }, 'key-a', 'GET /calls');
-    pacer.observe({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '40', 'x-ratelimit-reset': '30' }, 'key-b', 'GET /users/me');
+    const pacer = new Pacer({
+      now: () => now,
+      sleep: async (ms) => void (now += ms),
+      onPacing: (info) => void waits.push(info),
+    });
+    pacer.observe(
+      { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '30' },
+      'key-a',
+      'GET /calls',
+    );
+    pacer.observe(
+      { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '40', 'x-ratelimit-reset': '30' },
+      'key-b',
+      'GET /users/me',
+    );
     expect(pacer.waitNeeded('key-b')).toBe(0); // another credential's bucket has room
     expect(pacer.waitNeeded('')).toBe(0); // nothing said about requests without credentials
     await pacer.acquire('key-a');
-    expect(waits).toEqual([{ waitMs: 30_050, limit: 100, remaining: 0, cause: 'X-RateLimit-Remaining: 0 on GET /calls (credentials #1)' }]);
+    expect(waits).toEqual([
+      { waitMs: 30_050, limit: 100, remaining: 0, cause: 'X-RateLimit-Remaining: 0 on GET /calls (credentials #1)' },
+    ]);
     expect(now).toBe(30_050);
   });
 
@@ -89,7 +122,12 @@ describe('pacing by what the server says, per credential', () => {
   it('names the --rpm cap when it is what makes the run wait', async () => {
     let now = 0;
     const causes: Array<string | undefined> = [];
-    const pacer = new Pacer({ rpm: 2, now: () => now, sleep: async (ms) => void (now += ms), onPacing: (info) => void causes.push(info.cause) });
+    const pacer = new Pacer({
+      rpm: 2,
+      now: () => now,
+      sleep: async (ms) => void (now += ms),
+      onPacing: (info) => void causes.push(info.cause),
+    });
     for (let i = 0; i < 3; i++) await pacer.acquire();
     expect(causes).toEqual(['--rpm 2']);
   });
@@ -101,7 +139,10 @@ describe('pacing by what the server says, per credential', () => {
     for (let remaining = 99; remaining >= 1; remaining--) {
       await pacer.acquire('k');
       pacer.release('k');
-      pacer.observe({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': '60' }, 'k');
+      pacer.observe(
+        { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': '60' },
+        'k',
+      );
     }
     await pacer.acquire('k');
     pacer.release('k');

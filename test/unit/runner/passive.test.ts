@@ -32,7 +32,12 @@ function transport(statuses: number[]): Transport & { sent: HttpRequest[] } {
   };
 }
 
-const base = { rule: 'r', contractRef: '4', severity: 'minor' as const, appliesTo: (op: { id: string }) => op.id === 'getHealth' };
+const base = {
+  rule: 'r',
+  contractRef: '4',
+  severity: 'minor' as const,
+  appliesTo: (op: { id: string }) => op.id === 'getHealth',
+};
 const sender = (id: string, times = 1): CheckDefinition =>
   defineCheck({
     ...base,
@@ -51,7 +56,10 @@ function passive(ran: { own: number }): CheckDefinition {
     id: 'schema.passive',
     suite: 'schema',
     plannedRequests: (_op, _runs, _spec, options) => (options?.covered ? 0 : 1),
-    judgeExchange: (ctx, _op, exchange) => ((exchange.response?.status ?? 0) >= 500 ? fail(ctx, exchange, 'no 5xx', `${exchange.response?.status}`, 'a 5xx') : OK),
+    judgeExchange: (ctx, _op, exchange) =>
+      (exchange.response?.status ?? 0) >= 500
+        ? fail(ctx, exchange, 'no 5xx', `${exchange.response?.status}`, 'a 5xx')
+        : OK,
     async run(ctx, op) {
       ran.own++;
       if ((ctx.judgedElsewhere?.().judged ?? 0) > 0) return { status: 'skipped', message: 'covered' };
@@ -83,7 +91,10 @@ describe('passive checks (judgeExchange)', () => {
   it("report a failure on another check's answer at once, under the passive check, with that request's curl line", async () => {
     const ctx = createCheckContext({ spec, transport: transport([200, 503]) });
     const ran = { own: 0 };
-    const { runOrder: results } = await runChecks([sender('auth.a'), sender('auth.b'), passive(ran), sender('cors.c')], ctx);
+    const { runOrder: results } = await runChecks(
+      [sender('auth.a'), sender('auth.b'), passive(ran), sender('cors.c')],
+      ctx,
+    );
     expect(results.map((r) => [r.id, r.status, r.requests])).toEqual([
       ['auth.a', 'passed', 1],
       ['auth.b', 'passed', 1],
@@ -103,7 +114,13 @@ describe('passive checks (judgeExchange)', () => {
     const alone = planChecks([passive(ran)], ctx);
     expect(plannedRequestsOf(alone[0]!, 1, spec)).toBe(1);
     const covered = planChecks([passive(ran), sender('auth.a')], ctx);
-    expect(plannedRequestsOf(covered.find((p) => p.check.id === 'schema.passive')!, 1, spec)).toBe(0);
+    expect(
+      plannedRequestsOf(
+        covered.find((p) => p.check.id === 'schema.passive')!,
+        1,
+        spec,
+      ),
+    ).toBe(0);
     const { results } = await runChecks([passive(ran)], ctx);
     expect(results.map((r) => [r.id, r.status, r.requests])).toEqual([['schema.passive', 'passed', 1]]);
   });

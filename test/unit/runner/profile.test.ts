@@ -20,7 +20,15 @@ beforeAll(async () => {
 
 const pass = async () => ({ status: 'passed' as const, message: '' });
 const on = (id: string, opId: string): CheckDefinition =>
-  defineCheck({ id, suite: 'stateful', rule: 'r', contractRef: '1', severity: 'minor', appliesTo: (op) => op.id === opId, run: pass });
+  defineCheck({
+    id,
+    suite: 'stateful',
+    rule: 'r',
+    contractRef: '1',
+    severity: 'minor',
+    appliesTo: (op) => op.id === opId,
+    run: pass,
+  });
 
 /** A transport answering each path with a canned JSON body (404 for the rest); records the paths sent. */
 function canned(bodies: Record<string, unknown>): Transport & { sent: string[] } {
@@ -34,7 +42,13 @@ function canned(bodies: Record<string, unknown>): Transport & { sent: string[] }
       const text = body === undefined ? '{"detail":"Not Found"}' : JSON.stringify(body);
       return {
         request: { method: request.method, url: `http://fake${request.path}`, headers: {} },
-        response: { status: body === undefined ? 404 : 200, headers: {}, text, json: JSON.parse(text), truncated: false },
+        response: {
+          status: body === undefined ? 404 : 200,
+          headers: {},
+          text,
+          json: JSON.parse(text),
+          truncated: false,
+        },
         durationMs: 1,
       };
     },
@@ -46,7 +60,8 @@ describe("the contract's profile", () => {
   it('runs the pair that replaces the credential last, whatever the registry order; the generic profile keeps registry order', () => {
     const ctx = { spec, fixtures: {} };
     const checks = [on('stateful.regen', 'regenerateApiKey'), on('stateful.invite', 'createInvite')];
-    const order = (p: typeof profile) => planChecks(checks, ctx, { includeDestructive: true, profile: p }).map((i) => i.check.id);
+    const order = (p: typeof profile) =>
+      planChecks(checks, ctx, { includeDestructive: true, profile: p }).map((i) => i.check.id);
     expect(order(profile)).toEqual(['stateful.invite', 'stateful.regen']);
     expect(order(GENERIC_PROFILE)).toEqual(['stateful.regen', 'stateful.invite']);
     // Both are destructive by the spec's x-side-effects: skipped without the flag, naming why.
@@ -58,7 +73,10 @@ describe("the contract's profile", () => {
     const transport = canned({
       '/assistants': [{ id: 'a1' }, { id: 'a2', phone_number_id: 'p2' }],
       '/users/me': { orgs: [{ id: 'o1' }] },
-      '/calls': [{ provider: 'twilio', phone_number_id: 'p3', assistant_id: 'a3' }, { provider: 'vonage', phone_number_id: 'p2' }],
+      '/calls': [
+        { provider: 'twilio', phone_number_id: 'p3', assistant_id: 'a3' },
+        { provider: 'vonage', phone_number_id: 'p2' },
+      ],
     });
     const ctx = createCheckContext({ spec, transport });
     const found = await discoverFixtures(ctx, profile, { org_id: 'configured' });
@@ -67,7 +85,10 @@ describe("the contract's profile", () => {
       assistant_id: 'a2',
       phone_number_id: 'p2',
       channels: ['twilio', 'vonage'],
-      phone_numbers: [{ id: 'p2', channel: 'vonage' }, { id: 'p3', channel: 'twilio' }],
+      phone_numbers: [
+        { id: 'p2', channel: 'vonage' },
+        { id: 'p3', channel: 'twilio' },
+      ],
     });
     expect(found.sources).toMatchObject({ org_id: 'config', assistant_id: 'discovered', channels: 'discovered' });
     expect(transport.sent).toHaveLength(3);

@@ -6,18 +6,66 @@
  * credentials view it hands out, the clip window).
  */
 import { describe, expect, it } from 'vitest';
-import { entropyBits, hideLocalSecrets, isPlaceholder, isSecretName, MAX_LEARNED, PIECE_ENTROPY_BITS, REDACTED, Secrets, valuesAt } from '../../../src/secrets/index.js';
+import {
+  entropyBits,
+  hideLocalSecrets,
+  isPlaceholder,
+  isSecretName,
+  MAX_LEARNED,
+  PIECE_ENTROPY_BITS,
+  REDACTED,
+  Secrets,
+  valuesAt,
+} from '../../../src/secrets/index.js';
 
 describe('names, placeholders and entropy', () => {
   it('secret names: whole names in any case, with a prefix joined by _ or -', () => {
-    for (const n of ['token', 'KEY', 'secret', 'Password', 'apikey', 'api_key', 'x-api-key', 'access-token', 'my_client_secret', 'Authorization', 'proxy-authorization', 'cookie', 'Set-Cookie', 'X-User-ID']) {
+    for (const n of [
+      'token',
+      'KEY',
+      'secret',
+      'Password',
+      'apikey',
+      'api_key',
+      'x-api-key',
+      'access-token',
+      'my_client_secret',
+      'Authorization',
+      'proxy-authorization',
+      'cookie',
+      'Set-Cookie',
+      'X-User-ID',
+    ]) {
       expect(isSecretName(n), n).toBe(true);
     }
-    for (const n of ['monkey', 'key_id', 'tokens', 'passwords', 'xcookie', 'authorization2', 'user_id', 'x-user', 'keyboard', '']) expect(isSecretName(n), n).toBe(false);
+    for (const n of [
+      'monkey',
+      'key_id',
+      'tokens',
+      'passwords',
+      'xcookie',
+      'authorization2',
+      'user_id',
+      'x-user',
+      'keyboard',
+      '',
+    ])
+      expect(isSecretName(n), n).toBe(false);
   });
 
   it('placeholders: env variables in their spellings, after a scheme word, [redacted] and three stars or more', () => {
-    for (const v of ['$VAPC_API_KEY', '${VAPC_API_KEY}', '$A', '"$VAPC_USER_ID"', 'Basic $X1', 'bearer\t${T}', '****', ' [redacted] ', '[redacted]...', 'TOKEN']) {
+    for (const v of [
+      '$VAPC_API_KEY',
+      '${VAPC_API_KEY}',
+      '$A',
+      '"$VAPC_USER_ID"',
+      'Basic $X1',
+      'bearer\t${T}',
+      '****',
+      ' [redacted] ',
+      '[redacted]...',
+      'TOKEN',
+    ]) {
       expect(isPlaceholder(v), JSON.stringify(v)).toBe(true);
     }
     for (const v of ['$1A', 'x$A', '$A b', 'Bearer x', '*', '**', 'basically', 'redacted', '"$A', 'x[redacted]']) {
@@ -52,9 +100,13 @@ describe('hideLocalSecrets, rule by rule', () => {
   it('a secret-named JSON field in each quoting: plain, JSON in a string, and both HTML spellings', () => {
     expect(hideLocalSecrets('{"token": "abc+/="}')).toBe(`{"token": "${REDACTED}"}`);
     expect(hideLocalSecrets('{\\"Api_Key\\":\\"abc\\"}')).toBe(`{\\"Api_Key\\":\\"${REDACTED}\\"}`);
-    expect(hideLocalSecrets('&quot;password&quot; : &quot;abc&quot;')).toBe(`&quot;password&quot; : &quot;${REDACTED}&quot;`);
+    expect(hideLocalSecrets('&quot;password&quot; : &quot;abc&quot;')).toBe(
+      `&quot;password&quot; : &quot;${REDACTED}&quot;`,
+    );
     expect(hideLocalSecrets('&#34;secret&#34;:&#34;abc&#34;')).toBe(`&#34;secret&#34;:&#34;${REDACTED}&#34;`);
-    expect(hideLocalSecrets('{"token":"a","x-api-key":"b","name":"c"}')).toBe(`{"token":"${REDACTED}","x-api-key":"${REDACTED}","name":"c"}`);
+    expect(hideLocalSecrets('{"token":"a","x-api-key":"b","name":"c"}')).toBe(
+      `{"token":"${REDACTED}","x-api-key":"${REDACTED}","name":"c"}`,
+    );
   });
 
   it('a scheme word is kept only at the start of a value, with the blanks after it', () => {
@@ -106,7 +158,8 @@ describe('hideLocalSecrets, rule by rule', () => {
     for (const token of ['abc1', 'a-b', 'a.b', 'a_b', 'a~b', 'a+b', 'a/b', 'abc==', 'abcdefghijklmnop']) {
       expect(hideLocalSecrets(`sent bearer ${token} ok`), token).toBe(`sent bearer ${REDACTED} ok`);
     }
-    for (const prose of ['Bearer tokens are fine', 'a bearer abcdefghijklmno', 'Bearer redacted']) expect(hideLocalSecrets(prose), prose).toBe(prose);
+    for (const prose of ['Bearer tokens are fine', 'a bearer abcdefghijklmno', 'Bearer redacted'])
+      expect(hideLocalSecrets(prose), prose).toBe(prose);
   });
 });
 
@@ -184,7 +237,9 @@ describe('Secrets bookkeeping', () => {
 describe('valuesAt', () => {
   it('reads array items only through *, and at most 100 values at each step across all nodes', () => {
     expect(valuesAt({ a: ['x'] }, '/a/0')).toEqual([]);
-    const twoLists = { a: [{ l: Array.from({ length: 100 }, (_, i) => i) }, { l: Array.from({ length: 100 }, (_, i) => 100 + i) }] };
+    const twoLists = {
+      a: [{ l: Array.from({ length: 100 }, (_, i) => i) }, { l: Array.from({ length: 100 }, (_, i) => 100 + i) }],
+    };
     const read = valuesAt(twoLists, '/a/*/l/*');
     expect(read).toHaveLength(100);
     expect(read[99]).toBe(99);

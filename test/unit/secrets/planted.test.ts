@@ -13,7 +13,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../../../src/runner/conformance.js';
 import { defineCheck } from '../../../src/checks/check.js';
 import { loadSpec } from '../../../src/spec/load.js';
-import { createConsoleReporter, createGitHubSink, renderSummary, sanitizeReport, writeReports } from '../../../src/reporters/index.js';
+import {
+  createConsoleReporter,
+  createGitHubSink,
+  renderSummary,
+  sanitizeReport,
+  writeReports,
+} from '../../../src/reporters/index.js';
 import { applyBaseline, entriesToWrite, parseBaseline, serializeBaseline } from '../../../src/baseline/index.js';
 import { main } from '../../../src/cli/main.js';
 import { composeEvents, type RunEvents } from '../../../src/results/events.js';
@@ -33,7 +39,8 @@ const FORMS = [
   'Kx7Qm2Vr',
   'Lp4Ns8Wd',
 ];
-const leaks = (label: string, text: string): string[] => FORMS.filter((f) => text.includes(f)).map((f) => `${label}: ${JSON.stringify(f)}`);
+const leaks = (label: string, text: string): string[] =>
+  FORMS.filter((f) => text.includes(f)).map((f) => `${label}: ${JSON.stringify(f)}`);
 
 const work = mkdtempSync(join(tmpdir(), 'vapc-planted-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -45,7 +52,12 @@ function sinksOf(secrets: Secrets): { events: RunEvents; outputs: () => Array<[s
   const events = composeEvents(
     createConsoleReporter({ write: (t) => void (text.plain += t), isTTY: false, env: { NO_COLOR: '1' }, secrets }),
     createConsoleReporter({ write: (t) => void (text.live += t), isTTY: true, env: { NO_COLOR: '1' }, secrets }),
-    createGitHubSink({ write: (t) => void (text.annotations += t), env, secrets, appendFile: (_p, t) => void (text.summary += t) }),
+    createGitHubSink({
+      write: (t) => void (text.annotations += t),
+      env,
+      secrets,
+      appendFile: (_p, t) => void (text.summary += t),
+    }),
   );
   return {
     events,
@@ -59,7 +71,8 @@ function sinksOf(secrets: Secrets): { events: RunEvents; outputs: () => Array<[s
 }
 
 /** Every file writeReports wrote, as text. */
-const filesOf = (dir: string): Array<[string, string]> => readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'utf8')]);
+const filesOf = (dir: string): Array<[string, string]> =>
+  readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'utf8')]);
 
 /** A target that answers every request 200 with the secret in its headers and body. */
 function echoingTransport(): Transport {
@@ -68,8 +81,19 @@ function echoingTransport(): Transport {
     async send(request: HttpRequest): Promise<Exchange> {
       const text = JSON.stringify({ echo: SECRET, [SECRET]: [SECRET] });
       return {
-        request: { method: request.method, url: `http://127.0.0.1:9${request.path}?k=${encodeURIComponent(SECRET)}`, headers: { ...request.headers, 'x-echo': SECRET }, body: text },
-        response: { status: 200, headers: { 'x-echo': SECRET, 'set-cookie': SECRET }, text, json: JSON.parse(text), truncated: false },
+        request: {
+          method: request.method,
+          url: `http://127.0.0.1:9${request.path}?k=${encodeURIComponent(SECRET)}`,
+          headers: { ...request.headers, 'x-echo': SECRET },
+          body: text,
+        },
+        response: {
+          status: 200,
+          headers: { 'x-echo': SECRET, 'set-cookie': SECRET },
+          text,
+          json: JSON.parse(text),
+          truncated: false,
+        },
         durationMs: 1,
       };
     },
@@ -86,11 +110,33 @@ const planted = defineCheck({
   severity: 'minor',
   appliesTo: (op) => op.id === 'listCalls',
   async run(ctx, op) {
-    const exchange = await ctx.send({ method: op.method, path: op.path, operation: op, headers: { 'x-planted': SECRET } });
+    const exchange = await ctx.send({
+      method: op.method,
+      path: op.path,
+      operation: op,
+      headers: { 'x-planted': SECRET },
+    });
     ctx.observe({ operation: `GET ${SECRET}`, message: `observed ${SECRET}` });
-    const failure = ctx.failure(exchange, { expected: `expected ${SECRET}`, actual: `actual ${SECRET}`, input: { [SECRET]: [SECRET, { deep: SECRET }] }, path: `0:${SECRET}` });
+    const failure = ctx.failure(exchange, {
+      expected: `expected ${SECRET}`,
+      actual: `actual ${SECRET}`,
+      input: { [SECRET]: [SECRET, { deep: SECRET }] },
+      path: `0:${SECRET}`,
+    });
     const field = { location: `body ${SECRET}`, pointer: `/${SECRET}/0`, status: `4${SECRET}` };
-    return { status: 'failed', message: `message ${SECRET}`, failures: [{ ...failure, kind: `kind-${SECRET}`, field, repro: `curl ${SECRET}`, expected: `${failure.expected} ${SECRET}` }] };
+    return {
+      status: 'failed',
+      message: `message ${SECRET}`,
+      failures: [
+        {
+          ...failure,
+          kind: `kind-${SECRET}`,
+          field,
+          repro: `curl ${SECRET}`,
+          expected: `${failure.expected} ${SECRET}`,
+        },
+      ],
+    };
   },
 });
 
@@ -126,9 +172,22 @@ describe('a secret planted everywhere reaches no output', () => {
       ['replay line', replayCommand(report)],
       ...sinks.outputs(),
       ['baseline written', serializeBaseline(entriesToWrite(report))],
-      ['baselined report', JSON.stringify(applyBaseline(report, parseBaseline(serializeBaseline(entriesToWrite(report)), 'b.yaml'), { file: 'b.yaml', today: '2026-01-01' }))],
+      [
+        'baselined report',
+        JSON.stringify(
+          applyBaseline(report, parseBaseline(serializeBaseline(entriesToWrite(report)), 'b.yaml'), {
+            file: 'b.yaml',
+            today: '2026-01-01',
+          }),
+        ),
+      ],
     ];
-    expect(sinks.outputs().map(([label]) => label)).toEqual(['console (plain)', 'console (live)', 'github annotations', 'step summary']);
+    expect(sinks.outputs().map(([label]) => label)).toEqual([
+      'console (plain)',
+      'console (live)',
+      'github annotations',
+      'step summary',
+    ]);
     expect(sinks.outputs().every(([, text]) => text.includes('planted'))).toBe(true);
     expect(outputs.flatMap(([label, text]) => leaks(label, text))).toEqual([]);
     // The test can fail: the planted text did reach the run (redacted where it stood).
@@ -140,13 +199,19 @@ describe('a secret planted everywhere reaches no output', () => {
     const base = JSON.parse(readFileSync(join(work, 'run', 'report.json'), 'utf8')) as RunReport;
     const plant = (v: unknown, key?: string): unknown => {
       // Verdicts, suites and severities keep their values so the renderers still know them.
-      if (typeof v === 'string') return key && ['status', 'suite', 'severity', 'dimension', 'state', 'this_run'].includes(key) ? v : `${v} ${SECRET}`;
+      if (typeof v === 'string')
+        return key && ['status', 'suite', 'severity', 'dimension', 'state', 'this_run'].includes(key)
+          ? v
+          : `${v} ${SECRET}`;
       if (Array.isArray(v)) return v.map((x) => plant(x));
       if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plant(x, k)]));
       return v;
     };
     const result: CheckResult = base.results[0]!;
-    const report = plant({ ...base, results: [result, { ...result, status: 'passed', failures: undefined }] }) as RunReport;
+    const report = plant({
+      ...base,
+      results: [result, { ...result, status: 'passed', failures: undefined }],
+    }) as RunReport;
     expect(JSON.stringify(report)).toContain(JSON.stringify(SECRET).slice(1, -1));
     const dir = join(work, 'disk');
     const written = await writeReports(report, dir, { secrets: new Secrets({ apiKeys: [SECRET] }) });
@@ -165,11 +230,23 @@ describe('a secret planted everywhere reaches no output', () => {
     let stdout = '';
     let stderr = '';
     const env = { NO_COLOR: '1', VAPC_API_KEY: SECRET, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile };
-    const code = await main(['report', again], { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), env, isTTY: false });
+    const code = await main(['report', again], {
+      stdout: (t) => void (stdout += t),
+      stderr: (t) => void (stderr += t),
+      env,
+      isTTY: false,
+    });
     expect({ code, stderr }).toEqual({ code: 1, stderr: '' });
-    const outputs: Array<[string, string]> = [['stdout', stdout], ['stderr', stderr], ['step summary', readFileSync(summaryFile, 'utf8')], ...filesOf(again).filter(([name]) => name !== 'report.json')];
+    const outputs: Array<[string, string]> = [
+      ['stdout', stdout],
+      ['stderr', stderr],
+      ['step summary', readFileSync(summaryFile, 'utf8')],
+      ...filesOf(again).filter(([name]) => name !== 'report.json'),
+    ];
     // report.json is the input here (vapc report writes the other three files from it).
-    expect(outputs.map(([label]) => label).sort()).toEqual(['report.html', 'report.sarif', 'junit.xml', 'stderr', 'stdout', 'step summary'].sort());
+    expect(outputs.map(([label]) => label).sort()).toEqual(
+      ['report.html', 'report.sarif', 'junit.xml', 'stderr', 'stdout', 'step summary'].sort(),
+    );
     expect(outputs.flatMap(([label, text]) => leaks(label, text))).toEqual([]);
     expect(stdout).toContain('::error');
   });

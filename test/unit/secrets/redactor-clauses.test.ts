@@ -6,11 +6,21 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { CheckResult, Failure, RunReport } from '../../../src/results/model.js';
-import { FRAGMENT, isDistinctive, isPlaceholder, MAX_LEARNED, MIN_LEARNED, REDACTED, Secrets, valuesAt } from '../../../src/secrets/index.js';
+import {
+  FRAGMENT,
+  isDistinctive,
+  isPlaceholder,
+  MAX_LEARNED,
+  MIN_LEARNED,
+  REDACTED,
+  Secrets,
+  valuesAt,
+} from '../../../src/secrets/index.js';
 import { learnFromReport, sanitizeResult } from '../../../src/secrets/report.js';
 
 const TOKEN = 'tk+A/b=c&d"e<f\'g>h-é中';
-const html = (s: string, quot: string, apos: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, quot).replace(/'/g, apos);
+const html = (s: string, quot: string, apos: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, quot).replace(/'/g, apos);
 
 describe('every form of a learned value is replaced, and only it', () => {
   // A fresh Secrets in each test: its compiled pattern is cached, and a mutation run must see each change.
@@ -19,10 +29,14 @@ describe('every form of a learned value is replaced, and only it', () => {
   const forms: Record<string, string> = {
     raw: TOKEN,
     json,
-    'json with \\u escapes': json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+    'json with \\u escapes': json.replace(
+      /[\u0080-\uffff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    ),
     'url-encoded': encodeURIComponent(TOKEN),
   };
-  for (const quot of ['&quot;', '&#34;', '&#x22;']) for (const apos of ['&#39;', '&#x27;', '&apos;']) forms[`html ${quot} ${apos}`] = html(TOKEN, quot, apos);
+  for (const quot of ['&quot;', '&#34;', '&#x22;'])
+    for (const apos of ['&#39;', '&#x27;', '&apos;']) forms[`html ${quot} ${apos}`] = html(TOKEN, quot, apos);
 
   for (const [name, form] of Object.entries(forms)) {
     it(`${name}: ${form}`, () => {
@@ -65,7 +79,19 @@ describe('what is learned and kept', () => {
   });
 
   it('isPlaceholder: empty, the env placeholders, a bare scheme word, [redacted] and ***', () => {
-    for (const v of ['', '  ', '$VAPC_API_KEY', '${TOKEN}', '"$X"', 'Bearer $VAPC_API_KEY', 'bearer', 'Token', '[redacted]', '[redacted] more', '***']) {
+    for (const v of [
+      '',
+      '  ',
+      '$VAPC_API_KEY',
+      '${TOKEN}',
+      '"$X"',
+      'Bearer $VAPC_API_KEY',
+      'bearer',
+      'Token',
+      '[redacted]',
+      '[redacted] more',
+      '***',
+    ]) {
       expect(isPlaceholder(v), JSON.stringify(v)).toBe(true);
     }
     for (const v of ['abc', '**', 'Bearer abc123', '$1abc']) expect(isPlaceholder(v), v).toBe(false);
@@ -83,7 +109,10 @@ describe('what is learned and kept', () => {
   });
 
   it('credentials: at least 4 characters, at most 512, each once; the given ones keep their placeholders', () => {
-    const s = new Secrets({ apiKeys: ['abc', 'key_12345678', 'key_12345678'], userIds: ['usr_1', `u${'x'.repeat(512)}`] });
+    const s = new Secrets({
+      apiKeys: ['abc', 'key_12345678', 'key_12345678'],
+      userIds: ['usr_1', `u${'x'.repeat(512)}`],
+    });
     expect(s.known()).toEqual(['key_12345678', 'usr_1']);
     expect(s.text('key_12345678 usr_1')).toBe('$VAPC_API_KEY $VAPC_USER_ID');
     // A learned value equal to a credential keeps the credential's placeholder.
@@ -177,12 +206,25 @@ describe('sanitizeResult and learnFromReport, field by field', () => {
     expected: `no ${TOK}`,
     actual: `got ${KEY}`,
     input: { token: 'tok_local_secret1', note: `x ${TOK}` },
-    request: { method: 'POST', url: `http://h/x?q=${TOK}`, headers: { authorization: `Bearer ${KEY}`, 'set-cookie': 'a=b' }, body: `{"v":"${TOK}"}` },
+    request: {
+      method: 'POST',
+      url: `http://h/x?q=${TOK}`,
+      headers: { authorization: `Bearer ${KEY}`, 'set-cookie': 'a=b' },
+      body: `{"v":"${TOK}"}`,
+    },
     response: { status: 200, headers: { 'x-echo': TOK }, body: `{"v":"${TOK}"}`, duration_ms: 1 },
     repro: `curl -H 'Authorization: Bearer ${KEY}' http://h/x`,
     path: '0:1',
   };
-  const result = { id: 'a.b', suite: 'auth', operation: 'POST /x', status: 'failed', message: `m ${TOK}`, repro: `r ${KEY}`, failures: [failure] } as unknown as CheckResult;
+  const result = {
+    id: 'a.b',
+    suite: 'auth',
+    operation: 'POST /x',
+    status: 'failed',
+    message: `m ${TOK}`,
+    repro: `r ${KEY}`,
+    failures: [failure],
+  } as unknown as CheckResult;
 
   it('every text of a failure and of its result is redacted; kind, status and path kept', () => {
     const out = sanitizeResult(result, s());
@@ -193,7 +235,13 @@ describe('sanitizeResult and learnFromReport, field by field', () => {
     const f = out.failures![0]!;
     expect(f.kind).toBe('schema');
     expect(f.field).toEqual({ location: 'response', pointer: `/a/${REDACTED}`, status: '200' });
-    expect([f.expected, f.actual, f.path, out.message, out.repro]).toEqual([`no ${REDACTED}`, 'got $VAPC_API_KEY', '0:1', `m ${REDACTED}`, 'r $VAPC_API_KEY']);
+    expect([f.expected, f.actual, f.path, out.message, out.repro]).toEqual([
+      `no ${REDACTED}`,
+      'got $VAPC_API_KEY',
+      '0:1',
+      `m ${REDACTED}`,
+      'r $VAPC_API_KEY',
+    ]);
     expect(f.request!.headers).toEqual({ authorization: 'Bearer $VAPC_API_KEY', 'set-cookie': REDACTED });
     expect(f.response!.headers['x-echo']).toBe(REDACTED);
     expect(f.response!.status).toBe(200);
@@ -201,7 +249,11 @@ describe('sanitizeResult and learnFromReport, field by field', () => {
   });
 
   it('a field without a status, and a failure without the optional parts, stay as they are', () => {
-    const bare = { ...result, repro: undefined, failures: [{ expected: 'e', actual: 'a', field: { location: 'body', pointer: '/x' } }] } as unknown as CheckResult;
+    const bare = {
+      ...result,
+      repro: undefined,
+      failures: [{ expected: 'e', actual: 'a', field: { location: 'body', pointer: '/x' } }],
+    } as unknown as CheckResult;
     const out = sanitizeResult(bare, s());
     expect(out.failures).toEqual([{ expected: 'e', actual: 'a', field: { location: 'body', pointer: '/x' } }]);
     expect(out.repro).toBeUndefined();
@@ -217,10 +269,31 @@ describe('sanitizeResult and learnFromReport, field by field', () => {
     });
     const report = {
       results: [
-        { id: 'a', operation: 'POST /invites', failures: [f(201, '{"token":"tok_fromOk_123"}', { Authorization: 'Bearer key_sent_12345', 'X-User-ID': 'usr_sent_1234' })] },
-        { id: 'b', operation: 'POST /invites', failures: [f(422, '{"token":"tok_fromErr_123"}', { Authorization: 'Bearer $VAPC_API_KEY' })] },
+        {
+          id: 'a',
+          operation: 'POST /invites',
+          failures: [
+            f(201, '{"token":"tok_fromOk_123"}', {
+              Authorization: 'Bearer key_sent_12345',
+              'X-User-ID': 'usr_sent_1234',
+            }),
+          ],
+        },
+        {
+          id: 'b',
+          operation: 'POST /invites',
+          failures: [f(422, '{"token":"tok_fromErr_123"}', { Authorization: 'Bearer $VAPC_API_KEY' })],
+        },
         { id: 'c', operation: 'GET /other', failures: [f(200, '{"token":"tok_notDoc_123"}', {})] },
-        { id: 'd', operation: 'POST /invites', failures: [f(200, 'not json', {}), f(199, '{"token":"tok_info_1234"}', {}), f(300, '{"token":"tok_redir_123"}', {})] },
+        {
+          id: 'd',
+          operation: 'POST /invites',
+          failures: [
+            f(200, 'not json', {}),
+            f(199, '{"token":"tok_info_1234"}', {}),
+            f(300, '{"token":"tok_redir_123"}', {}),
+          ],
+        },
       ],
     } as unknown as RunReport;
     learnFromReport(report, learner, (op) => (op === 'POST /invites' ? ['/token'] : []), [

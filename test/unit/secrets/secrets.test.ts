@@ -24,14 +24,18 @@ describe('printable: server text is data, never control', () => {
     expect(printable('GET /calls?limit=5 → 200 “ok” ü')).toBe('GET /calls?limit=5 → 200 “ok” ü');
   });
   it('no line vapc did not author can start a workflow command', () => {
-    expect(neutralizeCommands('ok\n::error::x\n  ::add-mask::y\nz ##[error]w')).toBe('ok\n[::]error::x\n  [::]add-mask::y\nz #\\x23[error]w');
+    expect(neutralizeCommands('ok\n::error::x\n  ::add-mask::y\nz ##[error]w')).toBe(
+      'ok\n[::]error::x\n  [::]add-mask::y\nz #\\x23[error]w',
+    );
   });
 });
 
 describe('Secrets: a policy the server cannot teach', () => {
   it('replaces the credentials with their placeholders, in one pass, longest first', () => {
     const s = new Secrets({ apiKeys: [KEY], userIds: ['user_4c1e8a2f'] });
-    expect(s.text(`k=${KEY} u=user_4c1e8a2f q=${encodeURIComponent(KEY)}`)).toBe('k=$VAPC_API_KEY u=$VAPC_USER_ID q=$VAPC_API_KEY');
+    expect(s.text(`k=${KEY} u=user_4c1e8a2f q=${encodeURIComponent(KEY)}`)).toBe(
+      'k=$VAPC_API_KEY u=$VAPC_USER_ID q=$VAPC_API_KEY',
+    );
   });
 
   it('hides every 8-character piece of a credential, wherever a cut or an echo left it', () => {
@@ -56,7 +60,17 @@ describe('Secrets: a policy the server cannot teach', () => {
   });
 
   it('learns only distinctive values: never a plain word, a short value or a placeholder', () => {
-    for (const word of ['failed', 'passed', 'string', 'password', 'Invalid', 'REDACTED', '$VAPC_API_KEY', 'a b c d e f']) expect(isDistinctive(word), word).toBe(false);
+    for (const word of [
+      'failed',
+      'passed',
+      'string',
+      'password',
+      'Invalid',
+      'REDACTED',
+      '$VAPC_API_KEY',
+      'a b c d e f',
+    ])
+      expect(isDistinctive(word), word).toBe(false);
     for (const token of ['tok_abc12345', 'inv_9f8e7d6c', 'AbCdEfGhIj']) expect(isDistinctive(token), token).toBe(true);
     const s = new Secrets();
     expect(s.learn('failed')).toBe(false);
@@ -83,7 +97,11 @@ describe('Secrets: a policy the server cannot teach', () => {
 
   it('hides a secret-named field where it stands without learning it', () => {
     const s = new Secrets();
-    const rec = recordResponse(s, { status: 401, headers: {}, text: '{"detail":"no","token":"tok_Zz998877"}', truncated: false }, 1);
+    const rec = recordResponse(
+      s,
+      { status: 401, headers: {}, text: '{"detail":"no","token":"tok_Zz998877"}', truncated: false },
+      1,
+    );
     expect(rec.body).toBe('{"detail":"no","token":"[redacted]"}');
     expect(s.known()).toEqual([]);
   });
@@ -101,7 +119,13 @@ describe('sanitizeReport: evidence made safe, verdicts untouched', () => {
     severity: 'critical',
     duration_ms: 1,
     requests: 1,
-    failures: [{ expected: '401', actual: `200 failed\n::error::x`, response: { status: 200, headers: { 'set-cookie': 's=abc' }, body: 'a\x1bb\nc', duration_ms: 1 } }],
+    failures: [
+      {
+        expected: '401',
+        actual: `200 failed\n::error::x`,
+        response: { status: 200, headers: { 'set-cookie': 's=abc' }, body: 'a\x1bb\nc', duration_ms: 1 },
+      },
+    ],
   };
   const report: RunReport = {
     tool: { name: 'voice-agent-contract', version: '0' },
@@ -119,7 +143,14 @@ describe('sanitizeReport: evidence made safe, verdicts untouched', () => {
     const s = new Secrets({ apiKeys: [KEY], learned: ['auth.wrong-credentials'] });
     const safe = sanitizeReport(report, s);
     const r = safe.results[0]!;
-    expect([r.id, r.status, r.rule, r.contract_ref, r.severity, r.operation]).toEqual([result.id, 'failed', result.rule, '7', 'critical', 'GET /calls']);
+    expect([r.id, r.status, r.rule, r.contract_ref, r.severity, r.operation]).toEqual([
+      result.id,
+      'failed',
+      result.rule,
+      '7',
+      'critical',
+      'GET /calls',
+    ]);
     expect(safe.summary).toEqual(report.summary);
   });
 
@@ -147,7 +178,11 @@ describe('the run learns secrets only from its own successful calls', () => {
       async send(request): Promise<Exchange> {
         const { status, json } = answer(request);
         const text = JSON.stringify(json);
-        return { request: { method: request.method, url: `http://fake${request.path}`, headers: {} }, response: { status, headers: {}, text, json, truncated: false }, durationMs: 1 };
+        return {
+          request: { method: request.method, url: `http://fake${request.path}`, headers: {} },
+          response: { status, headers: {}, text, json, truncated: false },
+          durationMs: 1,
+        };
       },
       async close() {},
     };
@@ -157,13 +192,19 @@ describe('the run learns secrets only from its own successful calls', () => {
     const ctx = createCheckContext({
       spec,
       transport: transport((r) =>
-        r.method === 'POST' ? { status: 201, json: { id: 'inv_1', token: 'inv_tok_Good12345' } } : { status: 401, json: { detail: 'no', token: 'tok_Taught98765' } },
+        r.method === 'POST'
+          ? { status: 201, json: { id: 'inv_1', token: 'inv_tok_Good12345' } }
+          : { status: 401, json: { detail: 'no', token: 'tok_Taught98765' } },
       ),
       credentials: { apiKey: KEY, userId: 'user_4c1e8a2f' },
     });
     await ctx.send({ method: 'GET', path: '/calls' });
     expect(ctx.secrets.known()).not.toContain('tok_Taught98765');
-    const ex = await ctx.send({ method: 'POST', path: '/orgs/org_1/invites', json: { email: 'a@b.c', role: 'member' } });
+    const ex = await ctx.send({
+      method: 'POST',
+      path: '/orgs/org_1/invites',
+      json: { email: 'a@b.c', role: 'member' },
+    });
     expect(ctx.secrets.known()).toContain('inv_tok_Good12345');
     // What checks read no longer holds it; the parsed body still does (a check may use it).
     expect(ex.response!.text).not.toContain('inv_tok_Good12345');
@@ -171,7 +212,10 @@ describe('the run learns secrets only from its own successful calls', () => {
   });
 
   it('learns nothing from a successful answer to an operation without x-secret fields', async () => {
-    const ctx = createCheckContext({ spec, transport: transport(() => ({ status: 200, json: [{ token: 'tok_Listed12345', key: 'k_Listed12345' }] })) });
+    const ctx = createCheckContext({
+      spec,
+      transport: transport(() => ({ status: 200, json: [{ token: 'tok_Listed12345', key: 'k_Listed12345' }] })),
+    });
     await ctx.send({ method: 'GET', path: '/calls' });
     expect(ctx.secrets.known()).toEqual([]);
   });

@@ -31,7 +31,10 @@ function serve(args: string[]): Promise<Served> {
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`vapc serve printed no fixtures line in 20 s: ${out} ${err}`)), 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`vapc serve printed no fixtures line in 20 s: ${out} ${err}`)),
+      20_000,
+    );
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
@@ -57,18 +60,38 @@ function memoryIo(): CliIo & { out: string; err: string } {
 
 describe('vapc serve', () => {
   it('prints the listening and fixtures lines, serves with the given flags and exits 0 on SIGTERM', async () => {
-    const s = await serve(['--port', '0', '--api-key', 'cli-key', '--user-id', 'cli-user', '--rate-limit', '7', '--rate-window-s', '30']);
+    const s = await serve([
+      '--port',
+      '0',
+      '--api-key',
+      'cli-key',
+      '--user-id',
+      'cli-user',
+      '--rate-limit',
+      '7',
+      '--rate-window-s',
+      '30',
+    ]);
     expect(s.lines).toHaveLength(2);
     const [listening, fixturesLine] = s.lines as [string, string];
     expect(listening).toMatch(/^listening http:\/\/127\.0\.0\.1:\d+$/);
     expect(fixturesLine).toMatch(/^fixtures \{.*\}$/);
     const fixtures = JSON.parse(fixturesLine.slice('fixtures '.length));
-    expect(Object.keys(fixtures).sort()).toEqual(['api_key', 'api_key_id', 'channels', 'org_id', 'recipient_list_id', 'user_id']);
+    expect(Object.keys(fixtures).sort()).toEqual([
+      'api_key',
+      'api_key_id',
+      'channels',
+      'org_id',
+      'recipient_list_id',
+      'user_id',
+    ]);
     expect(fixtures).toMatchObject({ api_key: 'cli-key', user_id: 'cli-user' });
     expect(fixtures.channels).toHaveLength(2);
 
     const url = listening.slice('listening '.length);
-    const r = await send(url, '/calls?limit=2', { headers: { authorization: 'Bearer cli-key', 'x-user-id': 'cli-user' } });
+    const r = await send(url, '/calls?limit=2', {
+      headers: { authorization: 'Bearer cli-key', 'x-user-id': 'cli-user' },
+    });
     expect(r.status).toBe(200);
     expect(r.json).toHaveLength(2);
     expect(r.headers['x-ratelimit-limit']).toBe('7');
@@ -83,7 +106,9 @@ describe('vapc serve', () => {
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
     // stderr, for people: the one line naming the headers a client sends (placeholders, no values).
-    expect(s.stderr()).toMatch(/^vapc serve: send Authorization: Bearer <api_key> and X-User-ID: <user_id> \(values in the fixtures line\); GET \/health needs neither.*; without them: 401\n$/);
+    expect(s.stderr()).toMatch(
+      /^vapc serve: send Authorization: Bearer <api_key> and X-User-ID: <user_id> \(values in the fixtures line\); GET \/health needs neither.*; without them: 401\n$/,
+    );
     expect(s.stderr()).not.toContain('cli-key');
   });
 
@@ -98,7 +123,15 @@ describe('vapc serve', () => {
   });
 
   it('refuses bad flags with exit status 2 and a message, no stack trace', async () => {
-    for (const args of [['--port', 'abc'], ['--port', '70000'], ['--rate-limit', '0'], ['--rate-limit', '1.5'], ['--rate-window-s', '-1'], ['--api-key', ''], ['--nope']]) {
+    for (const args of [
+      ['--port', 'abc'],
+      ['--port', '70000'],
+      ['--rate-limit', '0'],
+      ['--rate-limit', '1.5'],
+      ['--rate-window-s', '-1'],
+      ['--api-key', ''],
+      ['--nope'],
+    ]) {
       const io = memoryIo();
       const code = await main(['serve', ...args], io);
       expect(code, args.join(' ')).toBe(2);

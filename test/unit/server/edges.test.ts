@@ -15,7 +15,13 @@ import { authed, send } from '../../helpers/client.js';
 let server: ReferenceServer;
 
 beforeAll(async () => {
-  server = await startReferenceServer({ port: 0, spec: await referenceSpec(), apiKey: 'edge-key', userId: 'edge-user', rateLimit: 100_000 });
+  server = await startReferenceServer({
+    port: 0,
+    spec: await referenceSpec(),
+    apiKey: 'edge-key',
+    userId: 'edge-user',
+    rateLimit: 100_000,
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -51,11 +57,17 @@ async function postBytes(path: string, bytes: Uint8Array): Promise<{ status: num
 
 const recipientsPath = () => `/recipient-lists/${server.fixtures.recipient_list_id}/recipients`;
 const jsonInvalid = (position: number, msg: string | RegExp) => ({
-  detail: [{ loc: ['body', position], msg: typeof msg === 'string' ? msg : expect.stringMatching(msg), type: 'json_invalid' }],
+  detail: [
+    { loc: ['body', position], msg: typeof msg === 'string' ? msg : expect.stringMatching(msg), type: 'json_invalid' },
+  ],
 });
 
 async function stillServes(): Promise<void> {
-  const created = await send(server.url, '/campaign', { method: 'POST', headers: authed(server.fixtures), json: { name: 'still here' } });
+  const created = await send(server.url, '/campaign', {
+    method: 'POST',
+    headers: authed(server.fixtures),
+    json: { name: 'still here' },
+  });
   expect(created.status).toBe(201);
   expect(created.json.name).toBe('still here');
   expect((await send(server.url, '/calls?limit=1', { headers: authed(server.fixtures) })).status).toBe(200);
@@ -141,7 +153,11 @@ describe('no error quotes kilobytes of the request back', () => {
     const query = await send(server.url, `/calls?limit=${'9x'.repeat(ten / 2)}`, { headers: authed(server.fixtures) });
     expect(query.status).toBe(422);
     expect(query.text.length).toBeLessThan(1000);
-    const type = await send(server.url, '/campaign', { method: 'POST', headers: authed(server.fixtures, { 'content-type': `text/${'t'.repeat(ten)}` }), body: 'x' });
+    const type = await send(server.url, '/campaign', {
+      method: 'POST',
+      headers: authed(server.fixtures, { 'content-type': `text/${'t'.repeat(ten)}` }),
+      body: 'x',
+    });
     expect(type.status).toBe(422);
     expect(type.json.detail[0].loc).toEqual(['body']);
     expect(type.text.length).toBeLessThan(1000);
@@ -150,7 +166,8 @@ describe('no error quotes kilobytes of the request back', () => {
 });
 
 describe('malformed UTF-8 is refused, never stored as U+FFFD', () => {
-  const bytes = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+  const bytes = (...parts: Array<string | number[]>) =>
+    Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
 
   it('a stray byte, an overlong form, a surrogate and a cut sequence → 422 json_invalid at the character offset', async () => {
     for (const bad of [[0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82], [0xf4, 0x90, 0x80, 0x80]]) {
@@ -171,21 +188,24 @@ describe('malformed UTF-8 is refused, never stored as U+FFFD', () => {
     const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
     const lenient = new TextDecoder('utf-8', { ignoreBOM: true });
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0x80, max: 0xff })), { maxLength: 24 }), (list) => {
-        const data = Uint8Array.from(list);
-        const at = firstInvalidUtf8(data);
-        let valid = true;
-        try {
-          fatal.decode(data);
-        } catch {
-          valid = false;
-        }
-        expect(at === -1).toBe(valid);
-        if (at >= 0) {
-          const prefix = fatal.decode(data.subarray(0, at));
-          expect(lenient.decode(data).startsWith(`${prefix}\ufffd`)).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.array(fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0x80, max: 0xff })), { maxLength: 24 }),
+        (list) => {
+          const data = Uint8Array.from(list);
+          const at = firstInvalidUtf8(data);
+          let valid = true;
+          try {
+            fatal.decode(data);
+          } catch {
+            valid = false;
+          }
+          expect(at === -1).toBe(valid);
+          if (at >= 0) {
+            const prefix = fatal.decode(data.subarray(0, at));
+            expect(lenient.decode(data).startsWith(`${prefix}\ufffd`)).toBe(true);
+          }
+        },
+      ),
       { seed: 1111, numRuns: 2000 },
     );
   });

@@ -36,8 +36,20 @@ describe('reference server under load', () => {
       const requests = Array.from({ length: CONNECTIONS * 2 }, (_, i) => {
         const kind = i % 4;
         if (kind === 0) return pool.request({ path: '/calls', method: 'GET', headers });
-        if (kind === 1) return pool.request({ path: '/campaign', method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"name": ' });
-        if (kind === 2) return pool.request({ path: '/campaign', method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ name: `load ${i}`, max_concurrency: 5 }) });
+        if (kind === 1)
+          return pool.request({
+            path: '/campaign',
+            method: 'POST',
+            headers: { ...headers, 'content-type': 'application/json' },
+            body: '{"name": ',
+          });
+        if (kind === 2)
+          return pool.request({
+            path: '/campaign',
+            method: 'POST',
+            headers: { ...headers, 'content-type': 'application/json' },
+            body: JSON.stringify({ name: `load ${i}`, max_concurrency: 5 }),
+          });
         return pool.request({ path: '/calls?limit=abc', method: 'GET', headers });
       });
       const responses = await Promise.all(

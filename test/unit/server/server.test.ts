@@ -6,7 +6,14 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Operation, SpecModel } from '../../../src/spec/model.js';
-import { SEEDED_CALLS, jsonErrorPosition, propertyNames, referenceSpec, startReferenceServer, type ReferenceServer } from '../../../src/server/index.js';
+import {
+  SEEDED_CALLS,
+  jsonErrorPosition,
+  propertyNames,
+  referenceSpec,
+  startReferenceServer,
+  type ReferenceServer,
+} from '../../../src/server/index.js';
 import { authed, send } from '../../helpers/client.js';
 
 let spec: SpecModel;
@@ -63,7 +70,9 @@ describe('startReferenceServer', () => {
 
   it('uses the configured provider identifiers in calls', async () => {
     const s = await start({ channels: ['carrier-x', 'carrier-y'] });
-    const calls = (await send(s.url, '/calls?limit=500', { headers: authed(s.fixtures) })).json as Array<{ provider: string }>;
+    const calls = (await send(s.url, '/calls?limit=500', { headers: authed(s.fixtures) })).json as Array<{
+      provider: string;
+    }>;
     expect(new Set(calls.map((c) => c.provider))).toEqual(new Set(['carrier-x', 'carrier-y']));
   });
 
@@ -86,9 +95,16 @@ describe('authentication', () => {
     const guarded = spec.operations.filter((o) => o.requiresCredentials);
     expect(guarded.length).toBe(spec.operations.length - 1);
     for (const op of guarded) {
-      const r = await send(server.url, pathOf(op, server), { method: op.method, ...(validBody[op.id] ? { json: validBody[op.id] } : {}) });
+      const r = await send(server.url, pathOf(op, server), {
+        method: op.method,
+        ...(validBody[op.id] ? { json: validBody[op.id] } : {}),
+      });
       expect(r.status, `${op.method} ${op.path}`).toBe(401);
-      expect(r.json).toEqual({ detail: expect.stringMatching(/^Invalid authentication credentials: send both the Authorization header \(Bearer <API key>\) and the X-User-ID header/) });
+      expect(r.json).toEqual({
+        detail: expect.stringMatching(
+          /^Invalid authentication credentials: send both the Authorization header \(Bearer <API key>\) and the X-User-ID header/,
+        ),
+      });
     }
   });
 
@@ -98,7 +114,7 @@ describe('authentication', () => {
       { authorization: 'Basic test-key-1', 'x-user-id': 'user-42' },
       { authorization: 'test-key-1', 'x-user-id': 'user-42' },
       { authorization: 'Bearer test-key-1', 'x-user-id': 'user-43' },
-      { authorization: "Bearer test-key-1" } as Record<string, string>,
+      { authorization: 'Bearer test-key-1' } as Record<string, string>,
       { authorization: 'Bearer ', 'x-user-id': 'user-42' },
     ];
     for (const headers of wrong) {
@@ -109,26 +125,43 @@ describe('authentication', () => {
   });
 
   it('accepts the bearer scheme in any letter case', async () => {
-    const r = await send(server.url, '/protected', { headers: { authorization: 'bearer test-key-1', 'x-user-id': 'user-42' } });
+    const r = await send(server.url, '/protected', {
+      headers: { authorization: 'bearer test-key-1', 'x-user-id': 'user-42' },
+    });
     expect(r.status).toBe(200);
   });
 
   it('serves the bearer-only operations with the bearer alone', async () => {
     const bearerOnly = spec.operations.filter((o) => o.requiresCredentials && !o.credentials.includes('userId'));
-    expect(bearerOnly.map((o) => o.id).sort()).toEqual(['preflightChatLogs', 'preflightChatSessions', 'preflightUserCredential', 'regenerateApiKey']);
+    expect(bearerOnly.map((o) => o.id).sort()).toEqual([
+      'preflightChatLogs',
+      'preflightChatSessions',
+      'preflightUserCredential',
+      'regenerateApiKey',
+    ]);
     const s = await start({ apiKey: 'bearer-only-key' });
     for (const op of bearerOnly.filter((o) => o.id !== 'regenerateApiKey')) {
-      const r = await send(s.url, pathOf(op, s), { method: op.method, headers: { authorization: 'Bearer bearer-only-key' } });
+      const r = await send(s.url, pathOf(op, s), {
+        method: op.method,
+        headers: { authorization: 'Bearer bearer-only-key' },
+      });
       expect(r.status, op.id).toBe(204);
     }
-    const r = await send(s.url, pathOf(spec.operation('regenerateApiKey'), s), { method: 'POST', headers: { authorization: 'Bearer bearer-only-key' } });
+    const r = await send(s.url, pathOf(spec.operation('regenerateApiKey'), s), {
+      method: 'POST',
+      headers: { authorization: 'Bearer bearer-only-key' },
+    });
     expect(r.status).toBe(200);
   });
 
   it('checks credentials before validating (401 before 422)', async () => {
     const r = await send(server.url, '/campaign', { method: 'POST', json: { max_concurrency: 'many' } });
     expect(r.status).toBe(401);
-    const malformed = await send(server.url, '/campaign', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    const malformed = await send(server.url, '/campaign', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
     expect(malformed.status).toBe(401);
   });
 
@@ -173,7 +206,11 @@ describe('GET /calls', () => {
   });
 
   it('rejects non-integer limit and offset with 422 naming the parameter', async () => {
-    for (const [query, name] of [['?limit=abc', 'limit'], ['?limit=5.5', 'limit'], ['?offset=x', 'offset']] as const) {
+    for (const [query, name] of [
+      ['?limit=abc', 'limit'],
+      ['?limit=5.5', 'limit'],
+      ['?offset=x', 'offset'],
+    ] as const) {
       const r = await calls(query);
       expect(r.status, query).toBe(422);
       expect(r.json.detail[0].loc).toEqual(['query', name]);
@@ -201,7 +238,13 @@ describe('campaigns', () => {
     short_term_summaries_limit: 3,
     machine_detection_timeout_seconds: 30,
     recipient_list_id: s.fixtures.recipient_list_id,
-    recipients: [{ phone_number: '+15550123400', metadata: { first_name: 'Ada' }, assistant_overrides: { first_message: 'Hi Ada' } }],
+    recipients: [
+      {
+        phone_number: '+15550123400',
+        metadata: { first_name: 'Ada' },
+        assistant_overrides: { first_message: 'Hi Ada' },
+      },
+    ],
   });
 
   it('creates with 201 and returns the full record: echoed fields, snake_case schedule, server-managed status', async () => {
@@ -224,48 +267,88 @@ describe('campaigns', () => {
   });
 
   it('ignores a status sent on create: status stays server-managed', async () => {
-    const r = await send(server.url, '/campaign', { method: 'POST', headers: authed(server.fixtures), json: { name: 'x', status: 'running' } });
+    const r = await send(server.url, '/campaign', {
+      method: 'POST',
+      headers: authed(server.fixtures),
+      json: { name: 'x', status: 'running' },
+    });
     expect(r.status).toBe(201);
     expect(r.json.status).toBe('draft');
   });
 
   it('GET returns {campaign, counts, calls}; PATCH persists and returns the update-shaped record', async () => {
-    const created = (await send(server.url, '/campaign', { method: 'POST', headers: authed(server.fixtures), json: full(server) })).json;
+    const created = (
+      await send(server.url, '/campaign', { method: 'POST', headers: authed(server.fixtures), json: full(server) })
+    ).json;
     const got = await send(server.url, `/campaign/${created.id}`, { headers: authed(server.fixtures) });
     expect(got.status).toBe(200);
     expect(got.json.campaign).toEqual(created);
     expect(got.json.counts).toEqual(expect.any(Object));
     expect(got.json.calls).toEqual([]);
 
-    const patch = { name: 'Renamed', max_concurrency: 200, schedule_start_time: '2031-01-01T00:00:00Z', status: 'paused', use_returning_greeting: false };
-    const updated = await send(server.url, `/campaign/${created.id}`, { method: 'PATCH', headers: authed(server.fixtures), json: patch });
+    const patch = {
+      name: 'Renamed',
+      max_concurrency: 200,
+      schedule_start_time: '2031-01-01T00:00:00Z',
+      status: 'paused',
+      use_returning_greeting: false,
+    };
+    const updated = await send(server.url, `/campaign/${created.id}`, {
+      method: 'PATCH',
+      headers: authed(server.fixtures),
+      json: patch,
+    });
     expect(updated.status).toBe(200);
-    const omitted = propertyNames(spec.schema('Campaign')).filter((f) => !propertyNames(spec.schema('CampaignUpdated')).includes(f));
-    expect(omitted.sort()).toEqual(['assistant_name', 'counts', 'machine_detection_timeout_seconds', 'recipient_list_id', 'recipient_list_name', 'recipient_list_row_count']);
+    const omitted = propertyNames(spec.schema('Campaign')).filter(
+      (f) => !propertyNames(spec.schema('CampaignUpdated')).includes(f),
+    );
+    expect(omitted.sort()).toEqual([
+      'assistant_name',
+      'counts',
+      'machine_detection_timeout_seconds',
+      'recipient_list_id',
+      'recipient_list_name',
+      'recipient_list_row_count',
+    ]);
     for (const field of omitted) expect(updated.json, field).not.toHaveProperty(field);
     expect(updated.json).toMatchObject(patch);
 
-    const after = (await send(server.url, `/campaign/${created.id}`, { headers: authed(server.fixtures) })).json.campaign;
+    const after = (await send(server.url, `/campaign/${created.id}`, { headers: authed(server.fixtures) })).json
+      .campaign;
     expect(after).toMatchObject(patch);
     expect(after.machine_detection_timeout_seconds).toBe(30);
   });
 
   it('accepts every status value of the update enum', async () => {
-    const created = (await send(server.url, '/campaign', { method: 'POST', headers: authed(server.fixtures), json: { name: 'x' } })).json;
+    const created = (
+      await send(server.url, '/campaign', { method: 'POST', headers: authed(server.fixtures), json: { name: 'x' } })
+    ).json;
     const schema = spec.schema('CampaignUpdate') as { properties: { status: { enum: string[] } } };
     for (const status of schema.properties.status.enum) {
-      const r = await send(server.url, `/campaign/${created.id}`, { method: 'PATCH', headers: authed(server.fixtures), json: { status } });
+      const r = await send(server.url, `/campaign/${created.id}`, {
+        method: 'PATCH',
+        headers: authed(server.fixtures),
+        json: { status },
+      });
       expect(r.status, status).toBe(200);
       expect(r.json.status).toBe(status);
     }
-    const bad = await send(server.url, `/campaign/${created.id}`, { method: 'PATCH', headers: authed(server.fixtures), json: { status: 'archived' } });
+    const bad = await send(server.url, `/campaign/${created.id}`, {
+      method: 'PATCH',
+      headers: authed(server.fixtures),
+      json: { status: 'archived' },
+    });
     expect(bad.status).toBe(422);
     expect(bad.json.detail[0]).toMatchObject({ loc: ['body', 'status'], type: 'enum' });
   });
 
   it('answers 404 {detail} for an unknown campaign id', async () => {
     for (const method of ['GET', 'PATCH'] as const) {
-      const r = await send(server.url, '/campaign/cmp_nope', { method, headers: authed(server.fixtures), ...(method === 'PATCH' ? { json: { name: 'x' } } : {}) });
+      const r = await send(server.url, '/campaign/cmp_nope', {
+        method,
+        headers: authed(server.fixtures),
+        ...(method === 'PATCH' ? { json: { name: 'x' } } : {}),
+      });
       expect(r.status).toBe(404);
       expect(typeof r.json.detail).toBe('string');
     }
@@ -273,7 +356,9 @@ describe('campaigns', () => {
 
   describe('every numeric bound of the spec', () => {
     it('accepts min and max and rejects min-1 and max+1 with 422 naming the field', async () => {
-      const created = (await send(server.url, '/campaign', { method: 'POST', headers: authed(server.fixtures), json: { name: 'x' } })).json;
+      const created = (
+        await send(server.url, '/campaign', { method: 'POST', headers: authed(server.fixtures), json: { name: 'x' } })
+      ).json;
       const bounds = spec.bounds();
       expect(bounds.length).toBeGreaterThanOrEqual(3);
       for (const bound of bounds) {
@@ -284,7 +369,11 @@ describe('campaigns', () => {
         if (bound.minimum !== undefined) tries.push([bound.minimum - 1, false], [bound.minimum, true]);
         if (bound.maximum !== undefined) tries.push([bound.maximum, true], [bound.maximum + 1, false]);
         for (const [value, ok] of tries) {
-          const r = await send(server.url, path, { method: op.method, headers: authed(server.fixtures), json: { [field]: value } });
+          const r = await send(server.url, path, {
+            method: op.method,
+            headers: authed(server.fixtures),
+            json: { [field]: value },
+          });
           const where = `${bound.operationId} ${field}=${value}`;
           if (ok) expect(r.status, where).toBeLessThan(300);
           else {
@@ -316,22 +405,49 @@ describe('campaigns', () => {
 describe('recipients, invites, key regeneration', () => {
   it('adds a recipient to the list and the campaign row count follows', async () => {
     const s = await start();
-    const before = (await send(s.url, '/campaign', { method: 'POST', headers: authed(s.fixtures), json: { name: 'x', recipient_list_id: s.fixtures.recipient_list_id } })).json;
-    const r = await send(s.url, `/recipient-lists/${s.fixtures.recipient_list_id}/recipients`, { method: 'POST', headers: authed(s.fixtures), json: { phone_number: '+15550123499', metadata: { tier: 'gold' } } });
+    const before = (
+      await send(s.url, '/campaign', {
+        method: 'POST',
+        headers: authed(s.fixtures),
+        json: { name: 'x', recipient_list_id: s.fixtures.recipient_list_id },
+      })
+    ).json;
+    const r = await send(s.url, `/recipient-lists/${s.fixtures.recipient_list_id}/recipients`, {
+      method: 'POST',
+      headers: authed(s.fixtures),
+      json: { phone_number: '+15550123499', metadata: { tier: 'gold' } },
+    });
     expect(r.status).toBe(201);
     expect(r.json).toMatchObject({ phone_number: '+15550123499', metadata: { tier: 'gold' } });
     const after = (await send(s.url, `/campaign/${before.id}`, { headers: authed(s.fixtures) })).json.campaign;
     expect(after.recipient_list_row_count).toBe(before.recipient_list_row_count + 1);
-    const unknown = await send(s.url, '/recipient-lists/rl_nope/recipients', { method: 'POST', headers: authed(s.fixtures), json: { phone_number: '+1' } });
+    const unknown = await send(s.url, '/recipient-lists/rl_nope/recipients', {
+      method: 'POST',
+      headers: authed(s.fixtures),
+      json: { phone_number: '+1' },
+    });
     expect(unknown.status).toBe(404);
   });
 
   it('creates an invite with its token; unknown org → 404', async () => {
-    const r = await send(server.url, `/orgs/${server.fixtures.org_id}/invites`, { method: 'POST', headers: authed(server.fixtures), json: { email: 'a@example.invalid', role: 'developer' } });
+    const r = await send(server.url, `/orgs/${server.fixtures.org_id}/invites`, {
+      method: 'POST',
+      headers: authed(server.fixtures),
+      json: { email: 'a@example.invalid', role: 'developer' },
+    });
     expect(r.status).toBe(201);
-    expect(r.json).toMatchObject({ email: 'a@example.invalid', role: 'developer', token: expect.any(String), id: expect.any(String) });
+    expect(r.json).toMatchObject({
+      email: 'a@example.invalid',
+      role: 'developer',
+      token: expect.any(String),
+      id: expect.any(String),
+    });
     expect(Date.parse(r.json.expires_at)).toBeGreaterThan(Date.now());
-    const unknown = await send(server.url, '/orgs/org_nope/invites', { method: 'POST', headers: authed(server.fixtures), json: { email: 'a@example.invalid' } });
+    const unknown = await send(server.url, '/orgs/org_nope/invites', {
+      method: 'POST',
+      headers: authed(server.fixtures),
+      json: { email: 'a@example.invalid' },
+    });
     expect(unknown.status).toBe(404);
   });
 
@@ -342,10 +458,25 @@ describe('recipients, invites, key regeneration', () => {
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ id: s.fixtures.api_key_id, key: expect.any(String), upgraded: false });
     expect(r.json.key).not.toBe('old-key');
-    expect((await send(s.url, '/protected', { headers: { authorization: 'Bearer old-key', 'x-user-id': s.fixtures.user_id } })).status).toBe(401);
-    expect((await send(s.url, '/protected', { headers: { authorization: `Bearer ${r.json.key}`, 'x-user-id': s.fixtures.user_id } })).status).toBe(200);
+    expect(
+      (
+        await send(s.url, '/protected', {
+          headers: { authorization: 'Bearer old-key', 'x-user-id': s.fixtures.user_id },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await send(s.url, '/protected', {
+          headers: { authorization: `Bearer ${r.json.key}`, 'x-user-id': s.fixtures.user_id },
+        })
+      ).status,
+    ).toBe(200);
     expect(s.fixtures.api_key).toBe(r.json.key);
-    const unknown = await send(s.url, '/api-keys/api-keys/key_nope/regenerate', { method: 'POST', headers: { authorization: `Bearer ${r.json.key}` } });
+    const unknown = await send(s.url, '/api-keys/api-keys/key_nope/regenerate', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${r.json.key}` },
+    });
     expect(unknown.status).toBe(404);
   });
 
@@ -367,7 +498,8 @@ describe('rate limit', () => {
     for (let i = 0; i < 5; i++) {
       const r = await send(s.url, '/protected', { headers: authed(s.fixtures) });
       expect(r.status).toBe(200);
-      for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) expect(r.headers[h], h).toMatch(/^\d+$/);
+      for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'])
+        expect(r.headers[h], h).toMatch(/^\d+$/);
       expect(Number(r.headers['x-ratelimit-limit'])).toBe(5);
       expect(Number(r.headers['x-ratelimit-reset'])).toBeLessThanOrEqual(60);
       remaining.push(Number(r.headers['x-ratelimit-remaining']));
@@ -410,7 +542,12 @@ describe('CORS preflights', () => {
     for (const op of preflights()) {
       const r = await send(server.url, pathOf(op, server), {
         method: 'OPTIONS',
-        headers: { authorization: 'Bearer test-key-1', origin: 'https://app.example.invalid', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization,x-user-id' },
+        headers: {
+          authorization: 'Bearer test-key-1',
+          origin: 'https://app.example.invalid',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'authorization,x-user-id',
+        },
       });
       expect(r.status, op.path).toBe(204);
       expect(r.headers['access-control-allow-origin']).toBe('*');
@@ -423,14 +560,19 @@ describe('CORS preflights', () => {
 
   it('follows the documented security: a preflight without the bearer gets 401', async () => {
     for (const op of preflights()) {
-      const r = await send(server.url, pathOf(op, server), { method: 'OPTIONS', headers: { origin: 'https://app.example.invalid', 'access-control-request-method': 'GET' } });
+      const r = await send(server.url, pathOf(op, server), {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example.invalid', 'access-control-request-method': 'GET' },
+      });
       expect(r.status, op.path).toBe(401);
       expect(r.headers['access-control-allow-origin']).toBe('*');
     }
   });
 
   it('puts Access-Control-Allow-Origin and the exposed rate-limit headers on ordinary responses', async () => {
-    const r = await send(server.url, '/calls?limit=1', { headers: authed(server.fixtures, { origin: 'https://app.example.invalid' }) });
+    const r = await send(server.url, '/calls?limit=1', {
+      headers: authed(server.fixtures, { origin: 'https://app.example.invalid' }),
+    });
     expect(r.headers['access-control-allow-origin']).toBe('*');
     expect(r.headers['access-control-expose-headers']).toContain('X-RateLimit-Remaining');
   });
@@ -438,10 +580,20 @@ describe('CORS preflights', () => {
 
 describe('malformed requests get a JSON error, never a crash', () => {
   const post = (body: string, contentType = 'application/json') =>
-    send(server.url, '/campaign', { method: 'POST', headers: authed(server.fixtures, { 'content-type': contentType }), body });
+    send(server.url, '/campaign', {
+      method: 'POST',
+      headers: authed(server.fixtures, { 'content-type': contentType }),
+      body,
+    });
 
   it('malformed JSON → 422 json_invalid with the position in loc', async () => {
-    for (const [text, position] of [['{"name": }', 9], ['{"name": "x"', 12], ['[1,2,,]', 5], ['nul', 3], ['{"a":1} x', 8]] as const) {
+    for (const [text, position] of [
+      ['{"name": }', 9],
+      ['{"name": "x"', 12],
+      ['[1,2,,]', 5],
+      ['nul', 3],
+      ['{"a":1} x', 8],
+    ] as const) {
       const r = await post(text);
       expect(r.status, text).toBe(422);
       expect(r.json.detail).toEqual([{ loc: ['body', position], msg: 'JSON decode error', type: 'json_invalid' }]);
@@ -467,7 +619,11 @@ describe('malformed requests get a JSON error, never a crash', () => {
   it('accepts application/json with a charset, vendor +json types, and a body without content type', async () => {
     expect((await post('{"name":"x"}', 'application/json; charset=utf-8')).status).toBe(201);
     expect((await post('{"name":"x"}', 'application/vnd.api+json')).status).toBe(201);
-    const bare = await send(server.url, '/campaign', { method: 'POST', headers: authed(server.fixtures), body: '{"name":"no content type"}' });
+    const bare = await send(server.url, '/campaign', {
+      method: 'POST',
+      headers: authed(server.fixtures),
+      body: '{"name":"no content type"}',
+    });
     expect(bare.status).toBe(201);
     expect(bare.json.name).toBe('no content type');
   });

@@ -11,7 +11,10 @@ const file = (name: string, text: string) => {
   return join(dir, name);
 };
 const refusal = async (promise: Promise<unknown>): Promise<{ code: string; message: string }> => {
-  const error = (await promise.then(() => undefined, (e: unknown) => e)) as { code: string; message: string } | undefined;
+  const error = (await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as { code: string; message: string } | undefined;
   if (!error) throw new Error('expected a refusal');
   return error;
 };
@@ -39,14 +42,26 @@ describe('spec files: the caps, each a one-line E_SPEC_REFUSED', () => {
   });
 
   it('refuses nesting and node counts past their caps', async () => {
-    expect((await refusal(readSpecFiles(file('deep.json', '[[[[[1]]]]]'), { limits: { maxDepth: 3 } }))).message).toMatch(/nested deeper than 3/);
-    expect((await refusal(readSpecFiles(file('wide.json', '[1,2,3,4,5,6]'), { limits: { maxNodes: 5 } }))).message).toMatch(/more than 5 nodes/);
+    expect(
+      (await refusal(readSpecFiles(file('deep.json', '[[[[[1]]]]]'), { limits: { maxDepth: 3 } }))).message,
+    ).toMatch(/nested deeper than 3/);
+    expect(
+      (await refusal(readSpecFiles(file('wide.json', '[1,2,3,4,5,6]'), { limits: { maxNodes: 5 } }))).message,
+    ).toMatch(/more than 5 nodes/);
   });
 
   it('refuses YAML past the token cap before building it, and past the alias cap', async () => {
-    expect((await refusal(readSpecFiles(file('tokens.yaml', 'a: [1, 2, 3, 4, 5, 6, 7, 8]\n'), { limits: { maxYamlTokens: 10 } }))).message).toMatch(/more than 10 YAML tokens/);
+    expect(
+      (
+        await refusal(
+          readSpecFiles(file('tokens.yaml', 'a: [1, 2, 3, 4, 5, 6, 7, 8]\n'), { limits: { maxYamlTokens: 10 } }),
+        )
+      ).message,
+    ).toMatch(/more than 10 YAML tokens/);
     const alias = 'a: &a [x, x]\nb: &b [*a, *a]\nc: &c [*b, *b]\nd: [*c, *c]\n';
-    expect((await refusal(readSpecFiles(file('alias.yaml', alias), { limits: { maxAliases: 2 } }))).message).toMatch(/too many YAML alias expansions/);
+    expect((await refusal(readSpecFiles(file('alias.yaml', alias), { limits: { maxAliases: 2 } }))).message).toMatch(
+      /too many YAML alias expansions/,
+    );
   });
 
   it('reports invalid YAML by kind and line, never quoting the text', async () => {
@@ -73,7 +88,9 @@ describe('spec files: the caps, each a one-line E_SPEC_REFUSED', () => {
       'api.yaml',
       "openapi: 3.1.0\ninfo: {title: t, version: 1.0.0}\npaths:\n  /x:\n    get:\n      parameters:\n        - {name: n, in: query, schema: {$ref: 'sub/schema.yaml'}}\n      responses: {'200': {description: ok}}\n",
     );
-    const doc = (await loadDocument({ path: root, validateSchema: false })) as unknown as { paths: Record<string, { get: { parameters: Array<{ schema: unknown }> } }> };
+    const doc = (await loadDocument({ path: root, validateSchema: false })) as unknown as {
+      paths: Record<string, { get: { parameters: Array<{ schema: unknown }> } }>;
+    };
     expect(doc.paths['/x']!.get.parameters[0]!.schema).toEqual({ type: 'integer', minimum: 1 });
   });
 });

@@ -13,7 +13,10 @@ const sharedHeaders = {
 };
 const json = (schema: object) => ({ 'application/json': { schema } });
 const description = 'A description long enough to say what the operation does and what is left open.';
-const errorResponses = { '401': { $ref: '#/components/responses/Unauthorized' }, '429': { $ref: '#/components/responses/RateLimited' } };
+const errorResponses = {
+  '401': { $ref: '#/components/responses/Unauthorized' },
+  '429': { $ref: '#/components/responses/RateLimited' },
+};
 
 /** One operation per violation, so each finding has its own pointer; the rest of each operation conforms. */
 function op(operationId: string, overrides: Record<string, unknown> = {}, success: Record<string, unknown> = {}) {
@@ -37,22 +40,59 @@ const broken = {
   security: [{ BearerAuth: [] }],
   tags: [{ name: 'T', description: 'Everything.' }],
   paths: {
-    '/no-401': { get: op('no401', { responses: { '200': { description: 'ok', headers: sharedHeaders, content: json({ type: 'object' }) }, '429': errorResponses['429'] } }) },
-    '/open': { get: op('open', { security: [], responses: { '200': { description: 'ok', headers: sharedHeaders, content: json({ type: 'object' }) } } }) },
+    '/no-401': {
+      get: op('no401', {
+        responses: {
+          '200': { description: 'ok', headers: sharedHeaders, content: json({ type: 'object' }) },
+          '429': errorResponses['429'],
+        },
+      }),
+    },
+    '/open': {
+      get: op('open', {
+        security: [],
+        responses: { '200': { description: 'ok', headers: sharedHeaders, content: json({ type: 'object' }) } },
+      }),
+    },
     '/optional-credentials': {
       get: op('optionalCredentials', {
         security: [{}, { BearerAuth: [] }],
-        responses: { '200': { description: 'ok', headers: sharedHeaders, content: json({ type: 'object' }) }, '429': errorResponses['429'] },
+        responses: {
+          '200': { description: 'ok', headers: sharedHeaders, content: json({ type: 'object' }) },
+          '429': errorResponses['429'],
+        },
       }),
     },
     '/inline-header': {
-      get: op('inlineHeader', {}, { headers: { ...sharedHeaders, 'X-RateLimit-Limit': { description: 'an inline copy', schema: { type: 'integer' } } } }),
+      get: op(
+        'inlineHeader',
+        {},
+        {
+          headers: {
+            ...sharedHeaders,
+            'X-RateLimit-Limit': { description: 'an inline copy', schema: { type: 'integer' } },
+          },
+        },
+      ),
     },
     '/other-header': {
-      get: op('otherHeader', {}, { headers: { ...sharedHeaders, 'X-RateLimit-Reset': { $ref: '#/components/headers/Other' } } }),
+      get: op(
+        'otherHeader',
+        {},
+        { headers: { ...sharedHeaders, 'X-RateLimit-Reset': { $ref: '#/components/headers/Other' } } },
+      ),
     },
     '/two-headers': {
-      get: op('twoHeaders', {}, { headers: { 'X-RateLimit-Limit': sharedHeaders['X-RateLimit-Limit'], 'X-RateLimit-Remaining': sharedHeaders['X-RateLimit-Remaining'] } }),
+      get: op(
+        'twoHeaders',
+        {},
+        {
+          headers: {
+            'X-RateLimit-Limit': sharedHeaders['X-RateLimit-Limit'],
+            'X-RateLimit-Remaining': sharedHeaders['X-RateLimit-Remaining'],
+          },
+        },
+      ),
     },
     '/no-headers': { get: op('noHeaders', {}, { headers: undefined }) },
     '/camel': {
@@ -60,7 +100,11 @@ const broken = {
         requestBody: {
           content: json({
             type: 'object',
-            properties: { badName: { type: 'string' }, scheduleStartTime: { type: 'string' }, good_name: { type: 'string' } },
+            properties: {
+              badName: { type: 'string' },
+              scheduleStartTime: { type: 'string' },
+              good_name: { type: 'string' },
+            },
           }),
         },
       }),
@@ -68,7 +112,11 @@ const broken = {
     '/not-shown': {
       get: op('notShown', {
         responses: {
-          '200': { description: 'ok', headers: sharedHeaders, content: json({ type: 'object', properties: { created_at: { type: 'string', format: 'date-time' } } }) },
+          '200': {
+            description: 'ok',
+            headers: sharedHeaders,
+            content: json({ type: 'object', properties: { created_at: { type: 'string', format: 'date-time' } } }),
+          },
           '404': { description: 'not found', content: json({ type: 'object' }) },
           ...errorResponses,
         },
@@ -86,8 +134,15 @@ const broken = {
       Other: { description: 'another definition', schema: { type: 'integer' } },
     },
     responses: {
-      Unauthorized: { description: 'unauthorized', content: json({ type: 'object', properties: { detail: { type: 'string' } } }) },
-      RateLimited: { description: 'rate limited', headers: sharedHeaders, content: json({ type: 'object', properties: { detail: { type: 'string' } } }) },
+      Unauthorized: {
+        description: 'unauthorized',
+        content: json({ type: 'object', properties: { detail: { type: 'string' } } }),
+      },
+      RateLimited: {
+        description: 'rate limited',
+        headers: sharedHeaders,
+        content: json({ type: 'object', properties: { detail: { type: 'string' } } }),
+      },
     },
   },
 };
@@ -133,7 +188,10 @@ describe('spec lint: each contract rule fires on a broken document', () => {
     ['vapc/success-rate-limit-headers', `${get('/no-headers')}/responses/200`],
     ['vapc/snake-case-properties', `${post('/camel')}/requestBody/content/application~1json/schema/properties/badName`],
     ['rule/no-unshown-error-statuses', `${get('/not-shown')}/responses/404`],
-    ['rule/no-invented-formats', `${get('/not-shown')}/responses/200/content/application~1json/schema/properties/created_at/format`],
+    [
+      'rule/no-invented-formats',
+      `${get('/not-shown')}/responses/200/content/application~1json/schema/properties/created_at/format`,
+    ],
     ['rule/operation-description-actionable', `${get('/terse')}/description`],
     ['rule/operation-identity', get('/anonymous')],
   ])('%s reports %s', (ruleId, pointer) => {
@@ -141,18 +199,42 @@ describe('spec lint: each contract rule fires on a broken document', () => {
   });
 
   it.each([
-    ['vapc/credentialed-operation-401', `${get('/open')}/responses`, 'an operation with `security: []` takes no credentials'],
-    ['vapc/credentialed-operation-401', `${get('/optional-credentials')}/responses`, 'an empty alternative makes credentials optional'],
-    ['vapc/snake-case-properties', `${post('/camel')}/requestBody/content/application~1json/schema/properties/scheduleStartTime`, 'scheduleStartTime is allowed'],
-    ['vapc/snake-case-properties', `${post('/camel')}/requestBody/content/application~1json/schema/properties/good_name`, 'snake_case passes'],
-    ['vapc/shared-rate-limit-headers', `${get('/inline-header')}/responses/200/headers/X-RateLimit-Remaining`, 'a shared $ref passes'],
+    [
+      'vapc/credentialed-operation-401',
+      `${get('/open')}/responses`,
+      'an operation with `security: []` takes no credentials',
+    ],
+    [
+      'vapc/credentialed-operation-401',
+      `${get('/optional-credentials')}/responses`,
+      'an empty alternative makes credentials optional',
+    ],
+    [
+      'vapc/snake-case-properties',
+      `${post('/camel')}/requestBody/content/application~1json/schema/properties/scheduleStartTime`,
+      'scheduleStartTime is allowed',
+    ],
+    [
+      'vapc/snake-case-properties',
+      `${post('/camel')}/requestBody/content/application~1json/schema/properties/good_name`,
+      'snake_case passes',
+    ],
+    [
+      'vapc/shared-rate-limit-headers',
+      `${get('/inline-header')}/responses/200/headers/X-RateLimit-Remaining`,
+      'a shared $ref passes',
+    ],
   ])('%s stays silent on %s (%s)', (ruleId, pointer) => {
     expect(findings(ruleId).map((p) => p.pointer)).not.toContain(pointer);
   });
 
   it('reports findings as data with file, line and message', () => {
     const [finding] = findings('vapc/operation-429');
-    expect(finding).toMatchObject({ severity: 'error', file: expect.stringContaining('broken.yaml'), line: expect.any(Number) });
+    expect(finding).toMatchObject({
+      severity: 'error',
+      file: expect.stringContaining('broken.yaml'),
+      line: expect.any(Number),
+    });
     expect(finding?.message).toMatch(/429/);
   });
 });

@@ -43,7 +43,9 @@ describe('loadDocument: swagger-parser as it ships, no meta-schema patch', () =>
   it('loads a minimal valid document whose server variable has only a default', async () => {
     const file = await write('plain-variable.yaml', document({}));
     const loaded = await loadDocument({ path: file });
-    expect((loaded['servers'] as Array<{ variables: Record<string, unknown> }>)[0]?.variables['base_url']).toEqual({ default: 'http://127.0.0.1:4010' });
+    expect((loaded['servers'] as Array<{ variables: Record<string, unknown> }>)[0]?.variables['base_url']).toEqual({
+      default: 'http://127.0.0.1:4010',
+    });
   });
 
   it('rejects an unknown member of a server variable (validation is on)', async () => {
@@ -53,11 +55,24 @@ describe('loadDocument: swagger-parser as it ships, no meta-schema patch', () =>
 
   it.each([
     ['a document without info', () => ({ ...document({}), info: undefined })],
-    ['a response without a description', () => document({}, { paths: { '/ping': { get: { responses: { '200': {} } } } } })],
+    [
+      'a response without a description',
+      () => document({}, { paths: { '/ping': { get: { responses: { '200': {} } } } } }),
+    ],
     ['a wrong openapi version string', () => ({ ...document({}), openapi: 'three' })],
-    ['a dangling $ref', () => document({}, { paths: { '/ping': { get: { responses: { '200': { $ref: '#/components/responses/Missing' } } } } } })],
+    [
+      'a dangling $ref',
+      () =>
+        document(
+          {},
+          { paths: { '/ping': { get: { responses: { '200': { $ref: '#/components/responses/Missing' } } } } } },
+        ),
+    ],
   ])('rejects %s with E_SPEC_INVALID', async (_what, build) => {
-    const file = await write(`invalid-${Math.random().toString(36).slice(2)}.yaml`, JSON.parse(JSON.stringify(build())));
+    const file = await write(
+      `invalid-${Math.random().toString(36).slice(2)}.yaml`,
+      JSON.parse(JSON.stringify(build())),
+    );
     expect(await codeOf(loadDocument({ path: file }))).toBe('E_SPEC_INVALID');
   });
 
@@ -67,7 +82,8 @@ describe('loadDocument: swagger-parser as it ships, no meta-schema patch', () =>
 
   it('loads the authored spec: its server variable carries no member the swagger-parser meta-schema trips on', async () => {
     const loaded = await loadDocument();
-    const variables = (loaded['servers'] as Array<{ variables: Record<string, Record<string, unknown>> }>)[0]?.variables ?? {};
+    const variables =
+      (loaded['servers'] as Array<{ variables: Record<string, Record<string, unknown>> }>)[0]?.variables ?? {};
     expect(Object.keys(variables['base_url'] ?? {})).toEqual(['default']);
   });
 });

@@ -1,7 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTarget, classifyError, createUndiciTransport, nestingDepth, parseBaseUrl } from '../../../src/transport/undici.js';
+import {
+  buildTarget,
+  classifyError,
+  createUndiciTransport,
+  nestingDepth,
+  parseBaseUrl,
+} from '../../../src/transport/undici.js';
 import { Secrets } from '../../../src/secrets/index.js';
 import { recordRequest, recordResponse, redactValue, toCurl } from '../../../src/secrets/record.js';
 import { createRecordingTransport } from '../../../src/transport/recording.js';
@@ -66,7 +72,15 @@ describe('parseBaseUrl', () => {
     expect(parseBaseUrl('http://127.0.0.1:4010/api').pathname).toBe('/api');
   });
   it('serialises the query in order, encoded, under a path prefix', () => {
-    expect(buildTarget('/api/', { path: '/calls', query: [['limit', '5'], ['provider', 'a b&c']] })).toBe('/api/calls?limit=5&provider=a%20b%26c');
+    expect(
+      buildTarget('/api/', {
+        path: '/calls',
+        query: [
+          ['limit', '5'],
+          ['provider', 'a b&c'],
+        ],
+      }),
+    ).toBe('/api/calls?limit=5&provider=a%20b%26c');
     expect(buildTarget('', { path: '/calls' })).toBe('/calls');
   });
 });
@@ -74,10 +88,21 @@ describe('parseBaseUrl', () => {
 describe('createUndiciTransport', () => {
   it('sends JSON with a content type and returns the parsed body and the wire request', async () => {
     const t = createUndiciTransport({ baseUrl: base });
-    const ex = await t.send({ method: 'post', path: '/echo', query: [['a', '1']], headers: { 'X-Test': 'v' }, json: { n: 1 } });
+    const ex = await t.send({
+      method: 'post',
+      path: '/echo',
+      query: [['a', '1']],
+      headers: { 'X-Test': 'v' },
+      json: { n: 1 },
+    });
     await t.close();
     expect(ex.error).toBeUndefined();
-    expect(ex.request).toEqual({ method: 'POST', url: `${base}/echo?a=1`, headers: { 'x-test': 'v', 'content-type': 'application/json' }, body: '{"n":1}' });
+    expect(ex.request).toEqual({
+      method: 'POST',
+      url: `${base}/echo?a=1`,
+      headers: { 'x-test': 'v', 'content-type': 'application/json' },
+      body: '{"n":1}',
+    });
     const echoed = ex.response!.json as { url: string; body: string; headers: Record<string, string> };
     expect(echoed.url).toBe('/echo?a=1');
     expect(echoed.body).toBe('{"n":1}');
@@ -119,19 +144,27 @@ describe('createUndiciTransport', () => {
     expect(ex.response).toBeUndefined();
   });
 
-  it('ends a request still waiting for headers when its own deadline passes, not when undici\'s timers do', { timeout: 10_000 }, async () => {
-    // undici's headers timeout is a minute away here: only vapc's deadline can end the request.
-    let passDeadline: () => void = () => undefined;
-    const t = createUndiciTransport({ baseUrl: base, timeoutMs: 60_000, startDeadline: (onDeadline) => ((passDeadline = onDeadline), () => undefined) });
-    const seen = new Promise<void>((resolve) => (hangSeen = resolve));
-    const sent = t.send({ method: 'GET', path: '/hang-seen' });
-    await seen;
-    passDeadline();
-    const ex = await sent;
-    await t.close();
-    expect(ex.error).toEqual({ code: 'timeout', message: 'no complete response within 60000 ms' });
-    expect(ex.response).toBeUndefined();
-  });
+  it(
+    "ends a request still waiting for headers when its own deadline passes, not when undici's timers do",
+    { timeout: 10_000 },
+    async () => {
+      // undici's headers timeout is a minute away here: only vapc's deadline can end the request.
+      let passDeadline: () => void = () => undefined;
+      const t = createUndiciTransport({
+        baseUrl: base,
+        timeoutMs: 60_000,
+        startDeadline: (onDeadline) => ((passDeadline = onDeadline), () => undefined),
+      });
+      const seen = new Promise<void>((resolve) => (hangSeen = resolve));
+      const sent = t.send({ method: 'GET', path: '/hang-seen' });
+      await seen;
+      passDeadline();
+      const ex = await sent;
+      await t.close();
+      expect(ex.error).toEqual({ code: 'timeout', message: 'no complete response within 60000 ms' });
+      expect(ex.response).toBeUndefined();
+    },
+  );
 
   it('ends a dripping body at the whole-request deadline', async () => {
     const t = createUndiciTransport({ baseUrl: base, timeoutMs: 300 });
@@ -210,7 +243,11 @@ describe('Secrets and recorded exchanges', () => {
 
   it('hides secret-named fields where they stand and remembers only what it is taught', () => {
     const s = new Secrets();
-    const body = recordResponse(s, { status: 201, headers: {}, text: '{"id":"inv_1","token":"tok_SECRET_999"}', truncated: false }, 1).body!;
+    const body = recordResponse(
+      s,
+      { status: 201, headers: {}, text: '{"id":"inv_1","token":"tok_SECRET_999"}', truncated: false },
+      1,
+    ).body!;
     expect(body).toBe('{"id":"inv_1","token":"[redacted]"}');
     // Seeing a secret-named field teaches nothing: only `learn` does (the runner calls it for x-secret fields of its own successful calls).
     expect(s.text('later: tok_SECRET_999')).toBe('later: tok_SECRET_999');
@@ -220,18 +257,26 @@ describe('Secrets and recorded exchanges', () => {
   });
 
   it('renders a curl line with expandable placeholders', () => {
-    const line = toCurl(recordRequest(r, { method: 'POST', url: 'http://h/campaign', headers: { authorization: 'Bearer sk_live_abcdef123' }, body: "{\"a\":\"it's\"}" }));
-    expect(line).toBe(`curl -sS -i -X POST http://h/campaign -H 'authorization: Bearer '"$VAPC_API_KEY" --data-raw '{"a":"it'\\''s"}'`);
+    const line = toCurl(
+      recordRequest(r, {
+        method: 'POST',
+        url: 'http://h/campaign',
+        headers: { authorization: 'Bearer sk_live_abcdef123' },
+        body: '{"a":"it\'s"}',
+      }),
+    );
+    expect(line).toBe(
+      `curl -sS -i -X POST http://h/campaign -H 'authorization: Bearer '"$VAPC_API_KEY" --data-raw '{"a":"it'\\''s"}'`,
+    );
     expect(line).not.toContain('sk_live');
   });
 
   it('writes a body with control characters in ANSI-C quoting: one line, the same bytes', () => {
-    const line = toCurl({ method: 'POST', url: 'http://h/x', headers: {}, body: 'a\nb\x1b[2J\'c' });
+    const line = toCurl({ method: 'POST', url: 'http://h/x', headers: {}, body: "a\nb\x1b[2J'c" });
     expect(line).toBe(`curl -sS -i -X POST http://h/x --data-raw $'a\\nb\\x1b[2J\\'c'`);
     expect(line).not.toMatch(/[\n\x1b]/);
   });
 });
-
 
 describe('TLS errors are one readable sentence', () => {
   it('https on a port that speaks plain HTTP names the http:// URL to use, not OpenSSL text', async () => {

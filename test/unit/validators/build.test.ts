@@ -19,7 +19,10 @@ function documentWith(thing: Record<string, unknown>): Record<string, unknown> {
         post: {
           operationId: 'postThing',
           parameters: [{ $ref: '#/components/parameters/count' }],
-          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } },
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } },
+          },
           responses: {
             '2XX': { description: 'ok', headers: { 'X-Total': { schema: { type: 'integer' } } } },
             default: { $ref: '#/components/responses/Problem' },
@@ -29,7 +32,12 @@ function documentWith(thing: Record<string, unknown>): Record<string, unknown> {
     },
     components: {
       parameters: { count: { name: 'X-Count', in: 'header', required: true, schema: { type: 'integer', minimum: 1 } } },
-      responses: { Problem: { description: 'p', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Thing' } } } } },
+      responses: {
+        Problem: {
+          description: 'p',
+          content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Thing' } } },
+        },
+      },
       schemas: { Thing: thing },
     },
   };
@@ -54,7 +62,14 @@ describe('planValidators', () => {
   it('reads one validator per component and per operation part, following $refs of parameters and responses', () => {
     const plan = planValidators(documentWith(thing));
     expect(plan.parts.map((p) => p.name).sort()).toEqual(
-      ['op_postThing_2XX_headers', 'op_postThing_body', 'op_postThing_default_body', 'op_postThing_header', 'op_postThing_path', 'schema_Thing'].sort(),
+      [
+        'op_postThing_2XX_headers',
+        'op_postThing_body',
+        'op_postThing_default_body',
+        'op_postThing_header',
+        'op_postThing_path',
+        'schema_Thing',
+      ].sort(),
     );
     const op = plan.manifest.operations['postThing'];
     expect(op?.parameters.header.map((p) => p.name)).toEqual(['X-Count']);
@@ -73,11 +88,18 @@ describe('standalone module', () => {
     mkdirSync(tmp, { recursive: true });
     const file = join(tmp, 'validators.mjs');
     writeFileSync(file, code);
-    const mod = (await import(pathToFileURL(file).href)) as Record<string, ((d: unknown) => boolean) & { errors?: { keyword: string; instancePath: string }[] }>;
+    const mod = (await import(pathToFileURL(file).href)) as Record<
+      string,
+      ((d: unknown) => boolean) & { errors?: { keyword: string; instancePath: string }[] }
+    >;
     const v = mod['schema_Thing']!;
     expect(v({ email: 'a@example.com', tags: ['a', 'b'], description: 'abc' })).toBe(true);
     expect(v({ email: 'not an email', tags: ['a', 'a'], description: 'abcd' })).toBe(false);
-    expect(v.errors?.map((e) => `${e.instancePath}:${e.keyword}`).sort()).toEqual(['/description:maxLength', '/email:format', '/tags:uniqueItems']);
+    expect(v.errors?.map((e) => `${e.instancePath}:${e.keyword}`).sort()).toEqual([
+      '/description:maxLength',
+      '/email:format',
+      '/tags:uniqueItems',
+    ]);
     const path = mod['op_postThing_path']!;
     expect(path({ id: 'x' })).toBe(false);
     expect(path({ id: 'xy' })).toBe(true);
@@ -86,7 +108,9 @@ describe('standalone module', () => {
 
 describe('strict mode', () => {
   it('declares x-* extensions and OpenAPI annotations, and still refuses an unknown keyword', () => {
-    expect(() => createAjv(planValidators(documentWith(thing)), { standalone: false }).getSchema('schema_Thing')).not.toThrow();
+    expect(() =>
+      createAjv(planValidators(documentWith(thing)), { standalone: false }).getSchema('schema_Thing'),
+    ).not.toThrow();
     const typo = { ...thing, properties: { email: { type: 'string', fromat: 'email' } } };
     expect(() => {
       const plan = planValidators(documentWith(typo));

@@ -10,11 +10,14 @@ import { operationIds } from '../../../src/index.js';
 import { packageRoot, paths } from '../../../src/paths.js';
 
 function tableFromSpec(): string {
-  const spec = JSON.parse(readFileSync(paths.bundledJson, 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> };
+  const spec = JSON.parse(readFileSync(paths.bundledJson, 'utf8')) as {
+    paths: Record<string, Record<string, { operationId?: string }>>;
+  };
   const rows = ['| operationId | method | path |', '| --- | --- | --- |'];
   for (const [path, item] of Object.entries(spec.paths)) {
     for (const [method, op] of Object.entries(item)) {
-      if (op && typeof op === 'object' && typeof op.operationId === 'string') rows.push(`| \`${op.operationId}\` | ${method.toUpperCase()} | \`${path}\` |`);
+      if (op && typeof op === 'object' && typeof op.operationId === 'string')
+        rows.push(`| \`${op.operationId}\` | ${method.toUpperCase()} | \`${path}\` |`);
     }
   }
   return rows.join('\n');

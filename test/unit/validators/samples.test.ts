@@ -10,7 +10,11 @@ const samplesDir = join(import.meta.dirname, '..', '..', 'samples');
 
 describe('hand-written samples of every component schema', () => {
   it('cover every component schema of the contract', () => {
-    expect(loadSamples(samplesDir).map((f) => f.schema).sort()).toEqual([...schemaNames()].sort());
+    expect(
+      loadSamples(samplesDir)
+        .map((f) => f.schema)
+        .sort(),
+    ).toEqual([...schemaNames()].sort());
     for (const file of loadSamples(samplesDir)) {
       expect(file.valid.length, file.schema).toBeGreaterThan(0);
       expect(file.invalid.length, file.schema).toBeGreaterThan(0);
@@ -41,7 +45,9 @@ describe('precompiled validators agree with AJV compiled at run time from the sp
   });
 
   it('give the same verdicts and errors on arbitrary JSON and on every sample (seed 20260101)', () => {
-    const samples = loadSamples(samplesDir).flatMap((f) => [...f.valid, ...f.invalid].map((s) => [manifest.schemas[f.schema] as string, s.value] as const));
+    const samples = loadSamples(samplesDir).flatMap((f) =>
+      [...f.valid, ...f.invalid].map((s) => [manifest.schemas[f.schema] as string, s.value] as const),
+    );
     const names = Object.keys(runtime);
     const compare = (name: string, value: unknown): void => {
       const a = (precompiled as unknown as Record<string, Fn>)[name] as Fn;

@@ -57,7 +57,13 @@ const parsedType = (v) => {
 const typeIssue = (expected, v, path) =>
   v === undefined
     ? { code: 'invalid_type', expected, received: 'undefined', path, message: 'Required' }
-    : { code: 'invalid_type', expected, received: parsedType(v), path, message: `Expected ${expected}, received ${parsedType(v)}` };
+    : {
+        code: 'invalid_type',
+        expected,
+        received: parsedType(v),
+        path,
+        message: `Expected ${expected}, received ${parsedType(v)}`,
+      };
 
 const z = {
   string: (opts = {}) => ({
@@ -72,9 +78,32 @@ const z = {
     parse(v, path, issues) {
       if (coerce) v = Number(v);
       if (parsedType(v) !== 'number') return void issues.push(typeIssue('number', v, path));
-      if (int && !Number.isInteger(v)) issues.push({ code: 'invalid_type', expected: 'integer', received: 'float', path, message: 'Expected integer, received float' });
-      if (min !== undefined && v < min) issues.push({ code: 'too_small', minimum: min, type: 'number', inclusive: true, path, message: `Number must be greater than or equal to ${min}` });
-      if (max !== undefined && v > max) issues.push({ code: 'too_big', maximum: max, type: 'number', inclusive: true, path, message: `Number must be less than or equal to ${max}` });
+      if (int && !Number.isInteger(v))
+        issues.push({
+          code: 'invalid_type',
+          expected: 'integer',
+          received: 'float',
+          path,
+          message: 'Expected integer, received float',
+        });
+      if (min !== undefined && v < min)
+        issues.push({
+          code: 'too_small',
+          minimum: min,
+          type: 'number',
+          inclusive: true,
+          path,
+          message: `Number must be greater than or equal to ${min}`,
+        });
+      if (max !== undefined && v > max)
+        issues.push({
+          code: 'too_big',
+          maximum: max,
+          type: 'number',
+          inclusive: true,
+          path,
+          message: `Number must be less than or equal to ${max}`,
+        });
       return v;
     },
   }),
@@ -88,7 +117,12 @@ const z = {
     parse(v, path, issues) {
       if (typeof v !== 'string') return void issues.push(typeIssue(values.map((x) => `'${x}'`).join(' | '), v, path));
       if (!values.includes(v))
-        issues.push({ code: 'invalid_enum_value', options: values, path, message: `Invalid enum value. Expected ${values.map((x) => `'${x}'`).join(' | ')}, received '${v}'` });
+        issues.push({
+          code: 'invalid_enum_value',
+          options: values,
+          path,
+          message: `Invalid enum value. Expected ${values.map((x) => `'${x}'`).join(' | ')}, received '${v}'`,
+        });
       return v;
     },
   }),
@@ -128,8 +162,17 @@ function safeParse(schema, value, where) {
 }
 
 // ---------------------------------------------------------------- schemas
-const speechSettings = z.object({ style: z.string(), responsiveness: z.string(), interruptions: z.string(), emotions: z.string() });
-const recipient = z.object({ phone_number: z.string(), metadata: opt(z.record()), assistant_overrides: opt(z.record()) });
+const speechSettings = z.object({
+  style: z.string(),
+  responsiveness: z.string(),
+  interruptions: z.string(),
+  emotions: z.string(),
+});
+const recipient = z.object({
+  phone_number: z.string(),
+  metadata: opt(z.record()),
+  assistant_overrides: opt(z.record()),
+});
 const STATUSES = ['draft', 'scheduled', 'running', 'paused', 'completed'];
 
 const createCampaignSchema = (channels) =>
@@ -211,7 +254,8 @@ function parseQuery(search) {
         cur = cur[key];
         key = cur.length;
       } else {
-        if (typeof cur[key] !== 'object' || cur[key] === null) cur[key] = cur[key] === undefined ? {} : Object.assign({}, [].concat(cur[key]));
+        if (typeof cur[key] !== 'object' || cur[key] === null)
+          cur[key] = cur[key] === undefined ? {} : Object.assign({}, [].concat(cur[key]));
         cur = cur[key];
         key = sub;
       }
@@ -232,7 +276,8 @@ class HttpError extends Error {
   }
 }
 
-const weakEtag = (buf) => `W/"${buf.length.toString(16)}-${crypto.createHash('sha1').update(buf).digest('base64').substring(0, 27)}"`;
+const weakEtag = (buf) =>
+  `W/"${buf.length.toString(16)}-${crypto.createHash('sha1').update(buf).digest('base64').substring(0, 27)}"`;
 
 function isFresh(req, etag) {
   const inm = req.headers['if-none-match'];
@@ -252,7 +297,8 @@ function send(req, res, status, obj) {
   const etag = weakEtag(buf);
   res.setHeader('ETag', etag);
   const s = res.statusCode;
-  if ((req.method === 'GET' || req.method === 'HEAD') && ((s >= 200 && s < 300) || s === 304) && isFresh(req, etag)) res.statusCode = 304;
+  if ((req.method === 'GET' || req.method === 'HEAD') && ((s >= 200 && s < 300) || s === 304) && isFresh(req, etag))
+    res.statusCode = 304;
   if (res.statusCode === 204 || res.statusCode === 304) {
     res.removeHeader('Content-Type');
     res.removeHeader('Content-Length');
@@ -318,13 +364,18 @@ function readJsonBody(req) {
     req.on('aborted', () => fail(new HttpError(400, 'request aborted', 'request.aborted')));
     stream.on('end', () => {
       if (done) return;
-      if (length !== undefined && received !== length) return fail(new HttpError(400, 'request size did not match content length', 'request.size.invalid'));
+      if (length !== undefined && received !== length)
+        return fail(new HttpError(400, 'request size did not match content length', 'request.size.invalid'));
       done = true;
       const text = Buffer.concat(chunks).toString('utf8');
       if (text.length === 0) return resolve({});
       const first = /^[\x20\x09\x0a\x0d]*(.)/.exec(text);
       if (!first || (first[1] !== '{' && first[1] !== '[')) {
-        const e = new HttpError(400, `Unexpected token ${first ? first[1] : 'end'} in JSON at position ${first ? first[0].length - 1 : 0}`, 'entity.parse.failed');
+        const e = new HttpError(
+          400,
+          `Unexpected token ${first ? first[1] : 'end'} in JSON at position ${first ? first[0].length - 1 : 0}`,
+          'entity.parse.failed',
+        );
         return reject(e);
       }
       try {
@@ -355,7 +406,13 @@ function seed() {
     id: `asst_${1000 + i}`,
     name,
     system_instruction: `You are ${name}, a helpful phone agent.`,
-    voice: { voice_id: `voice_${i}`, tts_provider: 'elevenlabs', tts_model: 'eleven_turbo_v2', language: 'en-US', speed: 1 },
+    voice: {
+      voice_id: `voice_${i}`,
+      tts_provider: 'elevenlabs',
+      tts_model: 'eleven_turbo_v2',
+      language: 'en-US',
+      speed: 1,
+    },
     llm: { llm_provider: 'openai', model: 'gpt-4o-mini' },
     transcriber: { stt_provider: 'deepgram', stt_model: 'nova-2', language: 'en-US' },
     speech_settings: { style: 'neutral', responsiveness: 'balanced', interruptions: 'on', emotions: 'natural' },
@@ -385,7 +442,11 @@ function seed() {
     assistant_speaks_first: i !== 1,
     created_at: iso(base + i * 3600_000),
   });
-  const assistants = [mkAssistant(0, 'Reception', 'pn_1001'), mkAssistant(1, 'Sales', 'pn_1002'), mkAssistant(2, 'Support', null)];
+  const assistants = [
+    mkAssistant(0, 'Reception', 'pn_1001'),
+    mkAssistant(1, 'Sales', 'pn_1002'),
+    mkAssistant(2, 'Support', null),
+  ];
   const calls = [];
   for (let i = 0; i < 64; i++) {
     const provider = providers[i % 3 === 2 ? 1 : 0];
@@ -421,18 +482,40 @@ function seed() {
       total_credits: ended ? dur : 0,
       cost_breakdown: { llm: 0.01, tts: 0.02, stt: 0.01, telephony: 0.03 },
       costs: [{ type: 'telephony', amount: 0.03 }],
-      transcript: ended ? [{ role: 'assistant', text: 'Hello!' }, { role: 'user', text: 'Hi, when are you open?' }] : [],
+      transcript: ended
+        ? [
+            { role: 'assistant', text: 'Hello!' },
+            { role: 'user', text: 'Hi, when are you open?' },
+          ]
+        : [],
     });
   }
   return {
     providers,
-    user: { id: userId, idp_user_id: 'idp|8842197', email: 'ops@acme.example', name: 'Ops Team', default_org_id: orgId },
-    orgs: new Map([[orgId, { id: orgId, name: 'Acme Voice', slug: 'acme-voice', role: 'owner', contact_email: 'ops@acme.example' }]]),
+    user: {
+      id: userId,
+      idp_user_id: 'idp|8842197',
+      email: 'ops@acme.example',
+      name: 'Ops Team',
+      default_org_id: orgId,
+    },
+    orgs: new Map([
+      [orgId, { id: orgId, name: 'Acme Voice', slug: 'acme-voice', role: 'owner', contact_email: 'ops@acme.example' }],
+    ]),
     apiKeys: new Map([[keyId, { id: keyId, name: 'Default key', key: apiKey, user_id: userId, upgraded: false }]]),
     assistants,
     phoneNumbers,
     calls,
-    recipientLists: new Map([['rl_3e7d0b55', { id: 'rl_3e7d0b55', name: 'October leads', recipients: [{ id: 'rcp_1', phone_number: '+14155553001', metadata: { first_name: 'Ada' } }] }]]),
+    recipientLists: new Map([
+      [
+        'rl_3e7d0b55',
+        {
+          id: 'rl_3e7d0b55',
+          name: 'October leads',
+          recipients: [{ id: 'rcp_1', phone_number: '+14155553001', metadata: { first_name: 'Ada' } }],
+        },
+      ],
+    ]),
     campaigns: new Map(),
     invites: [],
   };
@@ -489,20 +572,20 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
   const requireAuth = (req, res) => {
     const key = keyFromBearer(req);
     const uid = req.headers['x-user-id'];
-    if (!key || !uid || uid !== key.user_id) return unauthorized(req, res), false;
+    if (!key || !uid || uid !== key.user_id) return (unauthorized(req, res), false);
     req.user = db.user;
     return true;
   };
   const requireBearer = (req, res) => {
     const key = keyFromBearer(req);
-    if (!key) return unauthorized(req, res), false;
+    if (!key) return (unauthorized(req, res), false);
     req.apiKey = key;
     return true;
   };
 
   const validate = (req, res, schema, where) => {
     const r = safeParse(schema, where === 'query' ? req.query : req.body, where);
-    if (!r.success) return send(req, res, 422, { detail: r.detail }), undefined;
+    if (!r.success) return (send(req, res, 422, { detail: r.detail }), undefined);
     return r;
   };
 
@@ -543,111 +626,199 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
   };
   const updateRecordOf = (c) => {
     const r = recordOf(c);
-    for (const k of ['assistant_name', 'machine_detection_timeout_seconds', 'recipient_list_id', 'recipient_list_name', 'recipient_list_row_count', 'counts']) delete r[k];
+    for (const k of [
+      'assistant_name',
+      'machine_detection_timeout_seconds',
+      'recipient_list_id',
+      'recipient_list_name',
+      'recipient_list_row_count',
+      'counts',
+    ])
+      delete r[k];
     return r;
   };
 
   const routes = [
-    ['GET', '/health', [], (req, res) =>
-      send(req, res, 200, { status: 'ok', multi_user: true, users: 1, resource_usage: { cpu_percent: 50, memory_percent: 50 }, uptime_seconds: Math.round(process.uptime()) })],
-    ['GET', '/protected', [requireAuth], (req, res) =>
-      send(req, res, 200, { message: `Hello, ${req.headers['x-user-id']}! You have access to this protected endpoint.`, user_id: req.headers['x-user-id'] })],
-    ['GET', '/users/me', [requireAuth], (req, res) =>
-      send(req, res, 200, { user: db.user, orgs: [...db.orgs.values()], default_org_id: db.user.default_org_id })],
-    ['GET', '/assistants', [requireAuth], (req, res) =>
-      send(req, res, 200, db.assistants.map(({ created_at, ...a }) => (void created_at, a)))],
-    ['GET', '/calls', [requireAuth], (req, res) => {
-      const r = validate(req, res, listCallsSchema, 'query');
-      if (!r) return;
-      const { limit, offset, provider } = r.data;
-      let calls = [...db.calls].sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
-      if (provider) calls = calls.filter((c) => c.provider === provider);
-      send(req, res, 200, calls.slice(offset, offset + limit));
-    }],
-    ['POST', '/campaign', [requireAuth], (req, res) => {
-      const r = validate(req, res, createSchema, 'body');
-      if (!r) return;
-      const b = r.data;
-      const assistant = db.assistants.find((a) => a.id === b.assistant_id);
-      if (!assistant) return send(req, res, 404, { detail: 'Assistant not found' });
-      if (b.recipient_list_id !== undefined && !db.recipientLists.has(b.recipient_list_id)) return send(req, res, 404, { detail: 'Recipient list not found' });
-      const now = new Date().toISOString();
-      const c = {
-        id: crypto.randomUUID(),
-        name: b.name,
-        assistant_id: b.assistant_id,
-        assistant_name: assistant.name,
-        channel: b.channel,
-        phone_number_id: b.phone_number_id,
-        caller_id_number: db.phoneNumbers.get(b.phone_number_id)?.number,
-        status: 'draft',
-        max_concurrency: b.max_concurrency,
-        retry_policy: b.retry_policy,
-        speech_settings: b.speech_settings,
-        schedule_start_time: b.scheduleStartTime,
-        schedule_end_time: b.scheduleEndTime,
-        campaign_context: b.campaign_context,
-        opening_message_template: b.opening_message_template,
-        use_returning_greeting: b.use_returning_greeting,
-        use_short_term_summaries: b.use_short_term_summaries,
-        short_term_summaries_limit: b.short_term_summaries_limit,
-        machine_detection_timeout_seconds: b.machine_detection_timeout_seconds,
-        recipient_list_id: b.recipient_list_id,
-        recipients: b.recipients,
-        created_at: now,
-        updated_at: now,
-      };
-      db.campaigns.set(c.id, c);
-      send(req, res, 201, recordOf(c));
-    }],
-    ['GET', '/campaign/:campaign_id', [requireAuth], (req, res) => {
-      const c = db.campaigns.get(req.params.campaign_id);
-      if (!c) return send(req, res, 404, { detail: 'Campaign not found' });
-      send(req, res, 200, { campaign: recordOf(c), counts: countsOf(c), calls: [] });
-    }],
-    ['PATCH', '/campaign/:campaign_id', [requireAuth], (req, res) => {
-      const r = validate(req, res, updateCampaignSchema, 'body');
-      if (!r) return;
-      const c = db.campaigns.get(req.params.campaign_id);
-      if (!c) return send(req, res, 404, { detail: 'Campaign not found' });
-      Object.assign(c, r.data, { updated_at: new Date().toISOString() });
-      send(req, res, 200, updateRecordOf(c));
-    }],
-    ['POST', '/recipient-lists/:recipient_list_id/recipients', [requireAuth], (req, res) => {
-      const r = validate(req, res, addRecipientSchema, 'body');
-      if (!r) return;
-      const list = db.recipientLists.get(req.params.recipient_list_id);
-      if (!list) return send(req, res, 404, { detail: 'Recipient list not found' });
-      const rec = { id: rid('rcp'), phone_number: r.data.phone_number, metadata: r.data.metadata ?? {}, recipient_list_id: list.id, created_at: new Date().toISOString() };
-      list.recipients.push(rec);
-      send(req, res, 201, rec);
-    }],
-    ['POST', '/orgs/:org_id/invites', [requireAuth], (req, res) => {
-      const r = validate(req, res, inviteSchema, 'body');
-      if (!r) return;
-      const org = db.orgs.get(req.params.org_id);
-      if (!org) return send(req, res, 404, { detail: 'Organization not found' });
-      const inv = {
-        id: rid('inv'),
-        email: r.data.email,
-        role: r.data.role ?? 'developer',
-        expires_at: new Date(Date.now() + 7 * 86400_000).toISOString(),
-        token: crypto.randomBytes(24).toString('base64url'),
-      };
-      db.invites.push({ ...inv, org_id: org.id });
-      send(req, res, 201, inv);
-    }],
-    ['POST', '/api-keys/api-keys/:key_id/regenerate', [requireBearer], (req, res) => {
-      const k = db.apiKeys.get(req.params.key_id);
-      if (!k || k.user_id !== req.apiKey.user_id) return send(req, res, 404, { detail: 'API key not found' });
-      k.key = `sk_live_${crypto.randomBytes(16).toString('hex')}`;
-      if (k.id === fixtures.api_key_id) fixtures.api_key = k.key;
-      send(req, res, 200, { key: k.key, id: k.id, name: k.name, upgraded: k.upgraded });
-    }],
+    [
+      'GET',
+      '/health',
+      [],
+      (req, res) =>
+        send(req, res, 200, {
+          status: 'ok',
+          multi_user: true,
+          users: 1,
+          resource_usage: { cpu_percent: 50, memory_percent: 50 },
+          uptime_seconds: Math.round(process.uptime()),
+        }),
+    ],
+    [
+      'GET',
+      '/protected',
+      [requireAuth],
+      (req, res) =>
+        send(req, res, 200, {
+          message: `Hello, ${req.headers['x-user-id']}! You have access to this protected endpoint.`,
+          user_id: req.headers['x-user-id'],
+        }),
+    ],
+    [
+      'GET',
+      '/users/me',
+      [requireAuth],
+      (req, res) =>
+        send(req, res, 200, { user: db.user, orgs: [...db.orgs.values()], default_org_id: db.user.default_org_id }),
+    ],
+    [
+      'GET',
+      '/assistants',
+      [requireAuth],
+      (req, res) =>
+        send(
+          req,
+          res,
+          200,
+          db.assistants.map(({ created_at, ...a }) => (void created_at, a)),
+        ),
+    ],
+    [
+      'GET',
+      '/calls',
+      [requireAuth],
+      (req, res) => {
+        const r = validate(req, res, listCallsSchema, 'query');
+        if (!r) return;
+        const { limit, offset, provider } = r.data;
+        let calls = [...db.calls].sort((a, b) =>
+          a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0,
+        );
+        if (provider) calls = calls.filter((c) => c.provider === provider);
+        send(req, res, 200, calls.slice(offset, offset + limit));
+      },
+    ],
+    [
+      'POST',
+      '/campaign',
+      [requireAuth],
+      (req, res) => {
+        const r = validate(req, res, createSchema, 'body');
+        if (!r) return;
+        const b = r.data;
+        const assistant = db.assistants.find((a) => a.id === b.assistant_id);
+        if (!assistant) return send(req, res, 404, { detail: 'Assistant not found' });
+        if (b.recipient_list_id !== undefined && !db.recipientLists.has(b.recipient_list_id))
+          return send(req, res, 404, { detail: 'Recipient list not found' });
+        const now = new Date().toISOString();
+        const c = {
+          id: crypto.randomUUID(),
+          name: b.name,
+          assistant_id: b.assistant_id,
+          assistant_name: assistant.name,
+          channel: b.channel,
+          phone_number_id: b.phone_number_id,
+          caller_id_number: db.phoneNumbers.get(b.phone_number_id)?.number,
+          status: 'draft',
+          max_concurrency: b.max_concurrency,
+          retry_policy: b.retry_policy,
+          speech_settings: b.speech_settings,
+          schedule_start_time: b.scheduleStartTime,
+          schedule_end_time: b.scheduleEndTime,
+          campaign_context: b.campaign_context,
+          opening_message_template: b.opening_message_template,
+          use_returning_greeting: b.use_returning_greeting,
+          use_short_term_summaries: b.use_short_term_summaries,
+          short_term_summaries_limit: b.short_term_summaries_limit,
+          machine_detection_timeout_seconds: b.machine_detection_timeout_seconds,
+          recipient_list_id: b.recipient_list_id,
+          recipients: b.recipients,
+          created_at: now,
+          updated_at: now,
+        };
+        db.campaigns.set(c.id, c);
+        send(req, res, 201, recordOf(c));
+      },
+    ],
+    [
+      'GET',
+      '/campaign/:campaign_id',
+      [requireAuth],
+      (req, res) => {
+        const c = db.campaigns.get(req.params.campaign_id);
+        if (!c) return send(req, res, 404, { detail: 'Campaign not found' });
+        send(req, res, 200, { campaign: recordOf(c), counts: countsOf(c), calls: [] });
+      },
+    ],
+    [
+      'PATCH',
+      '/campaign/:campaign_id',
+      [requireAuth],
+      (req, res) => {
+        const r = validate(req, res, updateCampaignSchema, 'body');
+        if (!r) return;
+        const c = db.campaigns.get(req.params.campaign_id);
+        if (!c) return send(req, res, 404, { detail: 'Campaign not found' });
+        Object.assign(c, r.data, { updated_at: new Date().toISOString() });
+        send(req, res, 200, updateRecordOf(c));
+      },
+    ],
+    [
+      'POST',
+      '/recipient-lists/:recipient_list_id/recipients',
+      [requireAuth],
+      (req, res) => {
+        const r = validate(req, res, addRecipientSchema, 'body');
+        if (!r) return;
+        const list = db.recipientLists.get(req.params.recipient_list_id);
+        if (!list) return send(req, res, 404, { detail: 'Recipient list not found' });
+        const rec = {
+          id: rid('rcp'),
+          phone_number: r.data.phone_number,
+          metadata: r.data.metadata ?? {},
+          recipient_list_id: list.id,
+          created_at: new Date().toISOString(),
+        };
+        list.recipients.push(rec);
+        send(req, res, 201, rec);
+      },
+    ],
+    [
+      'POST',
+      '/orgs/:org_id/invites',
+      [requireAuth],
+      (req, res) => {
+        const r = validate(req, res, inviteSchema, 'body');
+        if (!r) return;
+        const org = db.orgs.get(req.params.org_id);
+        if (!org) return send(req, res, 404, { detail: 'Organization not found' });
+        const inv = {
+          id: rid('inv'),
+          email: r.data.email,
+          role: r.data.role ?? 'developer',
+          expires_at: new Date(Date.now() + 7 * 86400_000).toISOString(),
+          token: crypto.randomBytes(24).toString('base64url'),
+        };
+        db.invites.push({ ...inv, org_id: org.id });
+        send(req, res, 201, inv);
+      },
+    ],
+    [
+      'POST',
+      '/api-keys/api-keys/:key_id/regenerate',
+      [requireBearer],
+      (req, res) => {
+        const k = db.apiKeys.get(req.params.key_id);
+        if (!k || k.user_id !== req.apiKey.user_id) return send(req, res, 404, { detail: 'API key not found' });
+        k.key = `sk_live_${crypto.randomBytes(16).toString('hex')}`;
+        if (k.id === fixtures.api_key_id) fixtures.api_key = k.key;
+        send(req, res, 200, { key: k.key, id: k.id, name: k.name, upgraded: k.upgraded });
+      },
+    ],
   ].map(([method, path, mws, handler]) => {
     const names = [];
     const re = new RegExp(
-      '^' + path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:(\w+)/g, (_, n) => (names.push(n), '(?:([^\\/]+?))')) + '\\/?$',
+      '^' +
+        path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:(\w+)/g, (_, n) => (names.push(n), '(?:([^\\/]+?))')) +
+        '\\/?$',
       'i',
     );
     return { method, re, names, mws, handler };
@@ -656,7 +827,9 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
   const errorHandler = (err, req, res) => {
     if (res.headersSent) return res.destroy();
     if (err && err.type === 'entity.parse.failed')
-      return send(req, res, 422, { detail: [{ loc: ['body'], msg: `JSON parse error: ${err.message}`, type: 'json_invalid' }] });
+      return send(req, res, 422, {
+        detail: [{ loc: ['body'], msg: `JSON parse error: ${err.message}`, type: 'json_invalid' }],
+      });
     const status = err && Number.isInteger(err.status) && err.status >= 400 && err.status < 600 ? err.status : 500;
     send(req, res, status, { detail: status < 500 ? err.message : 'Internal Server Error' });
   };

@@ -47,12 +47,12 @@ function pyJsonLoads(s) {
     if (c === '"') return string();
     if (c === '{') return object();
     if (c === '[') return array();
-    if (s.startsWith('null', i)) return (i += 4), null;
-    if (s.startsWith('true', i)) return (i += 4), true;
-    if (s.startsWith('false', i)) return (i += 5), false;
-    if (s.startsWith('NaN', i)) return (i += 3), NaN;
-    if (s.startsWith('Infinity', i)) return (i += 8), Infinity;
-    if (s.startsWith('-Infinity', i)) return (i += 9), -Infinity;
+    if (s.startsWith('null', i)) return ((i += 4), null);
+    if (s.startsWith('true', i)) return ((i += 4), true);
+    if (s.startsWith('false', i)) return ((i += 5), false);
+    if (s.startsWith('NaN', i)) return ((i += 3), NaN);
+    if (s.startsWith('Infinity', i)) return ((i += 8), Infinity);
+    if (s.startsWith('-Infinity', i)) return ((i += 9), -Infinity);
     const m = /^(-?(?:0|[1-9]\d*))(\.\d+)?([eE][-+]?\d+)?/.exec(s.slice(i, i + 4096));
     if (m && m[0] !== '') {
       i += m[0].length;
@@ -103,7 +103,7 @@ function pyJsonLoads(s) {
     i++;
     const o = {};
     ws();
-    if (s[i] === '}') return i++, o;
+    if (s[i] === '}') return (i++, o);
     for (;;) {
       if (s[i] !== '"') throw new JSONDecodeError('Expecting property name enclosed in double quotes', i);
       const k = string();
@@ -114,7 +114,7 @@ function pyJsonLoads(s) {
       const v = value();
       Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
       ws();
-      if (s[i] === '}') return i++, o;
+      if (s[i] === '}') return (i++, o);
       if (s[i] !== ',') throw new JSONDecodeError("Expecting ',' delimiter", i);
       i++;
       ws();
@@ -125,12 +125,12 @@ function pyJsonLoads(s) {
     i++;
     const a = [];
     ws();
-    if (s[i] === ']') return i++, a;
+    if (s[i] === ']') return (i++, a);
     for (;;) {
       ws();
       a.push(value());
       ws();
-      if (s[i] === ']') return i++, a;
+      if (s[i] === ']') return (i++, a);
       if (s[i] !== ',') throw new JSONDecodeError("Expecting ',' delimiter", i);
       i++;
     }
@@ -166,8 +166,22 @@ function pyJsonDumps(v) {
 
 const isDict = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const err = (type, loc, msg, input, ctx) => (ctx ? { type, loc, msg, input, ctx } : { type, loc, msg, input });
-const cmp = (a, b) => (typeof a === 'bigint' || typeof b === 'bigint' ? (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0) : a - b);
-const BOOL_STR = { '0': false, off: false, f: false, false: false, n: false, no: false, '1': true, on: true, t: true, true: true, y: true, yes: true };
+const cmp = (a, b) =>
+  typeof a === 'bigint' || typeof b === 'bigint' ? (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0) : a - b;
+const BOOL_STR = {
+  0: false,
+  off: false,
+  f: false,
+  false: false,
+  n: false,
+  no: false,
+  1: true,
+  on: true,
+  t: true,
+  true: true,
+  y: true,
+  yes: true,
+};
 
 /** Validates one value against a field type; pushes errors; returns the coerced value. */
 function validate(v, t, loc, errors) {
@@ -182,45 +196,74 @@ function validate(v, t, loc, errors) {
       if (typeof v === 'bigint') n = v;
       else if (typeof v === 'boolean') n = v ? 1 : 0;
       else if (typeof v === 'number') {
-        if (!Number.isFinite(v)) return errors.push(err('finite_number', loc, 'Input should be a finite number', v)), undefined;
+        if (!Number.isFinite(v))
+          return (errors.push(err('finite_number', loc, 'Input should be a finite number', v)), undefined);
         if (!Number.isInteger(v))
-          return errors.push(err('int_from_float', loc, 'Input should be a valid integer, got a number with a fractional part', v)), undefined;
+          return (
+            errors.push(
+              err('int_from_float', loc, 'Input should be a valid integer, got a number with a fractional part', v),
+            ),
+            undefined
+          );
         n = v;
       } else if (typeof v === 'string') {
         const m = /^([+-]?\d+)(?:\.0*)?$/.exec(v.trim());
-        if (!m) return errors.push(err('int_parsing', loc, 'Input should be a valid integer, unable to parse string as an integer', v)), undefined;
+        if (!m)
+          return (
+            errors.push(
+              err('int_parsing', loc, 'Input should be a valid integer, unable to parse string as an integer', v),
+            ),
+            undefined
+          );
         const b = BigInt(m[1]);
         n = b >= BigInt(Number.MIN_SAFE_INTEGER) && b <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(b) : b;
-      } else return errors.push(err('int_type', loc, 'Input should be a valid integer', v)), undefined;
+      } else return (errors.push(err('int_type', loc, 'Input should be a valid integer', v)), undefined);
       if (t.ge !== undefined && cmp(n, t.ge) < 0)
-        return errors.push(err('greater_than_equal', loc, `Input should be greater than or equal to ${t.ge}`, v, { ge: t.ge })), undefined;
+        return (
+          errors.push(
+            err('greater_than_equal', loc, `Input should be greater than or equal to ${t.ge}`, v, { ge: t.ge }),
+          ),
+          undefined
+        );
       if (t.le !== undefined && cmp(n, t.le) > 0)
-        return errors.push(err('less_than_equal', loc, `Input should be less than or equal to ${t.le}`, v, { le: t.le })), undefined;
+        return (
+          errors.push(err('less_than_equal', loc, `Input should be less than or equal to ${t.le}`, v, { le: t.le })),
+          undefined
+        );
       return n;
     }
     case 'bool':
       if (typeof v === 'boolean') return v;
       if (typeof v === 'number' && (v === 0 || v === 1)) return v === 1;
-      if (typeof v === 'string' && Object.hasOwn(BOOL_STR, v.trim().toLowerCase())) return BOOL_STR[v.trim().toLowerCase()];
+      if (typeof v === 'string' && Object.hasOwn(BOOL_STR, v.trim().toLowerCase()))
+        return BOOL_STR[v.trim().toLowerCase()];
       if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'string')
-        return errors.push(err('bool_parsing', loc, 'Input should be a valid boolean, unable to interpret input', v)), undefined;
-      return errors.push(err('bool_type', loc, 'Input should be a valid boolean', v)), undefined;
+        return (
+          errors.push(err('bool_parsing', loc, 'Input should be a valid boolean, unable to interpret input', v)),
+          undefined
+        );
+      return (errors.push(err('bool_type', loc, 'Input should be a valid boolean', v)), undefined);
     case 'dict':
       if (isDict(v)) return v;
-      return errors.push(err('dict_type', loc, 'Input should be a valid dictionary', v)), undefined;
+      return (errors.push(err('dict_type', loc, 'Input should be a valid dictionary', v)), undefined);
     case 'enum': {
       if (typeof v === 'string' && t.values.includes(v)) return v;
       const q = t.values.map((x) => `'${x}'`);
       const expected = q.length > 1 ? `${q.slice(0, -1).join(', ')} or ${q[q.length - 1]}` : q[0];
-      return errors.push(err('enum', loc, `Input should be ${expected}`, v, { expected })), undefined;
+      return (errors.push(err('enum', loc, `Input should be ${expected}`, v, { expected })), undefined);
     }
     case 'list':
-      if (!Array.isArray(v)) return errors.push(err('list_type', loc, 'Input should be a valid list', v)), undefined;
+      if (!Array.isArray(v)) return (errors.push(err('list_type', loc, 'Input should be a valid list', v)), undefined);
       return v.map((x, k) => validate(x, t.item, [...loc, k], errors));
     case 'model':
     case 'model_root': {
       if (!isDict(v))
-        return errors.push(err('model_attributes_type', loc, 'Input should be a valid dictionary or object to extract fields from', v)), undefined;
+        return (
+          errors.push(
+            err('model_attributes_type', loc, 'Input should be a valid dictionary or object to extract fields from', v),
+          ),
+          undefined
+        );
       const out = {};
       const set = new Set();
       for (const [name, ft] of Object.entries(t.fields)) {
@@ -313,7 +356,8 @@ const isoZ = (ms) => {
 };
 
 /** urllib.parse.unquote: %XX runs decoded as UTF-8 with replacement, invalid escapes kept. */
-const unquote = (p) => p.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8'));
+const unquote = (p) =>
+  p.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8'));
 
 const ALL_METHODS = 'DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT';
 
@@ -333,12 +377,34 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
   const RL_ID = 'rl_fapi_8f14e45fce';
   const KEY_ID = 'key_fapi_c9f0f895fb';
   const keys = new Map([['fapi_sk_3b9d8e7f6a5c4b3a2d1e0f9a8b7c', { id: KEY_ID, user: USER_ID, name: 'Default key' }]]);
-  const fixtures = { api_key: [...keys.keys()][0], user_id: USER_ID, org_id: ORG_ID, recipient_list_id: RL_ID, api_key_id: KEY_ID, channels: [...CHANNELS] };
+  const fixtures = {
+    api_key: [...keys.keys()][0],
+    user_id: USER_ID,
+    org_id: ORG_ID,
+    recipient_list_id: RL_ID,
+    api_key_id: KEY_ID,
+    channels: [...CHANNELS],
+  };
 
-  const user = { id: USER_ID, idp_user_id: 'idp|fapi0001', email: 'owner@example.com', name: 'Fast Owner', default_org_id: ORG_ID };
-  const orgs = new Map([[ORG_ID, { id: ORG_ID, name: 'Fast Org', slug: 'fast-org', role: 'owner', contact_email: 'owner@example.com' }]]);
+  const user = {
+    id: USER_ID,
+    idp_user_id: 'idp|fapi0001',
+    email: 'owner@example.com',
+    name: 'Fast Owner',
+    default_org_id: ORG_ID,
+  };
+  const orgs = new Map([
+    [ORG_ID, { id: ORG_ID, name: 'Fast Org', slug: 'fast-org', role: 'owner', contact_email: 'owner@example.com' }],
+  ]);
   const recipientLists = new Map([
-    [RL_ID, { id: RL_ID, name: 'Seed list', recipients: [{ id: randomUUID(), phone_number: '+15550100001', metadata: { first_name: 'Ada' } }] }],
+    [
+      RL_ID,
+      {
+        id: RL_ID,
+        name: 'Seed list',
+        recipients: [{ id: randomUUID(), phone_number: '+15550100001', metadata: { first_name: 'Ada' } }],
+      },
+    ],
   ]);
   const speech = () => ({ style: 'neutral', responsiveness: 'balanced', interruptions: 'on', emotions: 'natural' });
   const assistant = (id, name, phone) => ({
@@ -419,7 +485,12 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       total_credits: done ? k % 9 : null,
       cost_breakdown: done ? { llm: 0.01, tts: 0.01 } : null,
       costs: done ? [{ type: 'llm', amount: 0.01 }] : null,
-      transcript: done ? [{ role: 'agent', text: 'Hello!' }, { role: 'user', text: 'Hi.' }] : null,
+      transcript: done
+        ? [
+            { role: 'agent', text: 'Hello!' },
+            { role: 'user', text: 'Hi.' },
+          ]
+        : null,
     });
   }
   calls.reverse(); // newest first
@@ -433,7 +504,8 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     const scheme = sp < 0 ? h : h.slice(0, sp);
     const cred = sp < 0 ? '' : h.slice(sp + 1);
     if (!scheme || !cred) throw new HTTPException(401, 'Not authenticated', { 'www-authenticate': 'Bearer' });
-    if (scheme.toLowerCase() !== 'bearer') throw new HTTPException(401, 'Invalid authentication credentials', { 'www-authenticate': 'Bearer' });
+    if (scheme.toLowerCase() !== 'bearer')
+      throw new HTTPException(401, 'Invalid authentication credentials', { 'www-authenticate': 'Bearer' });
     return cred;
   }
   function userHeader(req) {
@@ -485,7 +557,14 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     created_at: c.created_at,
     updated_at: c.updated_at,
   });
-  const OMITTED_ON_UPDATE = ['assistant_name', 'machine_detection_timeout_seconds', 'recipient_list_id', 'recipient_list_name', 'recipient_list_row_count', 'counts'];
+  const OMITTED_ON_UPDATE = [
+    'assistant_name',
+    'machine_detection_timeout_seconds',
+    'recipient_list_id',
+    'recipient_list_name',
+    'recipient_list_row_count',
+    'counts',
+  ];
   const updateRecord = (c) => {
     const r = campaignRecord(c);
     for (const k of OMITTED_ON_UPDATE) delete r[k];
@@ -493,10 +572,29 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
   };
   const counts = (c) => {
     const total = (c.recipients?.length ?? 0) + (c.recipient_list_row_count ?? 0);
-    return { total, pending: c.status === 'completed' ? 0 : total, in_progress: 0, completed: c.status === 'completed' ? total : 0, failed: 0 };
+    return {
+      total,
+      pending: c.status === 'completed' ? 0 : total,
+      in_progress: 0,
+      completed: c.status === 'completed' ? total : 0,
+      failed: 0,
+    };
   };
-  const speechOut = (s) => (s ? { style: s.style ?? null, responsiveness: s.responsiveness ?? null, interruptions: s.interruptions ?? null, emotions: s.emotions ?? null } : null);
-  const recipientsOut = (rs) => (rs ?? []).map((r) => ({ phone_number: r.phone_number ?? null, metadata: r.metadata ?? null, assistant_overrides: r.assistant_overrides ?? null }));
+  const speechOut = (s) =>
+    s
+      ? {
+          style: s.style ?? null,
+          responsiveness: s.responsiveness ?? null,
+          interruptions: s.interruptions ?? null,
+          emotions: s.emotions ?? null,
+        }
+      : null;
+  const recipientsOut = (rs) =>
+    (rs ?? []).map((r) => ({
+      phone_number: r.phone_number ?? null,
+      metadata: r.metadata ?? null,
+      assistant_overrides: r.assistant_overrides ?? null,
+    }));
 
   // --- endpoints: (ctx) => [status, body]
   const routes = [
@@ -504,7 +602,11 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       method: 'GET',
       path: '/calls',
       auth: verifyUser,
-      query: { limit: { kind: 'int', ge: 0, le: 1000, default: 50 }, offset: { kind: 'int', ge: 0, default: 0 }, provider: { kind: 'str', default: null } },
+      query: {
+        limit: { kind: 'int', ge: 0, le: 1000, default: 50 },
+        offset: { kind: 'int', ge: 0, default: 0 },
+        provider: { kind: 'str', default: null },
+      },
       handler: ({ query }) => {
         const list = query.provider ? calls.filter((c) => c.provider === query.provider) : calls;
         const off = Number(query.offset > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : query.offset);
@@ -596,7 +698,13 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       handler: ({ params, body }) => {
         const list = recipientLists.get(params.recipient_list_id);
         if (!list) throw new HTTPException(404, 'Recipient list not found');
-        const r = { id: randomUUID(), recipient_list_id: list.id, phone_number: body.phone_number ?? null, metadata: body.metadata ?? {}, created_at: isoZ(Date.now()) };
+        const r = {
+          id: randomUUID(),
+          recipient_list_id: list.id,
+          phone_number: body.phone_number ?? null,
+          metadata: body.metadata ?? {},
+          created_at: isoZ(Date.now()),
+        };
         list.recipients.push(r);
         return [200, r];
       },
@@ -620,7 +728,12 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
         ];
       },
     },
-    { method: 'GET', path: '/users/me', auth: verifyUser, handler: () => [200, { user, orgs: [...orgs.values()], default_org_id: ORG_ID }] },
+    {
+      method: 'GET',
+      path: '/users/me',
+      auth: verifyUser,
+      handler: () => [200, { user, orgs: [...orgs.values()], default_org_id: ORG_ID }],
+    },
     { method: 'GET', path: '/assistants', auth: verifyUser, handler: () => [200, assistants] },
     {
       method: 'POST',
@@ -638,26 +751,44 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     {
       method: 'GET',
       path: '/health',
-      handler: () => [200, { status: 'healthy', multi_user: true, resource_usage: { memory_percent: 50.0, cpu_percent: 12.5 } }],
+      handler: () => [
+        200,
+        { status: 'healthy', multi_user: true, resource_usage: { memory_percent: 50.0, cpu_percent: 12.5 } },
+      ],
     },
-    { method: 'OPTIONS', path: '/user-credentials/user-credentials/{credential_id}', auth: verifyBearer, handler: () => [200, {}] },
+    {
+      method: 'OPTIONS',
+      path: '/user-credentials/user-credentials/{credential_id}',
+      auth: verifyBearer,
+      handler: () => [200, {}],
+    },
     { method: 'OPTIONS', path: '/logs/chat-logs/{session_id}', auth: verifyBearer, handler: () => [200, {}] },
     { method: 'OPTIONS', path: '/logs/chat-sessions', auth: verifyBearer, handler: () => [200, {}] },
     {
       method: 'GET',
       path: '/protected',
       auth: verifyUser,
-      handler: ({ auth }) => [200, { message: `Hello, ${auth.userId}! This is a protected endpoint.`, user_id: auth.userId }],
+      handler: ({ auth }) => [
+        200,
+        { message: `Hello, ${auth.userId}! This is a protected endpoint.`, user_id: auth.userId },
+      ],
     },
     {
       method: 'GET',
       path: '/openapi.json',
-      handler: () => [200, { openapi: '3.1.0', info: { title: 'Voice-Agent Platform API', version: '2.0.1' }, paths: {} }],
+      handler: () => [
+        200,
+        { openapi: '3.1.0', info: { title: 'Voice-Agent Platform API', version: '2.0.1' }, paths: {} },
+      ],
     },
     {
       method: 'GET',
       path: '/docs',
-      handler: () => [200, '<!DOCTYPE html><html><head><title>Voice-Agent Platform API - Swagger UI</title></head><body><div id="swagger-ui"></div></body></html>', 'text/html; charset=utf-8'],
+      handler: () => [
+        200,
+        '<!DOCTYPE html><html><head><title>Voice-Agent Platform API - Swagger UI</title></head><body><div id="swagger-ui"></div></body></html>',
+        'text/html; charset=utf-8',
+      ],
     },
   ];
   for (const r of routes) {
@@ -711,13 +842,24 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
         if (!(e instanceof NotJSONCompliant)) throw e;
         // ServerErrorMiddleware, outside CORS and slowapi: plain 500
         const t = 'Internal Server Error';
-        res.writeHead(500, { date: new Date().toUTCString(), server: 'uvicorn', 'content-length': String(t.length), 'content-type': 'text/plain; charset=utf-8' });
+        res.writeHead(500, {
+          date: new Date().toUTCString(),
+          server: 'uvicorn',
+          'content-length': String(t.length),
+          'content-type': 'text/plain; charset=utf-8',
+        });
         res.end(t);
         return;
       }
     } else text = body;
     const buf = Buffer.from(text, 'utf8');
-    const h = { date: new Date().toUTCString(), server: 'uvicorn', 'content-length': String(buf.length), 'content-type': contentType, ...headers };
+    const h = {
+      date: new Date().toUTCString(),
+      server: 'uvicorn',
+      'content-length': String(buf.length),
+      'content-type': contentType,
+      ...headers,
+    };
     if (req.headers.origin !== undefined) h['access-control-allow-origin'] = '*';
     res.writeHead(status, h);
     res.end(buf);
@@ -738,10 +880,19 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     const path = unquote(rawPath);
 
     // CORSMiddleware (outermost): preflights answered here
-    if (method === 'OPTIONS' && req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined) {
+    if (
+      method === 'OPTIONS' &&
+      req.headers.origin !== undefined &&
+      req.headers['access-control-request-method'] !== undefined
+    ) {
       req.resume();
-      const h = { 'access-control-allow-origin': '*', 'access-control-allow-methods': ALL_METHODS, 'access-control-max-age': '600' };
-      if (req.headers['access-control-request-headers'] !== undefined) h['access-control-allow-headers'] = req.headers['access-control-request-headers'];
+      const h = {
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': ALL_METHODS,
+        'access-control-max-age': '600',
+      };
+      if (req.headers['access-control-request-headers'] !== undefined)
+        h['access-control-allow-headers'] = req.headers['access-control-request-headers'];
       const okMethod = ALL_METHODS.split(', ').includes(req.headers['access-control-request-method']);
       const text = okMethod ? 'OK' : 'Disallowed CORS method';
       res.writeHead(okMethod ? 200 : 400, {
@@ -801,14 +952,28 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
           } catch {
             // customisation 3: stock FastAPI says 400 here
             throw new RequestValidationError([
-              { type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {}, ctx: { error: "'utf-8' codec can't decode bytes" } },
+              {
+                type: 'json_invalid',
+                loc: ['body', 0],
+                msg: 'JSON decode error',
+                input: {},
+                ctx: { error: "'utf-8' codec can't decode bytes" },
+              },
             ]);
           }
           try {
             body = pyJsonLoads(text);
           } catch (e) {
             if (!(e instanceof JSONDecodeError)) throw e;
-            throw new RequestValidationError([{ type: 'json_invalid', loc: ['body', e.pos], msg: 'JSON decode error', input: {}, ctx: { error: e.message } }]);
+            throw new RequestValidationError([
+              {
+                type: 'json_invalid',
+                loc: ['body', e.pos],
+                msg: 'JSON decode error',
+                input: {},
+                ctx: { error: e.message },
+              },
+            ]);
           }
         } else body = bodyBytes.toString('utf8');
       }
@@ -829,14 +994,16 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       }
       let model;
       if (r.body) {
-        if (body === undefined || body === null) errors.push({ type: 'missing', loc: ['body'], msg: 'Field required', input: null });
+        if (body === undefined || body === null)
+          errors.push({ type: 'missing', loc: ['body'], msg: 'Field required', input: null });
         else model = validate(body, r.body, ['body'], errors);
       }
       if (errors.length) throw new RequestValidationError(errors);
       const [status, out, ct] = r.handler({ req, params, query, body: model, auth });
       return send(req, res, status, out, rl.headers, ct);
     } catch (e) {
-      if (e instanceof HTTPException) return send(req, res, e.status, { detail: e.detail }, { ...e.headers, ...rl.headers });
+      if (e instanceof HTTPException)
+        return send(req, res, e.status, { detail: e.detail }, { ...e.headers, ...rl.headers });
       if (e instanceof RequestValidationError) return send(req, res, 422, { detail: e.errors }, rl.headers);
       throw e;
     }

@@ -28,15 +28,45 @@ const now = () => new Date().toISOString();
 const secret = () => `lk_${randomBytes(18).toString('hex')}`;
 
 function seed() {
-  const db = { orgs: new Map(), users: new Map(), keys: new Map(), assistants: new Map(), phones: new Map(), lists: new Map(), calls: [], campaigns: new Map(), invites: new Map() };
+  const db = {
+    orgs: new Map(),
+    users: new Map(),
+    keys: new Map(),
+    assistants: new Map(),
+    phones: new Map(),
+    lists: new Map(),
+    calls: [],
+    campaigns: new Map(),
+    invites: new Map(),
+  };
   const orgA = { id: 'org_ledger_acme', name: 'Acme Voice', slug: 'acme-voice', contact_email: 'ops@acme.example' };
   const orgB = { id: 'org_ledger_globex', name: 'Globex', slug: 'globex', contact_email: 'it@globex.example' };
   for (const o of [orgA, orgB]) db.orgs.set(o.id, o);
-  const userA = { id: 'usr_ledger_ada', idp_user_id: 'idp|ada-001', email: 'ada@acme.example', name: 'Ada Ledger', default_org_id: orgA.id, orgs: [[orgA.id, 'owner']] };
-  const userB = { id: 'usr_ledger_bob', idp_user_id: 'idp|bob-002', email: 'bob@globex.example', name: 'Bob Globex', default_org_id: orgB.id, orgs: [[orgB.id, 'owner']] };
+  const userA = {
+    id: 'usr_ledger_ada',
+    idp_user_id: 'idp|ada-001',
+    email: 'ada@acme.example',
+    name: 'Ada Ledger',
+    default_org_id: orgA.id,
+    orgs: [[orgA.id, 'owner']],
+  };
+  const userB = {
+    id: 'usr_ledger_bob',
+    idp_user_id: 'idp|bob-002',
+    email: 'bob@globex.example',
+    name: 'Bob Globex',
+    default_org_id: orgB.id,
+    orgs: [[orgB.id, 'owner']],
+  };
   for (const u of [userA, userB]) db.users.set(u.id, u);
   const keyMain = { id: 'key_ledger_main', name: 'main', secret: secret(), user_id: userA.id, legacy: false };
-  const keySpare = { id: 'key_ledger_spare', name: 'ci spare', secret: `legacy-${randomBytes(12).toString('hex')}`, user_id: userA.id, legacy: true };
+  const keySpare = {
+    id: 'key_ledger_spare',
+    name: 'ci spare',
+    secret: `legacy-${randomBytes(12).toString('hex')}`,
+    user_id: userA.id,
+    legacy: true,
+  };
   const keyB = { id: 'key_ledger_globex', name: 'globex main', secret: secret(), user_id: userB.id, legacy: false };
   for (const k of [keyMain, keySpare, keyB]) db.keys.set(k.id, k);
   const phones = [
@@ -45,9 +75,18 @@ function seed() {
     { id: 'pn_ledger_9', number: '+442071838750', provider: 'telnyx', org_id: orgB.id },
   ];
   for (const p of phones) db.phones.set(p.id, p);
-  const assistants = [assistant('asst_ledger_sales', 'Sales agent', orgA.id, 'pn_ledger_1'), assistant('asst_ledger_support', 'Support agent', orgA.id, 'pn_ledger_2'), assistant('asst_ledger_globex', 'Globex agent', orgB.id, 'pn_ledger_9')];
+  const assistants = [
+    assistant('asst_ledger_sales', 'Sales agent', orgA.id, 'pn_ledger_1'),
+    assistant('asst_ledger_support', 'Support agent', orgA.id, 'pn_ledger_2'),
+    assistant('asst_ledger_globex', 'Globex agent', orgB.id, 'pn_ledger_9'),
+  ];
   for (const a of assistants) db.assistants.set(a.id, a);
-  const listA = { id: 'rl_ledger_leads', name: 'Spring leads', org_id: orgA.id, recipients: [{ id: 'rcp_1', phone_number: '+14155550111', metadata: { first_name: 'Lin' } }] };
+  const listA = {
+    id: 'rl_ledger_leads',
+    name: 'Spring leads',
+    org_id: orgA.id,
+    recipients: [{ id: 'rcp_1', phone_number: '+14155550111', metadata: { first_name: 'Lin' } }],
+  };
   const listB = { id: 'rl_ledger_globex', name: 'Globex leads', org_id: orgB.id, recipients: [] };
   for (const l of [listA, listB]) db.lists.set(l.id, l);
   db.calls.push(
@@ -56,7 +95,13 @@ function seed() {
     call('call_ledger_3', orgA.id, 'twilio', 'pn_ledger_1', 'asst_ledger_sales', 'no-answer', 0),
     call('call_ledger_9', orgB.id, 'telnyx', 'pn_ledger_9', 'asst_ledger_globex', 'completed', 12),
   );
-  const campB = newCampaign(db, orgB.id, { name: 'Globex renewal', assistant_id: 'asst_ledger_globex', phone_number_id: 'pn_ledger_9', channel: 'telnyx', recipient_list_id: listB.id });
+  const campB = newCampaign(db, orgB.id, {
+    name: 'Globex renewal',
+    assistant_id: 'asst_ledger_globex',
+    phone_number_id: 'pn_ledger_9',
+    channel: 'telnyx',
+    recipient_list_id: listB.id,
+  });
   db.campaigns.set(campB.id, campB);
   return { db, orgA, orgB, userA, keyMain, keySpare, listA, listB, campB };
 }
@@ -71,14 +116,29 @@ function assistant(id, name, org_id, phone_number_id) {
     llm: { llm_provider: 'openai', model: 'gpt-4o-mini' },
     transcriber: { stt_provider: 'deepgram', stt_model: 'nova-2', language: 'en-US' },
     speech_settings: { style: 'neutral', responsiveness: 'balanced', interruptions: 'on', emotions: 'natural' },
-    long_term_memory: { enabled: false, search_limit: 5, search_threshold: 0.1, system_prompt: 'Recall facts about the caller.' },
+    long_term_memory: {
+      enabled: false,
+      search_limit: 5,
+      search_threshold: 0.1,
+      system_prompt: 'Recall facts about the caller.',
+    },
     short_term_memory: { enabled: false, search_limit: 3 },
     call_summary: { prompt: 'Summarize the call in two sentences.' },
     recording: { enabled: false, stereo: true, mp3_enabled: true },
     call_actions: {
-      enabled: true, allow_hangup: true, allow_transfer: true, hangup_triggers: ['goodbye'], transfer_triggers: ['human please'],
-      transfer_number: '+14155550199', transfer_mode: 'cold', confirm_required: true, auto_hangup_silence_seconds: 20,
-      confirm_yes: ['yes'], confirm_no: ['no'], webhook_url: 'https://hooks.acme.example/voice', webhook_timeout_ms: 3500,
+      enabled: true,
+      allow_hangup: true,
+      allow_transfer: true,
+      hangup_triggers: ['goodbye'],
+      transfer_triggers: ['human please'],
+      transfer_number: '+14155550199',
+      transfer_mode: 'cold',
+      confirm_required: true,
+      auto_hangup_silence_seconds: 20,
+      confirm_yes: ['yes'],
+      confirm_no: ['no'],
+      webhook_url: 'https://hooks.acme.example/voice',
+      webhook_timeout_ms: 3500,
     },
     description: null,
     first_message: 'Hello! How can I help?',
@@ -91,11 +151,36 @@ function assistant(id, name, org_id, phone_number_id) {
 function call(id, org_id, provider, phone_number_id, assistant_id, status, duration) {
   const t = '2026-11-20T10:00:00.000Z';
   return {
-    org_id, id, to_number: '+14155550111', provider, status, phone_number_id, assistant_id, from_number: '+14155550101',
-    provider_call_sid: `sid_${id}`, direction: 'outbound', created_at: t, started_at: t, ended_at: t, ended_reason: 'hangup',
-    duration_seconds: duration, timestamp: t, summary: null, user_messages: 3, agent_messages: 4, recording_url: null,
-    stereo_recording_url: null, recording_mp3_url: null, stereo_recording_mp3_url: null, latency_metrics: null, per_turn_latency: null,
-    cost: 0.12, total_credits: 12, cost_breakdown: null, costs: null, transcript: [],
+    org_id,
+    id,
+    to_number: '+14155550111',
+    provider,
+    status,
+    phone_number_id,
+    assistant_id,
+    from_number: '+14155550101',
+    provider_call_sid: `sid_${id}`,
+    direction: 'outbound',
+    created_at: t,
+    started_at: t,
+    ended_at: t,
+    ended_reason: 'hangup',
+    duration_seconds: duration,
+    timestamp: t,
+    summary: null,
+    user_messages: 3,
+    agent_messages: 4,
+    recording_url: null,
+    stereo_recording_url: null,
+    recording_mp3_url: null,
+    stereo_recording_mp3_url: null,
+    latency_metrics: null,
+    per_turn_latency: null,
+    cost: 0.12,
+    total_credits: 12,
+    cost_breakdown: null,
+    costs: null,
+    transcript: [],
   };
 }
 
@@ -128,15 +213,19 @@ const isInt = (v) => typeof v === 'number' && Number.isInteger(v);
 
 function checkString(v, loc, out, { trimmed = false, max = MAX_TEXT, nonEmpty = false } = {}) {
   if (typeof v !== 'string') return out.push(issue(loc, 'Input should be a valid string', 'string_type'));
-  if (nonEmpty && v.trim() === '') return out.push(issue(loc, 'String should not be empty or blank', 'string_too_short'));
-  if (trimmed && v !== v.trim()) return out.push(issue(loc, 'String should not start or end with whitespace', 'string_pattern_mismatch'));
+  if (nonEmpty && v.trim() === '')
+    return out.push(issue(loc, 'String should not be empty or blank', 'string_too_short'));
+  if (trimmed && v !== v.trim())
+    return out.push(issue(loc, 'String should not start or end with whitespace', 'string_pattern_mismatch'));
   if (v.length > max) out.push(issue(loc, `String should have at most ${max} characters`, 'string_too_long'));
 }
 
 function checkInt(v, loc, out, min, max) {
   if (!isInt(v)) return out.push(issue(loc, 'Input should be a valid integer', 'int_type'));
-  if (min !== undefined && v < min) out.push(issue(loc, `Input should be greater than or equal to ${min}`, 'greater_than_equal'));
-  if (max !== undefined && v > max) out.push(issue(loc, `Input should be less than or equal to ${max}`, 'less_than_equal'));
+  if (min !== undefined && v < min)
+    out.push(issue(loc, `Input should be greater than or equal to ${min}`, 'greater_than_equal'));
+  if (max !== undefined && v > max)
+    out.push(issue(loc, `Input should be less than or equal to ${max}`, 'less_than_equal'));
 }
 
 function checkBool(v, loc, out) {
@@ -158,7 +247,8 @@ function checkSpeech(v, loc, out) {
 function checkTimestamp(v, loc, out) {
   if (typeof v !== 'string') return out.push(issue(loc, 'Input should be a valid string', 'string_type'));
   const iso = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
-  if (!iso.test(v) || Number.isNaN(Date.parse(v))) out.push(issue(loc, 'Input should be an ISO 8601 date-time', 'datetime_parsing'));
+  if (!iso.test(v) || Number.isNaN(Date.parse(v)))
+    out.push(issue(loc, 'Input should be an ISO 8601 date-time', 'datetime_parsing'));
 }
 
 function checkRecipients(v, loc, out) {
@@ -168,13 +258,21 @@ function checkRecipients(v, loc, out) {
     if (r.phone_number === undefined) out.push(issue([...loc, i, 'phone_number'], 'Field required', 'missing'));
     else checkPhone(r.phone_number, [...loc, i, 'phone_number'], out);
     if (r.metadata !== undefined) checkObject(r.metadata, [...loc, i, 'metadata'], out);
-    if (r.assistant_overrides !== undefined) checkObject(r.assistant_overrides, [...loc, i, 'assistant_overrides'], out);
+    if (r.assistant_overrides !== undefined)
+      checkObject(r.assistant_overrides, [...loc, i, 'assistant_overrides'], out);
   });
 }
 
 function checkPhone(v, loc, out) {
   if (typeof v !== 'string') return out.push(issue(loc, 'Input should be a valid string', 'string_type'));
-  if (!/^\+?[0-9][0-9 ()\-.]{2,31}$/.test(v)) out.push(issue(loc, 'Value should be a phone number (digits, optional leading +, spaces, dashes, dots, parentheses)', 'string_pattern_mismatch'));
+  if (!/^\+?[0-9][0-9 ()\-.]{2,31}$/.test(v))
+    out.push(
+      issue(
+        loc,
+        'Value should be a phone number (digits, optional leading +, spaces, dashes, dots, parentheses)',
+        'string_pattern_mismatch',
+      ),
+    );
 }
 
 // Field -> validator for the campaign bodies. Create uses camelCase schedule times (section 4.2).
@@ -194,7 +292,10 @@ const CREATE_FIELDS = {
   ...CAMPAIGN_COMMON,
   assistant_id: (v, l, o) => checkString(v, l, o, { nonEmpty: true, max: 200 }),
   phone_number_id: (v, l, o) => checkString(v, l, o, { nonEmpty: true, max: 200 }),
-  channel: (v, l, o) => (CHANNELS.includes(v) ? undefined : o.push(issue(l, `Input should be ${CHANNELS.map((c) => `'${c}'`).join(' or ')}`, 'enum'))),
+  channel: (v, l, o) =>
+    CHANNELS.includes(v)
+      ? undefined
+      : o.push(issue(l, `Input should be ${CHANNELS.map((c) => `'${c}'`).join(' or ')}`, 'enum')),
   scheduleStartTime: checkTimestamp,
   scheduleEndTime: checkTimestamp,
   machine_detection_timeout_seconds: (v, l, o) => checkInt(v, l, o, 3, 60),
@@ -205,20 +306,27 @@ const UPDATE_FIELDS = {
   ...CAMPAIGN_COMMON,
   schedule_start_time: checkTimestamp,
   schedule_end_time: checkTimestamp,
-  status: (v, l, o) => (CAMPAIGN_STATUSES.includes(v) ? undefined : o.push(issue(l, `Input should be ${CAMPAIGN_STATUSES.map((c) => `'${c}'`).join(', ')}`, 'enum'))),
+  status: (v, l, o) =>
+    CAMPAIGN_STATUSES.includes(v)
+      ? undefined
+      : o.push(issue(l, `Input should be ${CAMPAIGN_STATUSES.map((c) => `'${c}'`).join(', ')}`, 'enum')),
 };
 
 /** Validates `body` against the field table; null counts as a value (and is refused by its rule). */
 function validateBody(body, fields, required = []) {
-  if (!isObj(body)) throw invalid([issue(['body'], 'Input should be a valid dictionary or object', 'model_attributes_type')]);
+  if (!isObj(body))
+    throw invalid([issue(['body'], 'Input should be a valid dictionary or object', 'model_attributes_type')]);
   const out = [];
-  for (const name of required) if (body[name] === undefined) out.push(issue(['body', name], 'Field required', 'missing'));
-  for (const [name, rule] of Object.entries(fields)) if (body[name] !== undefined) rule(body[name], ['body', name], out);
+  for (const name of required)
+    if (body[name] === undefined) out.push(issue(['body', name], 'Field required', 'missing'));
+  for (const [name, rule] of Object.entries(fields))
+    if (body[name] !== undefined) rule(body[name], ['body', name], out);
   return out;
 }
 
 function checkWindow(start, end, loc, out) {
-  if (start && end && Date.parse(end) <= Date.parse(start)) out.push(issue(loc, 'The schedule end time should be after its start time', 'value_error'));
+  if (start && end && Date.parse(end) <= Date.parse(start))
+    out.push(issue(loc, 'The schedule end time should be after its start time', 'value_error'));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -230,27 +338,65 @@ function newCampaign(db, org_id, b) {
   const list = b.recipient_list_id ? db.lists.get(b.recipient_list_id) : undefined;
   const t = now();
   return {
-    org_id, id: `cmp_${randomUUID()}`, name: b.name, assistant_id: a.id, assistant_name: a.name, channel: b.channel, phone_number_id: p.id,
-    caller_id_number: p.number, status: 'draft', max_concurrency: b.max_concurrency ?? 10, retry_policy: b.retry_policy ?? { max_attempts: 2, retry_after_minutes: 60 },
-    speech_settings: b.speech_settings ?? { ...a.speech_settings }, schedule_start_time: b.scheduleStartTime ?? null, schedule_end_time: b.scheduleEndTime ?? null,
-    campaign_context: b.campaign_context ?? '', opening_message_template: b.opening_message_template ?? '', use_returning_greeting: b.use_returning_greeting ?? false,
-    use_short_term_summaries: b.use_short_term_summaries ?? false, short_term_summaries_limit: b.short_term_summaries_limit ?? 3,
-    machine_detection_timeout_seconds: b.machine_detection_timeout_seconds ?? 30, recipient_list_id: list?.id ?? null, recipient_list_name: list?.name ?? null,
-    recipients: (b.recipients ?? []).map((r) => ({ phone_number: r.phone_number, metadata: r.metadata ?? {}, assistant_overrides: r.assistant_overrides ?? {} })),
-    created_at: t, updated_at: t,
+    org_id,
+    id: `cmp_${randomUUID()}`,
+    name: b.name,
+    assistant_id: a.id,
+    assistant_name: a.name,
+    channel: b.channel,
+    phone_number_id: p.id,
+    caller_id_number: p.number,
+    status: 'draft',
+    max_concurrency: b.max_concurrency ?? 10,
+    retry_policy: b.retry_policy ?? { max_attempts: 2, retry_after_minutes: 60 },
+    speech_settings: b.speech_settings ?? { ...a.speech_settings },
+    schedule_start_time: b.scheduleStartTime ?? null,
+    schedule_end_time: b.scheduleEndTime ?? null,
+    campaign_context: b.campaign_context ?? '',
+    opening_message_template: b.opening_message_template ?? '',
+    use_returning_greeting: b.use_returning_greeting ?? false,
+    use_short_term_summaries: b.use_short_term_summaries ?? false,
+    short_term_summaries_limit: b.short_term_summaries_limit ?? 3,
+    machine_detection_timeout_seconds: b.machine_detection_timeout_seconds ?? 30,
+    recipient_list_id: list?.id ?? null,
+    recipient_list_name: list?.name ?? null,
+    recipients: (b.recipients ?? []).map((r) => ({
+      phone_number: r.phone_number,
+      metadata: r.metadata ?? {},
+      assistant_overrides: r.assistant_overrides ?? {},
+    })),
+    created_at: t,
+    updated_at: t,
   };
 }
 
-const CREATE_ONLY = ['assistant_name', 'machine_detection_timeout_seconds', 'recipient_list_id', 'recipient_list_name', 'recipient_list_row_count', 'counts'];
+const CREATE_ONLY = [
+  'assistant_name',
+  'machine_detection_timeout_seconds',
+  'recipient_list_id',
+  'recipient_list_name',
+  'recipient_list_row_count',
+  'counts',
+];
 
 function counts(db, c) {
   const total = c.recipients.length + (c.recipient_list_id ? db.lists.get(c.recipient_list_id).recipients.length : 0);
-  return { total, pending: c.status === 'completed' ? 0 : total, in_progress: 0, completed: c.status === 'completed' ? total : 0, failed: 0 };
+  return {
+    total,
+    pending: c.status === 'completed' ? 0 : total,
+    in_progress: 0,
+    completed: c.status === 'completed' ? total : 0,
+    failed: 0,
+  };
 }
 
 function present(db, c, { full = true } = {}) {
   const { org_id, recipients, ...rest } = c;
-  const out = { ...rest, recipient_list_row_count: c.recipient_list_id ? db.lists.get(c.recipient_list_id).recipients.length : 0, counts: counts(db, c) };
+  const out = {
+    ...rest,
+    recipient_list_row_count: c.recipient_list_id ? db.lists.get(c.recipient_list_id).recipients.length : 0,
+    counts: counts(db, c),
+  };
   if (!full) for (const f of CREATE_ONLY) delete out[f];
   return out;
 }
@@ -264,7 +410,11 @@ function owned(map, id, who, what) {
 }
 
 function refer(db, who, body, out) {
-  const refs = [['assistant_id', db.assistants, 'Assistant'], ['phone_number_id', db.phones, 'Phone number'], ['recipient_list_id', db.lists, 'Recipient list']];
+  const refs = [
+    ['assistant_id', db.assistants, 'Assistant'],
+    ['phone_number_id', db.phones, 'Phone number'],
+    ['recipient_list_id', db.lists, 'Recipient list'],
+  ];
   for (const [field, map, what] of refs) {
     if (body[field] === undefined) continue;
     const r = map.get(body[field]);
@@ -276,7 +426,8 @@ function refer(db, who, body, out) {
 function assertUniqueName(db, org_id, name, exceptId) {
   const key = name.toLowerCase();
   for (const c of db.campaigns.values()) {
-    if (c.org_id === org_id && c.id !== exceptId && c.name.toLowerCase() === key) throw problem(409, `A campaign named ${JSON.stringify(name)} already exists in this organization`);
+    if (c.org_id === org_id && c.id !== exceptId && c.name.toLowerCase() === key)
+      throw problem(409, `A campaign named ${JSON.stringify(name)} already exists in this organization`);
   }
 }
 
@@ -300,15 +451,27 @@ function getCampaign({ db, who, params }) {
 function updateCampaign({ db, who, params, body }) {
   const c = owned(db.campaigns, params.id, who, 'Campaign');
   const out = validateBody(body, UPDATE_FIELDS);
-  if (out.length === 0) checkWindow(body.schedule_start_time ?? c.schedule_start_time, body.schedule_end_time ?? c.schedule_end_time, ['body', 'schedule_end_time'], out);
+  if (out.length === 0)
+    checkWindow(
+      body.schedule_start_time ?? c.schedule_start_time,
+      body.schedule_end_time ?? c.schedule_end_time,
+      ['body', 'schedule_end_time'],
+      out,
+    );
   if (out.length) throw invalid(out);
-  if (TERMINAL.has(c.status)) throw problem(409, `Campaign is ${c.status}; a ${c.status} campaign can no longer be changed`);
+  if (TERMINAL.has(c.status))
+    throw problem(409, `Campaign is ${c.status}; a ${c.status} campaign can no longer be changed`);
   if (body.name !== undefined) assertUniqueName(db, c.org_id, body.name, c.id);
   for (const f of Object.keys(UPDATE_FIELDS)) {
     if (body[f] === undefined || f === 'recipients') continue;
     c[f] = body[f];
   }
-  if (body.recipients) c.recipients = body.recipients.map((r) => ({ phone_number: r.phone_number, metadata: r.metadata ?? {}, assistant_overrides: r.assistant_overrides ?? {} }));
+  if (body.recipients)
+    c.recipients = body.recipients.map((r) => ({
+      phone_number: r.phone_number,
+      metadata: r.metadata ?? {},
+      assistant_overrides: r.assistant_overrides ?? {},
+    }));
   c.updated_at = now();
   return [200, present(db, c, { full: false })];
 }
@@ -322,7 +485,17 @@ function listCalls({ db, who, query }) {
     const values = query.getAll(name);
     if (values.length === 0) return def;
     const raw = values[values.length - 1];
-    if (!/^-?\d+$/.test(raw)) return out.push(issue(['query', name], 'Input should be a valid integer, unable to parse string as an integer', 'int_parsing')), def;
+    if (!/^-?\d+$/.test(raw))
+      return (
+        out.push(
+          issue(
+            ['query', name],
+            'Input should be a valid integer, unable to parse string as an integer',
+            'int_parsing',
+          ),
+        ),
+        def
+      );
     const n = Number(raw);
     checkInt(n, ['query', name], out, min, max);
     return n;
@@ -337,7 +510,8 @@ function listCalls({ db, who, query }) {
 
 function addRecipient({ db, who, params, body }) {
   const list = owned(db.lists, params.id, who, 'Recipient list');
-  if (!isObj(body)) throw invalid([issue(['body'], 'Input should be a valid dictionary or object', 'model_attributes_type')]);
+  if (!isObj(body))
+    throw invalid([issue(['body'], 'Input should be a valid dictionary or object', 'model_attributes_type')]);
   const out = [];
   if (body.phone_number === undefined) out.push(issue(['body', 'phone_number'], 'Field required', 'missing'));
   else checkPhone(body.phone_number, ['body', 'phone_number'], out);
@@ -352,13 +526,31 @@ function createInvite({ db, who, params, body }) {
   if (!db.orgs.has(params.id)) throw problem(404, 'Organization not found');
   const role = who.user.orgs.find(([id]) => id === params.id)?.[1];
   if (!role) throw problem(403, 'You are not a member of this organization');
-  const out = validateBody(body, {
-    email: (v, l, o) => (typeof v !== 'string' ? o.push(issue(l, 'Input should be a valid string', 'string_type')) : /^[^\s@]{1,64}@[^\s@]+\.[^\s@.]{2,}$/.test(v) && v.length <= 254 ? undefined : o.push(issue(l, 'value is not a valid email address', 'value_error'))),
-    role: (v, l, o) => (ROLES.includes(v) ? undefined : o.push(issue(l, `Input should be ${ROLES.map((r) => `'${r}'`).join(', ')}`, 'enum'))),
-  }, ['email', 'role']);
+  const out = validateBody(
+    body,
+    {
+      email: (v, l, o) =>
+        typeof v !== 'string'
+          ? o.push(issue(l, 'Input should be a valid string', 'string_type'))
+          : /^[^\s@]{1,64}@[^\s@]+\.[^\s@.]{2,}$/.test(v) && v.length <= 254
+            ? undefined
+            : o.push(issue(l, 'value is not a valid email address', 'value_error')),
+      role: (v, l, o) =>
+        ROLES.includes(v)
+          ? undefined
+          : o.push(issue(l, `Input should be ${ROLES.map((r) => `'${r}'`).join(', ')}`, 'enum')),
+    },
+    ['email', 'role'],
+  );
   if (out.length) throw invalid(out);
   if (!['owner', 'admin'].includes(role)) throw problem(403, 'Only owners and admins can invite');
-  const inv = { id: `inv_${randomUUID()}`, email: body.email, role: body.role, expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString(), token: `invtok_${randomBytes(20).toString('hex')}` };
+  const inv = {
+    id: `inv_${randomUUID()}`,
+    email: body.email,
+    role: body.role,
+    expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+    token: `invtok_${randomBytes(20).toString('hex')}`,
+  };
   db.invites.set(inv.id, { ...inv, org_id: params.id });
   return [201, inv];
 }
@@ -388,7 +580,21 @@ function regenerate({ db, who, params }) {
 // Routing, authentication, rate limiting
 
 const ROUTES = [
-  ['GET', /^\/health$/, 'none', ({ limiter }) => [200, { status: 'ok', multi_user: true, users: 2, resource_usage: { cpu_percent: 50, memory_percent: 50 }, rate_limit: limiter.limit }]],
+  [
+    'GET',
+    /^\/health$/,
+    'none',
+    ({ limiter }) => [
+      200,
+      {
+        status: 'ok',
+        multi_user: true,
+        users: 2,
+        resource_usage: { cpu_percent: 50, memory_percent: 50 },
+        rate_limit: limiter.limit,
+      },
+    ],
+  ],
   ['GET', /^\/calls$/, 'full', listCalls],
   ['POST', /^\/campaign$/, 'full', createCampaign, 'body'],
   ['GET', /^\/campaign\/([^/]+)$/, 'full', getCampaign],
@@ -398,7 +604,15 @@ const ROUTES = [
   ['GET', /^\/users\/me$/, 'full', me],
   ['GET', /^\/assistants$/, 'full', listAssistants],
   ['POST', /^\/api-keys\/api-keys\/([^/]+)\/regenerate$/, 'bearer', regenerate],
-  ['GET', /^\/protected$/, 'full', ({ who }) => [200, { message: `Hello, ${who.user.id}! You have reached a protected endpoint.`, user_id: who.user.id }]],
+  [
+    'GET',
+    /^\/protected$/,
+    'full',
+    ({ who }) => [
+      200,
+      { message: `Hello, ${who.user.id}! You have reached a protected endpoint.`, user_id: who.user.id },
+    ],
+  ],
   ['OPTIONS', /^\/user-credentials\/user-credentials\/([^/]+)$/, 'bearer', preflight],
   ['OPTIONS', /^\/logs\/chat-logs\/([^/]+)$/, 'bearer', preflight],
   ['OPTIONS', /^\/logs\/chat-sessions$/, 'bearer', preflight],
@@ -407,9 +621,15 @@ const ROUTES = [
 const ALLOWED_HEADERS = 'Authorization, X-User-ID, Content-Type';
 function preflight({ req }) {
   const method = req.headers['access-control-request-method'];
-  const headers = { 'access-control-allow-methods': 'GET, POST, PATCH, DELETE, OPTIONS', 'access-control-allow-headers': ALLOWED_HEADERS, 'access-control-max-age': '600' };
+  const headers = {
+    'access-control-allow-methods': 'GET, POST, PATCH, DELETE, OPTIONS',
+    'access-control-allow-headers': ALLOWED_HEADERS,
+    'access-control-max-age': '600',
+  };
   if (method !== undefined && !/^[A-Za-z]+$/.test(method)) {
-    throw invalid([issue(['header', 'access-control-request-method'], 'Value should be an HTTP method', 'value_error')]);
+    throw invalid([
+      issue(['header', 'access-control-request-method'], 'Value should be an HTTP method', 'value_error'),
+    ]);
   }
   return [200, { detail: 'OK' }, headers];
 }
@@ -419,7 +639,8 @@ function authenticate(db, req, mode) {
   const key = m && [...db.keys.values()].find((k) => k.secret === m[1]);
   if (!key) throw problem(401, INVALID_CREDENTIALS);
   const user = db.users.get(key.user_id);
-  if (mode === 'full' && req.headers['x-user-id'] !== user.id) throw Object.assign(problem(401, INVALID_CREDENTIALS), { keyId: key.id });
+  if (mode === 'full' && req.headers['x-user-id'] !== user.id)
+    throw Object.assign(problem(401, INVALID_CREDENTIALS), { keyId: key.id });
   return { user, key, orgIds: user.orgs.map(([id]) => id), orgId: user.default_org_id };
 }
 
@@ -441,13 +662,18 @@ function makeLimiter(limit, windowMs) {
     /** The headers for an uncounted request (the caller's window if known, else a fresh one). */
     peek(id) {
       const t = Date.now();
-      const w = id && windows.get(id) && t < windows.get(id).resetAt ? windows.get(id) : { count: 0, resetAt: t + windowMs };
+      const w =
+        id && windows.get(id) && t < windows.get(id).resetAt ? windows.get(id) : { count: 0, resetAt: t + windowMs };
       return headers(w, t);
     },
     take(id) {
       const t = Date.now();
       const w = windowOf(id, t);
-      if (w.count >= limit) return { ok: false, headers: { ...headers(w, t), 'retry-after': String(Math.max(1, Math.ceil((w.resetAt - t) / 1000))) } };
+      if (w.count >= limit)
+        return {
+          ok: false,
+          headers: { ...headers(w, t), 'retry-after': String(Math.max(1, Math.ceil((w.resetAt - t) / 1000))) },
+        };
       w.count++;
       return { ok: true, headers: headers(w, t) };
     },
@@ -495,14 +721,20 @@ async function handle(state, req, res) {
     const matches = ROUTES.filter(([, re]) => re.test(path));
     if (matches.length === 0) throw problem(404, 'Not Found');
     const route = matches.find(([m]) => m === req.method);
-    if (!route) throw new HttpError(405, { detail: 'Method Not Allowed' }, { allow: matches.map(([m]) => m).join(', ') });
+    if (!route)
+      throw new HttpError(405, { detail: 'Method Not Allowed' }, { allow: matches.map(([m]) => m).join(', ') });
     const [, re, mode, fn, wantsBody] = route;
     let who;
     if (mode !== 'none') {
       who = authenticate(state.db, req, mode);
       const taken = state.limiter.take(who.key.id);
       rl = taken.headers;
-      if (!taken.ok) throw new HttpError(429, { detail: 'Rate limit exceeded: too many requests, try again after the window resets' }, taken.headers);
+      if (!taken.ok)
+        throw new HttpError(
+          429,
+          { detail: 'Rate limit exceeded: too many requests, try again after the window resets' },
+          taken.headers,
+        );
     }
     const text = await readBody(req);
     const params = { id: decodeSegment(re.exec(path)[1] ?? '') };
@@ -538,13 +770,24 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     channels: [...CHANNELS],
     assistant_id: 'asst_ledger_sales',
     phone_number_id: 'pn_ledger_1',
-    phone_numbers: [...s.db.phones.values()].filter((p) => p.org_id === s.orgA.id).map((p) => ({ id: p.id, provider: p.provider })),
-    other_org: { org_id: s.orgB.id, campaign_id: s.campB.id, recipient_list_id: s.listB.id, api_key_id: 'key_ledger_globex' },
+    phone_numbers: [...s.db.phones.values()]
+      .filter((p) => p.org_id === s.orgA.id)
+      .map((p) => ({ id: p.id, provider: p.provider })),
+    other_org: {
+      org_id: s.orgB.id,
+      campaign_id: s.campB.id,
+      recipient_list_id: s.listB.id,
+      api_key_id: 'key_ledger_globex',
+    },
   };
   return {
     url,
     fixtures,
-    close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -563,7 +806,12 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     }
     return n;
   };
-  start({ host: flag(argv, '--host', '127.0.0.1'), port: num('--port', 0), rateLimit: num('--rate-limit', 100), rateWindowMs: num('--rate-window-s', 60) * 1000 }).then(
+  start({
+    host: flag(argv, '--host', '127.0.0.1'),
+    port: num('--port', 0),
+    rateLimit: num('--rate-limit', 100),
+    rateWindowMs: num('--rate-window-s', 60) * 1000,
+  }).then(
     (s) => process.stdout.write(`listening ${s.url}\nfixtures ${JSON.stringify(s.fixtures)}\n`),
     (e) => {
       process.stderr.write(`ledger: could not start: ${e.message}\n`);

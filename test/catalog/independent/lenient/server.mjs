@@ -16,15 +16,39 @@ const SPEECH_DEFAULTS = { style: 'neutral', responsiveness: 'balanced', interrup
 const UPDATE_STATUSES = ['draft', 'scheduled', 'running', 'paused', 'completed'];
 // Fields of the full campaign record (2.2) and those the update record leaves out.
 const RECORD_FIELDS = [
-  'id', 'name', 'assistant_id', 'assistant_name', 'channel', 'phone_number_id', 'caller_id_number', 'status',
-  'max_concurrency', 'retry_policy', 'speech_settings', 'schedule_start_time', 'schedule_end_time',
-  'campaign_context', 'opening_message_template', 'use_returning_greeting', 'use_short_term_summaries',
-  'short_term_summaries_limit', 'machine_detection_timeout_seconds', 'recipient_list_id', 'recipient_list_name',
-  'recipient_list_row_count', 'counts', 'created_at', 'updated_at',
+  'id',
+  'name',
+  'assistant_id',
+  'assistant_name',
+  'channel',
+  'phone_number_id',
+  'caller_id_number',
+  'status',
+  'max_concurrency',
+  'retry_policy',
+  'speech_settings',
+  'schedule_start_time',
+  'schedule_end_time',
+  'campaign_context',
+  'opening_message_template',
+  'use_returning_greeting',
+  'use_short_term_summaries',
+  'short_term_summaries_limit',
+  'machine_detection_timeout_seconds',
+  'recipient_list_id',
+  'recipient_list_name',
+  'recipient_list_row_count',
+  'counts',
+  'created_at',
+  'updated_at',
 ];
 const NOT_IN_UPDATE = new Set([
-  'assistant_name', 'machine_detection_timeout_seconds', 'recipient_list_id', 'recipient_list_name',
-  'recipient_list_row_count', 'counts',
+  'assistant_name',
+  'machine_detection_timeout_seconds',
+  'recipient_list_id',
+  'recipient_list_name',
+  'recipient_list_row_count',
+  'counts',
 ]);
 
 // ---------------------------------------------------------------- validation (pydantic lax-like)
@@ -54,16 +78,28 @@ const T = {
     let n;
     if (typeof v === 'number') {
       if (!Number.isFinite(v)) return void errs.push(err(loc, 'Input should be a finite number', 'finite_number', v));
-      if (!Number.isInteger(v)) return void errs.push(err(loc, 'Input should be a valid integer, got a number with a fractional part', 'int_from_float', v));
+      if (!Number.isInteger(v))
+        return void errs.push(
+          err(loc, 'Input should be a valid integer, got a number with a fractional part', 'int_from_float', v),
+        );
       n = v;
     } else if (typeof v === 'string') {
-      if (!/^[+-]?\d+$/.test(v)) return void errs.push(err(loc, 'Input should be a valid integer, unable to parse string as an integer', 'int_parsing', v));
+      if (!/^[+-]?\d+$/.test(v))
+        return void errs.push(
+          err(loc, 'Input should be a valid integer, unable to parse string as an integer', 'int_parsing', v),
+        );
       n = Number(v);
     } else {
       return void errs.push(err(loc, 'Input should be a valid integer', 'int_type', v));
     }
-    if (min !== undefined && n < min) return void errs.push(err(loc, `Input should be greater than or equal to ${min}`, 'greater_than_equal', v, { ge: min }));
-    if (max !== undefined && n > max) return void errs.push(err(loc, `Input should be less than or equal to ${max}`, 'less_than_equal', v, { le: max }));
+    if (min !== undefined && n < min)
+      return void errs.push(
+        err(loc, `Input should be greater than or equal to ${min}`, 'greater_than_equal', v, { ge: min }),
+      );
+    if (max !== undefined && n > max)
+      return void errs.push(
+        err(loc, `Input should be less than or equal to ${max}`, 'less_than_equal', v, { le: max }),
+      );
     return n === 0 ? 0 : n; // no -0
   },
   bool: () => (v, loc, errs) => {
@@ -86,7 +122,10 @@ const T = {
     errs.push(err(loc, 'Input should be a valid dictionary', 'dict_type', v));
   },
   model: (fields, defaults) => (v, loc, errs) => {
-    if (!isObj(v)) return void errs.push(err(loc, 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type', v));
+    if (!isObj(v))
+      return void errs.push(
+        err(loc, 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type', v),
+      );
     const out = {};
     const before = errs.length;
     for (const [name, spec] of Object.entries(fields)) {
@@ -229,9 +268,19 @@ function seed({ channels }) {
     call_summary: { prompt: 'Summarise the call.' },
     recording: { enabled: false, stereo: true, mp3_enabled: true },
     call_actions: {
-      enabled: true, allow_hangup: true, allow_transfer: true, hangup_triggers: ['goodbye'], transfer_triggers: ['agent'],
-      transfer_number: '+15550100199', transfer_mode: 'cold', confirm_required: true, auto_hangup_silence_seconds: 30,
-      confirm_yes: ['yes'], confirm_no: ['no'], webhook_url: 'https://hooks.example.invalid/actions', webhook_timeout_ms: 3500,
+      enabled: true,
+      allow_hangup: true,
+      allow_transfer: true,
+      hangup_triggers: ['goodbye'],
+      transfer_triggers: ['agent'],
+      transfer_number: '+15550100199',
+      transfer_mode: 'cold',
+      confirm_required: true,
+      auto_hangup_silence_seconds: 30,
+      confirm_yes: ['yes'],
+      confirm_no: ['no'],
+      webhook_url: 'https://hooks.example.invalid/actions',
+      webhook_timeout_ms: 3500,
     },
     description: i === 3 ? null : `${name} assistant`,
     first_message: i === 2 ? null : 'Hello, how can I help?',
@@ -276,7 +325,10 @@ function seed({ channels }) {
       per_turn_latency: [{ turn: 1, ms: 610 }],
       cost_breakdown: { llm: 0.01, tts: 0.02 },
       costs: [{ kind: 'telephony', amount: 0.01 }],
-      transcript: [{ role: 'assistant', content: 'Hello, how can I help?' }, { role: 'user', content: 'Hi.' }],
+      transcript: [
+        { role: 'assistant', content: 'Hello, how can I help?' },
+        { role: 'user', content: 'Hi.' },
+      ],
       tags: [],
     };
     if (status !== 'in-progress') {
@@ -299,17 +351,34 @@ function seed({ channels }) {
   }
   calls.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0)); // newest first
   const lists = new Map([
-    ['rl_lenient_main', { id: 'rl_lenient_main', name: 'Lenient main list', recipients: [
-      { id: 'rcp_1', phone_number: '+15550300001', metadata: { first_name: 'Ann' } },
-      { id: 'rcp_2', phone_number: '+15550300002', metadata: {} },
-    ] }],
+    [
+      'rl_lenient_main',
+      {
+        id: 'rl_lenient_main',
+        name: 'Lenient main list',
+        recipients: [
+          { id: 'rcp_1', phone_number: '+15550300001', metadata: { first_name: 'Ann' } },
+          { id: 'rcp_2', phone_number: '+15550300002', metadata: {} },
+        ],
+      },
+    ],
   ]);
   const user = {
-    id: userId, idp_user_id: 'idp|lenient-0001', email: 'owner@example.invalid', name: 'Lenient Owner', default_org_id: orgId,
+    id: userId,
+    idp_user_id: 'idp|lenient-0001',
+    email: 'owner@example.invalid',
+    name: 'Lenient Owner',
+    default_org_id: orgId,
   };
   const orgs = [
     { id: orgId, name: 'Lenient Org', slug: 'lenient-org', role: 'owner', contact_email: 'owner@example.invalid' },
-    { id: 'org_lenient_side', name: 'Side Org', slug: 'side-org', role: 'developer', contact_email: 'side@example.invalid' },
+    {
+      id: 'org_lenient_side',
+      name: 'Side Org',
+      slug: 'side-org',
+      role: 'developer',
+      contact_email: 'side@example.invalid',
+    },
   ];
   return { userId, orgId, apiKey, apiKeyId, phoneNumbers, assistants, calls, lists, user, orgs };
 }
@@ -338,7 +407,14 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     b.count++;
     const remaining = Math.max(0, rateLimit - b.count);
     const reset = Math.max(0, Math.ceil((b.resetAt - now) / 1000));
-    return { over: b.count > rateLimit, headers: { 'X-RateLimit-Limit': String(rateLimit), 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': String(reset) } };
+    return {
+      over: b.count > rateLimit,
+      headers: {
+        'X-RateLimit-Limit': String(rateLimit),
+        'X-RateLimit-Remaining': String(remaining),
+        'X-RateLimit-Reset': String(reset),
+      },
+    };
   }
 
   function bearerOf(req) {
@@ -371,87 +447,156 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     }
     return out;
   };
-  const countsOf = (c) => ({ recipients: c.recipients.length, calls_total: 0, calls_completed: 0, calls_failed: 0, calls_pending: 0 });
+  const countsOf = (c) => ({
+    recipients: c.recipients.length,
+    calls_total: 0,
+    calls_completed: 0,
+    calls_failed: 0,
+    calls_pending: 0,
+  });
 
   /** Routes: [method, pattern segments, auth mode, handler]. auth: 'none' | 'bearer' | 'both'. */
   const routes = [
-    ['GET', ['health'], 'none', () => [200, {
-      status: 'ok', multi_user: true, users: 1,
-      resource_usage: { cpu_percent: 50, memory_percent: 50 }, uptime_seconds: Math.floor((Date.now() - startedAt) / 1000),
-    }]],
-    ['GET', ['protected'], 'both', ({ userId }) => [200, { message: `Hello, ${userId}! This is a protected endpoint.`, user_id: userId }]],
-    ['GET', ['users', 'me'], 'both', () => [200, { user: { ...db.user }, orgs: db.orgs.map((o) => ({ ...o })), default_org_id: db.orgId }]],
+    [
+      'GET',
+      ['health'],
+      'none',
+      () => [
+        200,
+        {
+          status: 'ok',
+          multi_user: true,
+          users: 1,
+          resource_usage: { cpu_percent: 50, memory_percent: 50 },
+          uptime_seconds: Math.floor((Date.now() - startedAt) / 1000),
+        },
+      ],
+    ],
+    [
+      'GET',
+      ['protected'],
+      'both',
+      ({ userId }) => [200, { message: `Hello, ${userId}! This is a protected endpoint.`, user_id: userId }],
+    ],
+    [
+      'GET',
+      ['users', 'me'],
+      'both',
+      () => [200, { user: { ...db.user }, orgs: db.orgs.map((o) => ({ ...o })), default_org_id: db.orgId }],
+    ],
     ['GET', ['assistants'], 'both', () => [200, db.assistants]],
-    ['GET', ['calls'], 'both', ({ query }) => {
-      const limit = queryInt(query, 'limit', 50, 0);
-      const offset = queryInt(query, 'offset', 0, 0);
-      let list = db.calls;
-      if (query.has('provider')) {
-        const all = query.getAll('provider');
-        const p = all[all.length - 1];
-        list = list.filter((c) => c.provider === p);
-      }
-      return [200, list.slice(offset, offset + limit)];
-    }],
-    ['POST', ['campaign'], 'both', ({ body }) => {
-      const v = validateBody(parseJsonBody(body), createSpec(channels));
-      const now = new Date().toISOString();
-      const { scheduleStartTime, scheduleEndTime, recipients, ...rest } = v;
-      const fields = { ...rest };
-      if (scheduleStartTime !== undefined) fields.schedule_start_time = scheduleStartTime;
-      if (scheduleEndTime !== undefined) fields.schedule_end_time = scheduleEndTime;
-      const c = { id: randomUUID(), status: 'draft', fields, recipients: recipients ?? [], created_at: now, updated_at: now };
-      c.recipient_list_id = fields.recipient_list_id;
-      c.assistant_id = fields.assistant_id;
-      c.phone_number_id = fields.phone_number_id;
-      campaigns.set(c.id, c);
-      return [200, campaignRecord(c)];
-    }],
-    ['GET', ['campaign', ':id'], 'both', ({ params }) => {
-      const c = campaigns.get(params.id);
-      if (!c) return [404, { detail: 'Campaign not found' }];
-      return [200, { campaign: campaignRecord(c), counts: countsOf(c), calls: [] }];
-    }],
-    ['PATCH', ['campaign', ':id'], 'both', ({ params, body }) => {
-      const c = campaigns.get(params.id);
-      if (!c) return [404, { detail: 'Campaign not found' }];
-      const v = validateBody(parseJsonBody(body), UPDATE_SPEC);
-      const { status, recipients, ...rest } = v;
-      Object.assign(c.fields, rest);
-      if (status !== undefined) c.status = status;
-      if (recipients !== undefined) c.recipients = recipients;
-      c.updated_at = new Date().toISOString();
-      return [200, campaignRecord(c, 'update')];
-    }],
-    ['POST', ['recipient-lists', ':id', 'recipients'], 'both', ({ params, body }) => {
-      const list = db.lists.get(params.id);
-      if (!list) return [404, { detail: 'Recipient list not found' }];
-      const v = validateBody(parseJsonBody(body), RECIPIENT_SPEC);
-      const r = { id: `rcp_${randomUUID()}`, phone_number: v.phone_number ?? null, metadata: v.metadata ?? {} };
-      list.recipients.push(r);
-      return [200, { ...r, recipient_list_id: list.id, row_count: list.recipients.length }];
-    }],
-    ['POST', ['orgs', ':id', 'invites'], 'both', ({ params, body }) => {
-      const org = db.orgs.find((o) => o.id === params.id);
-      if (!org) return [404, { detail: 'Organization not found' }];
-      const v = validateBody(parseJsonBody(body), INVITE_SPEC);
-      const inv = {
-        id: `inv_${randomUUID()}`,
-        email: v.email ?? null,
-        role: v.role ?? 'developer',
-        expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString(),
-        token: `invtok_${randomBytes(16).toString('hex')}`,
-      };
-      invites.push({ ...inv, org_id: org.id });
-      return [200, inv];
-    }],
-    ['POST', ['api-keys', 'api-keys', ':id', 'regenerate'], 'bearer', ({ params, userId }) => {
-      const rec = apiKeyRecords.get(params.id);
-      if (!rec || rec.userId !== userId) return [404, { detail: 'API key not found' }];
-      const key = `lnt_live_${randomBytes(12).toString('hex')}`;
-      keys.set(key, { userId: rec.userId, keyId: rec.id }); // the old key keeps working too
-      return [200, { key, id: rec.id, name: rec.name, upgraded: false }];
-    }],
+    [
+      'GET',
+      ['calls'],
+      'both',
+      ({ query }) => {
+        const limit = queryInt(query, 'limit', 50, 0);
+        const offset = queryInt(query, 'offset', 0, 0);
+        let list = db.calls;
+        if (query.has('provider')) {
+          const all = query.getAll('provider');
+          const p = all[all.length - 1];
+          list = list.filter((c) => c.provider === p);
+        }
+        return [200, list.slice(offset, offset + limit)];
+      },
+    ],
+    [
+      'POST',
+      ['campaign'],
+      'both',
+      ({ body }) => {
+        const v = validateBody(parseJsonBody(body), createSpec(channels));
+        const now = new Date().toISOString();
+        const { scheduleStartTime, scheduleEndTime, recipients, ...rest } = v;
+        const fields = { ...rest };
+        if (scheduleStartTime !== undefined) fields.schedule_start_time = scheduleStartTime;
+        if (scheduleEndTime !== undefined) fields.schedule_end_time = scheduleEndTime;
+        const c = {
+          id: randomUUID(),
+          status: 'draft',
+          fields,
+          recipients: recipients ?? [],
+          created_at: now,
+          updated_at: now,
+        };
+        c.recipient_list_id = fields.recipient_list_id;
+        c.assistant_id = fields.assistant_id;
+        c.phone_number_id = fields.phone_number_id;
+        campaigns.set(c.id, c);
+        return [200, campaignRecord(c)];
+      },
+    ],
+    [
+      'GET',
+      ['campaign', ':id'],
+      'both',
+      ({ params }) => {
+        const c = campaigns.get(params.id);
+        if (!c) return [404, { detail: 'Campaign not found' }];
+        return [200, { campaign: campaignRecord(c), counts: countsOf(c), calls: [] }];
+      },
+    ],
+    [
+      'PATCH',
+      ['campaign', ':id'],
+      'both',
+      ({ params, body }) => {
+        const c = campaigns.get(params.id);
+        if (!c) return [404, { detail: 'Campaign not found' }];
+        const v = validateBody(parseJsonBody(body), UPDATE_SPEC);
+        const { status, recipients, ...rest } = v;
+        Object.assign(c.fields, rest);
+        if (status !== undefined) c.status = status;
+        if (recipients !== undefined) c.recipients = recipients;
+        c.updated_at = new Date().toISOString();
+        return [200, campaignRecord(c, 'update')];
+      },
+    ],
+    [
+      'POST',
+      ['recipient-lists', ':id', 'recipients'],
+      'both',
+      ({ params, body }) => {
+        const list = db.lists.get(params.id);
+        if (!list) return [404, { detail: 'Recipient list not found' }];
+        const v = validateBody(parseJsonBody(body), RECIPIENT_SPEC);
+        const r = { id: `rcp_${randomUUID()}`, phone_number: v.phone_number ?? null, metadata: v.metadata ?? {} };
+        list.recipients.push(r);
+        return [200, { ...r, recipient_list_id: list.id, row_count: list.recipients.length }];
+      },
+    ],
+    [
+      'POST',
+      ['orgs', ':id', 'invites'],
+      'both',
+      ({ params, body }) => {
+        const org = db.orgs.find((o) => o.id === params.id);
+        if (!org) return [404, { detail: 'Organization not found' }];
+        const v = validateBody(parseJsonBody(body), INVITE_SPEC);
+        const inv = {
+          id: `inv_${randomUUID()}`,
+          email: v.email ?? null,
+          role: v.role ?? 'developer',
+          expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+          token: `invtok_${randomBytes(16).toString('hex')}`,
+        };
+        invites.push({ ...inv, org_id: org.id });
+        return [200, inv];
+      },
+    ],
+    [
+      'POST',
+      ['api-keys', 'api-keys', ':id', 'regenerate'],
+      'bearer',
+      ({ params, userId }) => {
+        const rec = apiKeyRecords.get(params.id);
+        if (!rec || rec.userId !== userId) return [404, { detail: 'API key not found' }];
+        const key = `lnt_live_${randomBytes(12).toString('hex')}`;
+        keys.set(key, { userId: rec.userId, keyId: rec.id }); // the old key keeps working too
+        return [200, { key, id: rec.id, name: rec.name, upgraded: false }];
+      },
+    ],
   ];
 
   function match(pathSegs) {
@@ -463,9 +608,15 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       let ok = true;
       for (let i = 0; i < pat.length; i++) {
         if (pat[i].startsWith(':')) {
-          if (pathSegs[i] === '') { ok = false; break; }
+          if (pathSegs[i] === '') {
+            ok = false;
+            break;
+          }
           params[pat[i].slice(1)] = pathSegs[i];
-        } else if (pat[i] !== pathSegs[i]) { ok = false; break; }
+        } else if (pat[i] !== pathSegs[i]) {
+          ok = false;
+          break;
+        }
       }
       if (ok) found.push({ route: r, params });
     }
@@ -490,9 +641,15 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       res.writeHead(status, { ...headers, ...extra, 'Content-Length': Buffer.byteLength(text) });
       res.end(text);
     };
-    if (rl.over) return send(429, { detail: 'Rate limit exceeded: too many requests, try again later' }, { 'Retry-After': headers['X-RateLimit-Reset'] });
+    if (rl.over)
+      return send(
+        429,
+        { detail: 'Rate limit exceeded: too many requests, try again later' },
+        { 'Retry-After': headers['X-RateLimit-Reset'] },
+      );
 
-    const unauthorized = () => send(401, { detail: 'Invalid authentication credentials' }, { 'WWW-Authenticate': 'Bearer' });
+    const unauthorized = () =>
+      send(401, { detail: 'Invalid authentication credentials' }, { 'WWW-Authenticate': 'Bearer' });
     const xUser = req.headers['x-user-id'];
 
     let url;
@@ -501,27 +658,45 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     } catch {
       return send(400, { detail: 'Bad request target' });
     }
-    const segs = url.pathname.split('/').slice(1).map((s) => {
-      try { return decodeURIComponent(s); } catch { return s; }
-    });
+    const segs = url.pathname
+      .split('/')
+      .slice(1)
+      .map((s) => {
+        try {
+          return decodeURIComponent(s);
+        } catch {
+          return s;
+        }
+      });
 
     if (req.method === 'OPTIONS') {
       // CORS preflight on any path: with or without credentials; a credential that is sent must be valid.
       if (bearer.present && !validKey) return unauthorized();
       if (validKey && xUser !== undefined && xUser !== validKey.userId) return unauthorized();
       const reqHeaders = req.headers['access-control-request-headers'];
-      return send(200, {}, {
-        'Access-Control-Allow-Methods': 'GET, POST, PATCH, PUT, DELETE, OPTIONS',
-        'Access-Control-Allow-Headers': reqHeaders ? `${reqHeaders}, Authorization, X-User-ID, Content-Type` : 'Authorization, X-User-ID, Content-Type',
-        'Access-Control-Max-Age': '600',
-        ...(origin ? { 'Access-Control-Allow-Credentials': 'true' } : {}),
-      });
+      return send(
+        200,
+        {},
+        {
+          'Access-Control-Allow-Methods': 'GET, POST, PATCH, PUT, DELETE, OPTIONS',
+          'Access-Control-Allow-Headers': reqHeaders
+            ? `${reqHeaders}, Authorization, X-User-ID, Content-Type`
+            : 'Authorization, X-User-ID, Content-Type',
+          'Access-Control-Max-Age': '600',
+          ...(origin ? { 'Access-Control-Allow-Credentials': 'true' } : {}),
+        },
+      );
     }
 
     const found = match(segs);
     if (found.length === 0) return send(404, { detail: 'Not Found' });
     const hit = found.find((f) => f.route[0] === req.method);
-    if (!hit) return send(405, { detail: 'Method Not Allowed' }, { Allow: [...new Set(found.map((f) => f.route[0]))].join(', ') });
+    if (!hit)
+      return send(
+        405,
+        { detail: 'Method Not Allowed' },
+        { Allow: [...new Set(found.map((f) => f.route[0]))].join(', ') },
+      );
     const [, , auth, handler] = hit.route;
 
     let userId;
@@ -563,7 +738,10 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     req.on('error', () => res.destroy());
   });
   server.on('clientError', (e, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: 26\r\nConnection: close\r\n\r\n{"detail":"Bad Request"}\r\n');
+    if (socket.writable)
+      socket.end(
+        'HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: 26\r\nConnection: close\r\n\r\n{"detail":"Bad Request"}\r\n',
+      );
     else socket.destroy();
   });
   server.keepAliveTimeout = 5000;

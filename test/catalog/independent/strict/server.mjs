@@ -42,8 +42,20 @@ function seed() {
   const userId = 'usr_strict_7f3a';
   const apiKey = 'sk_strict_' + randomBytes(18).toString('hex');
   const orgs = [
-    { id: 'org_strict_main', name: 'Strict Main Org', slug: 'strict-main', role: 'owner', contact_email: 'owner@example.invalid' },
-    { id: 'org_strict_side', name: 'Strict Side Org', slug: 'strict-side', role: 'developer', contact_email: 'side@example.invalid' },
+    {
+      id: 'org_strict_main',
+      name: 'Strict Main Org',
+      slug: 'strict-main',
+      role: 'owner',
+      contact_email: 'owner@example.invalid',
+    },
+    {
+      id: 'org_strict_side',
+      name: 'Strict Side Org',
+      slug: 'strict-side',
+      role: 'developer',
+      contact_email: 'side@example.invalid',
+    },
   ];
   const phoneNumbers = [
     { id: 'pn_strict_a', number: '+15550100001', provider: PROVIDERS[0] },
@@ -62,11 +74,19 @@ function seed() {
     call_summary: { prompt: 'Summarise the call.' },
     recording: { enabled: false, stereo: true, mp3_enabled: true },
     call_actions: {
-      enabled: true, allow_hangup: true, allow_transfer: true,
-      hangup_triggers: ['goodbye'], transfer_triggers: ['human please'],
-      transfer_number: '+15550100099', transfer_mode: 'cold', confirm_required: true,
-      auto_hangup_silence_seconds: 30, confirm_yes: ['yes'], confirm_no: ['no'],
-      webhook_url: 'https://hooks.example.invalid/strict', webhook_timeout_ms: 3500,
+      enabled: true,
+      allow_hangup: true,
+      allow_transfer: true,
+      hangup_triggers: ['goodbye'],
+      transfer_triggers: ['human please'],
+      transfer_number: '+15550100099',
+      transfer_mode: 'cold',
+      confirm_required: true,
+      auto_hangup_silence_seconds: 30,
+      confirm_yes: ['yes'],
+      confirm_no: ['no'],
+      webhook_url: 'https://hooks.example.invalid/strict',
+      webhook_timeout_ms: 3500,
     },
     description: `${name} description`,
     first_message: 'Hello, how can I help?',
@@ -109,26 +129,53 @@ function seed() {
       recording_mp3_url: `https://rec.example.invalid/${i}.mp3`,
       stereo_recording_mp3_url: `https://rec.example.invalid/${i}-stereo.mp3`,
       latency_metrics: { avg_ms: 400 + i, p95_ms: 900 + i },
-      per_turn_latency: [{ turn: 1, ms: 350 }, { turn: 2, ms: 420 }],
+      per_turn_latency: [
+        { turn: 1, ms: 350 },
+        { turn: 2, ms: 420 },
+      ],
       cost: Math.round(dur * 0.35) / 100,
       total_credits: dur,
       cost_breakdown: { llm: 0.01, tts: 0.02, stt: 0.01 },
       costs: [{ kind: 'llm', amount: 0.01 }],
-      transcript: [{ role: 'agent', text: 'Hello' }, { role: 'user', text: 'Hi' }],
+      transcript: [
+        { role: 'agent', text: 'Hello' },
+        { role: 'user', text: 'Hi' },
+      ],
     });
   }
   calls.reverse(); // newest first: a stable order
   const recipientLists = new Map([
-    ['rl_strict_main', { id: 'rl_strict_main', name: 'Main contacts', recipients: [
-      { id: 'rcp_1', phone_number: '+15550300001', metadata: {} },
-      { id: 'rcp_2', phone_number: '+15550300002', metadata: {} },
-    ] }],
+    [
+      'rl_strict_main',
+      {
+        id: 'rl_strict_main',
+        name: 'Main contacts',
+        recipients: [
+          { id: 'rcp_1', phone_number: '+15550300001', metadata: {} },
+          { id: 'rcp_2', phone_number: '+15550300002', metadata: {} },
+        ],
+      },
+    ],
   ]);
-  const apiKeys = new Map([['key_strict_main', { id: 'key_strict_main', name: 'Strict main key', key: apiKey, user_id: userId }]]);
+  const apiKeys = new Map([
+    ['key_strict_main', { id: 'key_strict_main', name: 'Strict main key', key: apiKey, user_id: userId }],
+  ]);
   return {
-    user: { id: userId, idp_user_id: 'idp|strict-0001', email: 'strict.user@example.invalid', name: 'Strict User', default_org_id: orgs[0].id },
-    orgs, phoneNumbers, assistants, calls, recipientLists, apiKeys,
-    campaigns: new Map(), invites: [],
+    user: {
+      id: userId,
+      idp_user_id: 'idp|strict-0001',
+      email: 'strict.user@example.invalid',
+      name: 'Strict User',
+      default_org_id: orgs[0].id,
+    },
+    orgs,
+    phoneNumbers,
+    assistants,
+    calls,
+    recipientLists,
+    apiKeys,
+    campaigns: new Map(),
+    invites: [],
   };
 }
 
@@ -140,22 +187,30 @@ const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function typeError(kind, v, loc) {
   switch (kind) {
-    case 'string': return typeof v === 'string' ? null : err(loc, 'Input should be a valid string', 'string_type');
+    case 'string':
+      return typeof v === 'string' ? null : err(loc, 'Input should be a valid string', 'string_type');
     case 'integer':
       if (typeof v === 'number' && Number.isSafeInteger(v)) return null;
-      if (typeof v === 'number' && Number.isFinite(v) && !Number.isInteger(v)) return err(loc, 'Input should be a valid integer, got a number with a fractional part', 'int_from_float');
+      if (typeof v === 'number' && Number.isFinite(v) && !Number.isInteger(v))
+        return err(loc, 'Input should be a valid integer, got a number with a fractional part', 'int_from_float');
       return err(loc, 'Input should be a valid integer', 'int_type');
-    case 'boolean': return typeof v === 'boolean' ? null : err(loc, 'Input should be a valid boolean', 'bool_type');
-    case 'object': return isObj(v) ? null : err(loc, 'Input should be a valid dictionary', 'dict_type');
-    case 'array': return Array.isArray(v) ? null : err(loc, 'Input should be a valid list', 'list_type');
-    default: throw new Error('unknown kind ' + kind);
+    case 'boolean':
+      return typeof v === 'boolean' ? null : err(loc, 'Input should be a valid boolean', 'bool_type');
+    case 'object':
+      return isObj(v) ? null : err(loc, 'Input should be a valid dictionary', 'dict_type');
+    case 'array':
+      return Array.isArray(v) ? null : err(loc, 'Input should be a valid list', 'list_type');
+    default:
+      throw new Error('unknown kind ' + kind);
   }
 }
 
 /** Validate an object against {field: spec}; spec = {type, required?, min?, max?, enum?, check?}. */
 function validateFields(obj, fields, loc, errors) {
   if (!isObj(obj)) {
-    errors.push(err(loc, 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type'));
+    errors.push(
+      err(loc, 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type'),
+    );
     return;
   }
   for (const [name, spec] of Object.entries(fields)) {
@@ -166,14 +221,29 @@ function validateFields(obj, fields, loc, errors) {
     }
     const v = obj[name];
     const te = typeError(spec.type, v, l);
-    if (te) { errors.push(te); continue; }
-    if (spec.min !== undefined && v < spec.min) errors.push(err(l, `Input should be greater than or equal to ${spec.min}`, 'greater_than_equal', { ctx: { ge: spec.min } }));
-    if (spec.max !== undefined && v > spec.max) errors.push(err(l, `Input should be less than or equal to ${spec.max}`, 'less_than_equal', { ctx: { le: spec.max } }));
-    if (spec.enum && !spec.enum.includes(v)) errors.push(err(l, `Input should be ${spec.enum.map((e) => `'${e}'`).join(', ')}`, 'literal_error', { ctx: { expected: spec.enum.join(', ') } }));
+    if (te) {
+      errors.push(te);
+      continue;
+    }
+    if (spec.min !== undefined && v < spec.min)
+      errors.push(
+        err(l, `Input should be greater than or equal to ${spec.min}`, 'greater_than_equal', { ctx: { ge: spec.min } }),
+      );
+    if (spec.max !== undefined && v > spec.max)
+      errors.push(
+        err(l, `Input should be less than or equal to ${spec.max}`, 'less_than_equal', { ctx: { le: spec.max } }),
+      );
+    if (spec.enum && !spec.enum.includes(v))
+      errors.push(
+        err(l, `Input should be ${spec.enum.map((e) => `'${e}'`).join(', ')}`, 'literal_error', {
+          ctx: { expected: spec.enum.join(', ') },
+        }),
+      );
     if (spec.check) spec.check(v, l, errors);
   }
   for (const name of Object.keys(obj)) {
-    if (!Object.prototype.hasOwnProperty.call(fields, name)) errors.push(err([...loc, name], 'Extra inputs are not permitted', 'extra_forbidden'));
+    if (!Object.prototype.hasOwnProperty.call(fields, name))
+      errors.push(err([...loc, name], 'Extra inputs are not permitted', 'extra_forbidden'));
   }
 }
 
@@ -184,13 +254,26 @@ const recipientFields = {
   metadata: { type: 'object' },
   assistant_overrides: { type: 'object' },
 };
-const checkRecipients = (v, l, errors) => v.forEach((item, i) => validateFields(item, recipientFields, [...l, i], errors));
+const checkRecipients = (v, l, errors) =>
+  v.forEach((item, i) => validateFields(item, recipientFields, [...l, i], errors));
 
 function createFields(state, fault) {
   return {
     name: { type: 'string', required: true },
-    assistant_id: { type: 'string', required: true, check: (v, l, e) => { if (!state.assistants.some((a) => a.id === v)) e.push(err(l, 'Unknown assistant', 'value_error')); } },
-    phone_number_id: { type: 'string', required: true, check: (v, l, e) => { if (!state.phoneNumbers.some((p) => p.id === v)) e.push(err(l, 'Unknown phone number', 'value_error')); } },
+    assistant_id: {
+      type: 'string',
+      required: true,
+      check: (v, l, e) => {
+        if (!state.assistants.some((a) => a.id === v)) e.push(err(l, 'Unknown assistant', 'value_error'));
+      },
+    },
+    phone_number_id: {
+      type: 'string',
+      required: true,
+      check: (v, l, e) => {
+        if (!state.phoneNumbers.some((p) => p.id === v)) e.push(err(l, 'Unknown phone number', 'value_error'));
+      },
+    },
     channel: { type: 'string', required: true, enum: PROVIDERS },
     scheduleStartTime: { type: 'string' },
     scheduleEndTime: { type: 'string' },
@@ -202,8 +285,17 @@ function createFields(state, fault) {
     use_returning_greeting: { type: 'boolean' },
     use_short_term_summaries: { type: 'boolean' },
     short_term_summaries_limit: { type: 'integer' },
-    machine_detection_timeout_seconds: { type: 'integer', min: 3, max: fault === 'mdts-no-upper-bound' ? undefined : 60 },
-    recipient_list_id: { type: 'string', check: (v, l, e) => { if (!state.recipientLists.has(v)) e.push(err(l, 'Unknown recipient list', 'value_error')); } },
+    machine_detection_timeout_seconds: {
+      type: 'integer',
+      min: 3,
+      max: fault === 'mdts-no-upper-bound' ? undefined : 60,
+    },
+    recipient_list_id: {
+      type: 'string',
+      check: (v, l, e) => {
+        if (!state.recipientLists.has(v)) e.push(err(l, 'Unknown recipient list', 'value_error'));
+      },
+    },
     recipients: { type: 'array', check: checkRecipients },
   };
 }
@@ -245,7 +337,11 @@ function parseJsonBody(req, raw) {
   const ct = req.headers['content-type'];
   const media = typeof ct === 'string' ? ct.split(';')[0].trim().toLowerCase() : '';
   if (media !== 'application/json') {
-    return { errors: [err(['body'], 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type')] };
+    return {
+      errors: [
+        err(['body'], 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type'),
+      ],
+    };
   }
   const text = raw.toString('utf8');
   let value;
@@ -254,9 +350,12 @@ function parseJsonBody(req, raw) {
   } catch (e) {
     const m = /position (\d+)/.exec(String(e && e.message));
     const pos = m ? Number(m[1]) : text.length;
-    return { errors: [err(['body', pos], 'JSON decode error', 'json_invalid', { ctx: { error: String(e && e.message) } })] };
+    return {
+      errors: [err(['body', pos], 'JSON decode error', 'json_invalid', { ctx: { error: String(e && e.message) } })],
+    };
   }
-  if (depthOf(value) > MAX_DEPTH) return { errors: [err(['body'], `JSON nesting deeper than ${MAX_DEPTH} levels`, 'value_error')] };
+  if (depthOf(value) > MAX_DEPTH)
+    return { errors: [err(['body'], `JSON nesting deeper than ${MAX_DEPTH} levels`, 'value_error')] };
   return { value };
 }
 
@@ -291,7 +390,8 @@ export const FAULTS = {
 };
 
 export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rateWindowMs = 60000, fault } = {}) {
-  if (fault !== undefined && !Object.prototype.hasOwnProperty.call(FAULTS, fault)) throw new Error(`unknown fault ${fault}`);
+  if (fault !== undefined && !Object.prototype.hasOwnProperty.call(FAULTS, fault))
+    throw new Error(`unknown fault ${fault}`);
   const F = (name) => fault === name;
   const state = seed();
   const buckets = new Map();
@@ -308,7 +408,9 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     const exceeded = b.count > rateLimit;
     const headers = {
       'X-RateLimit-Limit': String(rateLimit),
-      'X-RateLimit-Remaining': String(F('ratelimit-remaining-stuck') ? rateLimit - 1 : Math.max(0, rateLimit - b.count)),
+      'X-RateLimit-Remaining': String(
+        F('ratelimit-remaining-stuck') ? rateLimit - 1 : Math.max(0, rateLimit - b.count),
+      ),
       'X-RateLimit-Reset': String(Math.ceil((b.start + rateWindowMs) / 1000)),
     };
     if (exceeded) headers['Retry-After'] = String(Math.max(1, Math.ceil((b.start + rateWindowMs - now) / 1000)));
@@ -339,7 +441,13 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     { method: 'POST', re: /^\/orgs\/([^/]+)\/invites$/, auth: 'full', body: true, handler: createInvite },
     { method: 'GET', re: /^\/users\/me$/, auth: 'full', handler: usersMe },
     { method: 'GET', re: /^\/assistants$/, auth: 'full', handler: listAssistants },
-    { method: 'POST', re: /^\/api-keys\/api-keys\/([^/]+)\/regenerate$/, auth: 'bearer', noBody: true, handler: regenerateKey },
+    {
+      method: 'POST',
+      re: /^\/api-keys\/api-keys\/([^/]+)\/regenerate$/,
+      auth: 'bearer',
+      noBody: true,
+      handler: regenerateKey,
+    },
     { method: 'GET', re: /^\/protected$/, auth: 'full', handler: protectedRoute },
     { method: 'OPTIONS', re: /^\/user-credentials\/user-credentials\/([^/]+)$/, auth: 'bearer', handler: preflight },
     { method: 'OPTIONS', re: /^\/logs\/chat-logs\/([^/]+)$/, auth: 'bearer', handler: preflight },
@@ -359,12 +467,22 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       const all = q.getAll(name);
       const s = all[all.length - 1];
       if (!/^-?\d+$/.test(s) || !Number.isSafeInteger(Number(s))) {
-        errors.push(err(['query', name], 'Input should be a valid integer, unable to parse string as an integer', 'int_parsing'));
+        errors.push(
+          err(['query', name], 'Input should be a valid integer, unable to parse string as an integer', 'int_parsing'),
+        );
         return def;
       }
       const n = Number(s);
-      if (n < min) errors.push(err(['query', name], `Input should be greater than or equal to ${min}`, 'greater_than_equal', { ctx: { ge: min } }));
-      else if (max !== undefined && n > max) errors.push(err(['query', name], `Input should be less than or equal to ${max}`, 'less_than_equal', { ctx: { le: max } }));
+      if (n < min)
+        errors.push(
+          err(['query', name], `Input should be greater than or equal to ${min}`, 'greater_than_equal', {
+            ctx: { ge: min },
+          }),
+        );
+      else if (max !== undefined && n > max)
+        errors.push(
+          err(['query', name], `Input should be less than or equal to ${max}`, 'less_than_equal', { ctx: { le: max } }),
+        );
       return n;
     };
     const limit = intParam('limit', F('calls-default-limit-20') ? 20 : 50, 1, 100);
@@ -373,7 +491,10 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (q.has('provider')) {
       const all = q.getAll('provider');
       provider = all[all.length - 1];
-      if (!PROVIDERS.includes(provider)) errors.push(err(['query', 'provider'], `Input should be ${PROVIDERS.map((p) => `'${p}'`).join(' or ')}`, 'literal_error'));
+      if (!PROVIDERS.includes(provider))
+        errors.push(
+          err(['query', 'provider'], `Input should be ${PROVIDERS.map((p) => `'${p}'`).join(' or ')}`, 'literal_error'),
+        );
     }
     if (errors.length) return [422, { detail: errors }];
     if (F('calls-provider-ignored')) provider = null;
@@ -416,9 +537,22 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
   }
   function countsOf(c) {
     const rl = c.recipient_list_id ? state.recipientLists.get(c.recipient_list_id) : null;
-    return { recipients: c.recipients.length + (rl ? rl.recipients.length : 0), calls_total: 0, calls_completed: 0, calls_failed: 0, calls_pending: 0 };
+    return {
+      recipients: c.recipients.length + (rl ? rl.recipients.length : 0),
+      calls_total: 0,
+      calls_completed: 0,
+      calls_failed: 0,
+      calls_pending: 0,
+    };
   }
-  const UPDATE_OMITS = ['assistant_name', 'machine_detection_timeout_seconds', 'recipient_list_id', 'recipient_list_name', 'recipient_list_row_count', 'counts'];
+  const UPDATE_OMITS = [
+    'assistant_name',
+    'machine_detection_timeout_seconds',
+    'recipient_list_id',
+    'recipient_list_name',
+    'recipient_list_row_count',
+    'counts',
+  ];
   function updateRecordOf(c) {
     const r = recordOf(c);
     for (const k of UPDATE_OMITS) delete r[k];
@@ -469,7 +603,12 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
   function updateCampaign(ctx) {
     const errors = [];
     const b = ctx.body;
-    validateFields(b, F('status-enum-open') ? { ...updateFields, status: { type: 'string' } } : updateFields, ['body'], errors);
+    validateFields(
+      b,
+      F('status-enum-open') ? { ...updateFields, status: { type: 'string' } } : updateFields,
+      ['body'],
+      errors,
+    );
     if (errors.length) return [422, { detail: errors }];
     const stored = state.campaigns.get(ctx.params[0]);
     if (!stored) return [404, { detail: 'Campaign not found' }];
@@ -485,7 +624,13 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (errors.length) return [422, { detail: errors }];
     const rl = state.recipientLists.get(ctx.params[0]);
     if (!rl) return [404, { detail: 'Recipient list not found' }];
-    const r = { id: 'rcp_' + randomUUID(), recipient_list_id: rl.id, phone_number: ctx.body.phone_number, metadata: ctx.body.metadata ?? {}, created_at: new Date().toISOString() };
+    const r = {
+      id: 'rcp_' + randomUUID(),
+      recipient_list_id: rl.id,
+      phone_number: ctx.body.phone_number,
+      metadata: ctx.body.metadata ?? {},
+      created_at: new Date().toISOString(),
+    };
     rl.recipients.push(r);
     return [201, { ...r, row_count: rl.recipients.length }];
   }
@@ -504,13 +649,22 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       token: 'invtok_' + randomBytes(24).toString('hex'),
     };
     // The token is a secret: kept only as a fingerprint, returned once, here.
-    state.invites.push({ id: invite.id, org_id: org.id, email: invite.email, role: invite.role, expires_at: invite.expires_at });
+    state.invites.push({
+      id: invite.id,
+      org_id: org.id,
+      email: invite.email,
+      role: invite.role,
+      expires_at: invite.expires_at,
+    });
     if (F('invite-no-token')) delete invite.token;
     return [201, invite];
   }
 
   function usersMe() {
-    return [200, { user: { ...state.user }, orgs: state.orgs.map((o) => ({ ...o })), default_org_id: state.user.default_org_id }];
+    return [
+      200,
+      { user: { ...state.user }, orgs: state.orgs.map((o) => ({ ...o })), default_org_id: state.user.default_org_id },
+    ];
   }
 
   function listAssistants() {
@@ -521,17 +675,24 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     const k = state.apiKeys.get(ctx.params[0]);
     if (!k || k.user_id !== ctx.key.user_id) return [404, { detail: 'API key not found' }];
     k.key = 'sk_strict_' + randomBytes(18).toString('hex');
-    if (F('regen-new-key-dead')) return [200, { key: 'sk_strict_' + randomBytes(18).toString('hex'), id: k.id, name: k.name, upgraded: false }];
+    if (F('regen-new-key-dead'))
+      return [200, { key: 'sk_strict_' + randomBytes(18).toString('hex'), id: k.id, name: k.name, upgraded: false }];
     return [200, { key: k.key, id: k.id, name: k.name, upgraded: false }];
   }
 
   function protectedRoute(ctx) {
-    const message = F('protected-message-no-user') ? 'Hello! This is a protected endpoint.' : `Hello, ${ctx.key.user_id}! This is a protected endpoint.`;
+    const message = F('protected-message-no-user')
+      ? 'Hello! This is a protected endpoint.'
+      : `Hello, ${ctx.key.user_id}! This is a protected endpoint.`;
     return [200, { message, user_id: ctx.key.user_id }];
   }
 
   function preflight() {
-    const h = { 'Access-Control-Allow-Methods': CORS_METHODS, 'Access-Control-Allow-Headers': CORS_HEADERS, 'Access-Control-Max-Age': '600' };
+    const h = {
+      'Access-Control-Allow-Methods': CORS_METHODS,
+      'Access-Control-Allow-Headers': CORS_HEADERS,
+      'Access-Control-Max-Age': '600',
+    };
     if (F('preflight-no-allow-headers')) delete h['Access-Control-Allow-Headers'];
     return [204, undefined, h];
   }
@@ -545,14 +706,19 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (F('loc-without-location') && status === 422 && Array.isArray(body?.detail)) {
       body = { detail: body.detail.map((d) => ({ ...d, loc: d.loc.slice(1) })) };
     }
-    const h = { ...headers, 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset' };
+    const h = {
+      ...headers,
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Expose-Headers': 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+    };
     if (body === undefined) {
       res.writeHead(status, h);
       res.end();
       return;
     }
     const text = JSON.stringify(body);
-    h['Content-Type'] = F('health-text-plain') && status === 200 && body && body.status === 'ok' ? 'text/plain' : 'application/json';
+    h['Content-Type'] =
+      F('health-text-plain') && status === 200 && body && body.status === 'ok' ? 'text/plain' : 'application/json';
     h['Content-Length'] = String(Buffer.byteLength(text));
     res.writeHead(status, h);
     res.end(text);
@@ -566,7 +732,11 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       req.on('data', (c) => {
         if (over) return;
         size += c.length;
-        if (size > MAX_BODY) { over = true; chunks.length = 0; return; }
+        if (size > MAX_BODY) {
+          over = true;
+          chunks.length = 0;
+          return;
+        }
         chunks.push(c);
       });
       req.on('end', () => resolve(over ? null : Buffer.concat(chunks)));
@@ -581,17 +751,34 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     const bucket = key ? `key:${key.id}` : `addr:${req.socket.remoteAddress}`;
     const rl = rateHeaders(bucket);
     const H = rl.headers;
-    if (rl.exceeded) return send(res, 429, { detail: F('ratelimit-message-silent') ? 'Slow down' : 'Rate limit exceeded: too many requests, try again after the reset' }, H);
+    if (rl.exceeded)
+      return send(
+        res,
+        429,
+        {
+          detail: F('ratelimit-message-silent')
+            ? 'Slow down'
+            : 'Rate limit exceeded: too many requests, try again after the reset',
+        },
+        H,
+      );
     if (raw === null) return send(res, 413, { detail: 'Request body too large' }, H);
 
     let url;
-    try { url = new URL(req.url, 'http://localhost'); } catch { return send(res, 404, { detail: 'Not Found' }, H); }
+    try {
+      url = new URL(req.url, 'http://localhost');
+    } catch {
+      return send(res, 404, { detail: 'Not Found' }, H);
+    }
     let match = null;
     const allowed = [];
     for (const r of routes) {
       const m = r.re.exec(url.pathname);
       if (!m) continue;
-      if (r.method === req.method) { match = { r, m }; break; }
+      if (r.method === req.method) {
+        match = { r, m };
+        break;
+      }
       allowed.push(r.method);
     }
     if (!match) {
@@ -600,13 +787,27 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     }
     const { r, m } = match;
     let params;
-    try { params = m.slice(1).map((p) => decodeURIComponent(p)); } catch { return send(res, 404, { detail: 'Not Found' }, H); }
+    try {
+      params = m.slice(1).map((p) => decodeURIComponent(p));
+    } catch {
+      return send(res, 404, { detail: 'Not Found' }, H);
+    }
 
     if (r.auth !== 'none') {
       const uid = req.headers['x-user-id'];
-      const uidOk = F('wrong-user-accepted') ? r.auth !== 'full' || (typeof uid === 'string' && uid !== '') : r.auth === 'full' ? uid === key?.user_id : uid === undefined || uid === key?.user_id;
+      const uidOk = F('wrong-user-accepted')
+        ? r.auth !== 'full' || (typeof uid === 'string' && uid !== '')
+        : r.auth === 'full'
+          ? uid === key?.user_id
+          : uid === undefined || uid === key?.user_id;
       const ok = key && uidOk;
-      if (!ok) return send(res, 401, { detail: F('unauth-message-silent') ? 'No.' : 'Invalid authentication credentials' }, { ...H, 'WWW-Authenticate': 'Bearer' });
+      if (!ok)
+        return send(
+          res,
+          401,
+          { detail: F('unauth-message-silent') ? 'No.' : 'Invalid authentication credentials' },
+          { ...H, 'WWW-Authenticate': 'Bearer' },
+        );
     }
 
     const ctx = { url, params, key, body: undefined };
@@ -627,20 +828,31 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       else res.destroy();
     });
   });
-  server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
   server.on('clientError', (e, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: 26\r\n\r\n{"detail":"Bad Request"}\r\n');
+    if (socket.writable)
+      socket.end(
+        'HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: 26\r\n\r\n{"detail":"Bad Request"}\r\n',
+      );
     else socket.destroy();
   });
   await new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => { server.off('error', reject); resolve(); });
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const addr = server.address();
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
   const mainKey = state.apiKeys.get('key_strict_main');
   const fixtures = {
-    get api_key() { return mainKey.key; },
+    get api_key() {
+      return mainKey.key;
+    },
     user_id: state.user.id,
     org_id: state.orgs[0].id,
     recipient_list_id: 'rl_strict_main',
@@ -658,7 +870,10 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
 // ---- CLI ----
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);
-  const opt = (name, def) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : def; };
+  const opt = (name, def) => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : def;
+  };
   const s = await start({
     host: opt('--host', '127.0.0.1'),
     port: Number(opt('--port', '4020')),
@@ -668,8 +883,12 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   });
   const f = s.fixtures;
   console.log(`listening ${s.url}`);
-  console.log(`fixtures ${JSON.stringify({ api_key: f.api_key, user_id: f.user_id, org_id: f.org_id, recipient_list_id: f.recipient_list_id, api_key_id: f.api_key_id, channels: f.channels })}`);
-  const stop = () => { s.close().then(() => process.exit(0)); };
+  console.log(
+    `fixtures ${JSON.stringify({ api_key: f.api_key, user_id: f.user_id, org_id: f.org_id, recipient_list_id: f.recipient_list_id, api_key_id: f.api_key_id, channels: f.channels })}`,
+  );
+  const stop = () => {
+    s.close().then(() => process.exit(0));
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

@@ -29,4 +29,11 @@ export interface VariantEntry {
 }
 export declare const FAULTS: FaultEntry[];
 export declare const VARIANTS: VariantEntry[];
-export declare function start(options?: { host?: string; port?: number; rateLimit?: number; rateWindowMs?: number; fault?: string; variant?: string }): Promise<IndependentServer>;
+export declare function start(options?: {
+  host?: string;
+  port?: number;
+  rateLimit?: number;
+  rateWindowMs?: number;
+  fault?: string;
+  variant?: string;
+}): Promise<IndependentServer>;

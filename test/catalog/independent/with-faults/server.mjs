@@ -45,7 +45,14 @@ const MAX_BODY = 1024 * 1024;
 const MAX_DEPTH = 256;
 const NO_RATE = 'x-internal-no-rate-headers';
 const UPDATE_STATUSES = ['draft', 'scheduled', 'running', 'paused', 'completed'];
-const UPDATE_OMITTED = ['assistant_name', 'machine_detection_timeout_seconds', 'recipient_list_id', 'recipient_list_name', 'recipient_list_row_count', 'counts'];
+const UPDATE_OMITTED = [
+  'assistant_name',
+  'machine_detection_timeout_seconds',
+  'recipient_list_id',
+  'recipient_list_name',
+  'recipient_list_row_count',
+  'counts',
+];
 
 const iso = (ms) => new Date(ms).toISOString();
 const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -79,9 +86,19 @@ function seed(fixtures) {
     call_summary: { prompt: 'Summarise the call.' },
     recording: { enabled: false, stereo: true, mp3_enabled: true },
     call_actions: {
-      enabled: true, allow_hangup: true, allow_transfer: true, hangup_triggers: ['bye'], transfer_triggers: ['agent'],
-      transfer_number: '+15550100', transfer_mode: 'cold', confirm_required: true, auto_hangup_silence_seconds: 30,
-      confirm_yes: ['yes'], confirm_no: ['no'], webhook_url: 'https://hooks.example.invalid/a', webhook_timeout_ms: 3500,
+      enabled: true,
+      allow_hangup: true,
+      allow_transfer: true,
+      hangup_triggers: ['bye'],
+      transfer_triggers: ['agent'],
+      transfer_number: '+15550100',
+      transfer_mode: 'cold',
+      confirm_required: true,
+      auto_hangup_silence_seconds: 30,
+      confirm_yes: ['yes'],
+      confirm_no: ['no'],
+      webhook_url: 'https://hooks.example.invalid/a',
+      webhook_timeout_ms: 3500,
     },
     description: i === 2 ? null : `Assistant number ${i + 1}`,
     first_message: 'Hello, how can I help?',
@@ -89,7 +106,10 @@ function seed(fixtures) {
     phone_number_id: `pn_fx_${(i % 2) + 1}`,
     assistant_speaks_first: true,
   }));
-  const phoneNumbers = { pn_fx_1: { number: '+15550111', provider: PROVIDERS[0] }, pn_fx_2: { number: '+15550122', provider: PROVIDERS[1] } };
+  const phoneNumbers = {
+    pn_fx_1: { number: '+15550111', provider: PROVIDERS[0] },
+    pn_fx_2: { number: '+15550122', provider: PROVIDERS[1] },
+  };
   const statuses = ['completed', 'failed', 'no-answer', 'busy', 'completed'];
   const calls = [];
   for (let i = 0; i < 75; i++) {
@@ -125,20 +145,56 @@ function seed(fixtures) {
       total_credits: dur,
       cost_breakdown: { llm: 0.01, tts: 0.02 },
       costs: [{ kind: 'llm', amount: 0.01 }],
-      transcript: [{ role: 'agent', text: 'Hello' }, { role: 'user', text: 'Hi' }],
+      transcript: [
+        { role: 'agent', text: 'Hello' },
+        { role: 'user', text: 'Hi' },
+      ],
     });
   }
   calls.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0)); // newest first
-  const lists = { [fixtures.recipient_list_id]: { name: 'Main list', recipients: [{ id: 'rcp_fx_1', phone_number: '+15550301', metadata: {} }, { id: 'rcp_fx_2', phone_number: '+15550302', metadata: {} }] } };
-  const user = { id: fixtures.user_id, idp_user_id: 'idp|fx-0001', email: 'owner@example.invalid', name: 'Fixture Owner', default_org_id: fixtures.org_id };
+  const lists = {
+    [fixtures.recipient_list_id]: {
+      name: 'Main list',
+      recipients: [
+        { id: 'rcp_fx_1', phone_number: '+15550301', metadata: {} },
+        { id: 'rcp_fx_2', phone_number: '+15550302', metadata: {} },
+      ],
+    },
+  };
+  const user = {
+    id: fixtures.user_id,
+    idp_user_id: 'idp|fx-0001',
+    email: 'owner@example.invalid',
+    name: 'Fixture Owner',
+    default_org_id: fixtures.org_id,
+  };
   const orgs = [
-    { id: fixtures.org_id, name: 'Fixture Org', slug: 'fixture-org', role: 'owner', contact_email: 'org@example.invalid' },
-    { id: 'org_fx_other', name: 'Other Org', slug: 'other-org', role: 'developer', contact_email: 'other@example.invalid' },
+    {
+      id: fixtures.org_id,
+      name: 'Fixture Org',
+      slug: 'fixture-org',
+      role: 'owner',
+      contact_email: 'org@example.invalid',
+    },
+    {
+      id: 'org_fx_other',
+      name: 'Other Org',
+      slug: 'other-org',
+      role: 'developer',
+      contact_email: 'other@example.invalid',
+    },
   ];
   return { assistants, phoneNumbers, calls, lists, user, orgs, campaigns: new Map(), keyName: 'Fixture key' };
 }
 
-export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rateWindowMs = 60000, fault, variant } = {}) {
+export async function start({
+  host = '127.0.0.1',
+  port = 0,
+  rateLimit = 100,
+  rateWindowMs = 60000,
+  fault,
+  variant,
+} = {}) {
   if (fault !== undefined && !FAULTS.some((f) => f.name === fault)) throw new Error(`unknown fault ${fault}`);
   if (variant !== undefined && !VARIANTS.some((v) => v.name === variant)) throw new Error(`unknown variant ${variant}`);
   const F = (name) => fault === name;
@@ -161,7 +217,8 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
   function send(res, status, body, headers = {}) {
     const text = body === undefined ? '' : JSON.stringify(body);
     const h = { ...headers };
-    if (body !== undefined && !h['content-type']) h['content-type'] = V('charset-and-header-case') ? 'application/json; charset=utf-8' : 'application/json';
+    if (body !== undefined && !h['content-type'])
+      h['content-type'] = V('charset-and-header-case') ? 'application/json; charset=utf-8' : 'application/json';
     h['content-length'] = Buffer.byteLength(text);
     res.writeHead(status, h);
     res.end(text);
@@ -169,17 +226,27 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
   const vErr = (loc, msg, type, extra = {}) => ({ loc, msg, type, ...extra });
   function send422(res, errors) {
     let detail = errors;
-    if (F('rng-400-for-out-of-range') && errors.some((e) => e.type === 'greater_than_equal' || e.type === 'less_than_equal')) {
+    if (
+      F('rng-400-for-out-of-range') &&
+      errors.some((e) => e.type === 'greater_than_equal' || e.type === 'less_than_equal')
+    ) {
       return send(res, 400, { detail: errors.map((e) => `${e.loc.join('.')}: ${e.msg}`).join('; ') });
     }
     if (F('val-loc-omits-field')) detail = detail.map((e) => ({ ...e, loc: e.loc.slice(0, 1) }));
-    if (F('val-loc-wrong-location')) detail = detail.map((e) => (e.loc[0] === 'body' ? { ...e, loc: ['query', ...e.loc.slice(1)] } : e));
+    if (F('val-loc-wrong-location'))
+      detail = detail.map((e) => (e.loc[0] === 'body' ? { ...e, loc: ['query', ...e.loc.slice(1)] } : e));
     if (F('val-error-item-missing-type')) detail = detail.map(({ type, ...rest }) => rest);
     if (F('val-error-item-missing-msg')) detail = detail.map(({ msg, ...rest }) => rest);
-    if (V('loc-dotted-item')) detail = detail.map((e) => (e.loc.length > 2 ? { ...e, loc: [e.loc[0], e.loc.slice(1).join('.')] } : e));
+    if (V('loc-dotted-item'))
+      detail = detail.map((e) => (e.loc.length > 2 ? { ...e, loc: [e.loc[0], e.loc.slice(1).join('.')] } : e));
     if (V('loc-field-only')) detail = detail.map((e) => (e.loc.length > 1 ? { ...e, loc: e.loc.slice(1) } : e));
     if (V('extra-422-members')) {
-      detail = detail.map((e) => ({ ...e, input: null, ctx: e.ctx ?? {}, url: `https://errors.example.invalid/${e.type}` }));
+      detail = detail.map((e) => ({
+        ...e,
+        input: null,
+        ctx: e.ctx ?? {},
+        url: `https://errors.example.invalid/${e.type}`,
+      }));
       return send(res, 422, { detail, body: null, error_count: detail.length });
     }
     if (F('val-loc-dotted-string')) detail = detail.map((e) => ({ ...e, loc: e.loc.join('.') }));
@@ -190,8 +257,13 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     F('auth-401-detail-object')
       ? send(res, 401, { detail: { message: 'Invalid authentication credentials' } }, { 'www-authenticate': 'Bearer' })
       : F('auth-401-without-detail')
-      ? send(res, 401, { error: 'unauthorized' }, { 'www-authenticate': 'Bearer' })
-      : send(res, 401, { detail: F('auth-401-message-unrelated') ? 'Request processed' : 'Invalid authentication credentials' }, { 'www-authenticate': 'Bearer' });
+        ? send(res, 401, { error: 'unauthorized' }, { 'www-authenticate': 'Bearer' })
+        : send(
+            res,
+            401,
+            { detail: F('auth-401-message-unrelated') ? 'Request processed' : 'Invalid authentication credentials' },
+            { 'www-authenticate': 'Bearer' },
+          );
 
   function bearerOf(req) {
     const h = req.headers.authorization;
@@ -204,7 +276,12 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     return m ? m[1] : undefined;
   }
   function bearerValid(req) {
-    if (F('auth-empty-bearer-user-id-fallback') && /^Bearer\s*$/i.test(String(req.headers.authorization ?? 'x')) && req.headers['x-user-id'] === fixtures.user_id) return true;
+    if (
+      F('auth-empty-bearer-user-id-fallback') &&
+      /^Bearer\s*$/i.test(String(req.headers.authorization ?? 'x')) &&
+      req.headers['x-user-id'] === fixtures.user_id
+    )
+      return true;
     const tok = bearerOf(req);
     if (tok === undefined || tok === '') return false;
     if (F('auth-any-bearer-accepted')) return true;
@@ -266,14 +343,17 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (F('rl-429-too-early')) enforceAt = Math.max(1, Math.floor(limit / 2));
     if (F('rl-429-late')) enforceAt = limit + 5;
     let over = F('rl-no-enforcement') ? false : b.count > enforceAt;
-    if (F('rl-post-not-limited') && req.method !== 'GET' && req.method !== 'OPTIONS' && req.method !== 'HEAD') over = false;
+    if (F('rl-post-not-limited') && req.method !== 'GET' && req.method !== 'OPTIONS' && req.method !== 'HEAD')
+      over = false;
     let remaining = Math.max(0, limit - b.count);
     if (F('rl-remaining-increases') && b.count % 4 === 0) remaining = Math.min(limit, remaining + 3);
     if (F('rl-remaining-stuck')) remaining = over ? 0 : limit - 1;
     if (F('rl-remaining-above-limit')) remaining = remaining + 5;
     if (F('rl-remaining-never-zero') && !over) remaining = Math.max(1, remaining);
     if (F('rl-429-remaining-positive') && over) remaining = 5;
-    const secs = V('reset-floor-1s') ? Math.max(0, Math.floor((b.resetAt - now) / 1000)) : Math.max(0, Math.ceil((b.resetAt - now) / 1000));
+    const secs = V('reset-floor-1s')
+      ? Math.max(0, Math.floor((b.resetAt - now) / 1000))
+      : Math.max(0, Math.ceil((b.resetAt - now) / 1000));
     const headers = {
       'x-ratelimit-limit': String(F('rl-limit-header-doubled') ? limit * 2 : limit),
       'x-ratelimit-remaining': String(remaining),
@@ -305,28 +385,55 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
 
   /** parses a JSON object body; answers and returns undefined on failure */
   function parseBody(req, res, raw, { lenientJson = false } = {}) {
-    if (raw.tooBig) return send(res, 413, { detail: 'Request body too large' }), undefined;
+    if (raw.tooBig) return (send(res, 413, { detail: 'Request body too large' }), undefined);
     if (F('rob-500-body-over-100kb') && raw.size > 100 * 1024) throw new RangeError('body buffer overflow');
-    if (raw.size === 0) return send422(res, [vErr(['body'], 'Field required', 'missing')]), undefined;
-    const ct = String(req.headers['content-type'] ?? 'application/json').split(';')[0].trim().toLowerCase();
+    if (raw.size === 0) return (send422(res, [vErr(['body'], 'Field required', 'missing')]), undefined);
+    const ct = String(req.headers['content-type'] ?? 'application/json')
+      .split(';')[0]
+      .trim()
+      .toLowerCase();
     if (ct !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(ct)) {
-      return send422(res, [vErr(['body'], 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type')]), undefined;
+      return (
+        send422(res, [
+          vErr(
+            ['body'],
+            'Input should be a valid dictionary or object to extract fields from',
+            'model_attributes_type',
+          ),
+        ]),
+        undefined
+      );
     }
     let body;
     try {
       body = JSON.parse(raw.text);
     } catch {
       if (lenientJson) return {};
-      if (F('val-malformed-json-400')) return send(res, 400, { detail: 'There was an error parsing the body' }), undefined;
-      return send422(res, [vErr(['body'], 'JSON decode error', 'json_invalid')]), undefined;
+      if (F('val-malformed-json-400'))
+        return (send(res, 400, { detail: 'There was an error parsing the body' }), undefined);
+      return (send422(res, [vErr(['body'], 'JSON decode error', 'json_invalid')]), undefined);
     }
     if (F('rob-500-non-object-body') && !isObj(body)) throw new TypeError('body.name of a non-object');
     if (!isObj(body)) {
-      return send422(res, [vErr(['body'], 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type')]), undefined;
+      return (
+        send422(res, [
+          vErr(
+            ['body'],
+            'Input should be a valid dictionary or object to extract fields from',
+            'model_attributes_type',
+          ),
+        ]),
+        undefined
+      );
     }
-    if (depthOf(body) > MAX_DEPTH) return send422(res, [vErr(['body'], 'Nesting too deep', 'value_error')]), undefined;
-    if (F('rob-500-long-string') && JSON.stringify(body).match(/"[^"]{300,}"/)) throw new RangeError('string column overflow');
-    if (F('rob-500-unicode') && /[^\x00-\x7f]/.test(raw.text.replace(/\\u[0-9a-fA-F]{4}/g, (m) => String.fromCharCode(parseInt(m.slice(2), 16))))) {
+    if (depthOf(body) > MAX_DEPTH)
+      return (send422(res, [vErr(['body'], 'Nesting too deep', 'value_error')]), undefined);
+    if (F('rob-500-long-string') && JSON.stringify(body).match(/"[^"]{300,}"/))
+      throw new RangeError('string column overflow');
+    if (
+      F('rob-500-unicode') &&
+      /[^\x00-\x7f]/.test(raw.text.replace(/\\u[0-9a-fA-F]{4}/g, (m) => String.fromCharCode(parseInt(m.slice(2), 16))))
+    ) {
       throw new Error('latin1 codec cannot encode');
     }
     return body;
@@ -339,7 +446,8 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
         if (typeof v !== 'string') errs.push(vErr(loc, 'Input should be a valid string', 'string_type'));
         return;
       case 'integer':
-        if (typeof v !== 'number' || !Number.isInteger(v)) errs.push(vErr(loc, 'Input should be a valid integer', 'int_type'));
+        if (typeof v !== 'number' || !Number.isInteger(v))
+          errs.push(vErr(loc, 'Input should be a valid integer', 'int_type'));
         return;
       case 'boolean':
         if (typeof v !== 'boolean') errs.push(vErr(loc, 'Input should be a valid boolean', 'bool_type'));
@@ -348,19 +456,32 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
         if (!isObj(v)) errs.push(vErr(loc, 'Input should be a valid dictionary', 'dict_type'));
         return;
       case 'speech':
-        if (!isObj(v)) return errs.push(vErr(loc, 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type'));
+        if (!isObj(v))
+          return errs.push(
+            vErr(loc, 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type'),
+          );
         if (F('val-speech-settings-members-unchecked')) return;
-        for (const m of ['style', 'responsiveness', 'interruptions', 'emotions']) if (m in v) checkType(v[m], 'string', [...loc, m], errs);
+        for (const m of ['style', 'responsiveness', 'interruptions', 'emotions'])
+          if (m in v) checkType(v[m], 'string', [...loc, m], errs);
         return;
       case 'recipients':
         if (!Array.isArray(v)) return errs.push(vErr(loc, 'Input should be a valid list', 'list_type'));
         if (F('rob-500-empty-recipients') && v.length === 0) throw new RangeError('recipients[0] of empty list');
         v.forEach((r, i) => {
-          if (!isObj(r)) return errs.push(vErr([...loc, i], 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type'));
+          if (!isObj(r))
+            return errs.push(
+              vErr(
+                [...loc, i],
+                'Input should be a valid dictionary or object to extract fields from',
+                'model_attributes_type',
+              ),
+            );
           if ('phone_number' in r) checkType(r.phone_number, 'string', [...loc, i, 'phone_number'], errs);
           if ('metadata' in r) checkType(r.metadata, 'object', [...loc, i, 'metadata'], errs);
-          if ('assistant_overrides' in r && !F('val-assistant-overrides-unchecked')) checkType(r.assistant_overrides, 'object', [...loc, i, 'assistant_overrides'], errs);
-          if (F('rob-500-nested-metadata') && depthOf(r.metadata) >= 3) throw new TypeError('metadata flattening failed');
+          if ('assistant_overrides' in r && !F('val-assistant-overrides-unchecked'))
+            checkType(r.assistant_overrides, 'object', [...loc, i, 'assistant_overrides'], errs);
+          if (F('rob-500-nested-metadata') && depthOf(r.metadata) >= 3)
+            throw new TypeError('metadata flattening failed');
         });
         return;
       default:
@@ -369,19 +490,44 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
   }
   function range(v, lo, hi, loc, errs) {
     if (typeof v !== 'number' || !Number.isInteger(v)) return;
-    if (v < lo) errs.push(vErr(loc, `Input should be greater than or equal to ${lo}`, 'greater_than_equal', { ctx: { ge: lo } }));
-    else if (v > hi) errs.push(vErr(loc, `Input should be less than or equal to ${hi}`, 'less_than_equal', { ctx: { le: hi } }));
+    if (v < lo)
+      errs.push(vErr(loc, `Input should be greater than or equal to ${lo}`, 'greater_than_equal', { ctx: { ge: lo } }));
+    else if (v > hi)
+      errs.push(vErr(loc, `Input should be less than or equal to ${hi}`, 'less_than_equal', { ctx: { le: hi } }));
   }
   const CREATE_FIELDS = {
-    name: 'string', assistant_id: 'string', phone_number_id: 'string', channel: 'string', scheduleStartTime: 'string', scheduleEndTime: 'string',
-    max_concurrency: 'integer', retry_policy: 'object', speech_settings: 'speech', campaign_context: 'string', opening_message_template: 'string',
-    use_returning_greeting: 'boolean', use_short_term_summaries: 'boolean', short_term_summaries_limit: 'integer',
-    machine_detection_timeout_seconds: 'integer', recipient_list_id: 'string', recipients: 'recipients',
+    name: 'string',
+    assistant_id: 'string',
+    phone_number_id: 'string',
+    channel: 'string',
+    scheduleStartTime: 'string',
+    scheduleEndTime: 'string',
+    max_concurrency: 'integer',
+    retry_policy: 'object',
+    speech_settings: 'speech',
+    campaign_context: 'string',
+    opening_message_template: 'string',
+    use_returning_greeting: 'boolean',
+    use_short_term_summaries: 'boolean',
+    short_term_summaries_limit: 'integer',
+    machine_detection_timeout_seconds: 'integer',
+    recipient_list_id: 'string',
+    recipients: 'recipients',
   };
   const UPDATE_FIELDS = {
-    name: 'string', schedule_start_time: 'string', schedule_end_time: 'string', max_concurrency: 'integer', retry_policy: 'object',
-    speech_settings: 'speech', campaign_context: 'string', opening_message_template: 'string', use_returning_greeting: 'boolean',
-    use_short_term_summaries: 'boolean', short_term_summaries_limit: 'integer', status: 'string', recipients: 'recipients',
+    name: 'string',
+    schedule_start_time: 'string',
+    schedule_end_time: 'string',
+    max_concurrency: 'integer',
+    retry_policy: 'object',
+    speech_settings: 'speech',
+    campaign_context: 'string',
+    opening_message_template: 'string',
+    use_returning_greeting: 'boolean',
+    use_short_term_summaries: 'boolean',
+    short_term_summaries_limit: 'integer',
+    status: 'string',
+    recipients: 'recipients',
   };
   // faults shared by create and update (a field skipped by the type check)
   function typeSkipped(f, v) {
@@ -392,23 +538,37 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
   function bigIntegerCrash(body) {
     if (!F('rob-500-big-integer')) return;
     for (const f of ['max_concurrency', 'machine_detection_timeout_seconds', 'short_term_summaries_limit']) {
-      if (typeof body[f] === 'number' && Math.abs(body[f]) > 2 ** 31 - 1) throw new RangeError(`int32 overflow in ${f}`);
+      if (typeof body[f] === 'number' && Math.abs(body[f]) > 2 ** 31 - 1)
+        throw new RangeError(`int32 overflow in ${f}`);
     }
   }
   function shapeCrash(body) {
-    if (F('rob-500-empty-speech-settings') && isObj(body.speech_settings) && Object.keys(body.speech_settings).length === 0) throw new TypeError("cannot read properties of undefined (reading 'toLowerCase')");
-    if (F('rob-500-empty-name') && body.name === '') throw new Error('CHECK constraint failed: name <> \'\'');
-    if (F('rob-500-recipients-many') && Array.isArray(body.recipients) && body.recipients.length > 10) throw new RangeError('too many SQL variables');
-    if (F('rng-short-term-limit-negative-500') && typeof body.short_term_summaries_limit === 'number' && body.short_term_summaries_limit < 0) throw new Error('CHECK constraint failed: short_term_summaries_limit >= 0');
+    if (
+      F('rob-500-empty-speech-settings') &&
+      isObj(body.speech_settings) &&
+      Object.keys(body.speech_settings).length === 0
+    )
+      throw new TypeError("cannot read properties of undefined (reading 'toLowerCase')");
+    if (F('rob-500-empty-name') && body.name === '') throw new Error("CHECK constraint failed: name <> ''");
+    if (F('rob-500-recipients-many') && Array.isArray(body.recipients) && body.recipients.length > 10)
+      throw new RangeError('too many SQL variables');
+    if (
+      F('rng-short-term-limit-negative-500') &&
+      typeof body.short_term_summaries_limit === 'number' &&
+      body.short_term_summaries_limit < 0
+    )
+      throw new Error('CHECK constraint failed: short_term_summaries_limit >= 0');
   }
   function nullCrash(body) {
-    if (F('rob-500-null-field') && Object.values(body).some((v) => v === null)) throw new TypeError('cannot read properties of null');
+    if (F('rob-500-null-field') && Object.values(body).some((v) => v === null))
+      throw new TypeError('cannot read properties of null');
   }
   const INT_FIELDS = ['max_concurrency', 'machine_detection_timeout_seconds', 'short_term_summaries_limit'];
   const BOOL_FIELDS = ['use_returning_greeting', 'use_short_term_summaries'];
   function coerceLax(body) {
     if (!V('lenient-coercion')) return;
-    for (const f of INT_FIELDS) if (typeof body[f] === 'string' && /^-?\d+$/.test(body[f].trim())) body[f] = Number(body[f].trim());
+    for (const f of INT_FIELDS)
+      if (typeof body[f] === 'string' && /^-?\d+$/.test(body[f].trim())) body[f] = Number(body[f].trim());
     for (const f of BOOL_FIELDS) if (body[f] === 'true' || body[f] === 'false') body[f] = body[f] === 'true';
   }
   function validateCreate(body) {
@@ -418,7 +578,8 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     shapeCrash(body);
     coerceLax(body);
     if (V('strict-required-fields')) {
-      for (const f of ['name', 'assistant_id', 'phone_number_id', 'channel']) if (!(f in body)) errs.push(vErr(['body', f], 'Field required', 'missing'));
+      for (const f of ['name', 'assistant_id', 'phone_number_id', 'channel'])
+        if (!(f in body)) errs.push(vErr(['body', f], 'Field required', 'missing'));
     }
     for (const [f, kind] of Object.entries(CREATE_FIELDS)) {
       if (!(f in body)) continue;
@@ -437,27 +598,34 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     }
     const mc = body.max_concurrency;
     if (typeof mc === 'number' && Number.isInteger(mc)) {
-      let lo = 1, hi = 200;
+      let lo = 1,
+        hi = 200;
       if (F('rng-create-mc-max-off-by-one')) hi = 201;
       if (F('rng-create-mc-min-zero')) lo = 0;
       if (F('rng-create-mc-max-exclusive')) hi = 199;
       if (F('rng-create-mc-upper-100')) hi = 100;
       if (F('rng-create-mc-min-exclusive')) lo = 2;
       const checked = F('rng-mc-wraps-uint8') && mc > 255 ? mc & 0xff : mc;
-      if (F('rng-create-mc-only-zero-rejected')) { if (mc === 0 || mc > 200) range(mc, 1, 200, ['body', 'max_concurrency'], errs); }
-      else if (F('rng-create-mc-unchecked-with-recipient-list') && 'recipient_list_id' in body) { /* list campaigns take the list's limit */ }
-      else if (F('rng-mc-huge-accepted') && String(Math.abs(mc)).length > 5) { /* five-digit check */ }
-      else range(checked, lo, hi, ['body', 'max_concurrency'], errs);
+      if (F('rng-create-mc-only-zero-rejected')) {
+        if (mc === 0 || mc > 200) range(mc, 1, 200, ['body', 'max_concurrency'], errs);
+      } else if (F('rng-create-mc-unchecked-with-recipient-list') && 'recipient_list_id' in body) {
+        /* list campaigns take the list's limit */
+      } else if (F('rng-mc-huge-accepted') && String(Math.abs(mc)).length > 5) {
+        /* five-digit check */
+      } else range(checked, lo, hi, ['body', 'max_concurrency'], errs);
     }
     const md = body.machine_detection_timeout_seconds;
     if (typeof md === 'number' && Number.isInteger(md) && !(F('rng-mdt-zero-falsy') && !md)) {
-      let lo = 3, hi = 60;
+      let lo = 3,
+        hi = 60;
       if (F('rng-mdt-max-off-by-one')) hi = 61;
       if (F('rng-mdt-min-exclusive')) lo = 4;
       if (F('rng-mdt-min-two')) lo = 2;
       if (F('rng-mdt-max-exclusive')) hi = 59;
       if (F('rng-mdt-lower-unchecked')) lo = -Infinity;
-      const loc = F('rng-mdt-loc-misnamed') ? ['body', 'machine_detection_timeout'] : ['body', 'machine_detection_timeout_seconds'];
+      const loc = F('rng-mdt-loc-misnamed')
+        ? ['body', 'machine_detection_timeout']
+        : ['body', 'machine_detection_timeout_seconds'];
       range(md, lo, hi, loc, errs);
     }
     return errs;
@@ -467,7 +635,8 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     nullCrash(body);
     bigIntegerCrash(body);
     shapeCrash(body);
-    if (F('rob-500-patch-empty-body') && !Object.keys(UPDATE_FIELDS).some((f) => f in body)) throw new Error('syntax error at or near "WHERE"');
+    if (F('rob-500-patch-empty-body') && !Object.keys(UPDATE_FIELDS).some((f) => f in body))
+      throw new Error('syntax error at or near "WHERE"');
     coerceLax(body);
     for (const [f, kind] of Object.entries(UPDATE_FIELDS)) {
       if (!(f in body)) continue;
@@ -481,14 +650,19 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       checkType(body[f], kind, ['body', f], errs);
     }
     if (typeof body.status === 'string') {
-      const allowed = F('st-patch-rejects-scheduled') ? UPDATE_STATUSES.filter((s) => s !== 'scheduled') : UPDATE_STATUSES;
+      const allowed = F('st-patch-rejects-scheduled')
+        ? UPDATE_STATUSES.filter((s) => s !== 'scheduled')
+        : UPDATE_STATUSES;
       const st = F('val-status-case-insensitive') ? body.status.toLowerCase() : body.status;
       if (!allowed.includes(st) && !F('val-status-enum-unchecked')) {
         errs.push(vErr(['body', 'status'], `Input should be ${allowed.map((s) => `'${s}'`).join(', ')}`, 'enum'));
       }
     }
     const mc = body.max_concurrency;
-    const mcSkipped = (F('rng-update-mc-zero-falsy') && !mc) || (F('rng-update-mc-skipped-with-status') && 'status' in body) || (F('rng-mc-huge-accepted') && String(Math.abs(mc)).length > 5);
+    const mcSkipped =
+      (F('rng-update-mc-zero-falsy') && !mc) ||
+      (F('rng-update-mc-skipped-with-status') && 'status' in body) ||
+      (F('rng-mc-huge-accepted') && String(Math.abs(mc)).length > 5);
     if (typeof mc === 'number' && Number.isInteger(mc) && !F('rng-update-mc-unchecked') && !mcSkipped) {
       const lo = F('rng-update-mc-lower-unchecked') ? -Infinity : F('rng-update-mc-min-exclusive') ? 2 : 1;
       const hi = F('rng-update-mc-max-off-by-one') ? 201 : F('rng-update-mc-max-exclusive') ? 199 : 200;
@@ -558,12 +732,24 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
       max_concurrency: F('st-create-max-concurrency-ignored') ? 10 : nn(body.max_concurrency),
       retry_policy: F('st-create-retry-policy-dropped') ? null : nn(body.retry_policy),
       speech_settings: F('st-create-speech-settings-dropped') ? null : nn(body.speech_settings),
-      schedule_start_time: F('st-create-camelcase-not-mapped') ? nn(body.schedule_start_time) : F('st-create-schedule-swapped') ? nn(body.scheduleEndTime) : nn(body.scheduleStartTime),
-      schedule_end_time: F('st-create-camelcase-not-mapped') ? nn(body.schedule_end_time) : F('st-create-schedule-swapped') ? nn(body.scheduleStartTime) : nn(body.scheduleEndTime),
+      schedule_start_time: F('st-create-camelcase-not-mapped')
+        ? nn(body.schedule_start_time)
+        : F('st-create-schedule-swapped')
+          ? nn(body.scheduleEndTime)
+          : nn(body.scheduleStartTime),
+      schedule_end_time: F('st-create-camelcase-not-mapped')
+        ? nn(body.schedule_end_time)
+        : F('st-create-schedule-swapped')
+          ? nn(body.scheduleStartTime)
+          : nn(body.scheduleEndTime),
       campaign_context: nn(body.campaign_context),
       opening_message_template: nn(body.opening_message_template),
-      use_returning_greeting: nn(F('st-create-flags-swapped') ? body.use_short_term_summaries : body.use_returning_greeting),
-      use_short_term_summaries: nn(F('st-create-flags-swapped') ? body.use_returning_greeting : body.use_short_term_summaries),
+      use_returning_greeting: nn(
+        F('st-create-flags-swapped') ? body.use_short_term_summaries : body.use_returning_greeting,
+      ),
+      use_short_term_summaries: nn(
+        F('st-create-flags-swapped') ? body.use_returning_greeting : body.use_short_term_summaries,
+      ),
       short_term_summaries_limit: nn(body.short_term_summaries_limit),
       machine_detection_timeout_seconds: nn(body.machine_detection_timeout_seconds),
       recipient_list_id: nn(body.recipient_list_id),
@@ -589,10 +775,19 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
   function preflight(req, res, base) {
     const origin = req.headers.origin;
     const h = { ...base };
-    h['access-control-allow-origin'] = F('cors-no-allow-origin') ? null : F('cors-origin-mismatch') ? 'https://app.example.invalid' : origin ?? '*';
+    h['access-control-allow-origin'] = F('cors-no-allow-origin')
+      ? null
+      : F('cors-origin-mismatch')
+        ? 'https://app.example.invalid'
+        : (origin ?? '*');
     if (F('cors-allow-origin-null')) h['access-control-allow-origin'] = 'null';
-    if (F('cors-allow-origin-list') && origin) h['access-control-allow-origin'] = `${origin}, https://admin.example.invalid`;
-    if (F('cors-chat-sessions-no-allow-origin') && new URL(req.url ?? '/', 'http://x').pathname === '/logs/chat-sessions') h['access-control-allow-origin'] = null;
+    if (F('cors-allow-origin-list') && origin)
+      h['access-control-allow-origin'] = `${origin}, https://admin.example.invalid`;
+    if (
+      F('cors-chat-sessions-no-allow-origin') &&
+      new URL(req.url ?? '/', 'http://x').pathname === '/logs/chat-sessions'
+    )
+      h['access-control-allow-origin'] = null;
     if (origin) h.vary = 'Origin';
     if (!F('cors-allow-methods-missing')) h['access-control-allow-methods'] = 'GET, POST, PATCH, OPTIONS';
     const reqHeaders = String(req.headers['access-control-request-headers'] ?? '')
@@ -602,7 +797,8 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     let allowed = ['Authorization', 'X-User-ID', 'Content-Type'];
     for (const r of reqHeaders) if (!allowed.some((a) => a.toLowerCase() === r.toLowerCase())) allowed.push(r);
     if (F('cors-allow-headers-missing-user-id')) allowed = allowed.filter((a) => a.toLowerCase() !== 'x-user-id');
-    if (F('cors-allow-headers-missing-authorization')) allowed = allowed.filter((a) => a.toLowerCase() !== 'authorization');
+    if (F('cors-allow-headers-missing-authorization'))
+      allowed = allowed.filter((a) => a.toLowerCase() !== 'authorization');
     h['access-control-allow-headers'] = F('cors-allow-headers-wildcard') ? '*' : allowed.join(', ');
     if (F('cors-allow-headers-case-sensitive')) {
       const matched = reqHeaders.filter((r) => PRE_HEADERS.split(', ').includes(r));
@@ -635,11 +831,13 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
 
   async function docPreflight(ctx) {
     const { req, res, path, base } = ctx;
-    if (F('cors-chat-sessions-405') && path === '/logs/chat-sessions') return send(res, 405, { detail: 'Method Not Allowed' }, { ...base, allow: 'GET' });
+    if (F('cors-chat-sessions-405') && path === '/logs/chat-sessions')
+      return send(res, 405, { detail: 'Method Not Allowed' }, { ...base, allow: 'GET' });
     if (F('cors-chat-logs-422') && path.startsWith('/logs/chat-logs/')) {
       return send422(res, [vErr(['path', 'session_id'], 'Invalid session id', 'value_error')]);
     }
-    if (F('cors-user-credentials-404') && path.startsWith('/user-credentials/')) return send(res, 404, { detail: 'Credential not found' });
+    if (F('cors-user-credentials-404') && path.startsWith('/user-credentials/'))
+      return send(res, 404, { detail: 'Credential not found' });
     if (F('cors-preflight-401-with-origin') && req.headers.origin !== undefined) return send401(res);
     if (F('auth-preflight-rejects-user-id') && req.headers['x-user-id'] !== undefined) return send401(res);
     if (V('preflight-200-open')) return preflight(req, res, base);
@@ -650,21 +848,33 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
   function listCalls({ req, res, url, base }) {
     if (!F('auth-calls-open') && !authenticate(req, res)) return;
     const q = url.searchParams;
-    if (F('rob-500-emoji-query') && [...q.values()].some((v) => /[\u{10000}-\u{10FFFF}]/u.test(v))) throw new Error('surrogates not allowed');
+    if (F('rob-500-emoji-query') && [...q.values()].some((v) => /[\u{10000}-\u{10FFFF}]/u.test(v)))
+      throw new Error('surrogates not allowed');
     const errs = [];
     const intParam = (name, dflt) => {
       const all = q.getAll(name);
       if (all.length === 0) return dflt;
       if (F('rob-500-duplicate-query') && all.length > 1) throw new TypeError(`${name} is a list`);
       const raw = all[all.length - 1];
-      if (F('val-calls-limit-exponent-accepted') && name === 'limit' && /^\d+(\.\d+)?e\d+$/i.test(raw) && Number.isSafeInteger(Number(raw))) return Number(raw);
-      if ((F('val-limit-non-integer-accepted') && name === 'limit') || (F('val-offset-non-integer-accepted') && name === 'offset')) {
+      if (
+        F('val-calls-limit-exponent-accepted') &&
+        name === 'limit' &&
+        /^\d+(\.\d+)?e\d+$/i.test(raw) &&
+        Number.isSafeInteger(Number(raw))
+      )
+        return Number(raw);
+      if (
+        (F('val-limit-non-integer-accepted') && name === 'limit') ||
+        (F('val-offset-non-integer-accepted') && name === 'offset')
+      ) {
         const n = parseInt(raw, 10);
         return Number.isNaN(n) ? dflt : n;
       }
       if (F('rob-500-garbage-query') && !/^-?\d+$/.test(raw)) throw new TypeError(`cannot slice by ${raw}`);
       if (!/^-?\d+$/.test(raw)) {
-        errs.push(vErr(['query', name], 'Input should be a valid integer, unable to parse string as an integer', 'int_parsing'));
+        errs.push(
+          vErr(['query', name], 'Input should be a valid integer, unable to parse string as an integer', 'int_parsing'),
+        );
         return dflt;
       }
       const n = Number(raw);
@@ -672,8 +882,12 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
         errs.push(vErr(['query', name], 'Input should be a valid integer', 'int_parsing'));
         return dflt;
       }
-      if (F('rng-calls-negative-offset-500') && name === 'offset' && n < 0) throw new RangeError('OFFSET must not be negative');
-      if (n < 0) errs.push(vErr(['query', name], 'Input should be greater than or equal to 0', 'greater_than_equal', { ctx: { ge: 0 } }));
+      if (F('rng-calls-negative-offset-500') && name === 'offset' && n < 0)
+        throw new RangeError('OFFSET must not be negative');
+      if (n < 0)
+        errs.push(
+          vErr(['query', name], 'Input should be greater than or equal to 0', 'greater_than_equal', { ctx: { ge: 0 } }),
+        );
       return n;
     };
     let limit = intParam('limit', F('sch-calls-default-limit-25') ? 25 : 50);
@@ -684,7 +898,8 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (errs.length) return send422(res, errs);
     const providers = q.getAll('provider');
     const provider = providers.length ? providers[providers.length - 1] : '';
-    if (F('rob-500-provider-control-char') && /[\x00-\x1f]/.test(provider)) throw new TypeError('invalid byte in provider');
+    if (F('rob-500-provider-control-char') && /[\x00-\x1f]/.test(provider))
+      throw new TypeError('invalid byte in provider');
     let items = db.calls;
     const match = F('sch-calls-provider-case-insensitive')
       ? (c) => c.provider.toLowerCase() === provider.toLowerCase()
@@ -702,12 +917,17 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (F('sch-call-missing-to-number')) page = page.map((c, i) => (i % 7 === 3 ? (({ to_number, ...r }) => r)(c) : c));
     if (F('sch-call-status-null')) page = page.map((c) => (c.status === 'busy' ? { ...c, status: null } : c));
     if (F('sch-call-duration-string')) page = page.map((c) => ({ ...c, duration_seconds: `${c.duration_seconds}s` }));
-    if (F('sch-calls-duration-string-past-50')) page = page.map((c, i) => (offset + i >= 50 ? { ...c, duration_seconds: String(c.duration_seconds) } : c));
-    if (F('sch-calls-provider-missing-past-50')) page = page.map((c, i) => (offset + i >= 50 ? (({ provider: _p, ...r }) => r)(c) : c));
-    if (V('sparse-calls')) page = page.map(({ id, to_number, provider: p, status }) => ({ id, to_number, provider: p, status }));
+    if (F('sch-calls-duration-string-past-50'))
+      page = page.map((c, i) => (offset + i >= 50 ? { ...c, duration_seconds: String(c.duration_seconds) } : c));
+    if (F('sch-calls-provider-missing-past-50'))
+      page = page.map((c, i) => (offset + i >= 50 ? (({ provider: _p, ...r }) => r)(c) : c));
+    if (V('sparse-calls'))
+      page = page.map(({ id, to_number, provider: p, status }) => ({ id, to_number, provider: p, status }));
     if (V('extra-members')) page = page.map((c) => ({ ...c, object: 'call', org_id: fixtures.org_id }));
     if (F('rob-500-huge-offset') && offset > items.length) throw new RangeError('offset past the end');
-    const callHeaders = F('sch-ratelimit-limit-with-unit-calls') ? { ...base, 'x-ratelimit-limit': `${rateLimit}/minute` } : base;
+    const callHeaders = F('sch-ratelimit-limit-with-unit-calls')
+      ? { ...base, 'x-ratelimit-limit': `${rateLimit}/minute` }
+      : base;
     send(res, 200, F('sch-calls-wrapped') ? { items: page, total: items.length } : page, callHeaders);
   }
 
@@ -718,7 +938,12 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     const errs = validateCreate(body);
     if (errs.length) return send422(res, errs);
     const rec = createCampaign(body);
-    send(res, V('create-200') ? 200 : 201, rec, V('location-header') ? { ...base, location: `/campaign/${rec.id}` } : base);
+    send(
+      res,
+      V('create-200') ? 200 : 201,
+      rec,
+      V('location-header') ? { ...base, location: `/campaign/${rec.id}` } : base,
+    );
   }
 
   function findCampaign(res, id) {
@@ -769,7 +994,8 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     }
     c.updated_at = iso(Math.max(Date.now(), Date.parse(c.updated_at) + 1));
     const out = F('st-patch-returns-old') ? before : updateRecord(c);
-    if (F('st-patch-not-persisting-context') && 'campaign_context' in body) out.campaign_context = body.campaign_context;
+    if (F('st-patch-not-persisting-context') && 'campaign_context' in body)
+      out.campaign_context = body.campaign_context;
     if (F('st-patch-status-not-persisted') && 'status' in body) out.status = body.status;
     send(res, 200, out, base);
   }
@@ -779,18 +1005,32 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     const body = parseBody(req, res, await raw());
     if (!body) return;
     const errs = [];
-    if (F('val-recipient-phone-number-coerced') && typeof body.phone_number === 'number') body.phone_number = String(body.phone_number);
+    if (F('val-recipient-phone-number-coerced') && typeof body.phone_number === 'number')
+      body.phone_number = String(body.phone_number);
     if (!('phone_number' in body)) errs.push(vErr(['body', 'phone_number'], 'Field required', 'missing'));
     else checkType(body.phone_number, 'string', ['body', 'phone_number'], errs);
-    if ('metadata' in body && !F('val-recipient-metadata-type-unchecked')) checkType(body.metadata, 'object', ['body', 'metadata'], errs);
+    if ('metadata' in body && !F('val-recipient-metadata-type-unchecked'))
+      checkType(body.metadata, 'object', ['body', 'metadata'], errs);
     if (F('rob-500-nested-metadata') && depthOf(body.metadata) >= 3) throw new TypeError('metadata flattening failed');
     if (errs.length) return send422(res, errs);
-    const list = F('st-add-recipient-404-fixture-list') && m[1] === fixtures.recipient_list_id ? undefined : db.lists[m[1]];
+    const list =
+      F('st-add-recipient-404-fixture-list') && m[1] === fixtures.recipient_list_id ? undefined : db.lists[m[1]];
     if (!list) return send(res, 404, { detail: 'Recipient list not found' });
-    const rec = { id: `rcp_${crypto.randomUUID()}`, recipient_list_id: m[1], phone_number: body.phone_number, metadata: body.metadata ?? {}, created_at: iso(Date.now()) };
+    const rec = {
+      id: `rcp_${crypto.randomUUID()}`,
+      recipient_list_id: m[1],
+      phone_number: body.phone_number,
+      metadata: body.metadata ?? {},
+      created_at: iso(Date.now()),
+    };
     list.recipients.push(rec);
     const loc = V('location-header') ? { location: `/recipient-lists/${m[1]}/recipients/${rec.id}` } : {};
-    send(res, V('create-200') ? 200 : 201, F('st-add-recipient-array') ? [rec] : V('minimal-objects') ? {} : { ...rec, row_count: list.recipients.length }, { ...base, ...loc });
+    send(
+      res,
+      V('create-200') ? 200 : 201,
+      F('st-add-recipient-array') ? [rec] : V('minimal-objects') ? {} : { ...rec, row_count: list.recipients.length },
+      { ...base, ...loc },
+    );
   }
 
   async function createInvite({ req, res, base, m, raw }) {
@@ -807,13 +1047,22 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     const inv = {
       id: `inv_${crypto.randomUUID()}`,
       email: F('st-invite-email-wrong') ? db.user.email : body.email,
-      role: F('st-invite-role-ignored') ? 'member' : F('st-invite-role-always-developer') ? 'developer' : body.role ?? 'developer',
+      role: F('st-invite-role-ignored')
+        ? 'member'
+        : F('st-invite-role-always-developer')
+          ? 'developer'
+          : (body.role ?? 'developer'),
       expires_at: iso(Date.now() + 7 * 86_400_000),
       token: `invtok_${crypto.randomBytes(16).toString('hex')}`,
     };
     if (F('st-invite-expires-number')) inv.expires_at = Date.parse(inv.expires_at);
     if (V('extra-members')) inv.status = 'pending';
-    send(res, V('create-200') ? 200 : 201, inv, V('location-header') ? { ...base, location: `/orgs/${m[1]}/invites/${inv.id}` } : base);
+    send(
+      res,
+      V('create-200') ? 200 : 201,
+      inv,
+      V('location-header') ? { ...base, location: `/orgs/${m[1]}/invites/${inv.id}` } : base,
+    );
   }
 
   function usersMe({ req, res, base }) {
@@ -834,8 +1083,10 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
     if (!authenticate(req, res)) return;
     let out = db.assistants;
     if (F('sch-assistant-missing-llm')) out = out.map(({ llm, ...r }) => r);
-    if (F('sch-assistant-voice-speed-string')) out = out.map((a) => ({ ...a, voice: { ...a.voice, speed: String(a.voice.speed) } }));
-    if (F('sch-assistant-kb-ids-string')) out = out.map((a) => ({ ...a, knowledge_base_ids: a.knowledge_base_ids.join(',') }));
+    if (F('sch-assistant-voice-speed-string'))
+      out = out.map((a) => ({ ...a, voice: { ...a.voice, speed: String(a.voice.speed) } }));
+    if (F('sch-assistant-kb-ids-string'))
+      out = out.map((a) => ({ ...a, knowledge_base_ids: a.knowledge_base_ids.join(',') }));
     if (V('extra-members')) out = out.map((a) => ({ ...a, object: 'assistant', org_id: fixtures.org_id }));
     send(res, 200, out, F('sch-ratelimit-headers-missing-assistants') ? { [NO_RATE]: '1' } : base);
   }
@@ -843,7 +1094,8 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
   function regenerate({ req, res, base, m }) {
     if (!F('auth-regen-open') && !authenticate(req, res, { userId: F('st-regen-requires-user-id') })) return;
     if (m[1] !== fixtures.api_key_id) return send(res, 404, { detail: 'API key not found' });
-    if (F('st-regen-returns-old-key')) return send(res, 200, { key: currentKey, id: fixtures.api_key_id, name: db.keyName, upgraded: false }, base);
+    if (F('st-regen-returns-old-key'))
+      return send(res, 200, { key: currentKey, id: fixtures.api_key_id, name: db.keyName, upgraded: false }, base);
     const key = `ind_fx_${crypto.randomBytes(12).toString('hex')}`;
     currentKey = key;
     if (!F('st-regen-key-not-working')) activeKey = key;
@@ -856,7 +1108,8 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
 
   function health({ req, res, base }) {
     if (F('auth-health-requires-credentials') && !authenticate(req, res)) return;
-    if (F('auth-health-401-wrong-bearer') && req.headers.authorization !== undefined && !bearerValid(req)) return send401(res);
+    if (F('auth-health-401-wrong-bearer') && req.headers.authorization !== undefined && !bearerValid(req))
+      return send401(res);
     if (F('sch-health-invalid-json')) {
       res.writeHead(200, { ...base, 'content-type': 'application/json', 'content-length': 2 });
       return res.end('OK');
@@ -873,27 +1126,57 @@ export async function start({ host = '127.0.0.1', port = 0, rateLimit = 100, rat
   function protectedEp({ req, res, base }) {
     if (!authenticate(req, res)) return;
     const uid = req.headers['x-user-id'];
-    if (F('auth-protected-no-echo')) return send(res, 200, { message: 'Hello, authenticated user!', user_id: 'me' }, base);
-    if (F('auth-protected-message-without-id')) return send(res, 200, { message: 'Hello, you reached a protected endpoint.', user_id: uid }, base);
-    send(res, 200, { message: `Hello ${uid}, you reached a protected endpoint.`, user_id: uid, ...(V('extra-members') ? { org_id: fixtures.org_id } : {}) }, base);
+    if (F('auth-protected-no-echo'))
+      return send(res, 200, { message: 'Hello, authenticated user!', user_id: 'me' }, base);
+    if (F('auth-protected-message-without-id'))
+      return send(res, 200, { message: 'Hello, you reached a protected endpoint.', user_id: uid }, base);
+    send(
+      res,
+      200,
+      {
+        message: `Hello ${uid}, you reached a protected endpoint.`,
+        user_id: uid,
+        ...(V('extra-members') ? { org_id: fixtures.org_id } : {}),
+      },
+      base,
+    );
   }
 
   // ---------- dispatch ----------
-  const CANON = { 'x-ratelimit-limit': 'X-RateLimit-Limit', 'x-ratelimit-remaining': 'X-RateLimit-Remaining', 'x-ratelimit-reset': 'X-RateLimit-Reset', 'content-type': 'Content-Type', 'content-length': 'Content-Length' };
+  const CANON = {
+    'x-ratelimit-limit': 'X-RateLimit-Limit',
+    'x-ratelimit-remaining': 'X-RateLimit-Remaining',
+    'x-ratelimit-reset': 'X-RateLimit-Reset',
+    'content-type': 'Content-Type',
+    'content-length': 'Content-Length',
+  };
   async function handle(req, res) {
     if (V('charset-and-header-case')) {
       const inner = res.writeHead.bind(res);
-      res.writeHead = (status, headers = {}) => inner(status, Object.fromEntries(Object.entries(headers).map(([k, v]) => [CANON[k] ?? k, v])));
+      res.writeHead = (status, headers = {}) =>
+        inner(status, Object.fromEntries(Object.entries(headers).map(([k, v]) => [CANON[k] ?? k, v])));
     }
     let rawPromise;
     const raw = () => (rawPromise ??= readBody(req));
     const rl = rateHeaders(req);
-    const cors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset' };
+    const cors = {
+      'access-control-allow-origin': '*',
+      'access-control-expose-headers': 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+    };
     const base = { ...cors, ...rl.headers };
     if (rl.over) {
       await raw();
-      const body = F('rl-429-without-detail') ? { error: 'too many requests' } : { detail: F('rl-429-message-unrelated') ? 'Invalid request' : 'Rate limit exceeded: too many requests, try again later' };
-      return send(res, F('rl-503-instead-of-429') ? 503 : 429, body, { ...(F('rl-429-without-headers') ? cors : base), 'retry-after': String(rl.retryAfter) });
+      const body = F('rl-429-without-detail')
+        ? { error: 'too many requests' }
+        : {
+            detail: F('rl-429-message-unrelated')
+              ? 'Invalid request'
+              : 'Rate limit exceeded: too many requests, try again later',
+          };
+      return send(res, F('rl-503-instead-of-429') ? 503 : 429, body, {
+        ...(F('rl-429-without-headers') ? cors : base),
+        'retry-after': String(rl.retryAfter),
+      });
     }
     // every answer from here carries the rate-limit and CORS headers
     const origWriteHead = res.writeHead.bind(res);

@@ -72,18 +72,18 @@ function bodyValues(body: unknown, loc: ReadonlyArray<string | number>): Values 
 }
 
 interface ParsedRequest {
-  query: URLSearchParams;
+  url: URL;
   pathValues: Map<string, string>;
   headers: Record<string, string>;
-  body: unknown;
-  bodyIsObject: boolean;
+  /** The JSON body, parsed when a body slot is first read (undefined: none, or not JSON). */
+  body: () => { value: unknown; isObject: boolean };
 }
 
 function valuesOf(slot: InputSlot, req: ParsedRequest): Values {
   const name = String(slot.loc[0]);
   switch (slot.location) {
     case 'query': {
-      const all = req.query.getAll(name);
+      const all = req.url.searchParams.getAll(name);
       return all.length > 0 ? { present: true, values: all } : ABSENT;
     }
     case 'path': {
@@ -94,8 +94,10 @@ function valuesOf(slot: InputSlot, req: ParsedRequest): Values {
       const v = req.headers[name.toLowerCase()];
       return v === undefined ? ABSENT : { present: true, values: [v] };
     }
-    case 'body':
-      return req.bodyIsObject ? bodyValues(req.body, slot.loc) : { ...ABSENT, unknown: true };
+    case 'body': {
+      const body = req.body();
+      return body.isObject ? bodyValues(body.value, slot.loc) : { ...ABSENT, unknown: true };
+    }
     default:
       return ABSENT;
   }
@@ -187,19 +189,19 @@ function parseRequest(ex: ExchangeFacts, op: OperationUniverse, url: URL): Parse
     const raw = m?.[i + 1];
     if (raw !== undefined) pathValues.set(n, safeDecode(raw));
   });
-  let body: unknown;
+  let parsed: { value: unknown; isObject: boolean } | undefined;
+  const body = () => (parsed ??= parseBody(ex.request.body));
+  return { url, pathValues, headers, body };
+}
+
+function parseBody(text: string | undefined): { value: unknown; isObject: boolean } {
+  let value: unknown;
   try {
-    body = ex.request.body !== undefined && ex.request.body !== '' ? JSON.parse(ex.request.body) : undefined;
+    value = text !== undefined && text !== '' ? JSON.parse(text) : undefined;
   } catch {
-    body = undefined;
+    value = undefined;
   }
-  return {
-    query: url.searchParams,
-    pathValues,
-    headers,
-    body,
-    bodyIsObject: body !== null && typeof body === 'object' && !Array.isArray(body),
-  };
+  return { value, isObject: value !== null && typeof value === 'object' && !Array.isArray(value) };
 }
 
 function safeDecode(text: string): string {

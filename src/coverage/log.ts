@@ -57,7 +57,7 @@ export class ExchangeLog {
 
   private touchOf(exchange: ExchangeFacts): Touch | undefined {
     const credentials = this.credentials?.();
-    const key = JSON.stringify([credentials?.apiKey, credentials?.userId]);
+    const key = [credentials?.apiKey, credentials?.userId].map((v) => (v === undefined ? '-' : `+${v}`)).join('\u0000');
     const known = this.touches.get(exchange);
     if (known?.credentials === key) return known.touch;
     const touch = touchedCells(this.universe, exchange, credentials, this.match);

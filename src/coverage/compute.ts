@@ -50,12 +50,12 @@ const constrained = (def: CellDef, universe: Universe): boolean =>
 function reasonOf(
   def: CellDef,
   state: CoverageState,
-  pairs: readonly PlanPair[],
+  pairsOn: (operation: string) => readonly PlanPair[],
   universe: Universe,
 ): string | undefined {
   if (isJudged(state)) return undefined;
   if (state === 'sent') return REASONS.sentOnly;
-  const onOp = pairs.filter((p) => p.operation === def.operation || p.operation === '*');
+  const onOp = pairsOn(def.operation);
   if (onOp.length === 0) return REASONS.notPlanned;
   const running = onOp.filter((p) => p.skip === undefined);
   if (running.length === 0) {
@@ -69,6 +69,16 @@ function reasonOf(
     return REASONS.statusNotProvoked;
   }
   return REASONS.notProbed;
+}
+
+/** The plan pairs on an operation (those on every operation, `*`, included), in plan order; each list built once. */
+function planPairsOn(plan: readonly PlanPair[]): (operation: string) => readonly PlanPair[] {
+  const lists = new Map<string, PlanPair[]>();
+  return (operation) => {
+    let list = lists.get(operation);
+    if (!list) lists.set(operation, (list = plan.filter((p) => p.operation === operation || p.operation === '*')));
+    return list;
+  };
 }
 
 /** Does the exchange's answer count as judged by its check? A 429 outside the ratelimit suite is a retry, not a verdict. */
@@ -115,6 +125,7 @@ export function computeCoverage(input: CoverageInput): Coverage {
       undocumented.set(key, u);
     }
   }
+  const pairsOn = planPairsOn(input.plan);
   const cells = input.universe.cells.map((def) => {
     const cell = blankCell(def);
     const t = tally.get(def.key);
@@ -123,7 +134,7 @@ export function computeCoverage(input: CoverageInput): Coverage {
       cell.checks = [...new Set([...t.pass, ...t.fail])].sort();
       cell.state = t.fail.size > 0 ? 'judged-fail' : t.pass.size > 0 ? 'judged-pass' : 'sent';
     }
-    const reason = reasonOf(def, cell.state, input.plan, input.universe);
+    const reason = reasonOf(def, cell.state, pairsOn, input.universe);
     if (reason) cell.reason = reason;
     return cell;
   });

@@ -6,7 +6,7 @@
  * for the pairs they share. Keeps no request value, only cell keys.
  */
 import type { Universe } from './universe.js';
-import { operationMatcher, touchedCells, type CoverageCredentials, type ExchangeFacts } from './touch.js';
+import { operationMatcher, touchedCells, type CoverageCredentials, type ExchangeFacts, type Touch } from './touch.js';
 
 /**
  * Tags of exchanges no check judges: src/runner/discovery.ts's read-only requests, and the record
@@ -32,6 +32,8 @@ export class ExchangeLog {
   readonly records: ExchangeRecord[] = [];
   private pair = 0;
   private readonly match;
+  /** What an exchange touched, by the credentials it was read with: a passive judge reads it again. */
+  private readonly touches = new WeakMap<ExchangeFacts, { credentials: string; touch: Touch | undefined }>();
 
   /** `credentials` reads the run's credentials as they stand (a rotated key included). */
   constructor(
@@ -44,13 +46,23 @@ export class ExchangeLog {
   /** The runner's onExchange: one exchange as sent, with the id of the check that sent it. */
   exchange(exchange: ExchangeFacts, checkId: string | undefined, passive = false): void {
     if (checkId === undefined || SETUP_TAGS.has(checkId)) return;
-    const touch = touchedCells(this.universe, exchange, this.credentials?.(), this.match);
+    const touch = this.touchOf(exchange);
     if (!touch) return;
     const record: ExchangeRecord = { pair: this.pair, check: checkId, operation: touch.operation, cells: touch.cells };
     if (passive) record.passive = true;
     if (touch.status !== undefined) record.status = touch.status;
     if (touch.documented !== undefined) record.documented = touch.documented;
     this.records.push(record);
+  }
+
+  private touchOf(exchange: ExchangeFacts): Touch | undefined {
+    const credentials = this.credentials?.();
+    const key = [credentials?.apiKey, credentials?.userId].map((v) => (v === undefined ? '-' : `+${v}`)).join('\u0000');
+    const known = this.touches.get(exchange);
+    if (known?.credentials === key) return known.touch;
+    const touch = touchedCells(this.universe, exchange, credentials, this.match);
+    this.touches.set(exchange, { credentials: key, touch });
+    return touch;
   }
 
   /** The runner's onCheckDone: the next exchanges belong to the next result. */

@@ -5,7 +5,7 @@
  * enum or of the wrong type, a required input left out), the enum values it sent, and the
  * credentials it left out or replaced. Reads the request as it went over the wire; keeps no value.
  */
-import { pathPattern } from '../spec/path-template.js';
+import { parsePathTemplate, pathPattern } from '../spec/path-template.js';
 import { jsonTypeOf, type JsonType } from '../spec/schema.js';
 import type { CellDef, InputSlot, OperationUniverse, Universe } from './universe.js';
 
@@ -34,19 +34,17 @@ const ABSENT: Values = { present: false, values: [] };
 export function operationMatcher(
   universe: Universe,
 ): (method: string, pathname: string) => OperationUniverse | undefined {
-  const compiled = universe.operations.map((o) => ({
-    o,
-    re: pathPattern(o.operation.path, { anchored: false, emptyParams: false }),
-  }));
-  return (method, pathname) => {
-    const upper = method.toUpperCase();
-    // The most literal template wins (`/campaign/new` before `/campaign/{id}`).
-    const hits = compiled.filter((c) => c.o.operation.method === upper && c.re.test(pathname));
-    return hits.sort(
-      (a, b) =>
-        b.o.operation.path.replace(/\{[^}]*\}/g, '').length - a.o.operation.path.replace(/\{[^}]*\}/g, '').length,
-    )[0]?.o;
-  };
+  // Per method, the most literal template first (`/campaign/new` before `/campaign/{id}`); a stable
+  // sort keeps the universe's order among equally literal ones, so the first match is the one wanted.
+  const byMethod = new Map<string, Array<{ o: OperationUniverse; re: RegExp; literal: number }>>();
+  for (const o of universe.operations) {
+    const list = byMethod.get(o.operation.method) ?? [];
+    const literal = parsePathTemplate(o.operation.path).literals.join('').length;
+    list.push({ o, re: pathPattern(o.operation.path, { anchored: false, emptyParams: false }), literal });
+    byMethod.set(o.operation.method, list);
+  }
+  for (const list of byMethod.values()) list.sort((a, b) => b.literal - a.literal);
+  return (method, pathname) => byMethod.get(method.toUpperCase())?.find((c) => c.re.test(pathname))?.o;
 }
 
 /** The documented status key an answer falls under: the exact code, else its `4XX` range, else `default`. */
@@ -74,18 +72,18 @@ function bodyValues(body: unknown, loc: ReadonlyArray<string | number>): Values 
 }
 
 interface ParsedRequest {
-  query: URLSearchParams;
+  url: URL;
   pathValues: Map<string, string>;
   headers: Record<string, string>;
-  body: unknown;
-  bodyIsObject: boolean;
+  /** The JSON body, parsed when a body slot is first read (undefined: none, or not JSON). */
+  body: () => { value: unknown; isObject: boolean };
 }
 
 function valuesOf(slot: InputSlot, req: ParsedRequest): Values {
   const name = String(slot.loc[0]);
   switch (slot.location) {
     case 'query': {
-      const all = req.query.getAll(name);
+      const all = req.url.searchParams.getAll(name);
       return all.length > 0 ? { present: true, values: all } : ABSENT;
     }
     case 'path': {
@@ -96,8 +94,10 @@ function valuesOf(slot: InputSlot, req: ParsedRequest): Values {
       const v = req.headers[name.toLowerCase()];
       return v === undefined ? ABSENT : { present: true, values: [v] };
     }
-    case 'body':
-      return req.bodyIsObject ? bodyValues(req.body, slot.loc) : { ...ABSENT, unknown: true };
+    case 'body': {
+      const body = req.body();
+      return body.isObject ? bodyValues(body.value, slot.loc) : { ...ABSENT, unknown: true };
+    }
     default:
       return ABSENT;
   }
@@ -129,13 +129,21 @@ function lengthOf(value: unknown): number | undefined {
   return Array.isArray(value) ? value.length : undefined;
 }
 
+/** Compiled cell patterns (null: not a valid expression), compiled once per process. */
+const compiledPatterns = new Map<string, RegExp | null>();
+
 function patternMisses(pattern: string, value: unknown): boolean {
   if (typeof value !== 'string') return false;
-  try {
-    return !new RegExp(pattern, 'u').test(value);
-  } catch {
-    return false;
+  let re = compiledPatterns.get(pattern);
+  if (re === undefined) {
+    try {
+      re = new RegExp(pattern, 'u');
+    } catch {
+      re = null;
+    }
+    compiledPatterns.set(pattern, re);
   }
+  return re !== null && !re.test(value);
 }
 
 /** Whether the values probe the keyword: at or beyond a bound, off the pattern, outside the enum, of another type. */
@@ -170,30 +178,30 @@ function probes(def: CellDef, slot: InputSlot, v: Values): boolean {
   }
 }
 
-function parseRequest(ex: ExchangeFacts, op: OperationUniverse, pathname: string): ParsedRequest {
-  const url = new URL(ex.request.url, 'http://coverage.invalid');
+function parseRequest(ex: ExchangeFacts, op: OperationUniverse, url: URL): ParsedRequest {
+  const pathname = url.pathname;
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(ex.request.headers)) headers[k.toLowerCase()] = v;
   const pathValues = new Map<string, string>();
-  const names = [...op.operation.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  const { names } = parsePathTemplate(op.operation.path);
   const m = pathPattern(op.operation.path, { anchored: false, emptyParams: false }).exec(pathname);
   names.forEach((n, i) => {
     const raw = m?.[i + 1];
     if (raw !== undefined) pathValues.set(n, safeDecode(raw));
   });
-  let body: unknown;
+  let parsed: { value: unknown; isObject: boolean } | undefined;
+  const body = () => (parsed ??= parseBody(ex.request.body));
+  return { url, pathValues, headers, body };
+}
+
+function parseBody(text: string | undefined): { value: unknown; isObject: boolean } {
+  let value: unknown;
   try {
-    body = ex.request.body !== undefined && ex.request.body !== '' ? JSON.parse(ex.request.body) : undefined;
+    value = text !== undefined && text !== '' ? JSON.parse(text) : undefined;
   } catch {
-    body = undefined;
+    value = undefined;
   }
-  return {
-    query: url.searchParams,
-    pathValues,
-    headers,
-    body,
-    bodyIsObject: body !== null && typeof body === 'object' && !Array.isArray(body),
-  };
+  return { value, isObject: value !== null && typeof value === 'object' && !Array.isArray(value) };
 }
 
 function safeDecode(text: string): string {
@@ -232,10 +240,10 @@ export function touchedCells(
   credentials?: CoverageCredentials,
   match = operationMatcher(universe),
 ): Touch | undefined {
-  const pathname = new URL(ex.request.url, 'http://coverage.invalid').pathname;
-  const op = match(ex.request.method, pathname);
+  const url = new URL(ex.request.url, 'http://coverage.invalid');
+  const op = match(ex.request.method, url.pathname);
   if (!op) return undefined;
-  const req = parseRequest(ex, op, pathname);
+  const req = parseRequest(ex, op, url);
   const status = ex.response?.status;
   const documented = status === undefined ? undefined : documentedStatus(op.statuses, status);
   const cells: string[] = [];

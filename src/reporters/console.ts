@@ -1,4 +1,5 @@
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type cliProgress from 'cli-progress';
 import type { CheckResult, Failure, Observation, RunReport, Suite } from '../results/model.js';
 import type { PacingInfo, RunEvents, RunPlan } from '../results/events.js';
 import { clip, neutralizeCommands, printable } from '../results/printable.js';
@@ -375,7 +376,11 @@ function plainEvents(out: ConsoleOut, progress: Progress): ModeEvents {
   };
 }
 
+/** cli-progress, loaded when a live bar is first drawn: a run without a TTY (CI, --quiet, a pipe) never pays for it. */
+const progressBars = (): typeof cliProgress => createRequire(import.meta.url)('cli-progress') as typeof cliProgress;
+
 function createMultibar(out: ConsoleOut): cliProgress.MultiBar {
+  const bars = progressBars();
   const stream = {
     isTTY: true,
     columns: Number(out.env.COLUMNS) || 100,
@@ -384,7 +389,7 @@ function createMultibar(out: ConsoleOut): cliProgress.MultiBar {
       return true;
     },
   } as unknown as NodeJS.WriteStream;
-  const multibar = new cliProgress.MultiBar(
+  const multibar = new bars.MultiBar(
     {
       stream,
       format: `${out.p.cyan('{suite}')} {bar} {value}/{total} checks | {requests} requests | {failures} failed{pacing}`,
@@ -397,7 +402,7 @@ function createMultibar(out: ConsoleOut): cliProgress.MultiBar {
       barCompleteChar: '█',
       barIncompleteChar: '░',
     },
-    cliProgress.Presets.shades_classic,
+    bars.Presets.shades_classic,
   );
   // The redraw timer must not keep the process alive if a run ends without onEnd.
   const unref = () => (multibar as unknown as { timer?: NodeJS.Timeout | null }).timer?.unref?.();

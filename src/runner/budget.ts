@@ -57,9 +57,27 @@ export function plannedRequestsOf(
     ...(requestsBefore === undefined ? {} : { requestsBefore }),
     ...(item.covered ? { covered: true } : {}),
   };
+  const key = JSON.stringify([runs, options.strictTypes, advertisedLimit, requestsBefore, item.covered === true]);
+  let known = estimates.get(spec)?.get(item);
+  const cached = known?.get(key);
+  if (cached !== undefined) return cached;
   const estimate = item.check.plannedRequests?.(item.operation, runs, spec, options);
-  return typeof estimate === 'number' && Number.isFinite(estimate) && estimate >= 0 ? Math.ceil(estimate) : runs;
+  const planned =
+    typeof estimate === 'number' && Number.isFinite(estimate) && estimate >= 0 ? Math.ceil(estimate) : runs;
+  if (!known) {
+    const bySpec = estimates.get(spec) ?? new WeakMap<PlannedCheck, Map<string, number>>();
+    estimates.set(spec, bySpec);
+    bySpec.set(item, (known = new Map()));
+  }
+  known.set(key, planned);
+  return planned;
 }
+
+/**
+ * Estimates already asked of a pair, by its arguments: fitting --runs, ordering by value and the
+ * budget's cut ask again for the same ones, and a check's estimate is a function of its arguments.
+ */
+const estimates = new WeakMap<SpecModel, WeakMap<PlannedCheck, Map<string, number>>>();
 
 /** Total planned requests of the pairs outside the ratelimit suite. */
 export function preBurstRequests(plan: readonly PlannedCheck[], runs: number, spec: SpecModel): number {

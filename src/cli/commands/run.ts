@@ -564,6 +564,8 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
     const say = (text: string) => io.stdout(guardText(text, secrets));
     const shout = (text: string) => io.stderr(guardText(text, secrets));
     if (!settings.dryRun) await prepareReportDir(settings.reportDir);
+    // Start loading the reporters now: their modules load while the run waits on the server (finishRun awaits them).
+    if (!settings.dryRun) import('../../reporters/index.js').catch(() => undefined);
     say(runHeader(settings, baseUrl, seed, shard));
     const focus = flags.changedSince === undefined ? undefined : await focusSince(flags.changedSince, spec);
     if (focus) say((await import('../../diff/focus.js')).renderFocus(focus));

@@ -1,8 +1,29 @@
 import { FAILURE_KINDS, type Failure } from '../../results/model.js';
 import type { Secrets } from '../../secrets/index.js';
 import { curlOf, recordRequest, recordResponse, redactValue } from '../../secrets/record.js';
+import type { Operation } from '../../spec/model.js';
 import type { Exchange } from '../../transport/types.js';
 import type { CheckContext, RequestValidator } from '../../checks/check.js';
+
+/**
+ * Wire validations already made, by exchange and operation: several checks judge the same answer
+ * (passive judges, the sender itself), and a validator is a pure function of the two.
+ */
+const validated = new WeakMap<RequestValidator, WeakMap<Exchange, Map<Operation, ReturnType<RequestValidator>>>>();
+
+function validateOnce(
+  validateRequest: RequestValidator,
+  op: Operation,
+  exchange: Exchange,
+): ReturnType<RequestValidator> {
+  let byExchange = validated.get(validateRequest);
+  if (!byExchange) validated.set(validateRequest, (byExchange = new WeakMap()));
+  let byOp = byExchange.get(exchange);
+  if (!byOp) byExchange.set(exchange, (byOp = new Map()));
+  let result = byOp.get(op);
+  if (!result) byOp.set(op, (result = validateRequest(op, exchange)));
+  return result;
+}
 
 type Evidence = Pick<CheckContext, 'failure' | 'record' | 'curl' | 'redact' | 'validateWire'>;
 
@@ -19,7 +40,7 @@ export function evidenceOf(secrets: Secrets, seed: number, validateRequest: Requ
     redact: <T>(value: T): T => redactValue(secrets, value) as T,
     validateWire(op, exchange) {
       if (!validateRequest) return { available: false, valid: true, errors: [] };
-      const result = validateRequest(op, exchange);
+      const result = validateOnce(validateRequest, op, exchange);
       return { available: true, valid: result.valid, errors: result.errors.map((e) => secrets.evidence(e)) };
     },
     failure(exchange, details): Failure {

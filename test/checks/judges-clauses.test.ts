@@ -8,15 +8,11 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CheckContext } from '../../src/checks/check.js';
-import { validateWireRequest } from '../../src/checks/wire.js';
 import type { InvalidCase } from '../../src/generators/index.js';
 import type { Observation } from '../../src/results/model.js';
-import { evidenceOf } from '../../src/runner/context/evidence.js';
-import { Secrets } from '../../src/secrets/index.js';
 import { referenceSpec } from '../../src/server/index.js';
 import { ReferenceStore } from '../../src/server/store.js';
 import type { Operation, SpecModel } from '../../src/spec/model.js';
-import type { Exchange, HttpResponse } from '../../src/transport/types.js';
 import type { ValidationIssue } from '../../src/validators/issues.js';
 import {
   errorDetailProblem,
@@ -28,6 +24,7 @@ import {
   OPEN_RULES,
 } from '../../suites/lib/judges.js';
 import type { Judgement } from '../../suites/lib/outcomes.js';
+import { judgeContext, RATE, writtenExchange, type Answer } from '../helpers/judged.js';
 
 let spec: SpecModel;
 let observations: Observation[];
@@ -40,33 +37,10 @@ beforeAll(async () => {
 
 function freshContext(): CheckContext {
   observations = [];
-  const evidence = evidenceOf(new Secrets(), 7, validateWireRequest);
-  return {
-    spec,
-    ...evidence,
-    observe: (o: Observation) => observations.push({ ...o, id: o.id ?? 'observation' }),
-  } as unknown as CheckContext;
+  return judgeContext(spec, observations);
 }
 
-const RATE = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '30' };
-type Answer = Partial<HttpResponse> & { status: number };
-
-function exchange(method: string, path: string, response?: Answer, body?: string): Exchange {
-  const request = {
-    method,
-    url: `http://127.0.0.1:1${path}`,
-    headers: { 'content-type': 'application/json' },
-    ...(body !== undefined ? { body } : {}),
-  };
-  if (!response) return { request, error: { code: 'connection_reset', message: 'socket hang up' }, durationMs: 5 };
-  const json = response.json;
-  const text = response.text ?? (json === undefined ? '' : JSON.stringify(json));
-  return {
-    request,
-    response: { headers: { 'content-type': 'application/json', ...RATE }, text, truncated: false, ...response },
-    durationMs: 3,
-  };
-}
+const exchange = writtenExchange;
 
 /** The words of a failed judgement (expected, actual, summary), or the reason it judged nothing. */
 function words(j: Judgement): { expected: string; actual: string; summary: string } | { unjudged: string | undefined } {

@@ -5,16 +5,13 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CheckContext } from '../../src/checks/check.js';
-import { validateWireRequest } from '../../src/checks/wire.js';
 import type { InvalidCase } from '../../src/generators/index.js';
 import type { Observation } from '../../src/results/model.js';
-import { evidenceOf } from '../../src/runner/context/evidence.js';
-import { Secrets } from '../../src/secrets/index.js';
 import { referenceSpec } from '../../src/server/index.js';
 import type { Operation, SpecModel } from '../../src/spec/model.js';
-import type { Exchange, HttpResponse } from '../../src/transport/types.js';
 import { errorDetailProblem, judgeInvalid, judgeResponse, locNames } from '../../suites/lib/judges.js';
 import type { Judgement } from '../../suites/lib/outcomes.js';
+import { judgeContext, RATE, writtenExchange, type Answer } from '../helpers/judged.js';
 
 /** Fine, and no evidence either: the answer judged nothing (issue 21, no pass without evidence). */
 const NOT_JUDGED = { ok: true, unjudged: expect.any(String) };
@@ -31,37 +28,10 @@ beforeAll(async () => {
 
 function freshContext(validate = true): CheckContext {
   observations = [];
-  const evidence = evidenceOf(new Secrets(), 7, validate ? validateWireRequest : undefined);
-  return {
-    spec,
-    ...evidence,
-    observe: (o: Observation) => observations.push({ ...o, id: o.id ?? 'observation' }),
-  } as unknown as CheckContext;
+  return judgeContext(spec, observations, validate);
 }
 
-const RATE = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '30' };
-
-function exchange(
-  method: string,
-  path: string,
-  response?: Partial<HttpResponse> & { status: number },
-  body?: string,
-): Exchange {
-  const request = {
-    method,
-    url: `http://127.0.0.1:1${path}`,
-    headers: { 'content-type': 'application/json' },
-    ...(body !== undefined ? { body } : {}),
-  };
-  if (!response) return { request, error: { code: 'timeout', message: 'no answer in 10000 ms' }, durationMs: 10_000 };
-  const json = response.json;
-  const text = response.text ?? (json === undefined ? '' : JSON.stringify(json));
-  return {
-    request,
-    response: { headers: { 'content-type': 'application/json', ...RATE }, text, truncated: false, ...response },
-    durationMs: 3,
-  };
-}
+const exchange = writtenExchange;
 
 /** The kind and field of a failed judgement, or 'ok'. */
 const facts = (j: Judgement) => (j.ok ? 'ok' : { kind: j.failure.kind, field: j.failure.field });
@@ -76,8 +46,7 @@ const CASE: InvalidCase = {
   description: 'max_concurrency=201 (maximum 200)',
 };
 const FIELD = { location: 'body', pointer: '/max_concurrency' };
-const post = (response?: Partial<HttpResponse> & { status: number }) =>
-  exchange('POST', '/campaign', response, JSON.stringify({ max_concurrency: 201 }));
+const post = (response?: Answer) => exchange('POST', '/campaign', response, JSON.stringify({ max_concurrency: 201 }));
 const detail = (loc: unknown[]) => ({ detail: [{ loc, msg: 'too large', type: 'value_error' }] });
 
 describe('judgeInvalid', () => {
@@ -220,7 +189,7 @@ describe('errorDetailProblem', () => {
 });
 
 describe('judgeResponse', () => {
-  const get = (response?: Partial<HttpResponse> & { status: number }) => exchange('GET', '/protected', response);
+  const get = (response?: Answer) => exchange('GET', '/protected', response);
   beforeAll(() => {
     ctx = freshContext();
   });

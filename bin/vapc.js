@@ -1,12 +1,11 @@
 #!/usr/bin/env node
-// Thin launcher: the CLI is compiled from src/cli/ into dist/ by `npm run build`.
+// Thin launcher: the CLI is compiled from src/cli/ and bundled into dist/cli/vapc.cjs by `npm run build`.
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { bundleFile, loadCli } from './load-cli.js';
 
-const entry = new URL('../dist/src/cli/main.js', import.meta.url);
-if (!existsSync(fileURLToPath(entry))) {
+if (!existsSync(bundleFile)) {
   process.stderr.write('vapc: the toolkit is not built yet; run `npm run build` first.\n');
   process.exit(2);
 }
-const { main } = await import(entry.href);
+const { main } = loadCli();
 process.exitCode = await main(process.argv.slice(2));

@@ -10,6 +10,7 @@ import { join, relative, sep } from 'node:path';
 
 /** What the build reads: folders (walked) and single files, relative to the package root. */
 export const BUILD_INPUTS = [
+  'bin',
   'spec',
   'src',
   'suites',

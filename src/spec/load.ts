@@ -1,4 +1,5 @@
 import type SwaggerParser from '@apidevtools/swagger-parser';
+import { createRequire } from 'node:module';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VapcError } from '../errors.js';
@@ -95,8 +96,9 @@ export async function loadDocument(options: LoadOptions = {}): Promise<OpenAPIDo
   try {
     // validate() dereferences too; the result has no $ref left.
     const validate = options.validateSchema === false ? { validate: { schema: false, spec: true } } : {};
-    // Loaded when used: a run on the packaged spec never needs the parser (see packaged.ts).
-    const { default: parser } = await import('@apidevtools/swagger-parser');
+    // Loaded when used: a run on the packaged spec never needs the parser (see packaged.ts). Required,
+    // not imported: the CLI bundle (scripts/build-cli.ts) runs as a script, which has no import().
+    const parser = createRequire(import.meta.url)('@apidevtools/swagger-parser') as typeof SwaggerParser;
     document = (await parser.validate(path, { ...fromFiles(files), ...validate })) as unknown as OpenAPIDocument;
   } catch (error) {
     if (error instanceof VapcError) throw error;

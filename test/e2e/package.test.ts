@@ -42,6 +42,9 @@ describe('npm pack', () => {
       'package.json',
       'README.md',
       'bin/vapc.js',
+      'bin/load-cli.js',
+      'dist/cli/vapc.cjs',
+      'dist/cli/vapc.cjs.cache',
       'dist/openapi.json',
       'dist/openapi.dereferenced.json',
       'dist/openapi.yaml',
@@ -355,5 +358,12 @@ try {
     const r = run(join(project, 'node_modules', '.bin', 'vapc'), ['--version'], project);
     expect(r.status, r.out).toBe(0);
     expect(r.out.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('compiles the installed CLI bundle with the code cache shipped beside it', () => {
+    const loader = join(project, 'node_modules', 'voice-agent-contract', 'bin', 'load-cli.js');
+    const script = `const { loadCli } = await import(${JSON.stringify(loader)}); console.log(loadCli().cacheAccepted);`;
+    const r = run(process.execPath, ['--input-type=module', '-e', script], project);
+    expect(r.out.trim()).toBe('true');
   });
 });

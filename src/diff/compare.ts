@@ -1,6 +1,6 @@
 import { blankPathTemplate, parsePathTemplate } from '../spec/path-template.js';
 import { compareDocs, compareSchemas } from './schema.js';
-import { ChangeSink, isObject, same, seg, type Json, type JsonObject } from './types.js';
+import { ChangeSink, isObject, SAME_ON_THE_WIRE, same, seg, type Json, type JsonObject } from './types.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -78,6 +78,9 @@ function compareParameters(b: OperationRef, h: OperationRef, sink: ChangeSink): 
     }
     if (p.location === 'path' && p.name !== q.name)
       sink.emit('path-parameter-renamed', op, q.ptr, `path parameter \`${p.name}\` renamed to \`${q.name}\``);
+    // Header parameters are keyed in lower case: another name here differs only in case.
+    if (p.location === 'header' && p.name !== q.name)
+      sink.emit('header-name-case-changed', op, `${q.ptr}/name`, `${place} now spelt \`${q.name}\`${SAME_ON_THE_WIRE}`);
     const was = p.param['required'] === true;
     const is = q.param['required'] === true;
     if (!was && is) sink.emit('request-parameter-became-required', op, `${q.ptr}/required`, `${place} became required`);
@@ -210,6 +213,8 @@ function compareHeaders(
       continue;
     }
     const ptr = `${hPtr}/headers/${seg(next.name)}`;
+    if (next.name !== name)
+      sink.emit('header-name-case-changed', op, ptr, `${place} now spelt ${next.name}${SAME_ON_THE_WIRE}`);
     const was = header['required'] === true;
     const is = next.header['required'] === true;
     if (was && !is) sink.emit('response-header-became-optional', op, `${ptr}/required`, `${place} became optional`);

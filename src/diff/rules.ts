@@ -54,6 +54,9 @@ export const RULES = {
   'operation-deprecated': warning(C, 'An operation was marked deprecated: clients should plan to stop calling it.'),
   'operation-id-changed': warning(C, 'The operationId changed: generated client method names change.'),
   'path-parameter-renamed': docs('A path parameter was renamed; the URL on the wire is the same.'),
+  'header-name-case-changed': docs(
+    'A header name changed only in case: header names are case-insensitive, the wire is the same.',
+  ),
   // parameters (request side)
   'request-parameter-added-required': breaking(
     C,

@@ -1,4 +1,4 @@
-import { isObject, same, seg, type ChangeSink, type Json, type JsonObject } from './types.js';
+import { isObject, SAME_ON_THE_WIRE, same, seg, type ChangeSink, type Json, type JsonObject } from './types.js';
 
 /** The alternatives of a security requirement, each the sorted names of the schemes it needs together. */
 function alternatives(requirement: Json | undefined): string[][] {
@@ -66,20 +66,39 @@ export function compareSecurity(
     }
   }
   const kept = new Set(before.flat().filter((s) => after.flat().includes(s)));
-  for (const name of kept) {
-    const x = base.schemes[name];
-    const y = head.schemes[name];
-    const wire = (s: Json | undefined) =>
-      isObject(s) ? [s['type'], s['scheme'], s['in'], s['name'], s['bearerFormat']] : s;
-    if (!same(wire(x), wire(y))) {
-      sink.emit(
-        'security-scheme-changed',
-        operation,
-        `/components/securitySchemes/${seg(name)}`,
-        `security scheme ${name} changed how the credential is sent`,
-      );
-    }
-  }
+  for (const name of kept) compareScheme(name, base.schemes[name], head.schemes[name], sink, operation);
+}
+
+/** The name of the header a scheme sends its credential in, or undefined (a query or cookie name is case-sensitive). */
+const headerName = (s: Json | undefined): string | undefined =>
+  isObject(s) && s['in'] === 'header' && typeof s['name'] === 'string' ? s['name'] : undefined;
+
+/** How a kept scheme sends its credential; a header name spelt in another case is the same header. */
+function compareScheme(
+  name: string,
+  x: Json | undefined,
+  y: Json | undefined,
+  sink: ChangeSink,
+  operation: string,
+): void {
+  const wire = (s: Json | undefined) =>
+    isObject(s) ? [s['type'], s['scheme'], s['in'], headerName(s)?.toLowerCase() ?? s['name'], s['bearerFormat']] : s;
+  const ptr = `/components/securitySchemes/${seg(name)}`;
+  if (!same(wire(x), wire(y)))
+    return sink.emit(
+      'security-scheme-changed',
+      operation,
+      ptr,
+      `security scheme ${name} changed how the credential is sent`,
+    );
+  const [was, is] = [headerName(x), headerName(y)];
+  if (was !== is)
+    sink.emit(
+      'header-name-case-changed',
+      operation,
+      `${ptr}/name`,
+      `security scheme ${name}: header ${was} now spelt ${is}${SAME_ON_THE_WIRE}`,
+    );
 }
 
 /** Servers: removed and added URLs, and changed variables of a kept URL. Document-wide (no operation). */

@@ -34,6 +34,9 @@ export class ChangeSink {
 export const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** Why a header name spelt in another case is no change (RFC 9110 §5.1): the end of that change's message. */
+export const SAME_ON_THE_WIRE = ' (header names are case-insensitive: the wire is the same)';
+
 /** Escapes one JSON Pointer segment. */
 export const seg = (key: string | number): string => String(key).replace(/~/g, '~0').replace(/\//g, '~1');
 

@@ -346,14 +346,51 @@ function statusLine(p: Palette, r: CheckResult, detail: string): string {
   return `${paintStatus(p, r.status, STATUS_WORD[r.status])} ${r.id}  ${r.operation}${detail}`;
 }
 
-/** Plain mode (CI, or no TTY): one line per event, no cursor tricks; pacing said when it changes. */
+/**
+ * Plain mode (CI, or no TTY): one line per result, grouped by suite, no cursor tricks. The runner
+ * does the pairs in value order and a passive pair's turn after the last pair on its operation
+ * (ARCHITECTURE.md, "Passive checks"), so it comes back to a suite several times: each suite's
+ * lines (and the notes made while it ran) are held and printed under one header once its last
+ * planned result is in (the rest at the end). Pacing is said at once, when it changes.
+ */
 function plainEvents(out: ConsoleOut, progress: Progress): ModeEvents {
   const { write, p } = out;
   let lastPacingPrinted = '';
   let lastPacingAt = 0;
+  /** Each suite's lines not printed yet, and how many of them are results. */
+  const held = new Map<Suite, { lines: string[]; results: number }>();
+  const printed = new Set<Suite>();
+  const left = new Map<Suite, number>();
+  const hold = (s: Suite, line: string, result: boolean): void => {
+    const block = held.get(s) ?? { lines: [], results: 0 };
+    block.lines.push(line);
+    if (result) block.results += 1;
+    held.set(s, block);
+  };
+  const flush = (s: Suite): void => {
+    const { lines, results } = held.get(s) ?? { lines: [], results: 0 };
+    held.delete(s);
+    printed.add(s);
+    const count = progress.plan?.checksPerSuite[s] ?? results;
+    const { done, plan, requests, failures } = progress;
+    write(
+      `\n${p.bold(`[${s}]`)} ${count} check${count === 1 ? '' : 's'}\n${lines.join('')}` +
+        `${p.dim(`[${s}] done · ${done}${plan ? `/${plan.total}` : ''} checks · ${requests} requests · ${failures} failed so far`)}\n`,
+    );
+  };
   return {
-    onSuiteStart: (s, checks) => write(`\n${p.bold(`[${s}]`)} ${checks} checks\n`),
-    onCheckDone: (r) => write(`  ${statusLine(p, r, r.status === 'passed' ? '' : ` · ${r.message}`)}\n`),
+    onStart() {
+      for (const [s, n] of Object.entries(progress.plan?.checksPerSuite ?? {})) left.set(s as Suite, n);
+    },
+    onCheckDone(r) {
+      const line = `  ${statusLine(p, r, r.status === 'passed' ? '' : ` · ${r.message}`)}\n`;
+      // A result beyond its suite's planned count (a plan event that did not count it) is said at once.
+      if (printed.has(r.suite)) return write(line);
+      hold(r.suite, line, true);
+      const n = (left.get(r.suite) ?? 0) - 1;
+      left.set(r.suite, n);
+      if (n === 0) flush(r.suite);
+    },
     onPacing(info) {
       const pacing = pacingText(info);
       if (!pacing) return;
@@ -363,15 +400,20 @@ function plainEvents(out: ConsoleOut, progress: Progress): ModeEvents {
       if (key !== lastPacingPrinted || (info.waitMs >= 1000 && now - lastPacingAt >= 10_000)) {
         lastPacingPrinted = key;
         lastPacingAt = now;
-        write(`  ${p.dim(pacing)}\n`);
+        write(`${p.dim(pacing)}\n`);
       }
     },
-    onObservation: (o) => write(`  ${p.dim(`NOTE ${o.id}${o.operation ? ` ${o.operation}` : ''}: ${o.message}`)}\n`),
-    onSuiteEnd(s) {
-      const { done, plan, requests, failures } = progress;
-      write(
-        `${p.dim(`[${s}] done · ${done}${plan ? `/${plan.total}` : ''} checks · ${requests} requests · ${failures} failed so far`)}\n`,
-      );
+    onObservation(o) {
+      // A note goes with the suite that was running when it was made (before any suite: at once).
+      const line = `  ${p.dim(`NOTE ${o.id}${o.operation ? ` ${o.operation}` : ''}: ${o.message}`)}\n`;
+      const s = progress.suite;
+      if (s === '' || printed.has(s)) write(line);
+      else hold(s, line, false);
+    },
+    onEnd() {
+      // What no planned count closed (results fed without a plan's counts), in the plan's suite order.
+      const order = [...(progress.plan?.suites ?? []), ...held.keys()];
+      for (const s of new Set(order)) if (held.has(s)) flush(s);
     },
   };
 }

@@ -299,6 +299,16 @@ const CASES: Case[] = [
     operation: 'GET /users/me',
   },
   {
+    name: 'spell a rate-limit header in lower case (header names are case-insensitive)',
+    change: (d) => {
+      const headers = d.paths['/users/me'].get.responses['2XX'].headers;
+      headers['x-ratelimit-reset'] = headers['X-RateLimit-Reset'];
+      delete headers['X-RateLimit-Reset'];
+    },
+    expect: ['header-name-case-changed info'],
+    operation: 'GET /users/me',
+  },
+  {
     name: 'make a rate-limit header optional',
     change: (d) => (d.components.headers['X-RateLimit-Limit'].required = false),
     expect: ['response-header-became-optional breaking'],
@@ -393,6 +403,11 @@ const CASES: Case[] = [
     name: 'rename the X-User-ID header',
     change: (d) => (d.components.securitySchemes.UserId.name = 'X-User'),
     expect: ['security-scheme-changed breaking'],
+  },
+  {
+    name: 'spell the X-User-ID header in lower case (header names are case-insensitive)',
+    change: (d) => (d.components.securitySchemes.UserId.name = 'x-user-id'),
+    expect: ['header-name-case-changed info'],
   },
   // servers and documentation
   {

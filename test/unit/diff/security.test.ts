@@ -1,8 +1,8 @@
 /**
  * The security and server rules of `vapc diff` (src/diff/security.ts) on small documents, each
  * branch with what it says and where it points: an alternative kept, loosened, tightened, removed
- * or added; a scheme that changes how the credential is sent; servers removed, added, re-described
- * and their variables.
+ * or added; a scheme that changes how the credential is sent (an API-key header spelt in another
+ * case does not); servers removed, added, re-described and their variables.
  */
 import { describe, expect, it } from 'vitest';
 import { compareSecurity, compareServers } from '../../../src/diff/security.js';
@@ -123,6 +123,32 @@ describe('compareSecurity', () => {
         User: { type: 'http', scheme: 'basic' },
       }),
     ).toEqual(['security-requirement-removed /b/security security: the alternative User is no longer accepted']);
+  });
+
+  it('an API-key header spelt in another case is the same header (RFC 9110 §5.1); a query or cookie name is not', () => {
+    const user = (over: JsonObject) =>
+      security([{ User: [] }], [{ User: [] }], { ...SCHEMES, User: { ...(SCHEMES['User'] as JsonObject), ...over } });
+    expect(user({ name: 'x-user-id' })).toEqual([
+      'header-name-case-changed /components/securitySchemes/User/name security scheme User: header X-User-ID now spelt x-user-id (header names are case-insensitive: the wire is the same)',
+    ]);
+    // Another name is another header, whatever the case.
+    expect(user({ name: 'x-user' })).toEqual([
+      'security-scheme-changed /components/securitySchemes/User security scheme User changed how the credential is sent',
+    ]);
+    for (const where of ['query', 'cookie']) {
+      const key = (name: string) => ({ K: { type: 'apiKey', in: where, name } });
+      const sink = new ChangeSink();
+      compareSecurity(
+        { requirement: [{ K: [] }], schemes: key('api_key'), ptr: '' },
+        { requirement: [{ K: [] }], schemes: key('API_KEY'), ptr: '' },
+        sink,
+        'GET /x',
+      );
+      expect(
+        sink.changes.map((c) => c.id),
+        where,
+      ).toEqual(['security-scheme-changed']);
+    }
   });
 });
 

@@ -164,6 +164,12 @@ describe('redaction: a secret-looking value is never written', () => {
   });
 });
 
+const countBySuite = (results: readonly CheckResult[]): Partial<Record<CheckResult['suite'], number>> => {
+  const counts: Partial<Record<CheckResult['suite'], number>> = {};
+  for (const r of results) counts[r.suite] = (counts[r.suite] ?? 0) + 1;
+  return counts;
+};
+
 function run(reporterEnv: Record<string, string | undefined>, isTTY: boolean, quiet = false) {
   let out = '';
   const report = fixture('failing-run');
@@ -171,8 +177,8 @@ function run(reporterEnv: Record<string, string | undefined>, isTTY: boolean, qu
   r.onStart?.({
     target: report.target,
     seed: report.seed,
-    suites: ['auth', 'ranges'],
-    checksPerSuite: { auth: 2, ranges: 2 },
+    suites: [...new Set(report.results.map((r) => r.suite))],
+    checksPerSuite: countBySuite(report.results),
     total: report.results.length,
   });
   let requests = 0;
@@ -202,6 +208,46 @@ describe('console reporter', () => {
     expect(out).toContain('FAIL ranges.max-concurrency-above-maximum  POST /campaign');
     expect(out).toContain('PASS auth.missing-credentials  GET /calls');
     expect(out).toMatch(/paced 120\/min, 0\/120 left, waiting 1\.5 s/);
+  });
+
+  it('prints plain lines grouped under one header per suite when the run comes back to a suite', () => {
+    const results = fixture('failing-run').results;
+    const auth = results.filter((r) => r.suite === 'auth').slice(0, 2);
+    const ranges = results.find((r) => r.suite === 'ranges')!;
+    for (const counts of [{ auth: 2, ranges: 1 }, {}]) {
+      let out = '';
+      const r = createConsoleReporter({ write: (t) => (out += t), isTTY: false, env: {} });
+      r.onStart?.({ target: 't', seed: 1, suites: ['auth', 'ranges'], checksPerSuite: counts, total: 3 });
+      // The runner's order: auth, then ranges, then back to auth (a passive pair's late turn).
+      r.onSuiteStart?.('auth', 1);
+      r.onObservation?.({ id: 'auth.note', message: 'made while auth ran' });
+      r.onCheckDone?.(auth[0]!);
+      r.onSuiteEnd?.('auth');
+      r.onSuiteStart?.('ranges', 1);
+      r.onCheckDone?.(ranges);
+      r.onSuiteEnd?.('ranges');
+      r.onSuiteStart?.('auth', 1);
+      r.onPacing?.({ waitMs: 1500, rpm: 60 });
+      r.onCheckDone?.(auth[1]!);
+      r.onSuiteEnd?.('auth');
+      const beforeEnd = out;
+      r.onEnd?.(fixture('failing-run'));
+      const live = out.slice(0, out.indexOf('vapc conformance:'));
+      // With the plan's counts a suite is printed when its last result is in; without them, at the end in suite order.
+      const headers =
+        Object.keys(counts).length > 0
+          ? ['[ranges] 1 check', '[auth] 2 checks']
+          : ['[auth] 2 checks', '[ranges] 1 check'];
+      expect(live.match(/^\[\w+\] \d+ checks?$/gm), JSON.stringify(counts)).toEqual(headers);
+      const authBlock = live.slice(live.indexOf('[auth] 2 checks'), live.indexOf('[auth] done'));
+      expect(authBlock).toContain('NOTE auth.note: made while auth ran');
+      expect(authBlock).toContain(`${auth[0]!.id}  ${auth[0]!.operation}`);
+      expect(authBlock).toContain(`${auth[1]!.id}  ${auth[1]!.operation}`);
+      // Pacing is said when it happens, not held with a suite.
+      expect(beforeEnd).toMatch(/^paced 60\/min, waiting 1\.5 s$/m);
+      if (Object.keys(counts).length > 0) expect(beforeEnd).toContain('[auth] done · 3/3 checks');
+      else expect(beforeEnd).not.toContain('[auth]');
+    }
   });
 
   it('prints plain lines in CI even on a TTY', () => {

@@ -27,6 +27,7 @@ import type { CheckResult, Failure, RunReport } from '../../../src/results/model
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'baseline');
 const WRITTEN = readFileSync(join(FIXTURES, 'written.yaml'), 'utf8');
 const BEFORE_CAUSES = readFileSync(join(FIXTURES, 'before-causes.yaml'), 'utf8');
+const DOC = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'baseline.md'), 'utf8');
 
 function result(
   id: string,
@@ -141,6 +142,15 @@ describe('--write-baseline: the file written, byte for byte', () => {
       (a: string, b: string) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1),
     ];
     for (const rule of others) expect([...operations].sort(rule)).not.toEqual(operations);
+  });
+});
+
+describe("docs/baseline.md's example file", () => {
+  it('is what the writer writes for its entries, quotes included', () => {
+    const start = DOC.indexOf('```yaml\n', DOC.indexOf('\n## The file\n')) + '```yaml\n'.length;
+    const block = DOC.slice(start, DOC.indexOf('\n```\n', start) + 1);
+    expect(block).toMatch(/^# vapc baseline: /);
+    expect(serializeBaseline(parseBaseline(block, 'docs/baseline.md').findings)).toBe(block);
   });
 });
 

@@ -121,6 +121,7 @@ export function computeCoverage(input: CoverageInput): Coverage {
         checks: [],
       };
       u.requests++;
+      if (record.unknownId) u.unknown_id_requests = (u.unknown_id_requests ?? 0) + 1;
       if (!u.checks.includes(record.check)) u.checks = [...u.checks, record.check].sort();
       undocumented.set(key, u);
     }

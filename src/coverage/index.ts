@@ -21,7 +21,7 @@ export {
   type CellLocator,
 } from './universe.js';
 export { touchedCells, documentedStatus, type ExchangeFacts, type CoverageCredentials } from './touch.js';
-export { ExchangeLog, type ExchangeRecord } from './log.js';
+export { ExchangeLog, HandedOutIds, type ExchangeRecord } from './log.js';
 export {
   computeCoverage,
   summarizeCoverage,
@@ -38,6 +38,7 @@ export {
   coverageLine,
   coverageByDimension,
   unseenStatuses,
+  gatedUndocumented,
   type CoverageGate,
   type CoverageGateOptions,
 } from './gate.js';
@@ -60,15 +61,16 @@ export const planPairs = (plan: readonly PlannedPairLike[]): PlanPair[] =>
 
 /**
  * The runner's hook: `onExchange` (chains to `next`) and `events.onCheckDone` feed the log;
- * `compute` turns it into report.json's coverage block once the results are in.
+ * `compute` turns it into report.json's coverage block once the results are in. `run` reads the
+ * run's credentials and fixtures as they stand.
  */
 export function coverageTap<E extends ExchangeFacts>(
   spec: Pick<SpecModel, 'operations'>,
-  credentials: () => CoverageCredentials | undefined,
+  run: { credentials: () => CoverageCredentials | undefined; fixtures?: () => unknown },
   next?: (exchange: E, checkId: string | undefined) => void,
   universe: Universe = buildUniverse(spec),
 ) {
-  const log = new ExchangeLog(universe, credentials);
+  const log = new ExchangeLog(universe, run.credentials, run.fixtures);
   return {
     log,
     onExchange(exchange: E, checkId: string | undefined): void {

@@ -44,6 +44,12 @@ export interface UndocumentedStatus {
   status: number;
   requests: number;
   checks: string[];
+  /**
+   * How many of `requests` named, in their path, an id the run never got from the server nor its
+   * fixtures (one the runner made up): the contract documents no answer to them, so they are an
+   * observation and `--fail-on-undocumented-status` does not count them. Absent when none.
+   */
+  unknown_id_requests?: number;
 }
 
 export interface CoverageSummary {

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'E_CONFIG'
   | 'E_USAGE'
   | 'E_UNREACHABLE'
+  /** A fault of the tool itself (a malformed check registry, a missing precompiled validator, Redocly failing): exit 2, never 1. */
   | 'E_TOOL_FAILED'
   /** The run stopped before every check ran (deadline passed, target stopped answering); the runner reports it, a check never fails for it. */
   | 'E_RUN_ABORTED'

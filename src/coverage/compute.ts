@@ -98,6 +98,8 @@ export interface CoverageInput {
   results: ReadonlyArray<Pick<CheckResult, 'id' | 'status' | 'suite'>>;
   /** The whole plan (all shards), for the reasons of cells nothing judged. */
   plan: readonly PlanPair[];
+  /** Statuses the contract leaves open whatever the request (the profile's `leftOpenStatuses`). */
+  leftOpen?: ReadonlyArray<{ status: number; rule: string }>;
 }
 
 export function computeCoverage(input: CoverageInput): Coverage {
@@ -141,6 +143,10 @@ export function computeCoverage(input: CoverageInput): Coverage {
   });
   const out: Coverage = { summary: summarizeCoverage(cells), cells };
   const list = [...undocumented.values()].sort((a, b) => a.operation.localeCompare(b.operation) || a.status - b.status);
+  for (const u of list) {
+    const open = input.leftOpen?.find((r) => r.status === u.status);
+    if (open) u.left_open = open.rule;
+  }
   if (list.length > 0) out.undocumented_statuses = list;
   return out;
 }

@@ -6,7 +6,7 @@
 import type { CheckResult } from '../results/model.js';
 import type { Coverage } from '../results/coverage.js';
 import { operationLabel, type Operation, type SpecModel } from '../spec/model.js';
-import { computeCoverage, type PlanPair } from './compute.js';
+import { computeCoverage, type CoverageInput, type PlanPair } from './compute.js';
 import { ExchangeLog } from './log.js';
 import type { CoverageCredentials, ExchangeFacts } from './touch.js';
 import { buildUniverse, type Universe } from './universe.js';
@@ -62,11 +62,15 @@ export const planPairs = (plan: readonly PlannedPairLike[]): PlanPair[] =>
 /**
  * The runner's hook: `onExchange` (chains to `next`) and `events.onCheckDone` feed the log;
  * `compute` turns it into report.json's coverage block once the results are in. `run` reads the
- * run's credentials and fixtures as they stand.
+ * run's credentials and fixtures as they stand, and names the statuses the contract leaves open.
  */
 export function coverageTap<E extends ExchangeFacts>(
   spec: Pick<SpecModel, 'operations'>,
-  run: { credentials: () => CoverageCredentials | undefined; fixtures?: () => unknown },
+  run: {
+    credentials: () => CoverageCredentials | undefined;
+    fixtures?: () => unknown;
+    leftOpen?: ReadonlyArray<{ status: number; rule: string }>;
+  },
   next?: (exchange: E, checkId: string | undefined) => void,
   universe: Universe = buildUniverse(spec),
 ) {
@@ -86,7 +90,9 @@ export function coverageTap<E extends ExchangeFacts>(
       results: ReadonlyArray<Pick<CheckResult, 'id' | 'status' | 'suite'>>,
       wholePlan: readonly PlannedPairLike[],
     ): Coverage {
-      return computeCoverage({ universe, records: log.records, results, plan: planPairs(wholePlan) });
+      const input: CoverageInput = { universe, records: log.records, results, plan: planPairs(wholePlan) };
+      if (run.leftOpen) input.leftOpen = run.leftOpen;
+      return computeCoverage(input);
     },
   };
 }

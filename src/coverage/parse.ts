@@ -62,6 +62,10 @@ function parseUndocumented(u: unknown, i: number, bad: (what: string) => never):
       return bad(`coverage.undocumented_statuses[${i}].unknown_id_requests must be a count no larger than requests`);
     if (u.unknown_id_requests > 0) out.unknown_id_requests = u.unknown_id_requests;
   }
+  if (u.left_open !== undefined) {
+    if (typeof u.left_open !== 'string') return bad(`coverage.undocumented_statuses[${i}].left_open must be a string`);
+    out.left_open = u.left_open;
+  }
   return out;
 }
 

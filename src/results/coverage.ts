@@ -50,6 +50,11 @@ export interface UndocumentedStatus {
    * observation and `--fail-on-undocumented-status` does not count them. Absent when none.
    */
   unknown_id_requests?: number;
+  /**
+   * The rule of the contract's profile that leaves this status open (a 409 for a conflict, a 413
+   * past a payload limit): listed, never counted by `--fail-on-undocumented-status`.
+   */
+  left_open?: string;
 }
 
 export interface CoverageSummary {

@@ -304,7 +304,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     // Coverage (src/coverage/): every exchange a check sends, and which result it belongs to.
     const coverage = coverageTap(
       spec,
-      { credentials: () => ctx.credentials, fixtures: () => ctx.fixtures },
+      {
+        credentials: () => ctx.credentials,
+        fixtures: () => ctx.fixtures,
+        ...(options.profile?.leftOpenStatuses ? { leftOpen: options.profile.leftOpenStatuses } : {}),
+      },
       options.onExchange,
     );
     const ctx = createCheckContext(

@@ -208,7 +208,7 @@ describe('coverage computation', () => {
     ]);
   });
 
-  it('marks an undocumented status answered to an id the run made up; ids handed out or in the fixtures are not', () => {
+  it('marks an undocumented status answered to an id the run made up (not one handed out or in the fixtures), and one left open', () => {
     const log = new ExchangeLog(universe, undefined, () => ({ org_id: 'fixture-1', nested: { ids: ['fixture-2'] } }));
     const created = ex('POST', '/things', 201, { name: 'a' });
     created.response = { status: 201, json: { id: 'thing-1', owner_id: 'echoed-1' } };
@@ -219,13 +219,16 @@ describe('coverage computation', () => {
     log.exchange(ex('POST', '/things/echoed-1/burn', 404), 'robustness.a'); // only echoed, never an `id`: made up
     log.exchange(ex('POST', '/things/made-up/burn', 204), 'robustness.a'); // documented: nothing to mark
     log.exchange(ex('GET', '/things', 418), 'robustness.a'); // no path id: counted
+    log.exchange(ex('GET', '/things', 409), 'robustness.a'); // a status the contract leaves open
     const coverage = computeCoverage({
       universe,
       records: log.records,
       results: [result('robustness.a', 'passed')],
       plan: [],
+      leftOpen: [{ status: 409, rule: '409 for a conflict' }],
     });
     expect(coverage.undocumented_statuses).toEqual([
+      { operation: 'GET /things', status: 409, requests: 1, checks: ['robustness.a'], left_open: '409 for a conflict' },
       { operation: 'GET /things', status: 418, requests: 1, checks: ['robustness.a'] },
       {
         operation: 'POST /things/{id}/burn',
@@ -310,7 +313,7 @@ describe('coverage merge, gate and plan', () => {
     expect(() => coverageGateFlags({ minCoverage: 'lots' })).toThrow(/--min-coverage takes a percentage/);
   });
 
-  it('--fail-on-undocumented-status counts only answers to ids the run did not make up; shards merge and read back', () => {
+  it('--fail-on-undocumented-status counts neither answers to ids the run made up nor statuses left open; merged, read back', () => {
     const undocumented = (requests: number, unknown = 0) => ({
       ...run([a]),
       undocumented_statuses: [
@@ -324,7 +327,7 @@ describe('coverage merge, gate and plan', () => {
       ],
     });
     const madeUp = undocumented(2, 2);
-    expect(coverageLine(madeUp)).toMatch(/, 1 undocumented status observed \(1 only to ids the run made up\)$/);
+    expect(coverageLine(madeUp)).toMatch(/, 1 undocumented status observed \(1 left open by the contract\)$/);
     expect(coverageGate(madeUp, { failOnUndocumentedStatus: true })).toEqual({ failed: false, lines: [] });
     const mixed = mergeCoverage([madeUp, undocumented(1)])!;
     expect(mixed.undocumented_statuses).toEqual([
@@ -346,6 +349,16 @@ describe('coverage merge, gate and plan', () => {
       throw new Error(w);
     };
     expect(parseCoverage(JSON.parse(JSON.stringify(mixed)), bad)).toEqual(mixed);
+    const conflict = {
+      ...run([a]),
+      undocumented_statuses: [{ ...mixed.undocumented_statuses![0], status: 409, left_open: '409 for a conflict' }],
+    };
+    expect(coverageGate(conflict, { failOnUndocumentedStatus: true }).failed).toBe(false);
+    expect(coverageGate(mergeCoverage([conflict, mixed]), { failOnUndocumentedStatus: true }).lines).toEqual([
+      ...gate.lines,
+      '  (1 more left open by the contract: answered only to ids the run made up, or a status it leaves open; not counted)',
+    ]);
+    expect(parseCoverage(JSON.parse(JSON.stringify(conflict)), bad)).toEqual(conflict);
     const forged = {
       ...mixed,
       undocumented_statuses: [{ ...mixed.undocumented_statuses![0], unknown_id_requests: 4 }],

@@ -123,7 +123,7 @@ export class ExchangeLog {
       else if (touch.status !== undefined && !this.handedOut.knows(touch.pathValues)) record.unknownId = true;
       this.records.push(record);
     }
-    this.handedOut.learn(exchange);
+    if (!passive) this.handedOut.learn(exchange); // a passive judge reads an exchange already learnt from
   }
 
   private touchOf(exchange: ExchangeFacts): Touch | undefined {

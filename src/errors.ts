@@ -35,6 +35,12 @@ export function isVapcError(e: unknown): e is VapcError {
   return e instanceof VapcError;
 }
 
+/**
+ * A fault of the installed tool (E_TOOL_FAILED: a missing precompiled validator): the runner stops
+ * at it rather than record a check `error` and go on, so the run exits 2 with one line to fix it.
+ */
+export const isToolFault = (e: unknown): e is VapcError => isVapcError(e) && e.code === 'E_TOOL_FAILED';
+
 /** The codes of setup errors: the target is reachable but the run is not set up to judge it. */
 export const SETUP_ERROR_CODES: readonly ErrorCode[] = [
   'E_NO_CREDENTIALS',

@@ -3,7 +3,8 @@
  * pair it ran in (the n-th check × operation of the run), the operation, the status and the cells
  * it touched. Fed by two taps of the runner (its `onExchange` and `onCheckDone`); discovery
  * requests (no check) are left out, so every shard and an unsharded run log the same exchanges
- * for the pairs they share. Keeps no request value, only cell keys.
+ * for the pairs they share. Keeps no request value, only cell keys (and, in memory only, the ids
+ * the server handed out: HandedOutIds).
  */
 import type { Universe } from './universe.js';
 import { operationMatcher, touchedCells, type CoverageCredentials, type ExchangeFacts, type Touch } from './touch.js';

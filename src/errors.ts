@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'E_CONFIG'
   | 'E_USAGE'
   | 'E_UNREACHABLE'
+  /** A fault of the tool itself (a malformed check registry, a missing precompiled validator, Redocly failing): exit 2, never 1. */
   | 'E_TOOL_FAILED'
   /** The run stopped before every check ran (deadline passed, target stopped answering); the runner reports it, a check never fails for it. */
   | 'E_RUN_ABORTED'
@@ -33,6 +34,12 @@ export class VapcError extends Error {
 export function isVapcError(e: unknown): e is VapcError {
   return e instanceof VapcError;
 }
+
+/**
+ * A fault of the installed tool (E_TOOL_FAILED: a missing precompiled validator): the runner stops
+ * at it rather than record a check `error` and go on, so the run exits 2 with one line to fix it.
+ */
+export const isToolFault = (e: unknown): e is VapcError => isVapcError(e) && e.code === 'E_TOOL_FAILED';
 
 /** The codes of setup errors: the target is reachable but the run is not set up to judge it. */
 export const SETUP_ERROR_CODES: readonly ErrorCode[] = [

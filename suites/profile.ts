@@ -9,6 +9,7 @@
 import { asRecord } from '../src/spec/model.js';
 import { FIXTURE_KEYS, type FixtureKey, type Fixtures, type PhoneNumberFixture } from '../src/results/fixtures.js';
 import type { ContractProfile, DiscoveryRead } from '../src/checks/profile.js';
+import { OPEN_RULES } from './lib/judges.js';
 
 /** The read-only operations discovery sends, by operationId (GET, no side effects). */
 export const DISCOVERY_OPERATIONS = ['listAssistants', 'getCurrentUser', 'listCalls'] as const;
@@ -82,6 +83,18 @@ async function discover(read: DiscoveryRead): Promise<Fixtures> {
   return found;
 }
 
+/**
+ * The statuses this contract leaves open whatever the request (section 7: "Errors for missing
+ * resources, forbidden access, conflicts and server faults: not shown"; section 8: maximum payload
+ * size not shown): the unconditional rules of OPEN_RULES (409, 403), and 413 for a body past a
+ * payload limit. A 404 is left open only for an id the run made up (the coverage log knows which),
+ * a 5xx never (robustness judges it).
+ */
+const LEFT_OPEN_STATUSES: NonNullable<ContractProfile['leftOpenStatuses']> = [
+  ...OPEN_RULES.filter((r) => r.status === 409 || r.status === 403),
+  { status: 413, rule: '413 for a body past a payload limit (section 8: maximum payload size not shown)' },
+];
+
 export const profile: ContractProfile = {
   fixtureKeys: FIXTURE_KEYS,
   // `key_id` is the api_key_id fixture; the other path parameters are named as their fixture.
@@ -94,4 +107,5 @@ export const profile: ContractProfile = {
   discover,
   destructive: (op) => op.sideEffects,
   replacesCredential: (op) => (CREDENTIAL_REPLACING as readonly string[]).includes(op.id),
+  leftOpenStatuses: LEFT_OPEN_STATUSES,
 };

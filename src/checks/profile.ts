@@ -21,6 +21,12 @@ export interface ContractProfile {
   destructive(op: Operation): string | undefined;
   /** Whether an operation replaces the credential in use (it runs after every other destructive pair). */
   replacesCredential(op: Operation): boolean;
+  /**
+   * Statuses the contract names a condition for without showing them (a conflict, forbidden
+   * access, a payload limit): observed undocumented, they are listed but do not fail
+   * --fail-on-undocumented-status (docs/coverage.md). None when absent.
+   */
+  leftOpenStatuses?: ReadonlyArray<{ status: number; rule: string }>;
 }
 
 /**

@@ -57,9 +57,11 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     }
     if (isVapcError(error)) {
       // A message may quote a server (an unreachable target's error) or a file: data, never control,
-      // and never a credential of the environment.
+      // and never a credential of the environment. Every code is exit 2, E_TOOL_FAILED (a fault of
+      // the tool: a malformed check registry, a missing precompiled validator) included: exit 1
+      // says a check failed, and a CI gate must not read the tool's fault as the server's.
       io.stderr(guardText(`vapc: ${error.message} [${error.code}]\n`, environmentSecrets(io.env)));
-      return error.code === 'E_TOOL_FAILED' ? ExitCode.failed : ExitCode.usage;
+      return ExitCode.usage;
     }
     io.stderr(
       guardText(

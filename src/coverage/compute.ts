@@ -98,6 +98,8 @@ export interface CoverageInput {
   results: ReadonlyArray<Pick<CheckResult, 'id' | 'status' | 'suite'>>;
   /** The whole plan (all shards), for the reasons of cells nothing judged. */
   plan: readonly PlanPair[];
+  /** Statuses the contract leaves open whatever the request (the profile's `leftOpenStatuses`). */
+  leftOpen?: ReadonlyArray<{ status: number; rule: string }>;
 }
 
 export function computeCoverage(input: CoverageInput): Coverage {
@@ -121,6 +123,7 @@ export function computeCoverage(input: CoverageInput): Coverage {
         checks: [],
       };
       u.requests++;
+      if (record.unknownId) u.unknown_id_requests = (u.unknown_id_requests ?? 0) + 1;
       if (!u.checks.includes(record.check)) u.checks = [...u.checks, record.check].sort();
       undocumented.set(key, u);
     }
@@ -140,6 +143,10 @@ export function computeCoverage(input: CoverageInput): Coverage {
   });
   const out: Coverage = { summary: summarizeCoverage(cells), cells };
   const list = [...undocumented.values()].sort((a, b) => a.operation.localeCompare(b.operation) || a.status - b.status);
+  for (const u of list) {
+    const open = input.leftOpen?.find((r) => r.status === u.status);
+    if (open) u.left_open = open.rule;
+  }
   if (list.length > 0) out.undocumented_statuses = list;
   return out;
 }

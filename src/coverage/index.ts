@@ -6,7 +6,7 @@
 import type { CheckResult } from '../results/model.js';
 import type { Coverage } from '../results/coverage.js';
 import { operationLabel, type Operation, type SpecModel } from '../spec/model.js';
-import { computeCoverage, type PlanPair } from './compute.js';
+import { computeCoverage, type CoverageInput, type PlanPair } from './compute.js';
 import { ExchangeLog } from './log.js';
 import type { CoverageCredentials, ExchangeFacts } from './touch.js';
 import { buildUniverse, type Universe } from './universe.js';
@@ -21,7 +21,7 @@ export {
   type CellLocator,
 } from './universe.js';
 export { touchedCells, documentedStatus, type ExchangeFacts, type CoverageCredentials } from './touch.js';
-export { ExchangeLog, type ExchangeRecord } from './log.js';
+export { ExchangeLog, HandedOutIds, type ExchangeRecord } from './log.js';
 export {
   computeCoverage,
   summarizeCoverage,
@@ -38,6 +38,7 @@ export {
   coverageLine,
   coverageByDimension,
   unseenStatuses,
+  gatedUndocumented,
   type CoverageGate,
   type CoverageGateOptions,
 } from './gate.js';
@@ -60,15 +61,20 @@ export const planPairs = (plan: readonly PlannedPairLike[]): PlanPair[] =>
 
 /**
  * The runner's hook: `onExchange` (chains to `next`) and `events.onCheckDone` feed the log;
- * `compute` turns it into report.json's coverage block once the results are in.
+ * `compute` turns it into report.json's coverage block once the results are in. `run` reads the
+ * run's credentials and fixtures as they stand, and names the statuses the contract leaves open.
  */
 export function coverageTap<E extends ExchangeFacts>(
   spec: Pick<SpecModel, 'operations'>,
-  credentials: () => CoverageCredentials | undefined,
+  run: {
+    credentials: () => CoverageCredentials | undefined;
+    fixtures?: () => unknown;
+    leftOpen?: ReadonlyArray<{ status: number; rule: string }>;
+  },
   next?: (exchange: E, checkId: string | undefined) => void,
   universe: Universe = buildUniverse(spec),
 ) {
-  const log = new ExchangeLog(universe, credentials);
+  const log = new ExchangeLog(universe, run.credentials, run.fixtures);
   return {
     log,
     onExchange(exchange: E, checkId: string | undefined): void {
@@ -84,7 +90,9 @@ export function coverageTap<E extends ExchangeFacts>(
       results: ReadonlyArray<Pick<CheckResult, 'id' | 'status' | 'suite'>>,
       wholePlan: readonly PlannedPairLike[],
     ): Coverage {
-      return computeCoverage({ universe, records: log.records, results, plan: planPairs(wholePlan) });
+      const input: CoverageInput = { universe, records: log.records, results, plan: planPairs(wholePlan) };
+      if (run.leftOpen) input.leftOpen = run.leftOpen;
+      return computeCoverage(input);
     },
   };
 }

@@ -20,6 +20,17 @@ function mergeCell(a: CoverageCell, b: CoverageCell): CoverageCell {
   return out;
 }
 
+function mergeUndocumented(a: UndocumentedStatus, b: UndocumentedStatus): UndocumentedStatus {
+  const out: UndocumentedStatus = {
+    ...a,
+    requests: a.requests + b.requests,
+    checks: [...new Set([...a.checks, ...b.checks])].sort(),
+  };
+  const unknownIds = (a.unknown_id_requests ?? 0) + (b.unknown_id_requests ?? 0);
+  if (unknownIds > 0) out.unknown_id_requests = unknownIds;
+  return out;
+}
+
 /** Merges the coverage blocks of shard reports; undefined when none has one. */
 export function mergeCoverage(blocks: ReadonlyArray<Coverage | undefined>): Coverage | undefined {
   const present = blocks.filter((b): b is Coverage => b !== undefined);
@@ -35,16 +46,7 @@ export function mergeCoverage(blocks: ReadonlyArray<Coverage | undefined>): Cove
     for (const u of block.undocumented_statuses ?? []) {
       const key = `${u.operation} ${u.status}`;
       const seen = undocumented.get(key);
-      undocumented.set(
-        key,
-        seen
-          ? {
-              ...seen,
-              requests: seen.requests + u.requests,
-              checks: [...new Set([...seen.checks, ...u.checks])].sort(),
-            }
-          : { ...u, checks: [...u.checks] },
-      );
+      undocumented.set(key, seen ? mergeUndocumented(seen, u) : { ...u, checks: [...u.checks] });
     }
   }
   const list = [...cells.values()];

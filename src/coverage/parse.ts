@@ -51,12 +51,22 @@ function parseUndocumented(u: unknown, i: number, bad: (what: string) => never):
   ) {
     return bad(`coverage.undocumented_statuses[${i}] must be {operation, status, requests, checks}`);
   }
-  return {
+  const out: UndocumentedStatus = {
     operation: u.operation,
     status: u.status,
     requests: u.requests,
     checks: u.checks.filter((x): x is string => typeof x === 'string'),
   };
+  if (u.unknown_id_requests !== undefined) {
+    if (!isCount(u.unknown_id_requests) || u.unknown_id_requests > u.requests)
+      return bad(`coverage.undocumented_statuses[${i}].unknown_id_requests must be a count no larger than requests`);
+    if (u.unknown_id_requests > 0) out.unknown_id_requests = u.unknown_id_requests;
+  }
+  if (u.left_open !== undefined) {
+    if (typeof u.left_open !== 'string') return bad(`coverage.undocumented_statuses[${i}].left_open must be a string`);
+    out.left_open = u.left_open;
+  }
+  return out;
 }
 
 /** The coverage block of a parsed report.json; `bad` throws the loader's error. The summary is recomputed from the cells. */

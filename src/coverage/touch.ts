@@ -18,7 +18,7 @@ export interface CoverageCredentials {
 
 export interface ExchangeFacts {
   request: { method: string; url: string; headers: Record<string, string>; body?: string };
-  response?: { status: number };
+  response?: { status: number; json?: unknown };
 }
 
 /** An input's values in one request: `present` false when it was left out. */
@@ -231,6 +231,8 @@ export interface Touch {
   /** The documented status key it fell under; undefined with a status: undocumented. */
   documented?: string;
   cells: string[];
+  /** The path parameter values as sent (decoded): the log asks whether the server ever handed them out. Never logged. */
+  pathValues: string[];
 }
 
 /** The cells one exchange touches, or undefined when it targets no operation of the spec. */
@@ -262,7 +264,7 @@ export function touchedCells(
     }
     if (hit) cells.push(def.key);
   }
-  const touch: Touch = { operation: op.label, cells };
+  const touch: Touch = { operation: op.label, cells, pathValues: [...req.pathValues.values()] };
   if (status !== undefined) touch.status = status;
   if (documented !== undefined) touch.documented = documented;
   return touch;

@@ -44,6 +44,17 @@ export interface UndocumentedStatus {
   status: number;
   requests: number;
   checks: string[];
+  /**
+   * How many of `requests` named, in their path, an id the run never got from the server nor its
+   * fixtures (one the runner made up): the contract documents no answer to them, so they are an
+   * observation and `--fail-on-undocumented-status` does not count them. Absent when none.
+   */
+  unknown_id_requests?: number;
+  /**
+   * The rule of the contract's profile that leaves this status open (a 409 for a conflict, a 413
+   * past a payload limit): listed, never counted by `--fail-on-undocumented-status`.
+   */
+  left_open?: string;
 }
 
 export interface CoverageSummary {

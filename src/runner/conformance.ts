@@ -302,7 +302,15 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const transport = transportOf(options);
   try {
     // Coverage (src/coverage/): every exchange a check sends, and which result it belongs to.
-    const coverage = coverageTap(spec, () => ctx.credentials, options.onExchange);
+    const coverage = coverageTap(
+      spec,
+      {
+        credentials: () => ctx.credentials,
+        fixtures: () => ctx.fixtures,
+        ...(options.profile?.leftOpenStatuses ? { leftOpen: options.profile.leftOpenStatuses } : {}),
+      },
+      options.onExchange,
+    );
     const ctx = createCheckContext(
       contextOptions({ ...options, onExchange: coverage.onExchange }, spec, transport, started),
     );

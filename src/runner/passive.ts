@@ -8,6 +8,7 @@
  * (`failedNow`). ARCHITECTURE.md ("Passive checks") says why.
  */
 import type { CheckContext, CheckOutcome, SharedTally } from '../checks/check.js';
+import { isToolFault } from '../errors.js';
 import type { CheckResult } from '../results/model.js';
 import { Findings } from '../checks/outcomes.js';
 import type { Operation } from '../spec/model.js';
@@ -112,6 +113,8 @@ export class PassiveJudges {
       try {
         judgement = pair.item.check.judgeExchange!(pair.ctx, op, exchange);
       } catch (error) {
+        // A fault of the tool reaches the sender's send(), which stops the run (run.ts).
+        if (isToolFault(error)) throw error;
         pair.error = error;
         continue;
       }

@@ -1,3 +1,4 @@
+import { isToolFault } from '../errors.js';
 import type { RunEvents } from '../results/events.js';
 import { SUITES, type CheckResult, type Failure, type Suite } from '../results/model.js';
 import { operationLabel, type Operation } from '../spec/model.js';
@@ -198,6 +199,9 @@ async function runPair(
     }
     return { result: toResult(item, outcome, performance.now() - started, scoped.requests), outcome };
   } catch (error) {
+    // The tool itself is broken (a precompiled validator missing): no verdict of this run can be
+    // trusted, so the run stops and the CLI exits 2 with the fix, never a check `error` (exit 1).
+    if (isToolFault(error)) throw error;
     if (error instanceof RunAbortedError) {
       return {
         result: {

@@ -10,6 +10,7 @@ import { loadSpec } from '../../src/spec/load.js';
 import type { SpecModel } from '../../src/spec/model.js';
 import { defineCheck, type CheckDefinition } from '../../src/checks/check.js';
 import { runCommand } from '../../src/cli/commands/run.js';
+import { VapcError } from '../../src/errors.js';
 
 function capture(env: Record<string, string> = {}): CliIo & { out: () => string; err: () => string } {
   let out = '';
@@ -305,6 +306,28 @@ describe('vapc run: exit statuses of a run', () => {
     );
     expect(code).toBe(1);
     expect(io.err()).toMatch(/could not run/);
+  });
+
+  it('stops at a fault of the tool a check meets (E_TOOL_FAILED, exit 2 in main), judged actively or passively', async () => {
+    const missing = () => {
+      throw new VapcError('E_TOOL_FAILED', 'the precompiled validator op_x is missing; rebuild with npm run build');
+    };
+    const active = defineCheck({ ...pass, id: 'schema.tool-fault', run: async () => missing() });
+    const passive = defineCheck({ ...pass, id: 'schema.tool-fault-passive', judgeExchange: missing });
+    for (const checks of [
+      [active, pass],
+      [pass, passive],
+    ]) {
+      const reportDir = join(dir, `tool-fault-${checks[0]!.id}`);
+      const run = runCommand(
+        { baseUrl: server.url, apiKey: server.fixtures.api_key, userId: server.fixtures.user_id, seed: '3', reportDir },
+        capture(),
+        { checks },
+      );
+      await expect(run).rejects.toMatchObject({ code: 'E_TOOL_FAILED' });
+      const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as { run: { status: string } };
+      expect(report.run.status).toBe('aborted');
+    }
   });
 
   it('--embedded --include-destructive: no bearer, regenerated key or invite token in any output or report', async () => {

@@ -6,7 +6,9 @@
  * - every fault of the catalogue lives in a cell the default run judges: each check its `catches`
  *   names judged at least one cell (one run of every suite but the burst, the burst alone, and the
  *   stateful suite with destructive checks enabled, as the faults only those catch need);
- * - three shards merged give the same coverage block as one unsharded run.
+ * - three shards merged give the same coverage block as one unsharded run;
+ * - --fail-on-undocumented-status passes the reference server (its 404 and 400 answer ids the run
+ *   made up) and fails one answering 203 or 418 to ordinary documented requests.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../../src/runner/conformance.js';
@@ -100,6 +102,45 @@ describe('coverage of a default run', () => {
     expect(s.judged).toBeGreaterThan(s.cells / 2);
     expect(burst.coverage!.cells.some((c) => c.item === '429' && c.state === 'judged-pass')).toBe(true);
   });
+});
+
+/**
+ * The reference server answering undocumented statuses to ordinary documented requests: 203 for
+ * the 200 of a valid list call (GET /calls documents 200 alone), 418 to a read of a campaign it created.
+ */
+const startUndocumented = (options: { rateLimit?: number; rateWindowMs?: number }) =>
+  startReferenceServer({
+    host: '127.0.0.1',
+    port: 0,
+    ...options,
+    configure(app) {
+      app.addHook('onSend', async (request, reply, payload) => {
+        const id = operationIdOf(request);
+        if (reply.statusCode === 200 && id === 'listCalls') reply.code(203);
+        if (reply.statusCode === 200 && id === 'getCampaign') reply.code(418);
+        return payload;
+      });
+    },
+  });
+
+describe('--fail-on-undocumented-status', () => {
+  it('passes the reference server: its undocumented answers are all to ids the run made up (404, 400)', () => {
+    const undocumented = planted.coverage!.undocumented_statuses ?? [];
+    expect(undocumented.map((u) => u.status)).toContain(404);
+    expect(undocumented.every((u) => u.unknown_id_requests === u.requests)).toBe(true);
+    expect(coverageGate(planted.coverage, { failOnUndocumentedStatus: true })).toEqual({ failed: false, lines: [] });
+  });
+
+  it('fails a server answering an undocumented status to a documented request, on a list or a created record', async () => {
+    const { report } = await withLoopbackServer(startUndocumented, {}, (server) =>
+      runConformance(runnerOptions(server, spec, { suites: ['schema', 'stateful'] })),
+    );
+    const gate = coverageGate(report.coverage, { failOnUndocumentedStatus: true });
+    expect(gate.failed).toBe(true);
+    const text = gate.lines.join('\n');
+    expect(text).toMatch(/^  GET \/calls answered 203 \(\d+ request\(s\); /m);
+    expect(text).toMatch(/^  GET \/campaign\/\{campaign_id\} answered 418 \(\d+ request\(s\); /m);
+  }, 60_000);
 });
 
 describe('coverage across shards', () => {

@@ -1,11 +1,13 @@
 // The project's runner against four INDEPENDENT, CORRECT implementations of the contract, each
 // written by a separate author from the contract text alone (test/catalog/independent/<name>/server.mjs):
 // a strict one, a lenient one, and two imitating the defaults of real stacks (FastAPI, Express)
-// wherever the contract allows a choice. Every one must pass every check: a failure here is either
+// wherever the contract allows a choice. Every one must pass every check, and the gate of
+// --fail-on-undocumented-status: a failure here is either
 // a real fault of that server or a false alarm of the runner (see each FINDINGS.md). Each
 // implementation has its own file (test/catalog/independent/correct-<name>.test.ts), so the
 // workers share them.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { coverageGate } from '../../src/coverage/index.js';
 import { runConformance, type ConformanceOptions } from '../../src/runner/conformance.js';
 import { loadSpec } from '../../src/spec/load.js';
 import type { SpecModel } from '../../src/spec/model.js';
@@ -70,6 +72,8 @@ function describeImplementation(impl: (typeof IMPLEMENTATIONS)[number], specOf: 
           const firstKey = s.fixtures.api_key;
           const { report, secrets } = await runConformance(options(s, { seed, includeDestructive }));
           expect(failedOf(report.results)).toEqual([]);
+          // --fail-on-undocumented-status passes a correct server too (docs/coverage.md).
+          expect(coverageGate(report.coverage, { failOnUndocumentedStatus: true }).lines).toEqual([]);
           expect(report.summary.passed).toBeGreaterThan(100);
           expect(report.seed).toBe(seed);
           const destructive = report.results.filter((r) => /regenerate|\/invites/.test(r.operation));

@@ -208,6 +208,39 @@ describe('coverage computation', () => {
     ]);
   });
 
+  it('marks an undocumented status answered to an id the run made up (not one handed out or in the fixtures), and one left open', () => {
+    const log = new ExchangeLog(universe, undefined, () => ({ org_id: 'fixture-1', nested: { ids: ['fixture-2'] } }));
+    const created = ex('POST', '/things', 201, { name: 'a' });
+    created.response = { status: 201, json: { id: 'thing-1', owner_id: 'echoed-1' } };
+    log.exchange(created, 'setup'); // the suites' shared record: not a check's, but its id is learned
+    log.exchange(ex('POST', '/things/thing-1/burn', 418), 'robustness.a'); // a created record: counted
+    log.exchange(ex('POST', '/things/fixture-2/burn', 418), 'robustness.a'); // a fixture: counted
+    log.exchange(ex('POST', '/things/made-up/burn', 404), 'robustness.a'); // made up: an observation
+    log.exchange(ex('POST', '/things/echoed-1/burn', 404), 'robustness.a'); // only echoed, never an `id`: made up
+    log.exchange(ex('POST', '/things/made-up/burn', 204), 'robustness.a'); // documented: nothing to mark
+    log.exchange(ex('GET', '/things', 418), 'robustness.a'); // no path id: counted
+    log.exchange(ex('GET', '/things', 409), 'robustness.a'); // a status the contract leaves open
+    const coverage = computeCoverage({
+      universe,
+      records: log.records,
+      results: [result('robustness.a', 'passed')],
+      plan: [],
+      leftOpen: [{ status: 409, rule: '409 for a conflict' }],
+    });
+    expect(coverage.undocumented_statuses).toEqual([
+      { operation: 'GET /things', status: 409, requests: 1, checks: ['robustness.a'], left_open: '409 for a conflict' },
+      { operation: 'GET /things', status: 418, requests: 1, checks: ['robustness.a'] },
+      {
+        operation: 'POST /things/{id}/burn',
+        status: 404,
+        requests: 2,
+        checks: ['robustness.a'],
+        unknown_id_requests: 2,
+      },
+      { operation: 'POST /things/{id}/burn', status: 418, requests: 2, checks: ['robustness.a'] },
+    ]);
+  });
+
   it('does not count a 429 retried outside the ratelimit suite as judged', () => {
     const log = new ExchangeLog(universe);
     log.exchange(ex('GET', '/things?offset=0', 429), 'ranges.offset');
@@ -278,6 +311,59 @@ describe('coverage merge, gate and plan', () => {
     expect(coverageGate(coverage, {}).failed).toBe(false);
     expect(coverageGate(coverage, { failOnUnseenStatus: true }).lines.join('\n')).toContain('POST /things 201');
     expect(() => coverageGateFlags({ minCoverage: 'lots' })).toThrow(/--min-coverage takes a percentage/);
+  });
+
+  it('--fail-on-undocumented-status counts neither answers to ids the run made up nor statuses left open; merged, read back', () => {
+    const undocumented = (requests: number, unknown = 0) => ({
+      ...run([a]),
+      undocumented_statuses: [
+        {
+          operation: 'POST /things/{id}/burn',
+          status: 404,
+          requests,
+          checks: ['robustness.a'],
+          ...(unknown > 0 ? { unknown_id_requests: unknown } : {}),
+        },
+      ],
+    });
+    const madeUp = undocumented(2, 2);
+    expect(coverageLine(madeUp)).toMatch(/, 1 undocumented status observed \(1 left open by the contract\)$/);
+    expect(coverageGate(madeUp, { failOnUndocumentedStatus: true })).toEqual({ failed: false, lines: [] });
+    const mixed = mergeCoverage([madeUp, undocumented(1)])!;
+    expect(mixed.undocumented_statuses).toEqual([
+      {
+        operation: 'POST /things/{id}/burn',
+        status: 404,
+        requests: 3,
+        checks: ['robustness.a'],
+        unknown_id_requests: 2,
+      },
+    ]);
+    const gate = coverageGate(mixed, { failOnUndocumentedStatus: true });
+    expect(gate.failed).toBe(true);
+    expect(gate.lines).toEqual([
+      'coverage: 1 undocumented status(es) observed (--fail-on-undocumented-status):',
+      '  POST /things/{id}/burn answered 404 (1 request(s); robustness.a)',
+    ]);
+    const bad = (w: string): never => {
+      throw new Error(w);
+    };
+    expect(parseCoverage(JSON.parse(JSON.stringify(mixed)), bad)).toEqual(mixed);
+    const conflict = {
+      ...run([a]),
+      undocumented_statuses: [{ ...mixed.undocumented_statuses![0], status: 409, left_open: '409 for a conflict' }],
+    };
+    expect(coverageGate(conflict, { failOnUndocumentedStatus: true }).failed).toBe(false);
+    expect(coverageGate(mergeCoverage([conflict, mixed]), { failOnUndocumentedStatus: true }).lines).toEqual([
+      ...gate.lines,
+      '  (1 more left open by the contract: answered only to ids the run made up, or a status it leaves open; not counted)',
+    ]);
+    expect(parseCoverage(JSON.parse(JSON.stringify(conflict)), bad)).toEqual(conflict);
+    const forged = {
+      ...mixed,
+      undocumented_statuses: [{ ...mixed.undocumented_statuses![0], unknown_id_requests: 4 }],
+    };
+    expect(() => parseCoverage(forged, bad)).toThrow(/unknown_id_requests must be a count no larger than requests/);
   });
 
   it('plans the cells of the suites that will run on an operation, none of a skipped one', () => {

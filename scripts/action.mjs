@@ -186,8 +186,18 @@ export function reasonOf(stderr) {
 const escapeData = (s) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 const escapeMarkdown = (s) => s.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (c) => `\\${c}`);
 
+/** A fault of vapc itself (E_TOOL_FAILED, an internal error): no input of the workflow fixes it. */
+const toolFault = (reason) => /\[E_TOOL_FAILED\]\s*$/.test(reason) || reason.startsWith('internal error:');
+
 /** The one annotation and the step summary of an exit 2: what went wrong and which input to change. */
 export function exit2Messages(reason) {
+  if (toolFault(reason)) {
+    const line = reason.replace(/[\r\n]+/g, ' ');
+    return {
+      annotation: `::error title=vapc failed (a fault of the tool, not of the server or the inputs)::${escapeData(line)}\n`,
+      summary: `## vapc failed\n\n${escapeMarkdown(line)}\n\n**No input to change:** the run stopped on a fault of vapc itself (its build or a bug), not of the server under test or the workflow's inputs. Rebuild the action's checkout (\`npm run build\`) or report it. The run reached no verdict; report.json (when written) says \`run.status: aborted\`.\n`,
+    };
+  }
   const { text, inputs } = inActionTerms(reason);
   const line = text.replace(/[\r\n]+/g, ' ');
   const change = inputs.map((i) => `\`${i}\``).join(', ');

@@ -16,7 +16,7 @@ import type { ReferenceServer } from '../../src/server/index.js';
 import { loadSpec } from '../../src/spec/load.js';
 import { startFaultyServer } from '../catalog/faults/index.js';
 // @ts-expect-error: a plain ESM script without types
-import { INPUTS, maskLines, OUTPUTS, planRun, splitArgs } from '../../scripts/action.mjs';
+import { exit2Messages, INPUTS, maskLines, OUTPUTS, planRun, splitArgs } from '../../scripts/action.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const SCRIPT = join(ROOT, 'scripts', 'action.mjs');
@@ -370,5 +370,26 @@ describe('the action: settings come from the workflow, and every exit 2 speaks o
       `::add-mask::${server.fixtures.user_id}`,
     ]);
     expect(lines.filter((l) => l.startsWith('::notice::'))).toEqual([]);
+  });
+});
+
+describe('the action: a fault of vapc itself names no input to change', () => {
+  it('says the tool failed, not which input to change, for E_TOOL_FAILED and an internal error', () => {
+    for (const reason of [
+      'the precompiled validator Call is missing; rebuild with npm run build [E_TOOL_FAILED]',
+      'internal error: Cannot read properties of undefined',
+    ]) {
+      const { annotation, summary } = exit2Messages(reason);
+      expect(annotation).toMatch(
+        /^::error title=vapc failed \(a fault of the tool, not of the server or the inputs\)::/,
+      );
+      expect(annotation).not.toContain('change the input');
+      expect(summary).toMatch(/^## vapc failed\n/);
+      expect(summary).toContain('**No input to change:**');
+    }
+    // A usage error still names its input.
+    expect(exit2Messages('no target: set --base-url URL (VAPC_BASE_URL) [E_USAGE]').annotation).toContain(
+      'change the input base-url',
+    );
   });
 });

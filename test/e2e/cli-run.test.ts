@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -268,6 +268,29 @@ describe('vapc run: exit statuses of a run', () => {
     expect(code).toBe(0);
     expect(io.out()).toContain('odd\\x1b[2J\\u202e');
     expect(io.out()).not.toMatch(/[\u001b\u202e]/);
+  });
+
+  it('exits 2 when a report file could not be written, passing or failing, naming the file; the others are written', async () => {
+    for (const [checks, verdict] of [
+      [[pass], 'passing'],
+      [[pass, failing], 'failing'],
+    ] as const) {
+      const io = capture();
+      const reportDir = join(dir, `unwritable-html-${verdict}`);
+      mkdirSync(join(reportDir, 'report.html'), { recursive: true }); // report.html cannot replace a directory
+      const code = await runCommand(
+        { baseUrl: server.url, apiKey: server.fixtures.api_key, userId: server.fixtures.user_id, seed: '3', reportDir },
+        io,
+        { checks: [...checks] },
+      );
+      expect(code, verdict).toBe(2);
+      expect(io.err()).toContain(`vapc: could not write ${join(reportDir, 'report.html')}`);
+      expect(io.err()).toContain(
+        `1 report file(s) could not be written to --report-dir ${reportDir}: exit 2, whatever the verdict above`,
+      );
+      expect(io.err()).not.toMatch(STACK);
+      expect(JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')).summary.passed).toBe(1);
+    }
   });
 
   it('exits 1 when a check failed, with a curl repro free of secrets', async () => {

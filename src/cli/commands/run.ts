@@ -529,6 +529,14 @@ async function finishRun(result: ConformanceResult, run: RunFinish, out: RunOutp
 
   const gateFailed = announceCoverage(report.coverage, run.gateOptions, say, shout);
   const status = await exitStatus(report, result, flags, baseline, out);
+  // A report that could not be written is lost results, as for `vapc report`: exit 2, whatever the
+  // verdict (printed above, and in the files that were written).
+  if (written.errors.length > 0) {
+    shout(
+      `vapc: ${written.errors.length} report file(s) could not be written to --report-dir ${printable(settings.reportDir)}: exit 2, whatever the verdict above\n`,
+    );
+    return ExitCode.usage;
+  }
   return gateFailed && status === ExitCode.ok ? ExitCode.failed : status;
 }
 

@@ -4,7 +4,7 @@
  * not sent) with the spec line and the reason of every cell not judged. Self-contained (inline
  * style, no script, no network). Every value goes through the page's own escaper, passed in.
  */
-import type { Coverage, CoverageCell } from '../results/coverage.js';
+import type { Coverage, CoverageCell, UndocumentedStatus } from '../results/coverage.js';
 import { coverageByDimension, coverageLine, unseenStatuses } from '../coverage/gate.js';
 
 export const COVERAGE_CSS = `
@@ -46,6 +46,14 @@ function tone(cells: readonly CoverageCell[]): CoverageCell['state'] {
   const judged = cells.filter((c) => c.state === 'judged-pass' || c.state === 'judged-fail').length;
   if (cells.some((c) => c.state === 'judged-fail')) return 'judged-fail';
   return judged === cells.length ? 'judged-pass' : judged === 0 ? 'not-sent' : 'sent';
+}
+
+/** Why an undocumented status does not count for --fail-on-undocumented-status, when it does not (docs/coverage.md). */
+function undocumentedNote(esc: Escape, u: UndocumentedStatus): string {
+  if (u.left_open !== undefined) return `; left open by the contract: ${esc(u.left_open)}`;
+  const unknown = u.unknown_id_requests ?? 0;
+  if (unknown === 0) return '';
+  return unknown === u.requests ? '; only to ids the run made up' : `; ${unknown} to ids the run made up`;
 }
 
 /** The heat map: an operation per row, a dimension per column, judged/total in each cell, coloured by tone. */
@@ -102,7 +110,7 @@ ${coverageByDimension(coverage)
   .join('\n')}
 </tbody></table>
 ${unseen.length > 0 ? `<p id="coverage-unseen">Documented statuses never observed: ${unseen.map((c) => `<code>${esc(c.operation)} ${esc(c.item)}</code>`).join(', ')}.</p>` : ''}
-${undocumented.length > 0 ? `<p id="coverage-undocumented">Undocumented statuses observed: ${undocumented.map((u) => `<code>${esc(u.operation)} ${esc(u.status)}</code> (${esc(u.requests)})`).join(', ')}.</p>` : ''}
+${undocumented.length > 0 ? `<p id="coverage-undocumented">Undocumented statuses observed: ${undocumented.map((u) => `<code>${esc(u.operation)} ${esc(u.status)}</code> (${esc(u.requests)}${undocumentedNote(esc, u)})`).join(', ')}.</p>` : ''}
 <p>Per operation (judged/cells; green: all judged, red: a judged cell failed, amber: partly judged, grey: none); open an operation for its cells, the spec line and why each is not judged.</p>
 ${heatMap(esc, coverage, operations)}
 ${operations

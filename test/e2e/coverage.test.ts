@@ -18,6 +18,7 @@ import { operationIdOf, startReferenceServer } from '../../src/server/index.js';
 import { mergeShardReports } from '../../src/reporters/merge.js';
 import { mergeCoverage, coverageGate } from '../../src/coverage/index.js';
 import { REASONS } from '../../src/coverage/compute.js';
+import { coverageHtml } from '../../src/reporters/coverage-html.js';
 import type { Coverage } from '../../src/results/coverage.js';
 import type { RunReport } from '../../src/results/model.js';
 import { checkOf, faults } from '../catalog/faults/index.js';
@@ -129,6 +130,31 @@ describe('--fail-on-undocumented-status', () => {
     expect(undocumented.map((u) => u.status)).toContain(404);
     expect(undocumented.every((u) => u.unknown_id_requests === u.requests)).toBe(true);
     expect(coverageGate(planted.coverage, { failOnUndocumentedStatus: true })).toEqual({ failed: false, lines: [] });
+    // report.html says why each of them does not count.
+    const html = coverageHtml(planted.coverage, (v) => String(v));
+    const listed = /<p id="coverage-undocumented">(.*)<\/p>/.exec(html)![1]!;
+    expect(listed.split('</code> (').slice(1)).toHaveLength(undocumented.length);
+    for (const part of listed.split('</code> (').slice(1)) expect(part).toMatch(/^\d+; only to ids the run made up\)/);
+  });
+
+  it('report.html marks a status the contract leaves open, and a status counted in part', () => {
+    const base = { operation: 'PATCH /campaign/{campaign_id}', checks: ['x'] };
+    const html = coverageHtml(
+      {
+        ...planted.coverage!,
+        undocumented_statuses: [
+          { ...base, status: 409, requests: 2, left_open: '409 for a conflict' },
+          { ...base, status: 404, requests: 3, unknown_id_requests: 1 },
+          { ...base, status: 418, requests: 1 },
+        ],
+      },
+      (v) => String(v),
+    );
+    expect(html).toContain(
+      '<code>PATCH /campaign/{campaign_id} 409</code> (2; left open by the contract: 409 for a conflict), ' +
+        '<code>PATCH /campaign/{campaign_id} 404</code> (3; 1 to ids the run made up), ' +
+        '<code>PATCH /campaign/{campaign_id} 418</code> (1).',
+    );
   });
 
   it('fails a server answering an undocumented status to a documented request, on a list or a created record', async () => {

@@ -304,6 +304,7 @@ function callRow(id, orgId, n, base, phones, assistantId) {
   return Object.assign(row, {
     id: String(id),
     org_id: orgId,
+    campaign_id: null,
     to_number: `+1555${String(2000000 + n).slice(-7)}`,
     provider,
     status: ended ? 'completed' : 'in-progress',
@@ -402,7 +403,9 @@ function seed() {
   for (let n = 0; n < 137; n++) db.calls.push(callRow(++db.seq.call, org.id, n, base, phones, assistants[n % 3].id));
   for (let n = 0; n < 3; n++)
     db.calls.push(callRow(++db.seq.call, other.id, n, base, { twilio: '19', vonage: '19' }, assistants[3].id));
+  const running = seedRunningCampaign(db, org, assistants[1]);
   const fixtures = {
+    running_campaign_id: running.id,
     api_key: key.secret,
     user_id: user.id,
     org_id: org.id,
@@ -417,6 +420,51 @@ function seed() {
     other_org: { org_id: other.id, recipient_list_id: otherList.id, api_key_id: strangerKey.id },
   };
   return { db, fixtures };
+}
+
+/**
+ * The organization already runs a campaign when the server starts (as a shared staging account
+ * would): 2000 recipients dialled one at a time, so a call joins GET /calls on every dialer tick.
+ */
+function seedRunningCampaign(db, org, assistant) {
+  const started = nowIso();
+  const c = {
+    id: ulid(),
+    org_id: org.id,
+    name: 'November recall (live)',
+    assistant_id: assistant.id,
+    channel: db.phones.get(assistant.phone_number_id).provider,
+    phone_number_id: assistant.phone_number_id,
+    status: 'running',
+    max_concurrency: 1,
+    retry_policy: { max_attempts: 3, backoff_seconds: 300 },
+    speech_settings: { ...SPEECH_DEFAULTS },
+    schedule_start_time: null,
+    schedule_end_time: null,
+    campaign_context: 'Recall patients due for a check-up.',
+    opening_message_template: null,
+    use_returning_greeting: false,
+    use_short_term_summaries: false,
+    short_term_summaries_limit: 3,
+    machine_detection_timeout_seconds: null,
+    recipient_list_id: null,
+    version: 2,
+    started_at: started,
+    completed_at: null,
+    created_at: started,
+    updated_at: started,
+  };
+  db.campaigns.set(c.id, c);
+  upsertRecipients(
+    db,
+    c.id,
+    Array.from({ length: 2000 }, (_, i) => ({
+      phone_number: `+1555${String(3000000 + i)}`,
+      metadata: { row: i },
+      assistant_overrides: {},
+    })),
+  );
+  return c;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -455,9 +503,84 @@ const UPDATE_COLUMNS = {
 };
 
 function counts(db, campaignId) {
-  const total = db.campaignRecipients.get(campaignId)?.size ?? 0;
-  return { total, pending: total, in_progress: 0, completed: 0, failed: 0 };
+  const rows = [...(db.campaignRecipients.get(campaignId)?.values() ?? [])];
+  const by = (state) => rows.filter((r) => (r.state ?? 'pending') === state).length;
+  return {
+    total: rows.length,
+    pending: by('pending'),
+    in_progress: by('in_progress'),
+    completed: by('completed'),
+    failed: 0,
+  };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The dialer: a running campaign places calls (new rows of GET /calls) and completes by itself
+// ---------------------------------------------------------------------------------------------
+
+/** One tick: in-progress calls end, then each running campaign dials pending recipients up to max_concurrency. */
+function dialTick(db) {
+  for (const call of db.calls.filter((c) => c.status === 'in-progress' && c.campaign_id)) finishCall(db, call);
+  for (const c of db.campaigns.values()) {
+    if (c.status !== 'running') continue;
+    const rows = [...(db.campaignRecipients.get(c.id)?.values() ?? [])];
+    const pending = rows.filter((r) => (r.state ?? 'pending') === 'pending');
+    if (!pending.length && !rows.some((r) => r.state === 'in_progress')) {
+      if (rows.length) {
+        c.status = 'completed';
+        c.completed_at = nowIso();
+        c.version += 1;
+        c.updated_at = c.completed_at;
+      }
+      continue;
+    }
+    for (const r of pending.slice(0, c.max_concurrency)) placeCall(db, c, r);
+  }
+}
+
+function placeCall(db, c, recipient) {
+  const now = nowIso();
+  const row = Object.fromEntries(CALL_OPTIONAL.map((k) => [k, null]));
+  db.calls.push(
+    Object.assign(row, {
+      id: String(++db.seq.call),
+      org_id: c.org_id,
+      campaign_id: c.id,
+      to_number: recipient.phone_number,
+      provider: c.channel,
+      status: 'in-progress',
+      phone_number_id: c.phone_number_id,
+      assistant_id: c.assistant_id,
+      from_number: db.phones.get(c.phone_number_id)?.number ?? null,
+      direction: 'outbound',
+      created_at: now,
+      started_at: now,
+      timestamp: now,
+    }),
+  );
+  recipient.state = 'in_progress';
+  recipient.call_id = row.id;
+}
+
+function finishCall(db, call) {
+  call.status = 'completed';
+  call.ended_at = nowIso();
+  call.ended_reason = 'assistant-ended-call';
+  call.duration_seconds = 1;
+  const rows = db.campaignRecipients.get(call.campaign_id);
+  for (const r of rows?.values() ?? []) if (r.call_id === call.id) r.state = 'completed';
+}
+
+const campaignCalls = (db, id) =>
+  db.calls
+    .filter((c) => c.campaign_id === id)
+    .map(({ id: callId, to_number, status, created_at, ended_at }) => ({
+      id: callId,
+      to_number,
+      status,
+      created_at,
+      ended_at,
+    }));
 
 function campaignRecord(db, c) {
   const list = c.recipient_list_id ? db.lists.get(c.recipient_list_id) : null;
@@ -666,7 +789,7 @@ function queryInt(raw, name, def, { min, max }) {
   return { value: Number(big) };
 }
 
-const MAX_PAGE = 200;
+const MAX_PAGE = 100;
 function listCalls(db, ctx, query) {
   const limit = queryInt(query.get('limit'), 'limit', 50, { min: 0, max: INT8_MAX });
   const offset = queryInt(query.get('offset'), 'offset', 0, { min: 0, max: INT8_MAX });
@@ -914,6 +1037,10 @@ async function handle(state, req, res, cors) {
     }
   } else if (pathErrors(operation, id).length) return send(res, 422, { detail: pathErrors(operation, id) }, headers);
   const [status, out] = dispatch(db, ctx, operation, id, body, url.searchParams);
+  if (process.env.RECORDS_TRACE)
+    process.stderr.write(
+      `${req.method} ${url.pathname}${url.search} ${JSON.stringify(body)?.slice(0, 400)} -> ${status} ${JSON.stringify(out).slice(0, 200)}\n`,
+    );
   return send(res, status, out, headers);
 }
 
@@ -945,7 +1072,7 @@ function dispatch(db, ctx, operation, id, body, query) {
     case 'getCampaign': {
       const c = campaign();
       if (!c) return [404, { detail: 'Campaign not found' }];
-      return [200, { campaign: campaignRecord(db, c), counts: counts(db, c.id), calls: [] }];
+      return [200, { campaign: campaignRecord(db, c), counts: counts(db, c.id), calls: campaignCalls(db, c.id) }];
     }
     case 'updateCampaign': {
       const c = campaign();
@@ -1011,8 +1138,16 @@ function preflightAnswer(res, req, headers, operation, id) {
   );
 }
 
-export async function start({ rateLimit = 100, rateWindowMs = 60_000, port = 0, host = '127.0.0.1' } = {}) {
+export async function start({
+  rateLimit = 100,
+  rateWindowMs = 60_000,
+  port = 0,
+  host = '127.0.0.1',
+  dialIntervalMs = 1000,
+} = {}) {
   const { db, fixtures } = seed();
+  const dialer = setInterval(() => dialTick(db), dialIntervalMs);
+  dialer.unref();
   const state = { db, limiter: rateLimiter(rateLimit, rateWindowMs) };
   const server = createServer((req, res) => {
     const cors = {
@@ -1031,8 +1166,11 @@ export async function start({ rateLimit = 100, rateWindowMs = 60_000, port = 0, 
   return {
     url: `http://${host}:${address.port}`,
     fixtures,
+    /** One tick of the dialer now (what the interval does): for tests that need a call placed at a given moment. */
+    dial: () => dialTick(db),
     close: () =>
       new Promise((resolve) => {
+        clearInterval(dialer);
         server.closeAllConnections?.();
         server.close(() => resolve());
       }),

@@ -7,7 +7,7 @@
 // upserts, a partial unique index on campaign names, a CHECK-like rule on `scheduled`, clamped page
 // sizes, int4/int8 column ranges, a per-user sliding-window rate limit.
 //
-//   node server.mjs [--host H] [--port P] [--rate-limit N] [--rate-window-s S]
+//   node server.mjs [--host H] [--port P] [--rate-limit N] [--rate-window-s S] [--dial-interval-ms T]
 //   import { start } from './server.mjs'; await start({ rateLimit, rateWindowMs })
 import { createServer } from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -1187,6 +1187,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     port: Number(arg('port', 0)),
     rateLimit: Number(arg('rate-limit', 100)),
     rateWindowMs: Number(arg('rate-window-s', 60)) * 1000,
+    dialIntervalMs: Number(arg('dial-interval-ms', 1000)),
   });
   process.stdout.write(`listening ${s.url}\nfixtures ${JSON.stringify(s.fixtures)}\n`);
 }

@@ -6,7 +6,7 @@
 //   node server.mjs [--host H] [--port P] [--rate-limit N] [--rate-window-s S]
 //   import { start } from './server.mjs'; const s = await start({ rateLimit, rateWindowMs });
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, STATUS_CODES } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 
@@ -16,9 +16,13 @@ const SPEECH_MEMBERS = ['style', 'responsiveness', 'interruptions', 'emotions'];
 const COMPRESS_FROM_BYTES = 512;
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 const MAX_LIMIT = 1000;
+// Enough calls that the largest page (limit 1000) is about 1.4 MB of JSON.
+const CALLS = 1200;
 
 // ---------------------------------------------------------------------------------------------
-// Serialisation: keys sorted, two-space indent, a trailing newline, non-ASCII as \uXXXX.
+// Serialisation: keys sorted, two-space indent, CRLF line breaks and a trailing one (as .NET on
+// Windows writes indented JSON), non-ASCII as \uXXXX and
+// slashes as \/ (as PHP's json_encode writes them).
 
 function sortKeys(value) {
   if (Array.isArray(value)) return value.map(sortKeys);
@@ -31,8 +35,11 @@ function sortKeys(value) {
 }
 
 export function serialise(value) {
-  const text = JSON.stringify(sortKeys(value), null, 2);
-  return `${text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+  const text = JSON.stringify(sortKeys(value), null, 2)
+    .replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replace(/\//g, '\\/')
+    .replace(/\n/g, '\r\n');
+  return `${text}\r\n`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -135,7 +142,7 @@ function callRecord(i, base) {
     stereo_recording_mp3_url: null,
     latency_metrics: { p50_ms: 400 + i, p95_ms: 900 + i },
     per_turn_latency: [410, 380 + (i % 50)],
-    cost: i % 5 === 0 ? 0 : Math.round(duration * 0.35) / 100,
+    cost: i % 5 === 0 ? 0 : i % 11 === 0 ? 1e-7 : Math.round(duration * 0.35) / 100,
     total_credits: duration * 2,
     cost_breakdown: { llm: 1, tts: 2, stt: 1 },
     costs: [{ kind: 'llm', amount: 0.01 }],
@@ -160,7 +167,7 @@ function newStore() {
       assistantRecord('asst_wire_1', 'Amélie', 'pn_wire_1', 'fr-FR'),
       assistantRecord('asst_wire_2', 'Zoë', null, 'en-GB'),
     ],
-    calls: Array.from({ length: 137 }, (_, i) => callRecord(i, now)),
+    calls: Array.from({ length: CALLS }, (_, i) => callRecord(i, now)),
     campaigns: new Map(),
     invites: [],
   };
@@ -364,7 +371,7 @@ function createCampaign(ctx) {
 function getCampaign(ctx) {
   const c = ctx.store.campaigns.get(ctx.params[0]);
   if (!c) return [404, { detail: 'Campaign not found' }];
-  return [200, { campaign: publicCampaign(c), counts: c.counts, calls: [] }];
+  return [200, { campaign: publicCampaign(c), counts: c.counts, calls: [] }, [], Date.parse(c.updated_at)];
 }
 
 function updateCampaign(ctx) {
@@ -504,12 +511,13 @@ function rateLimiter(limit, windowMs) {
 
 const REASONS = { 422: 'Unprocessable Content', 429: 'Too Many Requests' };
 
-function answer(req, res, state, status, value, extra = []) {
+function answer(req, res, state, status, value, extra = [], lastModified = undefined) {
   const n = ++state.answered;
   const headers = [
     'Server', 'wire/1.0 (node)',
     'X-Request-Id', typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'] : randomUUID(),
     'Cache-Control', 'no-store',
+    'Set-Cookie', `AWSALB=${state.affinity}; Expires=${new Date(Date.now() + 7 * 86_400_000).toUTCString()}; Path=/`,
     'Vary', 'Accept-Encoding, Origin',
     'x-ratelimit-limit', String(res.rate.limit),
     'X-RATELIMIT-REMAINING', String(res.rate.remaining),
@@ -520,22 +528,34 @@ function answer(req, res, state, status, value, extra = []) {
     headers.push('Access-Control-Allow-Origin', req.headers.origin, 'Access-Control-Allow-Credentials', 'true');
     headers.push('Access-Control-Expose-Headers', 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id, ETag');
   }
-  if (n % 10 === 0) headers.push('Connection', 'close');
+  // Every 10th answer closes the connection, and its body is delimited by that close (neither
+  // Content-Length nor chunked: RFC 9112 6.3, item 8), as HTTP/1.0-era servers still do.
+  if (n % 10 === 0) {
+    headers.push('Connection', 'close');
+    res.removeHeader('Transfer-Encoding');
+  } else {
+    // Said outright, so node adds no `Keep-Alive: timeout=` hint: an idle connection is closed
+    // after 1.5 s without notice, as gunicorn's 2 s keep-alive does.
+    headers.push('Connection', 'keep-alive');
+  }
   if (value === undefined) {
     res.writeHead(status, REASONS[status], headers);
     return res.end();
   }
-  const text = serialise(value);
+  let text = serialise(value);
   const etag = `W/"${createHash('sha1').update(text).digest('base64url').slice(0, 20)}"`;
   if (req.method === 'GET' || req.method === 'HEAD') {
     if (status === 200) headers.push('ETag', etag);
+    if (status === 200 && lastModified) headers.push('Last-Modified', new Date(lastModified).toUTCString());
     const inm = req.headers['if-none-match'];
     if (status === 200 && typeof inm === 'string' && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
       res.writeHead(304, headers);
       return res.end();
     }
   }
-  headers.push('Content-Type', 'application/json; charset=utf-8');
+  const problem = isObj(value) && typeof value.detail === 'string' && status >= 400;
+  if (problem) text = serialise({ type: 'about:blank', title: STATUS_CODES[status], status, ...value });
+  headers.push('Content-Type', problem ? 'application/problem+json' : 'application/json; charset=utf-8');
   let bytes = Buffer.from(text, 'utf8');
   const coding = bytes.length >= COMPRESS_FROM_BYTES ? codingOf(req.headers['accept-encoding']) : 'identity';
   if (coding !== 'identity') {
@@ -547,7 +567,8 @@ function answer(req, res, state, status, value, extra = []) {
   // Chunked on the wire: no Content-Length, the body in two writes.
   const half = bytes.length >> 1;
   res.write(bytes.subarray(0, half));
-  return res.end(bytes.subarray(half));
+  setImmediate(() => res.end(bytes.subarray(half)));
+  return undefined;
 }
 
 function bearerOf(req) {
@@ -611,8 +632,11 @@ function handle(store, limiter, state, req, res, raw) {
   const client = req.socket.remoteAddress ?? 'unknown';
   res.rate = limiter(client, !(route && route.auth === 'none'));
   if (res.rate.refused)
-    return answer(req, res, state, 429, { detail: 'Rate limit exceeded: too many requests, retry after the reset' }, ['Retry-After', String(Math.max(1, res.rate.reset))]);
+    return answer(req, res, state, 429, { detail: 'Rate limit exceeded: too many requests, retry after the reset' }, ['Retry-After', new Date(Date.now() + Math.max(1, res.rate.reset) * 1000).toUTCString()]);
   if (routes.length === 0) return answer(req, res, state, 404, { detail: 'Not Found' });
+  if (!route && req.method === 'OPTIONS' && req.headers.origin && req.headers['access-control-request-method'])
+    // A CORS middleware: a browser's preflight of any other known path, no credentials asked.
+    return answer(req, res, state, 204, undefined, preflightHeaders(req));
   if (!route) return answer(req, res, state, 405, { detail: 'Method Not Allowed' }, ['Allow', allowOf(routes)]);
   const who = authenticate(store, req, route.auth);
   if (!who.ok) return answer(req, res, state, 401, UNAUTHORIZED, WWW_AUTH);
@@ -621,15 +645,16 @@ function handle(store, limiter, state, req, res, raw) {
   if (parsed.missing && route.method !== 'OPTIONS' && route.handler !== regenerateKey)
     return answer(req, res, state, 422, { detail: [{ loc: ['body'], msg: 'Field required', type: 'missing' }] });
   const ctx = { store, query: url.searchParams, params: route.params, body: parsed.body, user: who.user };
-  const [status, value, extra = []] = route.handler(ctx);
-  return answer(req, res, state, status, value, route.method === 'OPTIONS' ? [...extra, ...preflightHeaders(req)] : extra);
+  const [status, value, extra = [], lastModified] = route.handler(ctx);
+  const headers = route.method === 'OPTIONS' ? [...extra, ...preflightHeaders(req)] : extra;
+  return answer(req, res, state, status, value, headers, lastModified);
 }
 
 /** Starts the server on a free loopback port (or the one given). */
 export async function start(options = {}) {
   const store = newStore();
   const limiter = rateLimiter(options.rateLimit ?? 100, options.rateWindowMs ?? 60_000);
-  const state = { answered: 0 };
+  const state = { answered: 0, affinity: randomBytes(24).toString('base64') };
   const server = createServer((req, res) => {
     const chunks = [];
     let size = 0;
@@ -654,7 +679,7 @@ export async function start(options = {}) {
       }
     });
   });
-  server.keepAliveTimeout = 2_000;
+  server.keepAliveTimeout = 1_500;
   await new Promise((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
   const { address, port } = server.address();
   const main = store.keys.get('key_wire_main');

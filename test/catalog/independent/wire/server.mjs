@@ -435,6 +435,8 @@ function regenerateKey(ctx) {
 
 function currentUser(ctx) {
   const s = ctx.store;
+  // The dashboard's assets, hinted before the answer is ready (103 Early Hints, RFC 8297).
+  ctx.res.writeEarlyHints({ link: ['</dashboard.css>; rel=preload; as=style', '</dashboard.js>; rel=preload; as=script'] });
   return [
     200,
     {
@@ -513,6 +515,7 @@ const REASONS = { 422: 'Unprocessable Content', 429: 'Too Many Requests' };
 
 function answer(req, res, state, status, value, extra = [], lastModified = undefined) {
   const n = ++state.answered;
+  const started = req.started ?? performance.now();
   const headers = [
     'Server', 'wire/1.0 (node)',
     'X-Request-Id', typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'] : randomUUID(),
@@ -530,7 +533,9 @@ function answer(req, res, state, status, value, extra = [], lastModified = undef
   }
   // Every 10th answer closes the connection, and its body is delimited by that close (neither
   // Content-Length nor chunked: RFC 9112 6.3, item 8), as HTTP/1.0-era servers still do.
-  if (n % 10 === 0) {
+  const chunked = n % 10 !== 0;
+  if (chunked) headers.push('Trailer', 'Server-Timing');
+  if (!chunked) {
     headers.push('Connection', 'close');
     res.removeHeader('Transfer-Encoding');
   } else {
@@ -564,10 +569,13 @@ function answer(req, res, state, status, value, extra = [], lastModified = undef
   }
   res.writeHead(status, REASONS[status], headers);
   if (req.method === 'HEAD') return res.end();
-  // Chunked on the wire: no Content-Length, the body in two writes.
+  // Chunked on the wire: no Content-Length, the body in two writes, the time spent in a trailer.
   const half = bytes.length >> 1;
   res.write(bytes.subarray(0, half));
-  setImmediate(() => res.end(bytes.subarray(half)));
+  setImmediate(() => {
+    if (chunked) res.addTrailers({ 'Server-Timing': `app;dur=${(performance.now() - started).toFixed(2)}` });
+    res.end(bytes.subarray(half));
+  });
   return undefined;
 }
 
@@ -644,7 +652,7 @@ function handle(store, limiter, state, req, res, raw) {
   if (!parsed.ok) return answer(req, res, state, 422, { detail: [parsed.issue] });
   if (parsed.missing && route.method !== 'OPTIONS' && route.handler !== regenerateKey)
     return answer(req, res, state, 422, { detail: [{ loc: ['body'], msg: 'Field required', type: 'missing' }] });
-  const ctx = { store, query: url.searchParams, params: route.params, body: parsed.body, user: who.user };
+  const ctx = { res, store, query: url.searchParams, params: route.params, body: parsed.body, user: who.user };
   const [status, value, extra = [], lastModified] = route.handler(ctx);
   const headers = route.method === 'OPTIONS' ? [...extra, ...preflightHeaders(req)] : extra;
   return answer(req, res, state, status, value, headers, lastModified);
@@ -659,6 +667,7 @@ export async function start(options = {}) {
     const chunks = [];
     let size = 0;
     let over = false;
+    req.started = performance.now();
     req.on('data', (c) => {
       size += c.length;
       if (size > MAX_BODY_BYTES) over = true;

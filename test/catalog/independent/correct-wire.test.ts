@@ -29,7 +29,7 @@ describe('the runner against the independent wire implementation', () => {
   });
   const server = loopbackServers(startWire as Start);
 
-  it('keeps its own wire rules: gzip unless identity is asked for, HEAD, 405 with Allow, odd header case', async () => {
+  it('keeps its own wire rules: gzip unless identity is asked for, HEAD, 405 with Allow, odd header case, problem+json with CRLF', async () => {
     const s = await server();
     const auth = { authorization: `Bearer ${s.fixtures.api_key}`, 'x-user-id': s.fixtures.user_id };
     const http = await import('node:http');
@@ -67,6 +67,10 @@ describe('the runner against the independent wire implementation', () => {
     expect([head.status, head.body.length]).toEqual([200, 0]);
     const notAllowed = await raw('DELETE', '/calls', auth);
     expect([notAllowed.status, notAllowed.headers['allow']]).toEqual([405, 'GET, HEAD']);
+    const refused = await raw('GET', '/users/me', { 'x-user-id': s.fixtures.user_id });
+    expect([refused.status, refused.headers['content-type']]).toEqual([401, 'application/problem+json']);
+    expect(refused.body.toString('utf8')).toMatch(/^\{\r\n {2}"detail": "[^"]+",\r\n/);
+    expect(refused.raw).toContain('x-ratelimit-limit');
   });
 
   it('all suites but ratelimit, destructive operations included: 0 failed, 0 error (seed 1)', async () => {

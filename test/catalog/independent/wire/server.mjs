@@ -533,10 +533,10 @@ function answer(req, res, state, status, value, extra = [], lastModified = undef
   }
   // Every 10th answer closes the connection, and its body is delimited by that close (neither
   // Content-Length nor chunked: RFC 9112 6.3, item 8), as HTTP/1.0-era servers still do.
-  const chunked = n % 10 !== 0;
-  if (chunked) headers.push('Trailer', 'Server-Timing');
+  const closing = n % 10 === 0 || extra.includes('Connection');
+  const chunked = !closing;
   if (!chunked) {
-    headers.push('Connection', 'close');
+    if (!extra.includes('Connection')) headers.push('Connection', 'close');
     res.removeHeader('Transfer-Encoding');
   } else {
     // Said outright, so node adds no `Keep-Alive: timeout=` hint: an idle connection is closed
@@ -567,8 +567,12 @@ function answer(req, res, state, status, value, extra = [], lastModified = undef
     bytes = ENCODERS[coding](bytes);
     headers.push('Content-Encoding', coding);
   }
+  if (req.method === 'HEAD') {
+    res.writeHead(status, REASONS[status], headers);
+    return res.end();
+  }
+  if (chunked) headers.push('Trailer', 'Server-Timing');
   res.writeHead(status, REASONS[status], headers);
-  if (req.method === 'HEAD') return res.end();
   // Chunked on the wire: no Content-Length, the body in two writes, the time spent in a trailer.
   const half = bytes.length >> 1;
   res.write(bytes.subarray(0, half));

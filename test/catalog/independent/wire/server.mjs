@@ -160,7 +160,10 @@ function newStore() {
     userId: 'usr_wire_1',
     keys: new Map(), // id -> { id, name, secret, userId }
     orgs: new Map([
-      ['org_wire_1', { id: 'org_wire_1', name: 'Café Wire', slug: 'cafe-wire', role: 'owner', contact_email: 'ops@wire.example' }],
+      [
+        'org_wire_1',
+        { id: 'org_wire_1', name: 'Café Wire', slug: 'cafe-wire', role: 'owner', contact_email: 'ops@wire.example' },
+      ],
     ]),
     recipientLists: new Map([['rl_wire_1', { id: 'rl_wire_1', name: 'Clients été', rows: [] }]]),
     assistants: [
@@ -172,7 +175,12 @@ function newStore() {
     invites: [],
   };
   store.keys.set('key_wire_main', { id: 'key_wire_main', name: 'main', secret: apiKey, userId: store.userId });
-  store.keys.set('key_wire_spare', { id: 'key_wire_spare', name: 'spare', secret: tok('vk_wire_', 16), userId: store.userId });
+  store.keys.set('key_wire_spare', {
+    id: 'key_wire_spare',
+    name: 'spare',
+    secret: tok('vk_wire_', 16),
+    userId: store.userId,
+  });
   return store;
 }
 
@@ -190,7 +198,8 @@ class Issues {
     this.list.push({ loc, msg, type });
   }
   string(body, field, loc = ['body', field]) {
-    if (field in body && typeof body[field] !== 'string') this.add(loc, 'Input should be a valid string', 'string_type');
+    if (field in body && typeof body[field] !== 'string')
+      this.add(loc, 'Input should be a valid string', 'string_type');
   }
   bool(body, field) {
     if (field in body && typeof body[field] !== 'boolean')
@@ -246,7 +255,14 @@ function createIssues(body) {
   const issues = new Issues();
   for (const f of ['name', 'assistant_id', 'phone_number_id', 'channel'])
     if (!(f in body)) issues.add(['body', f], 'Field required', 'missing');
-  for (const f of ['assistant_id', 'phone_number_id', 'channel', 'scheduleStartTime', 'scheduleEndTime', 'recipient_list_id'])
+  for (const f of [
+    'assistant_id',
+    'phone_number_id',
+    'channel',
+    'scheduleStartTime',
+    'scheduleEndTime',
+    'recipient_list_id',
+  ])
     issues.string(body, f);
   if (typeof body.channel === 'string' && !CHANNELS.includes(body.channel))
     issues.add(['body', 'channel'], `Input should be ${CHANNELS.map((c) => `'${c}'`).join(' or ')}`, 'enum');
@@ -280,7 +296,8 @@ const UPDATE_OMITS = [
 function campaignFromCreate(store, body) {
   const now = iso(Date.now());
   const assistant = store.assistants.find((a) => a.id === body.assistant_id);
-  const list = typeof body.recipient_list_id === 'string' ? store.recipientLists.get(body.recipient_list_id) : undefined;
+  const list =
+    typeof body.recipient_list_id === 'string' ? store.recipientLists.get(body.recipient_list_id) : undefined;
   const recipients = Array.isArray(body.recipients) ? body.recipients : [];
   return {
     id: `cmp_${randomUUID()}`,
@@ -340,7 +357,11 @@ function listCalls(ctx) {
     if (!q.has(name)) return fallback;
     const raw = q.getAll(name).at(-1);
     if (!/^\s*[+-]?\d+\s*$/.test(raw)) {
-      issues.add(['query', name], 'Input should be a valid integer, unable to parse string as an integer', 'int_parsing');
+      issues.add(
+        ['query', name],
+        'Input should be a valid integer, unable to parse string as an integer',
+        'int_parsing',
+      );
       return fallback;
     }
     const big = BigInt(raw.trim());
@@ -360,7 +381,8 @@ function listCalls(ctx) {
 
 function createCampaign(ctx) {
   const body = ctx.body;
-  if (!isObj(body)) return [422, { detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }] }];
+  if (!isObj(body))
+    return [422, { detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }] }];
   const issues = createIssues(body);
   if (issues.length) return [422, { detail: issues }];
   const c = campaignFromCreate(ctx.store, body);
@@ -376,7 +398,8 @@ function getCampaign(ctx) {
 
 function updateCampaign(ctx) {
   const body = ctx.body;
-  if (!isObj(body)) return [422, { detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }] }];
+  if (!isObj(body))
+    return [422, { detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }] }];
   const issues = updateIssues(body);
   if (issues.length) return [422, { detail: issues }];
   const c = ctx.store.campaigns.get(ctx.params[0]);
@@ -392,7 +415,8 @@ function updateCampaign(ctx) {
 
 function addRecipient(ctx) {
   const body = ctx.body;
-  if (!isObj(body)) return [422, { detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }] }];
+  if (!isObj(body))
+    return [422, { detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }] }];
   const issues = new Issues();
   if (!('phone_number' in body)) issues.add(['body', 'phone_number'], 'Field required', 'missing');
   issues.string(body, 'phone_number');
@@ -407,7 +431,8 @@ function addRecipient(ctx) {
 
 function createInvite(ctx) {
   const body = ctx.body;
-  if (!isObj(body)) return [422, { detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }] }];
+  if (!isObj(body))
+    return [422, { detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }] }];
   const issues = new Issues();
   for (const f of ['email', 'role']) {
     if (!(f in body)) issues.add(['body', f], 'Field required', 'missing');
@@ -436,11 +461,19 @@ function regenerateKey(ctx) {
 function currentUser(ctx) {
   const s = ctx.store;
   // The dashboard's assets, hinted before the answer is ready (103 Early Hints, RFC 8297).
-  ctx.res.writeEarlyHints({ link: ['</dashboard.css>; rel=preload; as=style', '</dashboard.js>; rel=preload; as=script'] });
+  ctx.res.writeEarlyHints({
+    link: ['</dashboard.css>; rel=preload; as=style', '</dashboard.js>; rel=preload; as=script'],
+  });
   return [
     200,
     {
-      user: { id: s.userId, idp_user_id: 'idp|wire-0001', email: 'léa@wire.example', name: 'Léa Wire', default_org_id: 'org_wire_1' },
+      user: {
+        id: s.userId,
+        idp_user_id: 'idp|wire-0001',
+        email: 'léa@wire.example',
+        name: 'Léa Wire',
+        default_org_id: 'org_wire_1',
+      },
       orgs: [...s.orgs.values()],
       default_org_id: 'org_wire_1',
     },
@@ -449,7 +482,10 @@ function currentUser(ctx) {
 
 const health = () => [200, { status: 'ok', multi_user: true, resource_usage: { memory_percent: 50, cpu_percent: 12 } }];
 
-const protectedRoute = (ctx) => [200, { message: `Hello, ${ctx.user}! This is a protected endpoint.`, user_id: ctx.user }];
+const protectedRoute = (ctx) => [
+  200,
+  { message: `Hello, ${ctx.user}! This is a protected endpoint.`, user_id: ctx.user },
+];
 
 const preflight = () => [200, {}];
 
@@ -517,19 +553,30 @@ function answer(req, res, state, status, value, extra = [], lastModified = undef
   const n = ++state.answered;
   const started = req.started ?? performance.now();
   const headers = [
-    'Server', 'wire/1.0 (node)',
-    'X-Request-Id', typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'] : randomUUID(),
-    'Cache-Control', 'no-store',
-    'Set-Cookie', `AWSALB=${state.affinity}; Expires=${new Date(Date.now() + 7 * 86_400_000).toUTCString()}; Path=/`,
-    'Vary', 'Accept-Encoding, Origin',
-    'x-ratelimit-limit', String(res.rate.limit),
-    'X-RATELIMIT-REMAINING', String(res.rate.remaining),
-    'X-Ratelimit-Reset', String(res.rate.reset),
+    'Server',
+    'wire/1.0 (node)',
+    'X-Request-Id',
+    typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'] : randomUUID(),
+    'Cache-Control',
+    'no-store',
+    'Set-Cookie',
+    `AWSALB=${state.affinity}; Expires=${new Date(Date.now() + 7 * 86_400_000).toUTCString()}; Path=/`,
+    'Vary',
+    'Accept-Encoding, Origin',
+    'x-ratelimit-limit',
+    String(res.rate.limit),
+    'X-RATELIMIT-REMAINING',
+    String(res.rate.remaining),
+    'X-Ratelimit-Reset',
+    String(res.rate.reset),
     ...extra,
   ];
   if (req.headers.origin) {
     headers.push('Access-Control-Allow-Origin', req.headers.origin, 'Access-Control-Allow-Credentials', 'true');
-    headers.push('Access-Control-Expose-Headers', 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id, ETag');
+    headers.push(
+      'Access-Control-Expose-Headers',
+      'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id, ETag',
+    );
   }
   // Every 10th answer closes the connection, and its body is delimited by that close (neither
   // Content-Length nor chunked: RFC 9112 6.3, item 8), as HTTP/1.0-era servers still do.
@@ -553,7 +600,11 @@ function answer(req, res, state, status, value, extra = [], lastModified = undef
     if (status === 200) headers.push('ETag', etag);
     if (status === 200 && lastModified) headers.push('Last-Modified', new Date(lastModified).toUTCString());
     const inm = req.headers['if-none-match'];
-    if (status === 200 && typeof inm === 'string' && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
+    if (
+      status === 200 &&
+      typeof inm === 'string' &&
+      inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')
+    ) {
       res.writeHead(304, headers);
       return res.end();
     }
@@ -610,14 +661,23 @@ function allowOf(routes) {
 }
 
 function preflightHeaders(req) {
-  const asked = typeof req.headers['access-control-request-headers'] === 'string' ? req.headers['access-control-request-headers'] : '';
+  const asked =
+    typeof req.headers['access-control-request-headers'] === 'string'
+      ? req.headers['access-control-request-headers']
+      : '';
   const allow = ['Authorization', 'X-User-ID', 'Content-Type', 'Accept-Encoding', 'If-None-Match', 'X-Request-Id'];
-  for (const h of asked.split(',').map((s) => s.trim()).filter(Boolean))
+  for (const h of asked
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean))
     if (!allow.some((a) => a.toLowerCase() === h.toLowerCase())) allow.push(h);
   return [
-    'Access-Control-Allow-Methods', 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
-    'Access-Control-Allow-Headers', allow.join(', '),
-    'Access-Control-Max-Age', '7200',
+    'Access-Control-Allow-Methods',
+    'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+    'Access-Control-Allow-Headers',
+    allow.join(', '),
+    'Access-Control-Max-Age',
+    '7200',
     ...(req.headers.origin ? [] : ['Access-Control-Allow-Origin', '*']),
   ];
 }
@@ -627,12 +687,18 @@ function parseBody(text, req) {
   const type = String(req.headers['content-type'] ?? '').toLowerCase();
   if (text.trim() === '') return { ok: true, body: undefined, missing: true };
   if (type && !/^application\/([\w.+-]*\+)?json\b/.test(type) && !type.startsWith('text/plain')) {
-    return { ok: false, issue: { loc: ['body'], msg: 'Content type must be application/json', type: 'model_attributes_type' } };
+    return {
+      ok: false,
+      issue: { loc: ['body'], msg: 'Content type must be application/json', type: 'model_attributes_type' },
+    };
   }
   try {
     return { ok: true, body: JSON.parse(text.replace(/^\uFEFF/, '')) };
   } catch (e) {
-    return { ok: false, issue: { loc: ['body', 0], msg: `JSON decode error: ${String(e.message).slice(0, 80)}`, type: 'json_invalid' } };
+    return {
+      ok: false,
+      issue: { loc: ['body', 0], msg: `JSON decode error: ${String(e.message).slice(0, 80)}`, type: 'json_invalid' },
+    };
   }
 }
 
@@ -644,7 +710,10 @@ function handle(store, limiter, state, req, res, raw) {
   const client = req.socket.remoteAddress ?? 'unknown';
   res.rate = limiter(client, !(route && route.auth === 'none'));
   if (res.rate.refused)
-    return answer(req, res, state, 429, { detail: 'Rate limit exceeded: too many requests, retry after the reset' }, ['Retry-After', new Date(Date.now() + Math.max(1, res.rate.reset) * 1000).toUTCString()]);
+    return answer(req, res, state, 429, { detail: 'Rate limit exceeded: too many requests, retry after the reset' }, [
+      'Retry-After',
+      new Date(Date.now() + Math.max(1, res.rate.reset) * 1000).toUTCString(),
+    ]);
   if (routes.length === 0) return answer(req, res, state, 404, { detail: 'Not Found' });
   if (!route && req.method === 'OPTIONS' && req.headers.origin && req.headers['access-control-request-method'])
     // A CORS middleware: a browser's preflight of any other known path, no credentials asked.

@@ -7,6 +7,7 @@
 // either a real fault of this server or a false alarm of the runner. Seed 1, cheap.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
+import { coverageGate } from '../../../src/coverage/index.js';
 import { runConformance } from '../../../src/runner/conformance.js';
 import { loadSpec } from '../../../src/spec/load.js';
 import type { SpecModel } from '../../../src/spec/model.js';
@@ -77,6 +78,8 @@ describe('the runner against the independent wire implementation', () => {
     const s = await server();
     const { report } = await runConformance(runnerOptions(s, spec, { seed: 1, includeDestructive: true }));
     expect(failedOf(report.results)).toEqual([]);
+    // Its only undocumented answers are 404s to ids the run made up: the gate passes.
+    expect(coverageGate(report.coverage, { failOnUndocumentedStatus: true }).lines).toEqual([]);
     expect(report.summary.passed).toBeGreaterThan(100);
   });
 

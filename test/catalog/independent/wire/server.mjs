@@ -16,6 +16,8 @@ const SPEECH_MEMBERS = ['style', 'responsiveness', 'interruptions', 'emotions'];
 const COMPRESS_FROM_BYTES = 512;
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 const MAX_LIMIT = 1000;
+// The longest request-target served, as Apache's LimitRequestLine (8190) or nginx's 8k buffers.
+const MAX_TARGET_BYTES = 8190;
 // Enough calls that the largest page (limit 1000) is about 1.4 MB of JSON.
 const CALLS = 1200;
 
@@ -703,6 +705,12 @@ function parseBody(text, req) {
 }
 
 function handle(store, limiter, state, req, res, raw) {
+  if (Buffer.byteLength(req.url ?? '') > MAX_TARGET_BYTES) {
+    res.rate = limiter(req.socket.remoteAddress ?? 'unknown', true);
+    return answer(req, res, state, 414, {
+      detail: `URI Too Long: the request-target exceeds ${MAX_TARGET_BYTES} bytes`,
+    });
+  }
   const url = new URL(req.url ?? '/', 'http://wire.invalid');
   const routes = match(url.pathname);
   const method = req.method === 'HEAD' ? 'GET' : req.method;

@@ -718,9 +718,12 @@ function handle(store, limiter, state, req, res, raw) {
   const client = req.socket.remoteAddress ?? 'unknown';
   res.rate = limiter(client, !(route && route.auth === 'none'));
   if (res.rate.refused)
+    // Retry-After as an HTTP-date (whole seconds, rounded up); the connection is dropped to shed load.
     return answer(req, res, state, 429, { detail: 'Rate limit exceeded: too many requests, retry after the reset' }, [
       'Retry-After',
-      new Date(Date.now() + Math.max(1, res.rate.reset) * 1000).toUTCString(),
+      new Date(Math.ceil((Date.now() + Math.max(1, res.rate.reset) * 1000) / 1000) * 1000).toUTCString(),
+      'Connection',
+      'close',
     ]);
   if (routes.length === 0) return answer(req, res, state, 404, { detail: 'Not Found' });
   if (!route && req.method === 'OPTIONS' && req.headers.origin && req.headers['access-control-request-method'])

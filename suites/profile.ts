@@ -86,13 +86,20 @@ async function discover(read: DiscoveryRead): Promise<Fixtures> {
 /**
  * The statuses this contract leaves open whatever the request (section 7: "Errors for missing
  * resources, forbidden access, conflicts and server faults: not shown"; section 8: maximum payload
- * size not shown): the unconditional rules of OPEN_RULES (409, 403), and 413 for a body past a
- * payload limit. A 404 is left open only for an id the run made up (the coverage log knows which),
+ * size and other per-operation limits not shown): the unconditional rules of OPEN_RULES (409, 403),
+ * 413 for a body past a payload limit, 414 and 431 for a request line or headers past a server's
+ * limit (the runner sends 10,000-character ids and query values). A 404 is left open only for an id the run made up (the coverage log knows which),
  * a 5xx never (robustness judges it).
  */
 const LEFT_OPEN_STATUSES: NonNullable<ContractProfile['leftOpenStatuses']> = [
   ...OPEN_RULES.filter((r) => r.status === 409 || r.status === 403),
   { status: 413, rule: '413 for a body past a payload limit (section 8: maximum payload size not shown)' },
+  // HTTP's own limits on a request's head (Apache's 8190-byte request line, nginx's 8k buffers).
+  {
+    status: 414,
+    rule: '414 for a request-target past a length limit (section 8: other per-operation limits not shown)',
+  },
+  { status: 431, rule: '431 for request headers past a size limit (section 8: other per-operation limits not shown)' },
 ];
 
 export const profile: ContractProfile = {

@@ -114,6 +114,12 @@ export function recordedFailures(failures: readonly Failure[], max = RECORDED_FA
 /** A 429 is a budget event: nothing is judged on it. */
 export const RATE_LIMITED = unjudged('rate limited (429)');
 
+/**
+ * A body the transport cut at its size cap (1 MiB, the runner's own limit, not the contract's: a page
+ * of `GET /calls?limit=1000` may well be larger) cannot be judged: what is missing is the runner's doing.
+ */
+export const BODY_CUT = unjudged("the body passed the runner's size cap and was cut: its content is not judged");
+
 export const isSuccess = (status: number): boolean => status >= 200 && status < 300;
 
 /** The status and the start of the body of an answer, or why there was none: the `actual` of a failure. */

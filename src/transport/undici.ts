@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Pool, type Dispatcher } from 'undici';
 import { VapcError } from '../errors.js';
+import { codingsOf, decodeBody } from './content-coding.js';
 import type { Exchange, HttpRequest, HttpResponse, Transport, TransportErrorCode, WireRequest } from './types.js';
 
 export interface UndiciTransportOptions {
@@ -272,25 +273,39 @@ export function toHttpResponse(
 async function readCapped(
   body: AsyncIterable<Buffer>,
   maxBodyBytes: number,
-): Promise<{ text: string; truncated: boolean }> {
+): Promise<{ bytes: Buffer; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     const room = maxBodyBytes - size;
     if (chunk.length > room) {
       if (room > 0) chunks.push(chunk.subarray(0, room));
-      return { text: Buffer.concat(chunks, maxBodyBytes).toString('utf8'), truncated: true };
+      return { bytes: Buffer.concat(chunks, maxBodyBytes), truncated: true };
     }
     chunks.push(chunk);
     size += chunk.length;
   }
-  return { text: Buffer.concat(chunks, size).toString('utf8'), truncated: false };
+  return { bytes: Buffer.concat(chunks, size), truncated: false };
+}
+
+/** The response of a body whose bytes arrived in a content coding (decoded, never past the cap). */
+function decodedResponse(
+  status: number,
+  headers: Record<string, string>,
+  bytes: Buffer,
+  maxBodyBytes: number,
+  cut: boolean,
+): HttpResponse {
+  const decoded = decodeBody(bytes, headers['content-encoding'], maxBodyBytes, cut);
+  const response = toHttpResponse(status, headers, decoded.text, decoded.truncated);
+  if (decoded.error) response.jsonError = decoded.error;
+  return response;
 }
 
 /**
  * The exchange of a response whose headers arrived (`started`: when the request was sent). A body
  * no longer than its declared length is read in one go; any other is read up to the cap, and the
- * rest discarded with the connection.
+ * rest discarded with the connection. A body in a content coding (gzip, deflate, br) is decoded.
  */
 async function readExchange(
   wire: WireRequest,
@@ -300,6 +315,7 @@ async function readExchange(
 ): Promise<Exchange> {
   const responseHeaders = normaliseHeaders(response.headers);
   const declared = Number(responseHeaders['content-length']);
+  const coded = codingsOf(responseHeaders['content-encoding']).length > 0;
   if (
     (Number.isSafeInteger(declared) && declared <= maxBodyBytes) ||
     response.statusCode === 204 ||
@@ -307,24 +323,33 @@ async function readExchange(
   ) {
     // HTTP framing bounds the body to the declared length (none for 204 and 304): read and
     // decode it in one go.
-    const text = await response.body.text();
-    return {
-      request: wire,
-      response: toHttpResponse(response.statusCode, responseHeaders, text, false),
-      durationMs: performance.now() - started,
-    };
+    const http = coded
+      ? decodedResponse(
+          response.statusCode,
+          responseHeaders,
+          Buffer.from(await response.body.arrayBuffer()),
+          maxBodyBytes,
+          false,
+        )
+      : toHttpResponse(response.statusCode, responseHeaders, await response.body.text(), false);
+    const exchange: Exchange = { request: wire, response: http, durationMs: performance.now() - started };
+    if (http.truncated) exchange.error = tooLarge(maxBodyBytes);
+    return exchange;
   }
-  const { text, truncated } = await readCapped(response.body as AsyncIterable<Buffer>, maxBodyBytes);
+  const { bytes, truncated } = await readCapped(response.body as AsyncIterable<Buffer>, maxBodyBytes);
   if (truncated) response.body.destroy();
-  const http = toHttpResponse(response.statusCode, responseHeaders, text, truncated);
+  const http = coded
+    ? decodedResponse(response.statusCode, responseHeaders, bytes, maxBodyBytes, truncated)
+    : toHttpResponse(response.statusCode, responseHeaders, bytes.toString('utf8'), truncated);
   const exchange: Exchange = { request: wire, response: http, durationMs: performance.now() - started };
-  if (truncated)
-    exchange.error = {
-      code: 'body_too_large',
-      message: `the response body exceeded ${maxBodyBytes} bytes and was cut`,
-    };
+  if (http.truncated) exchange.error = tooLarge(maxBodyBytes);
   return exchange;
 }
+
+const tooLarge = (maxBodyBytes: number): NonNullable<Exchange['error']> => ({
+  code: 'body_too_large',
+  message: `the response body exceeded ${maxBodyBytes} bytes and was cut`,
+});
 
 /**
  * The HTTP transport: undici pool, no redirect following (a 3xx is returned as it is), a whole-request

@@ -10,7 +10,7 @@ import { setPointer, type InvalidCase } from '../../src/generators/index.js';
 import { validate, validateResponse } from '../../src/validators/index.js';
 import { FAILURE_KINDS, pointerOf, type FailureField } from '../../src/results/model.js';
 import type { ValidationIssue } from '../../src/validators/issues.js';
-import { fail, isSuccess, OK, RATE_LIMITED, statusText, unjudged, type Judgement } from './outcomes.js';
+import { BODY_CUT, fail, isSuccess, OK, RATE_LIMITED, statusText, unjudged, type Judgement } from './outcomes.js';
 import { isEnumConflict, label } from './spec-queries.js';
 
 /**
@@ -294,6 +294,7 @@ export function judgeResponse(
     (r) => r.status === String(res.status) || r.status === `${String(res.status)[0]}XX`,
   );
   if (!documented) return judgeUndocumentedStatus(ctx, op, exchange);
+  if (res.truncated) return BODY_CUT;
   const typeProblem = contentTypeProblem(ctx, op, exchange, documented);
   if (typeProblem) return typeProblem;
   const result = withoutContractConflicts(

@@ -1,13 +1,14 @@
 // Loads the CLI: dist/cli/vapc.cjs, the compiled CLI and the libraries it always needs bundled into
-// one CommonJS file by the build (scripts/build-cli.mjs), compiled with V8's code cache
+// one CommonJS file by the build (scripts/build-cli.ts), compiled with V8's code cache
 // (dist/cli/vapc.cjs.cache, written by the build after a warm-up run) so a run does not spend a
-// quarter of its time resolving, reading and compiling some 400 modules. See ARCHITECTURE.md
-// "The CLI bundle and its code cache".
+// quarter of its time resolving, reading and compiling some 300 modules of its own and those of
+// its libraries. See ARCHITECTURE.md "The CLI bundle and its code cache".
 //
 // V8 checks a cache against its own version and flags and the source's length only, so the cache
 // file starts with a SHA-1 of the script it was made from (the bundle in this file's wrapper): a
 // cache of another bundle (a hand edit of the same length, a half-finished build) is not used,
-// and neither is a truncated or foreign file. Without a usable cache the bundle is compiled as any script is: slower, never different.
+// and neither is a truncated or foreign file. Without a usable cache the bundle is compiled as any
+// script is: slower, never different.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -7,5 +7,15 @@ if (!existsSync(bundleFile)) {
   process.stderr.write('vapc: the toolkit is not built yet; run `npm run build` first.\n');
   process.exit(2);
 }
-const { main } = loadCli();
-process.exitCode = await main(process.argv.slice(2));
+let cli;
+try {
+  cli = loadCli();
+} catch (error) {
+  // A damaged install (a cut or edited bundle): the tool's fault, one line, exit 2 (docs/interface.md).
+  const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  process.stderr.write(
+    `vapc: the CLI bundle cannot be loaded (${why.split('\n')[0]}); rebuild with npm run build [E_TOOL_FAILED]\n`,
+  );
+  process.exit(2);
+}
+process.exitCode = await cli.main(process.argv.slice(2));

@@ -99,6 +99,25 @@ describe('the CLI bundle', () => {
     expect(loadAndRun(['--version'], copy)).toMatchObject({ accepted: false, code: 0 });
   });
 
+  it('says the bundle cannot be loaded, one line and exit 2, when it is damaged', () => {
+    const lone = mkdtempSync(join(tmpdir(), 'vapc-badbundle-'));
+    try {
+      mkdirSync(join(lone, 'bin'));
+      mkdirSync(join(lone, 'dist', 'cli'), { recursive: true });
+      copyFileSync(bin, join(lone, 'bin', 'vapc.js'));
+      copyFileSync(join(packageRoot, 'bin', 'load-cli.js'), join(lone, 'bin', 'load-cli.js'));
+      writeFileSync(join(lone, 'package.json'), '{"type":"module"}');
+      writeFileSync(join(lone, 'dist', 'cli', 'vapc.cjs'), readFileSync(bundle, 'utf8').slice(0, 5000));
+      const run = spawnSync(process.execPath, [join(lone, 'bin', 'vapc.js'), '--version'], { encoding: 'utf8' });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(
+        /^vapc: the CLI bundle cannot be loaded \(SyntaxError: [^\n]+\); rebuild with npm run build \[E_TOOL_FAILED\]\n$/,
+      );
+    } finally {
+      rmSync(lone, { recursive: true, force: true });
+    }
+  });
+
   it('says to build first, exit 2, when there is no bundle', () => {
     const lone = mkdtempSync(join(tmpdir(), 'vapc-nobundle-'));
     try {

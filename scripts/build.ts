@@ -1,4 +1,5 @@
-// npm run build: bundled spec, HTML docs, precompiled validators, then the TypeScript build.
+// npm run build: bundled spec, HTML docs, precompiled validators, the TypeScript build, then the
+// CLI bundle and its code cache (scripts/build-cli.ts).
 // Skipped when nothing it reads or writes changed since the last build (scripts/build-stamp.ts);
 // `npm run build -- --force` builds anyway.
 import { spawnSync } from 'node:child_process';
@@ -56,7 +57,10 @@ if (tsc.status !== 0) {
   process.exit(1);
 }
 console.log('compile  src/ and suites/ -> dist/');
-const cli = await buildCli();
+const cli = await buildCli().catch((error: unknown) => {
+  console.error(`build: the CLI bundle failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
 console.log(
   `cli      dist/src/cli -> dist/cli/vapc.cjs (${Math.round(cli.bytes / 1024)} KiB), code cache ${Math.round(cli.cacheBytes / 1024)} KiB`,
 );

@@ -29,6 +29,17 @@ describe('judgeResponse on a body cut at the size cap', () => {
     expect(judgeResponse(ctx, listCalls(), cut)).toEqual({ ok: true, unjudged: expect.stringMatching(/size cap/) });
     const whole = writtenExchange('GET', '/calls', { status: 200, text: '[{"id": "call_1", "provider": "twil' });
     expect(judgeResponse(ctx, listCalls(), whole).ok).toBe(false);
+    // Its content type is a header, whole whatever the body: still judged.
+    const html = writtenExchange('GET', '/calls?limit=1000', {
+      status: 200,
+      text: '<html><body>',
+      truncated: true,
+      headers: { 'content-type': 'text/html' },
+    });
+    expect(judgeResponse(ctx, listCalls(), html)).toMatchObject({
+      ok: false,
+      summary: expect.stringMatching(/content type text\/html/),
+    });
     const undocumented = writtenExchange('GET', '/calls', { status: 404, text: '{"de', truncated: true });
     expect(judgeResponse(ctx, listCalls(), undocumented).ok).toBe(false);
   });

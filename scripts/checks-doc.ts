@@ -95,6 +95,8 @@ ${OPEN_RULE_LINES}
   depends on earlier state says so in its repro: the writes to the record before it are replayed
   first (\`PATCH && PATCH && GET\`), and a record the check created is named at the end as a shell
   comment, \`# after: curl -X POST .../campaign ...\` (replaying the create would make another record).
+  An answer that came compressed (a \`Content-Encoding\` the runner did not ask for) gets \`--compressed\`
+  on its line, so that curl prints it decoded.
 - **Destructive checks** (invites, key regeneration) run only with \`--include-destructive\`; the
   regenerated key is used for the rest of the run. Test campaigns are named \`vapc-test ...\`.
 - **The auth probes are a covering design, the same on every seed.** Credentials are checked by one

@@ -73,9 +73,16 @@ export function redactValue(secrets: Secrets, input: unknown): unknown {
   return walk(input, 0);
 }
 
-/** A curl line that reproduces the exchange's request, secrets as placeholders. */
-export function curlOf(secrets: Secrets, exchange: Pick<Exchange, 'request'>): string {
-  return toCurl(recordRequest(secrets, exchange.request));
+/**
+ * A curl line that reproduces the exchange's request, secrets as placeholders. When the server
+ * answered in a content coding (gzip, br...) the line has `--compressed`, so that curl prints the
+ * answer decoded rather than as binary (it then also sends an Accept-Encoding header).
+ */
+export function curlOf(secrets: Secrets, exchange: Pick<Exchange, 'request' | 'response'>): string {
+  const coding = exchange.response?.headers['content-encoding']?.trim().toLowerCase();
+  return toCurl(recordRequest(secrets, exchange.request), {
+    compressed: coding !== undefined && coding !== '' && coding !== 'identity',
+  });
 }
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
@@ -108,8 +115,9 @@ function ansiC(p: string): string {
 }
 
 /** Renders a recorded (already redacted) request as one curl line. */
-export function toCurl(request: RecordedRequest): string {
-  const parts = ['curl', '-sS', '-i', '-X', request.method, shellQuote(request.url)];
+export function toCurl(request: RecordedRequest, options: { compressed?: boolean } = {}): string {
+  const parts = ['curl', '-sS', '-i', ...(options.compressed ? ['--compressed'] : []), '-X', request.method];
+  parts.push(shellQuote(request.url));
   for (const [k, v] of Object.entries(request.headers)) parts.push('-H', shellQuote(`${k}: ${v}`));
   if (request.body !== undefined) parts.push('--data-raw', shellQuote(request.body));
   return parts.join(' ');

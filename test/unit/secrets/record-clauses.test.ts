@@ -207,4 +207,17 @@ describe('the curl line', () => {
     });
     expect(curl).toBe(`curl -sS -i -X GET http://h/x -H 'authorization: Bearer '"$VAPC_API_KEY"`);
   });
+
+  it('curlOf adds --compressed when the answer came in a content coding, so curl prints it decoded', () => {
+    const request = { method: 'GET', url: 'http://h/x', headers: {} };
+    const answered = (headers: Record<string, string>) =>
+      curlOf(fresh(), { request, response: { status: 200, headers, text: '', truncated: false } });
+    expect(answered({ 'content-encoding': 'gzip' })).toBe('curl -sS -i --compressed -X GET http://h/x');
+    expect(answered({ 'content-encoding': ' BR ' })).toBe('curl -sS -i --compressed -X GET http://h/x');
+    for (const plain of [{}, { 'content-encoding': 'identity' }, { 'content-encoding': '' }] as Record<
+      string,
+      string
+    >[])
+      expect(answered(plain)).toBe('curl -sS -i -X GET http://h/x');
+  });
 });

@@ -83,3 +83,30 @@ describe('the runner against the independent gatekeeper implementation', () => {
     expect(report.results.filter((r) => r.suite === 'ratelimit' && r.status === 'passed').length).toBeGreaterThan(0);
   });
 });
+
+describe('auth.protected-echoes-user-id against the gatekeeper, which canonicalises user ids', () => {
+  let spec: SpecModel;
+  beforeAll(async () => {
+    spec = await loadSpec();
+  });
+  const server = loopbackServers(startGatekeeper as Start);
+
+  // RFC 9562 4: UUIDs are case-insensitive on input; RFC 9110 5.5: the whitespace around a field
+  // value is not part of it. The server echoes the user's canonical id, which is the id sent.
+  it.each([
+    ['an upper-case UUID', (f: Fixtures) => f.user_id.toUpperCase()],
+    ['a UUID with spaces around it', (f: Fixtures) => ` ${f.user_id} `],
+    ['an upper-case e-mail user id', (f: Fixtures) => f.other_user.user_id.toUpperCase()],
+  ])('passes when the user id is configured as %s', async (_what, userId) => {
+    const s = await server();
+    const f = s.fixtures as Fixtures;
+    const email = userId(f).includes('@');
+    const options = runnerOptions(s, spec, {
+      suites: ['auth'],
+      credentials: { apiKey: email ? f.other_user.api_key : f.api_key, userId: userId(f) },
+    });
+    const { report } = await runConformance(options);
+    expect(failedOf(report.results)).toEqual([]);
+    expect(report.results.find((r) => r.id === 'auth.protected-echoes-user-id')?.status).toBe('passed');
+  });
+});

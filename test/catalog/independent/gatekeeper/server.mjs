@@ -81,7 +81,7 @@ function seed() {
     ]),
   };
   const grace = {
-    id: 'grace.hopper@globex.example',
+    id: 'grace.hopper+voice@globex.example',
     idp_user_id: `google-oauth2|${hex(20)}`,
     email: 'grace.hopper@globex.example',
     name: 'Grace Hopper',
@@ -290,6 +290,8 @@ export async function start({
   rateLimit = 100,
   rateWindowMs = 60_000,
   graceMs = 24 * 3_600_000,
+  authFailureLimit = 30,
+  authFailureWindowMs = 10_000,
 } = {}) {
   const data = seed();
   const started = Date.now();
@@ -311,11 +313,11 @@ export async function start({
   const graceKey = issueKey(data.grace.id, 'default', false);
 
   /** Fixed window per bucket; `count: false` only reads it. */
-  function bucket(name, limit, count) {
+  function bucket(name, limit, count, windowMs = rateWindowMs) {
     const now = Date.now();
     let b = buckets.get(name);
     if (!b || now >= b.resetAt) {
-      b = { used: 0, resetAt: now + rateWindowMs };
+      b = { used: 0, resetAt: now + windowMs };
       buckets.set(name, b);
     }
     const allowed = b.used < limit;
@@ -330,8 +332,9 @@ export async function start({
       retryAfter: Math.max(1, Math.ceil((b.resetAt - now) / 1000)),
     };
   }
-  const failureLimit = Math.max(100, rateLimit * 10);
-  const ipOf = (req) => req.socket.remoteAddress ?? 'unknown';
+  // Failed authentications are counted per client address (brute-force throttling), apart from the keys' limits.
+  const failures = (req, count) =>
+    bucket(`ip:${req.socket.remoteAddress ?? 'unknown'}`, authFailureLimit, count, authFailureWindowMs);
 
   /** Who the request is, or why not: {key, user, deprecated?} | {fail: 'missing'|'invalid'}. */
   function authenticate(req, needsUser) {
@@ -460,14 +463,14 @@ export async function start({
     // The gateway: health and preflights pass without credentials; everything else, known or
     // not, is authenticated before the service sees it (an unknown path with bad credentials is 401).
     if (route?.auth === 'none') {
-      Object.assign(res.gk, bucket(`ip:${ipOf(req)}`, failureLimit, false).headers);
+      Object.assign(res.gk, failures(req, false).headers);
       return route.run({ req, res, url, params: route.path.exec(url.pathname).slice(1).map(decode) });
     }
     const who = authenticate(req, route ? route.auth === 'user' : true);
     if (who.fail) {
-      const failures = bucket(`ip:${ipOf(req)}`, failureLimit, true);
-      Object.assign(res.gk, failures.headers);
-      if (!failures.allowed) return tooMany(res, failures.retryAfter, 'authentication failures from this address');
+      const failed = failures(req, true);
+      Object.assign(res.gk, failed.headers);
+      if (!failed.allowed) return tooMany(res, failed.retryAfter, 'failed authentications from this address');
       return unauthorized(res, who);
     }
     const limit = bucket(`key:${who.key.id}`, rateLimit, true);

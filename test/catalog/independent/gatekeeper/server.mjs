@@ -16,6 +16,7 @@ const ALLOWED_HEADERS = ['authorization', 'x-user-id', 'content-type'];
 const ALLOWED_METHODS = ['GET', 'POST', 'PATCH', 'OPTIONS'];
 const STATUSES = ['draft', 'scheduled', 'running', 'paused', 'completed'];
 const INVITERS = new Set(['owner', 'admin']);
+const ROLES = ['owner', 'admin', 'developer', 'billing', 'viewer'];
 
 // ---------------------------------------------------------------- credentials
 
@@ -368,15 +369,21 @@ export async function start({
     return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : `req_${hex(20)}`;
   };
 
-  function send(res, status, body, headers = {}) {
+  function send(res, status, body, headers = {}, type = 'application/json') {
     const text = body === undefined ? '' : JSON.stringify(body);
     res.writeHead(status, {
       ...res.gk,
       ...headers,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(body === undefined ? {} : { 'Content-Type': type }),
       'Content-Length': Buffer.byteLength(text),
     });
     res.end(text);
+  }
+
+  /** The gateway's own refusals (401, 403, 429): RFC 9457 problem details, `detail` the message. */
+  function problem(res, status, title, detail, extra, headers) {
+    const body = { type: 'about:blank', title, status, detail, ...extra, request_id: res.gk['X-Request-Id'] };
+    send(res, status, body, headers, 'application/problem+json');
   }
 
   function unauthorized(res, why) {
@@ -385,16 +392,16 @@ export async function start({
     const challenge = missing
       ? 'Bearer realm="api"'
       : 'Bearer realm="api", error="invalid_token", error_description="The access token is invalid"';
-    send(
+    problem(
       res,
       401,
+      'Unauthorized',
+      'Invalid authentication credentials',
       {
-        detail: 'Invalid authentication credentials',
         error: missing ? 'unauthorized' : 'invalid_token',
         error_description: missing
           ? 'Send Authorization: Bearer <API key> and X-User-ID: <user id>'
           : 'The API key is invalid, revoked or expired, or does not belong to the user in X-User-ID',
-        request_id: res.gk['X-Request-Id'],
       },
       { 'WWW-Authenticate': challenge },
     );
@@ -495,23 +502,22 @@ export async function start({
   }
 
   function tooMany(res, retryAfter, what) {
-    send(
-      res,
-      429,
-      { detail: `Rate limit exceeded: too many ${what}`, error: 'rate_limited', request_id: res.gk['X-Request-Id'] },
-      { 'Retry-After': String(retryAfter) },
-    );
+    problem(res, 429, 'Too Many Requests', `Rate limit exceeded: too many ${what}`, { error: 'rate_limited' }, {
+      'Retry-After': String(retryAfter),
+    });
   }
 
   const invalid = (res, issues) => send(res, 422, { detail: issues });
   const notFound = (res, what) => send(res, 404, { detail: `${what} not found` });
   const orgOf = (who) => who.user.default_org_id;
 
-  function health({ res }) {
-    send(res, 200, {
-      status: 'ok',
-      version: VERSION,
-      uptime_seconds: Math.floor((Date.now() - started) / 1000),
+  /** Health needs no credentials; a caller whose credentials are valid also sees the multi-user figures. */
+  function health({ req, res }) {
+    const who = req.headers['authorization'] === undefined ? { fail: 'missing' } : authenticate(req, false);
+    const open = { status: 'ok', version: VERSION, uptime_seconds: Math.floor((Date.now() - started) / 1000) };
+    if (who.fail) return send(res, 200, open);
+    return send(res, 200, {
+      ...open,
       multi_user: true,
       users: data.users.size,
       resource_usage: { cpu_percent: 12, memory_percent: 50 },
@@ -539,7 +545,7 @@ export async function start({
         if (!ALLOWED_HEADERS.includes(h))
           issues.push(issue(['header', 'Access-Control-Request-Headers'], `Header ${h} is not allowed`, 'enum'));
       if (issues.length && validationBody) return send(res, 422, { detail: issues }, headers);
-      return send(res, 200, {}, headers);
+      return send(res, 204, undefined, headers);
     };
   }
 
@@ -663,20 +669,17 @@ export async function start({
     const issues = validateBody(body, INVITE);
     if (issues.length === 0 && !EMAIL.test(body.email.trim()))
       issues.push(issue(['body', 'email'], 'value is not a valid email address', 'value_error'));
-    if (issues.length === 0 && body.role.trim() === '')
-      issues.push(issue(['body', 'role'], 'String should have at least 1 character', 'string_too_short'));
+    if (issues.length === 0 && !ROLES.includes(body.role.trim().toLowerCase()))
+      issues.push(issue(['body', 'role'], `Input should be ${ROLES.map((r) => `'${r}'`).join(', ')}`, 'enum'));
     if (issues.length) return invalid(res, issues);
     const org = data.orgs.get(params[0]);
     const role = org ? who.user.roles.get(org.id) : undefined;
     // An organization the caller is not a member of does not exist for them.
     if (!org || role === undefined) return notFound(res, 'Organization');
     if (!INVITERS.has(role))
-      return send(
-        res,
-        403,
-        { detail: `Your role (${role}) may not invite members`, error: 'insufficient_scope' },
-        { 'WWW-Authenticate': 'Bearer realm="api", error="insufficient_scope", scope="org:invite"' },
-      );
+      return problem(res, 403, 'Forbidden', `Your role (${role}) may not invite members`, { error: 'insufficient_scope' }, {
+        'WWW-Authenticate': 'Bearer realm="api", error="insufficient_scope", scope="org:invite"',
+      });
     const email = body.email.trim().toLowerCase();
     const slot = `${org.id}|${email}`;
     const pending = invites.get(slot);
@@ -686,7 +689,7 @@ export async function start({
     const invite = {
       id: `inv_${hex(16)}`,
       email,
-      role: body.role,
+      role: body.role.trim().toLowerCase(),
       expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString(),
     };
     // The token is shown once, in this answer; only its hash is kept.

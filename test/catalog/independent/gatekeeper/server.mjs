@@ -2,7 +2,7 @@
 // from the contract text alone, as a multi-tenant service behind an auth gateway. Its choices are
 // about identity, credentials and access: see CHOICES.md beside this file.
 //
-// Run:    node server.mjs [--host H] [--port P] [--rate-limit N] [--rate-window-s S]
+// Run:    node server.mjs [--host H] [--port P] [--rate-limit N] [--rate-window-s S] [--grace-s S]
 //         prints `listening http://HOST:PORT` then `fixtures {json}`.
 // Import: `start({ host, port, rateLimit, rateWindowMs, graceMs })` -> { url, fixtures, close() }.
 import http from 'node:http';
@@ -770,6 +770,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     port: Number(arg('port', 0)),
     rateLimit: Number(arg('rate-limit', 100)),
     rateWindowMs: Number(arg('rate-window-s', 60)) * 1000,
+    graceMs: Number(arg('grace-s', 86_400)) * 1000,
   });
   process.stdout.write(`listening ${s.url}\nfixtures ${JSON.stringify(s.fixtures)}\n`);
 }

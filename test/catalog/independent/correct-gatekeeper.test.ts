@@ -32,6 +32,7 @@ type Start = (o: {
 // here, so the auth suite's 401s wait for it a fraction of a second.
 const THROTTLE = { authFailureWindowMs: 300 };
 type Fixtures = LoopbackServer['fixtures'] & {
+  spare_api_key: { id: string; key: string };
   member_org_id: string;
   other_user: { user_id: string; api_key: string; api_key_id: string; recipient_list_id: string };
 };
@@ -43,7 +44,7 @@ describe('the runner against the independent gatekeeper implementation', () => {
   });
   const server = loopbackServers(startGatekeeper as Start);
 
-  it('keeps its own identity rules: lenient Bearer, canonical user ids, tenants apart, a grace period', async () => {
+  it('keeps its own identity rules: lenient Bearer, canonical user ids, tenants apart, read-only keys, a grace period', async () => {
     const s = await server({ graceMs: 60_000, ...THROTTLE });
     const f = s.fixtures as Fixtures;
     const get = (path: string, authorization: string, userId: string) =>
@@ -64,6 +65,8 @@ describe('the runner against the independent gatekeeper implementation', () => {
     const post = (path: string, body: unknown) =>
       fetch(`${s.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
     expect((await post(`/recipient-lists/${f.other_user.recipient_list_id}/recipients`, { phone_number: '+1' })).status).toBe(404);
+    const readOnly = { ...headers, authorization: `Bearer ${f.spare_api_key.key}` };
+    expect((await fetch(`${s.url}/campaign`, { method: 'POST', headers: readOnly, body: '{}' })).status).toBe(403);
     expect((await post(`/orgs/${f.member_org_id}/invites`, { email: 'a@b.example', role: 'developer' })).status).toBe(403);
     expect((await post(`/orgs/${f.org_id}/invites`, { email: ' New@B.example ', role: 'developer' })).status).toBe(201);
     expect((await post(`/orgs/${f.org_id}/invites`, { email: 'new@b.example', role: 'viewer' })).status).toBe(409);

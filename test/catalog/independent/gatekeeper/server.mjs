@@ -305,7 +305,9 @@ export async function start({
   const issueKey = (userId, name, legacy) => {
     const id = `ak_${hex(16)}`;
     const secret = legacy ? `vk_${hex(40)}` : newV2Key();
-    keys.set(id, { id, name, user_id: userId, legacy, created_at: new Date().toISOString() });
+    // A legacy key is read-only (scope `read`); a v2 key may read and write.
+    const scopes = legacy ? ['read'] : ['read', 'write'];
+    keys.set(id, { id, name, user_id: userId, legacy, scopes, created_at: new Date().toISOString() });
     secrets.set(sha256(secret).toString('hex'), { key_id: id, expires_at: null });
     return { id, secret };
   };
@@ -485,6 +487,10 @@ export async function start({
     if (who.deprecated) res.gk['Deprecation'] = `@${Math.floor(Date.now() / 1000)}`;
     if (who.deprecated) res.gk['Sunset'] = new Date(who.deprecated).toUTCString();
     if (!limit.allowed) return tooMany(res, limit.retryAfter, 'requests for this API key');
+    if (req.method !== 'GET' && !who.key.scopes.includes('write'))
+      return problem(res, 403, 'Forbidden', 'This API key is read-only', { error: 'insufficient_scope' }, {
+        'WWW-Authenticate': 'Bearer realm="api", error="insufficient_scope", scope="write"',
+      });
     if (!route) {
       if (candidates.length)
         return send(res, 405, { detail: 'Method Not Allowed' }, { Allow: candidates.map((r) => r.method).join(', ') });
@@ -726,6 +732,7 @@ export async function start({
     secrets.set(sha256(secret).toString('hex'), { key_id: key.id, expires_at: null });
     const upgraded = key.legacy;
     key.legacy = false;
+    key.scopes = ['read', 'write'];
     return send(res, 200, { key: secret, id: key.id, name: key.name, upgraded });
   }
 

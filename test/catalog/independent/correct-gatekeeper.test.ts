@@ -61,13 +61,21 @@ describe('the runner against the independent gatekeeper implementation', () => {
     expect(denied.headers.get('www-authenticate')).toBe(
       'Bearer realm="api", error="invalid_token", error_description="The access token is invalid"',
     );
-    const headers = { authorization: `Bearer ${f.api_key}`, 'x-user-id': f.user_id, 'content-type': 'application/json' };
+    const headers = {
+      authorization: `Bearer ${f.api_key}`,
+      'x-user-id': f.user_id,
+      'content-type': 'application/json',
+    };
     const post = (path: string, body: unknown) =>
       fetch(`${s.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-    expect((await post(`/recipient-lists/${f.other_user.recipient_list_id}/recipients`, { phone_number: '+1' })).status).toBe(404);
+    expect(
+      (await post(`/recipient-lists/${f.other_user.recipient_list_id}/recipients`, { phone_number: '+1' })).status,
+    ).toBe(404);
     const readOnly = { ...headers, authorization: `Bearer ${f.spare_api_key.key}` };
     expect((await fetch(`${s.url}/campaign`, { method: 'POST', headers: readOnly, body: '{}' })).status).toBe(403);
-    expect((await post(`/orgs/${f.member_org_id}/invites`, { email: 'a@b.example', role: 'developer' })).status).toBe(403);
+    expect((await post(`/orgs/${f.member_org_id}/invites`, { email: 'a@b.example', role: 'developer' })).status).toBe(
+      403,
+    );
     expect((await post(`/orgs/${f.org_id}/invites`, { email: ' New@B.example ', role: 'developer' })).status).toBe(201);
     expect((await post(`/orgs/${f.org_id}/invites`, { email: 'new@b.example', role: 'viewer' })).status).toBe(409);
     const regen = await fetch(`${s.url}/api-keys/api-keys/${f.api_key_id}/regenerate`, {

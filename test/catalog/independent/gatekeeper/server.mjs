@@ -102,7 +102,11 @@ function seed() {
   return { users, orgs, assistants, calls, lists, ada, grace, orgA, orgB };
 }
 
-const hex = (n) => crypto.randomBytes(Math.ceil(n / 2)).toString('hex').slice(0, n);
+const hex = (n) =>
+  crypto
+    .randomBytes(Math.ceil(n / 2))
+    .toString('hex')
+    .slice(0, n);
 
 function assistant(orgId, i) {
   return {
@@ -192,7 +196,9 @@ const TYPES = {
   integer: (v) => (Number.isInteger(v) ? null : ['Input should be a valid integer', 'int_type']),
   boolean: (v) => (typeof v === 'boolean' ? null : ['Input should be a valid boolean', 'bool_type']),
   object: (v) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v) ? null : ['Input should be a valid dictionary', 'dict_type'],
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? null
+      : ['Input should be a valid dictionary', 'dict_type'],
   array: (v) => (Array.isArray(v) ? null : ['Input should be a valid list', 'list_type']),
 };
 
@@ -275,11 +281,14 @@ function queryInt(params, name, fallback, min, out) {
   if (all.length === 0) return fallback;
   const raw = all[all.length - 1];
   if (!/^\d{1,15}$/.test(raw)) {
-    out.push(issue(['query', name], 'Input should be a valid integer, unable to parse string as an integer', 'int_parsing'));
+    out.push(
+      issue(['query', name], 'Input should be a valid integer, unable to parse string as an integer', 'int_parsing'),
+    );
     return fallback;
   }
   const n = Number(raw);
-  if (n < min) out.push(issue(['query', name], `Input should be greater than or equal to ${min}`, 'greater_than_equal'));
+  if (n < min)
+    out.push(issue(['query', name], `Input should be greater than or equal to ${min}`, 'greater_than_equal'));
   return n;
 }
 
@@ -353,7 +362,8 @@ export async function start({
     const sent = req.headers['x-user-id'];
     // The user id must name the key's owner when required, and when sent at all (bearer-only operations included).
     if (needsUser || sent !== undefined) {
-      if (sent === undefined || sent.trim() === '') return { fail: needsUser ? 'missing' : 'invalid', what: 'no X-User-ID' };
+      if (sent === undefined || sent.trim() === '')
+        return { fail: needsUser ? 'missing' : 'invalid', what: 'no X-User-ID' };
       if (canonicalUserId(sent) !== user.id) return { fail: 'invalid', what: 'the key does not belong to that user' };
     }
     return { key, user, deprecated: found.expires_at };
@@ -462,7 +472,8 @@ export async function start({
       ...(origin
         ? {
             'Access-Control-Allow-Origin': origin,
-            'Access-Control-Expose-Headers': 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id',
+            'Access-Control-Expose-Headers':
+              'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id',
             Vary: 'Origin',
           }
         : {}),
@@ -488,9 +499,16 @@ export async function start({
     if (who.deprecated) res.gk['Sunset'] = new Date(who.deprecated).toUTCString();
     if (!limit.allowed) return tooMany(res, limit.retryAfter, 'requests for this API key');
     if (req.method !== 'GET' && !who.key.scopes.includes('write'))
-      return problem(res, 403, 'Forbidden', 'This API key is read-only', { error: 'insufficient_scope' }, {
-        'WWW-Authenticate': 'Bearer realm="api", error="insufficient_scope", scope="write"',
-      });
+      return problem(
+        res,
+        403,
+        'Forbidden',
+        'This API key is read-only',
+        { error: 'insufficient_scope' },
+        {
+          'WWW-Authenticate': 'Bearer realm="api", error="insufficient_scope", scope="write"',
+        },
+      );
     if (!route) {
       if (candidates.length)
         return send(res, 405, { detail: 'Method Not Allowed' }, { Allow: candidates.map((r) => r.method).join(', ') });
@@ -500,7 +518,8 @@ export async function start({
     let body;
     if (req.method === 'POST' || req.method === 'PATCH') {
       const read = await readBody(req);
-      if (read.tooLarge) return send(res, 413, { detail: 'Request body too large (limit 1 MiB)' }, { Connection: 'close' });
+      if (read.tooLarge)
+        return send(res, 413, { detail: 'Request body too large (limit 1 MiB)' }, { Connection: 'close' });
       if (read.invalid) return send(res, 422, { detail: [issue(['body'], 'JSON decode error', 'json_invalid')] });
       body = read.value;
     }
@@ -508,9 +527,16 @@ export async function start({
   }
 
   function tooMany(res, retryAfter, what) {
-    problem(res, 429, 'Too Many Requests', `Rate limit exceeded: too many ${what}`, { error: 'rate_limited' }, {
-      'Retry-After': String(retryAfter),
-    });
+    problem(
+      res,
+      429,
+      'Too Many Requests',
+      `Rate limit exceeded: too many ${what}`,
+      { error: 'rate_limited' },
+      {
+        'Retry-After': String(retryAfter),
+      },
+    );
   }
 
   const invalid = (res, issues) => send(res, 422, { detail: issues });
@@ -683,9 +709,16 @@ export async function start({
     // An organization the caller is not a member of does not exist for them.
     if (!org || role === undefined) return notFound(res, 'Organization');
     if (!INVITERS.has(role))
-      return problem(res, 403, 'Forbidden', `Your role (${role}) may not invite members`, { error: 'insufficient_scope' }, {
-        'WWW-Authenticate': 'Bearer realm="api", error="insufficient_scope", scope="org:invite"',
-      });
+      return problem(
+        res,
+        403,
+        'Forbidden',
+        `Your role (${role}) may not invite members`,
+        { error: 'insufficient_scope' },
+        {
+          'WWW-Authenticate': 'Bearer realm="api", error="insufficient_scope", scope="org:invite"',
+        },
+      );
     const email = body.email.trim().toLowerCase();
     const slot = `${org.id}|${email}`;
     const pending = invites.get(slot);
@@ -737,7 +770,10 @@ export async function start({
   }
 
   function protectedRoute({ res, who }) {
-    return send(res, 200, { message: `Hello, ${who.user.id}! You reached a protected endpoint.`, user_id: who.user.id });
+    return send(res, 200, {
+      message: `Hello, ${who.user.id}! You reached a protected endpoint.`,
+      user_id: who.user.id,
+    });
   }
 
   await new Promise((resolve) => server.listen(port, host, resolve));
@@ -754,7 +790,12 @@ export async function start({
     channels: [...CHANNELS],
     spare_api_key: { id: spare.id, key: spare.secret },
     member_org_id: data.orgB.id,
-    other_user: { user_id: data.grace.id, api_key: graceKey.secret, api_key_id: graceKey.id, recipient_list_id: listB.id },
+    other_user: {
+      user_id: data.grace.id,
+      api_key: graceKey.secret,
+      api_key_id: graceKey.id,
+      recipient_list_id: listB.id,
+    },
   };
   return {
     url,

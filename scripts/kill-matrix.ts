@@ -84,7 +84,17 @@ interface Loopback {
 }
 
 /** The correct servers that must show no failure on any seed: the reference and the independent ones. */
-const CORRECT = ['strict', 'lenient', 'fastapi-like', 'express-like', 'pairing', 'ledger', 'records', 'wire'];
+const CORRECT = [
+  'strict',
+  'lenient',
+  'fastapi-like',
+  'express-like',
+  'pairing',
+  'ledger',
+  'records',
+  'wire',
+  'gatekeeper',
+];
 
 async function startCorrect(name: string, rate: { rateLimit: number; rateWindowMs: number }): Promise<Loopback> {
   if (name === 'reference') {

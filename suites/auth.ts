@@ -454,10 +454,23 @@ export const bearerOnly = defineCheck({
   },
 });
 
+/**
+ * Is `found` the user id sent, as a server may write it back? The whitespace around the value is
+ * not part of it (RFC 9110 5.5), and a UUID (RFC 9562 4: case-insensitive on input) or an e-mail
+ * address (used case-insensitively by identity providers) may come back in another case: a server
+ * that keeps user ids canonical echoes the canonical form of the id it was sent.
+ */
+function isUserId(sent: string, found: string, contains: boolean): boolean {
+  const id = sent.trim();
+  const caseless = /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i.test(id) || /^[^\s@]+@[^\s@]+$/.test(id);
+  const [want, have] = caseless ? [id.toLowerCase(), found.toLowerCase()] : [id, found];
+  return contains ? have.includes(want) : have === want;
+}
+
 export const protectedEchoesUserId = defineCheck({
   id: 'auth.protected-echoes-user-id',
   suite: 'auth',
-  rule: 'GET /protected answers with `user_id` equal to the X-User-ID sent and a `message` that contains it',
+  rule: 'GET /protected answers with `user_id` equal to the X-User-ID sent and a `message` that contains it (a UUID or e-mail user id in any case, whitespace around it ignored)',
   contractRef: '4.12',
   severity: 'minor',
   appliesTo: (op) => {
@@ -488,7 +501,7 @@ export const protectedEchoesUserId = defineCheck({
       return findings.outcome('');
     }
     const body = res.json as { user_id?: unknown; message?: unknown } | undefined;
-    if (body?.user_id !== userId) {
+    if (typeof body?.user_id !== 'string' || !isUserId(userId, body.user_id, false)) {
       findings.add(
         fail(
           ctx,
@@ -501,7 +514,7 @@ export const protectedEchoesUserId = defineCheck({
         ),
       );
     }
-    if (typeof body?.message !== 'string' || !body.message.includes(userId)) {
+    if (typeof body?.message !== 'string' || !isUserId(userId, body.message, true)) {
       findings.add(
         fail(
           ctx,

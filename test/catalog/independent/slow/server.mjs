@@ -578,20 +578,28 @@ async function work(ctx, req, found, url, body) {
   return reply;
 }
 
-/** Keep-alive: idle connections closed after `idleMs` with no hint; `Connection: close` on the Nth answer. */
-function connectionPolicy(server, idleMs, maxPerConnection) {
+/**
+ * Keep-alive: idle connections closed after `idleMs` with no hint; `Connection: close` on the Nth
+ * answer. `finLagMs` models the network between client and server (0 on loopback): the close
+ * reaches the client `finLagMs` after the server closed, and a request the client sends in between
+ * crosses it and is dropped unanswered (the keep-alive race of RFC 9112 9.3.1).
+ */
+function connectionPolicy(server, idleMs, maxPerConnection, finLagMs) {
   const perSocket = new WeakMap();
   server.keepAliveTimeout = 0; // our own timer, so that no Keep-Alive: timeout= hint is sent
-  server.on('connection', (socket) => perSocket.set(socket, { served: 0, open: 0, idle: undefined }));
+  server.on('connection', (socket) => perSocket.set(socket, { served: 0, open: 0, idleSince: 0, idle: undefined }));
   server.on('request', (req, res) => {
     const s = perSocket.get(req.socket);
     if (!s) return;
     clearTimeout(s.idle);
+    if (s.open === 0 && s.served > 0 && Date.now() - s.idleSince >= idleMs) return void req.socket.destroy();
     s.served++;
     s.open++;
     res.on('close', () => {
       s.open--;
-      if (s.open === 0 && !req.socket.destroyed) s.idle = setTimeout(() => req.socket.destroy(), idleMs);
+      if (s.open > 0 || req.socket.destroyed) return;
+      s.idleSince = Date.now();
+      s.idle = setTimeout(() => req.socket.destroy(), idleMs + finLagMs);
     });
   });
   return (res) => {
@@ -603,7 +611,7 @@ function connectionPolicy(server, idleMs, maxPerConnection) {
 /**
  * Starts the server. Options: host, port, rateLimit (100), rateWindowMs (60000), latencyScale (1:
  * the delays of CHOICES.md; 0 none), seed (the delays' generator), maxInFlight (4), keepAliveMs
- * (2000), maxRequestsPerConnection (100), streamPieces (3), callEveryMs (a new call in the log,
+ * (2000), maxRequestsPerConnection (100), streamPieces (3), finLagMs (0: loopback), callEveryMs (a new call in the log,
  * 15000 x latencyScale; 0 none).
  */
 export async function start(options = {}) {
@@ -618,6 +626,7 @@ export async function start(options = {}) {
     keepAliveMs: 2000,
     maxRequestsPerConnection: 100,
     streamPieces: 3,
+    finLagMs: 0,
     ...options,
   };
   const store = newStore();
@@ -628,9 +637,10 @@ export async function start(options = {}) {
     slots: slots(o.maxInFlight),
     windows: rateWindows(o.rateLimit, o.rateWindowMs),
     streamPieces: o.streamPieces,
-    connectionHeaders: connectionPolicy(server, o.keepAliveMs, o.maxRequestsPerConnection),
+    connectionHeaders: connectionPolicy(server, o.keepAliveMs, o.maxRequestsPerConnection, o.finLagMs),
   };
   server.on('request', (req, res) => {
+    if (req.socket.destroyed) return; // dropped by the keep-alive race (connectionPolicy)
     handle(ctx, req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });
       res.end();
@@ -669,6 +679,7 @@ async function main(argv) {
     seed: num('seed'),
     maxInFlight: num('max-in-flight'),
     keepAliveMs: num('keep-alive-ms'),
+    finLagMs: num('fin-lag-ms'),
   };
   const s = await start(Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)));
   process.stdout.write(`listening ${s.url}\nfixtures ${JSON.stringify(s.fixtures)}\n`);

@@ -36,7 +36,9 @@ function racingConnection(socket: Socket): void {
       const idle = Date.now() - lastAnswer;
       if (mode === 'second' ? served > 1 : idle >= SERVER_IDLE_MS) return void socket.destroy();
       lastAnswer = Date.now();
-      socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\n{}');
+      socket.write(
+        'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\n{}',
+      );
     }
   });
   socket.on('error', () => undefined);

@@ -216,21 +216,29 @@ function issue(loc, type, msg) {
 }
 
 function checkField(loc, v, kind, range) {
-  if (kind === 'string') return typeof v === 'string' ? [] : [issue(loc, 'string_type', 'Input should be a valid string')];
-  if (kind === 'bool') return typeof v === 'boolean' ? [] : [issue(loc, 'bool_type', 'Input should be a valid boolean')];
+  if (kind === 'string')
+    return typeof v === 'string' ? [] : [issue(loc, 'string_type', 'Input should be a valid string')];
+  if (kind === 'bool')
+    return typeof v === 'boolean' ? [] : [issue(loc, 'bool_type', 'Input should be a valid boolean')];
   if (kind === 'object') return isObj(v) ? [] : [issue(loc, 'dict_type', 'Input should be a valid dictionary')];
   if (kind === 'int') {
     if (!isInt(v)) return [issue(loc, 'int_type', 'Input should be a valid integer')];
-    if (range && v < range[0]) return [issue(loc, 'greater_than_equal', `Input should be greater than or equal to ${range[0]}`)];
-    if (range && v > range[1]) return [issue(loc, 'less_than_equal', `Input should be less than or equal to ${range[1]}`)];
+    if (range && v < range[0])
+      return [issue(loc, 'greater_than_equal', `Input should be greater than or equal to ${range[0]}`)];
+    if (range && v > range[1])
+      return [issue(loc, 'less_than_equal', `Input should be less than or equal to ${range[1]}`)];
     return [];
   }
   if (kind === 'speech') return checkSpeech(loc, v);
   if (kind === 'recipients') return checkRecipients(loc, v);
   if (kind === 'status')
-    return STATUSES.includes(v) ? [] : [issue(loc, 'enum', `Input should be ${STATUSES.map((s) => `'${s}'`).join(', ')}`)];
+    return STATUSES.includes(v)
+      ? []
+      : [issue(loc, 'enum', `Input should be ${STATUSES.map((s) => `'${s}'`).join(', ')}`)];
   if (kind === 'channel')
-    return CHANNELS.includes(v) ? [] : [issue(loc, 'enum', `Input should be ${CHANNELS.map((s) => `'${s}'`).join(' or ')}`)];
+    return CHANNELS.includes(v)
+      ? []
+      : [issue(loc, 'enum', `Input should be ${CHANNELS.map((s) => `'${s}'`).join(' or ')}`)];
   return [];
 }
 
@@ -371,7 +379,9 @@ function queryInt(q, name, dflt, issues) {
   if (raw.length === 0) return dflt;
   const v = raw[raw.length - 1];
   if (!/^[+-]?\d+$/.test(v.trim())) {
-    issues.push(issue(['query', name], 'int_parsing', 'Input should be a valid integer, unable to parse string as an integer'));
+    issues.push(
+      issue(['query', name], 'int_parsing', 'Input should be a valid integer, unable to parse string as an integer'),
+    );
     return dflt;
   }
   const n = Number(v);
@@ -424,7 +434,13 @@ function regenerate(store, keyId, user) {
 function me(store) {
   const { fx } = store;
   return {
-    user: { id: fx.user_id, idp_user_id: 'idp|5f1c', email: 'owner@example.com', name: 'Owner', default_org_id: fx.org_id },
+    user: {
+      id: fx.user_id,
+      idp_user_id: 'idp|5f1c',
+      email: 'owner@example.com',
+      name: 'Owner',
+      default_org_id: fx.org_id,
+    },
     orgs: [{ id: fx.org_id, name: 'Example', slug: 'example', role: 'owner', contact_email: 'owner@example.com' }],
     default_org_id: fx.org_id,
   };
@@ -435,28 +451,67 @@ function me(store) {
  * `bearer`, `none`), handler(store, params, body, query, user)].
  */
 const ROUTES = [
-  ['GET', /^\/health$/, 'none', 'none', () => ({ status: 200, body: { status: 'ok', multi_user: true, resource_usage: { cpu_percent: 50 } } })],
+  [
+    'GET',
+    /^\/health$/,
+    'none',
+    'none',
+    () => ({ status: 200, body: { status: 'ok', multi_user: true, resource_usage: { cpu_percent: 50 } } }),
+  ],
   ['GET', /^\/calls$/, 'list', 'full', (s, p, b, q) => listCalls(s, q)],
   ['GET', /^\/assistants$/, 'list', 'full', (s) => ({ status: 200, body: s.assistants })],
   ['GET', /^\/users\/me$/, 'read', 'full', (s) => ({ status: 200, body: me(s) })],
-  ['GET', /^\/protected$/, 'read', 'full', (s, p, b, q, u) => ({ status: 200, body: { message: `Hello, ${u}! You reached a protected endpoint.`, user_id: u } })],
-  ['POST', /^\/campaign$/, 'write', 'full', (s, p, b) => {
-    const issues = validate(b, CREATE, CREATE_REQUIRED);
-    return issues.length ? invalid(issues) : { status: 200, body: record(createCampaign(s, b)) };
-  }],
-  ['GET', /^\/campaign\/([^/]+)$/, 'read', 'full', (s, [id]) => {
-    const c = s.campaigns.get(id);
-    return c ? { status: 200, body: { campaign: record(c), counts: counts(c), calls: [] } } : notFound;
-  }],
-  ['PATCH', /^\/campaign\/([^/]+)$/, 'write', 'full', (s, [id], b) => {
-    const issues = validate(b, UPDATE);
-    if (issues.length) return invalid(issues);
-    const c = s.campaigns.get(id);
-    return c ? { status: 200, body: record(updateCampaign(c, b), OMITTED_ON_UPDATE) } : notFound;
-  }],
+  [
+    'GET',
+    /^\/protected$/,
+    'read',
+    'full',
+    (s, p, b, q, u) => ({
+      status: 200,
+      body: { message: `Hello, ${u}! You reached a protected endpoint.`, user_id: u },
+    }),
+  ],
+  [
+    'POST',
+    /^\/campaign$/,
+    'write',
+    'full',
+    (s, p, b) => {
+      const issues = validate(b, CREATE, CREATE_REQUIRED);
+      return issues.length ? invalid(issues) : { status: 200, body: record(createCampaign(s, b)) };
+    },
+  ],
+  [
+    'GET',
+    /^\/campaign\/([^/]+)$/,
+    'read',
+    'full',
+    (s, [id]) => {
+      const c = s.campaigns.get(id);
+      return c ? { status: 200, body: { campaign: record(c), counts: counts(c), calls: [] } } : notFound;
+    },
+  ],
+  [
+    'PATCH',
+    /^\/campaign\/([^/]+)$/,
+    'write',
+    'full',
+    (s, [id], b) => {
+      const issues = validate(b, UPDATE);
+      if (issues.length) return invalid(issues);
+      const c = s.campaigns.get(id);
+      return c ? { status: 200, body: record(updateCampaign(c, b), OMITTED_ON_UPDATE) } : notFound;
+    },
+  ],
   ['POST', /^\/recipient-lists\/([^/]+)\/recipients$/, 'write', 'full', (s, [id], b) => addRecipient(s, id, b)],
   ['POST', /^\/orgs\/([^/]+)\/invites$/, 'write', 'full', (s, [id], b) => invite(s, id, b)],
-  ['POST', /^\/api-keys\/api-keys\/([^/]+)\/regenerate$/, 'write', 'bearer', (s, [id], b, q, u) => regenerate(s, id, u)],
+  [
+    'POST',
+    /^\/api-keys\/api-keys\/([^/]+)\/regenerate$/,
+    'write',
+    'bearer',
+    (s, [id], b, q, u) => regenerate(s, id, u),
+  ],
   ['OPTIONS', /^\/user-credentials\/user-credentials\/([^/]+)$/, 'reject', 'bearer', () => ({ status: 200, body: {} })],
   ['OPTIONS', /^\/logs\/chat-logs\/([^/]+)$/, 'reject', 'bearer', () => ({ status: 200, body: {} })],
   ['OPTIONS', /^\/logs\/chat-sessions$/, 'reject', 'bearer', () => ({ status: 200, body: {} })],
@@ -542,11 +597,13 @@ async function handle(ctx, req, res) {
   const kind = found.route ? found.route[2] : 'reject';
   const body = await readBody(req);
   // Health is answered at once, outside the queue and uncounted, with the window's headers as they stand.
-  if (kind === 'none') return answer(ctx, res, 200, found.route[4](ctx.store), ctx.windows.take(Date.now(), false).headers);
+  if (kind === 'none')
+    return answer(ctx, res, 200, found.route[4](ctx.store), ctx.windows.take(Date.now(), false).headers);
   await ctx.slots.acquire();
   try {
     const window = ctx.windows.take();
-    if (!window.ok) return await answer(ctx, res, 429, { detail: 'Rate limit exceeded: too many requests' }, window.headers);
+    if (!window.ok)
+      return await answer(ctx, res, 429, { detail: 'Rate limit exceeded: too many requests' }, window.headers);
     const reply = await work(ctx, req, found, url, body);
     const extra = req.method === 'OPTIONS' && reply.status === 200 ? CORS : {};
     return await answer(ctx, res, reply.status, reply.body, { ...window.headers, ...extra, ...(reply.headers ?? {}) });
@@ -564,7 +621,11 @@ async function work(ctx, req, found, url, body) {
   const user = authenticate(ctx.store, req, mode);
   if (user === undefined) {
     await sleep(ctx.latency.delay('reject'));
-    return { status: 401, body: { detail: 'Invalid authentication credentials' }, headers: { 'WWW-Authenticate': 'Bearer' } };
+    return {
+      status: 401,
+      body: { detail: 'Invalid authentication credentials' },
+      headers: { 'WWW-Authenticate': 'Bearer' },
+    };
   }
   if (body.tooLarge) return { status: 413, body: { detail: 'Request body too large' } };
   let parsed = { value: undefined };
@@ -647,7 +708,10 @@ export async function start(options = {}) {
     });
   });
   const every = o.callEveryMs ?? 15_000 * o.latencyScale;
-  const ticker = every > 0 ? setInterval(() => store.calls.unshift(seedCall(store.nextCall++, store.fx, Date.now())), every) : undefined;
+  const ticker =
+    every > 0
+      ? setInterval(() => store.calls.unshift(seedCall(store.nextCall++, store.fx, Date.now())), every)
+      : undefined;
   ticker?.unref();
   await new Promise((resolve) => server.listen(o.port, o.host, resolve));
   const { port } = server.address();

@@ -164,6 +164,7 @@ function runShared(options: CheckContextOptions): RunShared {
       apiKeys: credentials.apiKey ? [credentials.apiKey] : [],
       userIds: credentials.userId ? [credentials.userId] : [],
     });
+  const observations = new ObservationLog(secrets, options.events);
   const sending = new SendingPolicy({
     spec,
     transport,
@@ -175,6 +176,7 @@ function runShared(options: CheckContextOptions): RunShared {
     deadlineAt: options.deadlineAt,
     maxConsecutiveTransportErrors: options.maxConsecutiveTransportErrors ?? 8,
     onExchange: options.onExchange,
+    onResent: (operation, message) => observations.add({ id: 'transport.resent', operation, message }, 'runner'),
   });
   return {
     options,
@@ -186,7 +188,7 @@ function runShared(options: CheckContextOptions): RunShared {
     sending,
     matchOperation: operationMatcher(spec),
     headersFor: documentedHeaders(spec, credentials),
-    observations: new ObservationLog(secrets, options.events),
+    observations,
     evidence: evidenceOf(secrets, seed, options.validateRequest),
     state: { runs: options.runs ?? 25, lostCredentials: undefined },
   };

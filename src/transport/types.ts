@@ -50,6 +50,12 @@ export interface Exchange {
   response?: HttpResponse;
   /** Set when no complete response arrived. */
   error?: { code: TransportErrorCode; message: string };
+  /**
+   * Set when the request was sent twice: the first connection closed before any answer (a pooled
+   * connection the server had just closed) and the request, idempotent, was resent once on a new
+   * connection (RFC 9112 9.3.1). What closed the first one.
+   */
+  retried?: { code: TransportErrorCode; message: string };
   durationMs: number;
 }
 

@@ -346,6 +346,17 @@ async function readExchange(
   return exchange;
 }
 
+/** How long an idle pooled connection is kept when the server gives no Keep-Alive hint. */
+export const IDLE_KEEP_ALIVE_MS = 1_000;
+
+/** Methods whose request may be resent after the connection closed before any answer (RFC 9110 9.2.2). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
+
+const withRetry = (exchange: Exchange, retried: Exchange['retried']): Exchange => {
+  if (retried) exchange.retried = retried;
+  return exchange;
+};
+
 const tooLarge = (maxBodyBytes: number): NonNullable<Exchange['error']> => ({
   code: 'body_too_large',
   message: `the response body exceeded ${maxBodyBytes} bytes and was cut`,
@@ -366,7 +377,10 @@ export function createUndiciTransport(options: UndiciTransportOptions): Transpor
     connectTimeout: timeoutMs,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
-    keepAliveTimeout: 4_000,
+    // An idle connection is dropped after 1 s unless the server's Keep-Alive hint says longer:
+    // below the shortest common silent keep-alive (gunicorn's 2 s), so a request is not written
+    // on a connection the server is closing; a POST meeting that race could not be resent.
+    keepAliveTimeout: IDLE_KEEP_ALIVE_MS,
     maxResponseSize: -1,
   });
   const prefix = base.pathname === '/' ? '' : base.pathname;
@@ -391,24 +405,32 @@ export function createUndiciTransport(options: UndiciTransportOptions): Transpor
       if (activeBody) activeBody.destroy(deadline());
       else signal.emit('abort');
     }, timeoutMs);
+    const dispatch = () =>
+      pool.request({ method: wire.method as 'GET', path: target, headers, body: body ?? null, signal });
+    let retried: Exchange['retried'];
     try {
-      const response = await pool.request({
-        method: wire.method as 'GET',
-        path: target,
-        headers,
-        body: body ?? null,
-        signal,
-      });
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await dispatch();
+      } catch (error) {
+        // A pooled connection the server closed as the request went out (its idle timeout, its
+        // last request): nothing was answered. RFC 9112 9.3.1 lets a client resend an idempotent
+        // request once on a new connection; the exchange says so (never a non-idempotent one).
+        const code = classifyError(error, timedOut);
+        if (timedOut || code !== 'connection_reset' || !IDEMPOTENT.has(wire.method)) throw error;
+        retried = { code, message: describe(code, error, timeoutMs) };
+        response = await dispatch();
+      }
       activeBody = response.body;
       if (timedOut) {
         response.body.destroy(deadline());
         throw deadline();
       }
-      return await readExchange(wire, response, maxBodyBytes, started);
+      return withRetry(await readExchange(wire, response, maxBodyBytes, started), retried);
     } catch (error) {
       const code = classifyError(error, timedOut);
       const message = (!timedOut && tlsSentence(error, base)) || describe(code, error, timeoutMs);
-      return { request: wire, error: { code, message }, durationMs: performance.now() - started };
+      return withRetry({ request: wire, error: { code, message }, durationMs: performance.now() - started }, retried);
     } finally {
       cancelDeadline();
     }

@@ -39,6 +39,8 @@ export interface SendingOptions {
   /** Consecutive connection-level failures after which the run is aborted. */
   maxConsecutiveTransportErrors: number;
   onExchange: ((exchange: Exchange, checkId: string | undefined) => void) | undefined;
+  /** Hears a request the transport resent once (the connection closed before any answer): an observation. */
+  onResent?: (operation: string, message: string) => void;
 }
 
 /**
@@ -147,6 +149,7 @@ export class SendingPolicy {
     const exchange = await this.o.transport.send(request);
     if (pace) pacer.release(bucket);
     this.total++;
+    if (exchange.retried) this.countResent(exchange.retried.message, labelOf(request, op));
     this.o.events?.onRequest?.(this.total);
     this.o.onExchange?.(exchange, request.checkId);
     if (exchange.response) {
@@ -157,6 +160,15 @@ export class SendingPolicy {
     if (op) for (const listener of this.listeners) listener(exchange, op, request.checkId);
     this.countUnreachable(exchange);
     return exchange;
+  }
+
+  /** A request sent twice counts twice, and the report says why (evidence stays honest). */
+  private countResent(cause: string, label: string): void {
+    this.total++;
+    this.o.onResent?.(
+      label,
+      `${label}: the connection closed before any answer (${cause}); the idempotent request was resent once on a new connection (RFC 9112 9.3.1)`,
+    );
   }
 
   private countUnreachable(exchange: Exchange): void {

@@ -123,8 +123,9 @@ faulty servers of \`test/catalog/faults/\`); lenient but correct servers (coerci
 403 for a wrong user id, preflights answered by CORS middleware, other wordings of the 401 and 429
 details...) pass every check. Independent implementations written from the contract text alone
 (\`test/catalog/independent/\`: a strict and a lenient server, a FastAPI-like and an Express-like one,
-\`pairing\`, \`ledger\` with its own business rules, \`records\` with database-like data and \`wire\`
-with HTTP-level choices; each one's \`CHOICES.md\` says what it chose where the contract is silent)
+\`pairing\`, \`ledger\` with its own business rules, \`records\` with database-like data, \`wire\`
+with HTTP-level choices, \`gatekeeper\` with identity and credential choices and \`slow\` with latency
+and connection choices; each one's \`CHOICES.md\` says what it chose where the contract is silent)
 pass every suite with zero failures on every seed (\`npx tsx scripts/kill-matrix.ts --correct\`), and a catalogue of single breaches written to find what the
 runner misses is caught suite by suite; \`FINDINGS.md\` there records each miss and how it was
 resolved.

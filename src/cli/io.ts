@@ -4,7 +4,10 @@
  */
 import type { Writable } from 'node:stream';
 
-/** Exit statuses of vapc: 0 nothing failed, 1 a check (or lint) failed, 2 usage/config error or unreachable target. */
+/**
+ * Exit statuses of vapc: 0 nothing failed, 1 a check (or lint) failed, 2 usage/config/setup error,
+ * unreachable target, a fault of the tool, or a report that could not be written (docs/interface.md).
+ */
 export const ExitCode = { ok: 0, failed: 1, usage: 2 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

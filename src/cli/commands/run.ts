@@ -636,7 +636,7 @@ export function registerRunCommand(program: Command, ctx: CommandContext): void 
   program
     .command('run')
     .description(
-      'Run the conformance suite against an implementation of the contract (exit 0 pass, 1 a check failed, 2 usage/config error or unreachable)',
+      'Run the conformance suite against an implementation of the contract (exit 0 pass, 1 a check failed, 2 usage/config/setup error, unreachable, or a fault of the tool)',
     )
     .option('--base-url <url>', 'the server under test (env VAPC_BASE_URL); required unless --embedded')
     .option('--embedded', 'start the bundled reference server on a free loopback port and test it')

@@ -38,6 +38,7 @@ import {
   start as startIndependent,
 } from '../test/catalog/independent/with-faults/server.mjs';
 import type { CheckResult } from '../src/results/model.js';
+import type { LoopbackServer } from '../test/helpers/loopback-runs.js';
 
 interface Kill {
   fault: string;
@@ -82,18 +83,7 @@ interface Target {
   name: string;
   lenient: boolean;
   catches: readonly string[];
-  start(): Promise<{
-    url: string;
-    fixtures: {
-      api_key: string;
-      user_id: string;
-      org_id: string;
-      recipient_list_id: string;
-      api_key_id: string;
-      channels: readonly string[];
-    };
-    close(): Promise<void>;
-  }>;
+  start(): Promise<LoopbackServer>;
 }
 
 const LIMIT = { rateLimit: 1_000, rateWindowMs: 10_000 };

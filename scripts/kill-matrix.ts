@@ -19,6 +19,7 @@ import { runConformance } from '../src/runner/conformance.js';
 import { validateWireRequest } from '../src/checks/wire.js';
 import { referenceSpec, startReferenceServer, type ReferenceServerOptions } from '../src/server/index.js';
 import { checkOf, faults, type ServerFault } from '../test/catalog/faults/index.js';
+import type { LoopbackServer } from '../test/helpers/loopback-runs.js';
 
 /** Checks with outside effects (run only when asked), and the small window of the rate-limit checks. */
 const DESTRUCTIVE = new Set(['stateful.create-invite', 'stateful.regenerate-key']);
@@ -70,19 +71,6 @@ async function caught(fault: ServerFault, seed: number): Promise<string[]> {
   }
 }
 
-interface Loopback {
-  url: string;
-  fixtures: {
-    api_key: string;
-    user_id: string;
-    org_id: string;
-    recipient_list_id: string;
-    api_key_id: string;
-    channels: readonly string[];
-  };
-  close(): Promise<void>;
-}
-
 /** The correct servers that must show no failure on any seed: the reference and the independent ones. */
 const CORRECT = [
   'strict',
@@ -97,13 +85,13 @@ const CORRECT = [
   'slow',
 ];
 
-async function startCorrect(name: string, rate: { rateLimit: number; rateWindowMs: number }): Promise<Loopback> {
+async function startCorrect(name: string, rate: { rateLimit: number; rateWindowMs: number }): Promise<LoopbackServer> {
   if (name === 'reference') {
     const server = await startReferenceServer({ port: 0, host: '127.0.0.1', spec: await referenceSpec(), ...rate });
     return { url: server.url, fixtures: server.fixtures, close: () => server.close() };
   }
   const mod = (await import(`../test/catalog/independent/${name}/server.mjs`)) as {
-    start(o: object): Promise<Loopback>;
+    start(o: object): Promise<LoopbackServer>;
   };
   // slow: its delays at a quarter (realistic ones take 7 minutes over 5 seeds), a 300 ms network (FINDINGS.md).
   return mod.start(name === 'slow' ? { ...rate, latencyScale: 0.25, finLagMs: 300 } : rate);

@@ -81,21 +81,47 @@ function planPairsOn(plan: readonly PlanPair[]): (operation: string) => readonly
   };
 }
 
-/** Does the exchange's answer count as judged by its check? A 429 outside the ratelimit suite is a retry, not a verdict. */
+/**
+ * Does the exchange's answer count as judged by its check? Only an answer the one verdict path
+ * judged (`record.judged`: not a 429 retry, not an open rule, not a probe the check set aside), in
+ * a result that passed or failed.
+ */
 function judgedBy(
   record: ExchangeRecord,
   result: Pick<CheckResult, 'id' | 'status' | 'suite'> | undefined,
 ): CheckResult['status'] | undefined {
-  if (!result || result.id !== record.check) return undefined;
+  if (!result || result.id !== record.check || !record.judged) return undefined;
   if (record.status === 429 && result.suite !== 'ratelimit') return undefined;
   return result.status === 'passed' || result.status === 'failed' ? result.status : undefined;
+}
+
+/**
+ * The header cells a failed result's own failures name (a documented header the answer lacked: the
+ * answer did not carry it, so it touched no cell, but it was judged, and failed, on it).
+ */
+function failedHeaderCells(
+  record: ExchangeRecord,
+  result: Pick<CheckResult, 'failures'> | undefined,
+  universe: Universe,
+): string[] {
+  if (!record.documented) return [];
+  const names = new Set(
+    (result?.failures ?? [])
+      .filter((f) => f.field?.location === 'response-header' && f.response?.status === record.status)
+      .map((f) => String(f.field!.pointer).replace(/^\//, '').toLowerCase()),
+  );
+  if (names.size === 0) return [];
+  const cells = universe.byOperation.get(record.operation)?.cells ?? [];
+  return cells
+    .filter((c) => c.dimension === 'header' && c.status === record.documented && names.has(c.responseHeader ?? ''))
+    .map((c) => c.key);
 }
 
 export interface CoverageInput {
   universe: Universe;
   records: readonly ExchangeRecord[];
-  /** The run's results, in run order (ExchangeRecord.pair indexes them). */
-  results: ReadonlyArray<Pick<CheckResult, 'id' | 'status' | 'suite'>>;
+  /** The run's results, in run order (ExchangeRecord.pair indexes them); their failures name the header cells an absent header failed. */
+  results: ReadonlyArray<Pick<CheckResult, 'id' | 'status' | 'suite' | 'failures'>>;
   /** The whole plan (all shards), for the reasons of cells nothing judged. */
   plan: readonly PlanPair[];
   /** Statuses the contract leaves open whatever the request (the profile's `leftOpenStatuses`). */
@@ -106,8 +132,10 @@ export function computeCoverage(input: CoverageInput): Coverage {
   const tally = new Map<string, { requests: number; pass: Set<string>; fail: Set<string> }>();
   const undocumented = new Map<string, UndocumentedStatus>();
   for (const record of input.records) {
-    const verdict = judgedBy(record, input.results[record.pair]);
-    for (const key of record.cells) {
+    const result = input.results[record.pair];
+    const verdict = judgedBy(record, result);
+    const extra = verdict === 'failed' ? failedHeaderCells(record, result, input.universe) : [];
+    for (const key of extra.length ? [...new Set([...record.cells, ...extra])] : record.cells) {
       let t = tally.get(key);
       if (!t) tally.set(key, (t = { requests: 0, pass: new Set(), fail: new Set() }));
       if (!record.passive) t.requests++;

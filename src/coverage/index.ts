@@ -85,6 +85,10 @@ export function coverageTap<E extends ExchangeFacts>(
     onJudged(exchange: E, checkId: string): void {
       log.exchange(exchange, checkId, true);
     },
+    /** The one verdict path's note: `checkId` judged the answer of its own exchange. */
+    noteJudged(exchange: E, checkId: string | undefined): void {
+      log.judged(exchange, checkId);
+    },
     events: log.events,
     compute(
       results: ReadonlyArray<Pick<CheckResult, 'id' | 'status' | 'suite'>>,

@@ -32,6 +32,11 @@ export interface ExchangeRecord {
    * server (`HandedOutIds`): a request outside what the contract documents, never gated.
    */
   unknownId?: true;
+  /**
+   * Its answer was judged on the check's property (a pass or a failure, not a 429 or an open
+   * rule): only such answers make a cell judged. A passive record is judged by construction.
+   */
+  judged?: true;
 }
 
 /** How deep an answer is walked for `id` members, and how many nodes at most: a hostile answer costs little. */
@@ -92,6 +97,8 @@ export class ExchangeLog {
   private readonly match;
   /** What an exchange touched, by the credentials it was read with: a passive judge reads it again. */
   private readonly touches = new WeakMap<ExchangeFacts, { credentials: string; touch: Touch | undefined }>();
+  /** The sender's record of each exchange, for `judged`. */
+  private readonly bySender = new WeakMap<ExchangeFacts, ExchangeRecord>();
 
   private readonly handedOut: HandedOutIds;
 
@@ -118,7 +125,10 @@ export class ExchangeLog {
         operation: touch.operation,
         cells: touch.cells,
       };
-      if (passive) record.passive = true;
+      if (passive) {
+        record.passive = true;
+        record.judged = true;
+      } else this.bySender.set(exchange, record);
       if (touch.status !== undefined) record.status = touch.status;
       if (touch.documented !== undefined) record.documented = touch.documented;
       else if (touch.status !== undefined && !this.handedOut.knows(touch.pathValues)) record.unknownId = true;
@@ -135,6 +145,12 @@ export class ExchangeLog {
     const touch = touchedCells(this.universe, exchange, credentials, this.match);
     this.touches.set(exchange, { credentials: key, touch });
     return touch;
+  }
+
+  /** The one verdict path's note: the check `checkId` judged its own exchange's answer. */
+  judged(exchange: ExchangeFacts, checkId: string | undefined): void {
+    const record = this.bySender.get(exchange);
+    if (record && record.check === checkId) record.judged = true;
   }
 
   /** The runner's onCheckDone: the next exchanges belong to the next result. */

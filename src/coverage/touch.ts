@@ -18,7 +18,8 @@ export interface CoverageCredentials {
 
 export interface ExchangeFacts {
   request: { method: string; url: string; headers: Record<string, string>; body?: string };
-  response?: { status: number; json?: unknown };
+  /** Header names lower-cased, as the transport gives them. */
+  response?: { status: number; json?: unknown; headers?: Record<string, string> };
 }
 
 /** An input's values in one request: `present` false when it was left out. */
@@ -252,7 +253,12 @@ export function touchedCells(
   const valuesBySlot = new Map<InputSlot, Values>();
   for (const def of op.cells) {
     let hit = false;
-    if (def.status !== undefined) hit = documented === def.status;
+    // A header cell only through an answer that carries the header (an absent one that failed is
+    // credited from the failure's own field: compute.ts).
+    if (def.status !== undefined)
+      hit =
+        documented === def.status &&
+        (def.responseHeader === undefined || ex.response?.headers?.[def.responseHeader] !== undefined);
     else if (def.credential !== undefined) hit = securityProbed(def, req.headers, credentials);
     else if (def.slot) {
       let v = valuesBySlot.get(def.slot);

@@ -57,6 +57,8 @@ export interface CellDef {
   /** For security cells: the credential. */
   credential?: Credential;
   header?: string;
+  /** For header cells: the response header's name, lower-cased (an answer touches the cell only when it carries it). */
+  responseHeader?: string;
 }
 
 export interface OperationUniverse {
@@ -207,7 +209,8 @@ function operationCells(op: Operation, locator: CellLocator | undefined): Operat
     const where = once(() => locator?.status(op, r.status));
     add('status', r.status, where, { status: r.status });
     if (r.schema) add('response', `${r.status} body`, where, { status: r.status });
-    for (const h of r.headers) add('header', `${r.status} ${h.name}`, where, { status: r.status });
+    for (const h of r.headers)
+      add('header', `${r.status} ${h.name}`, where, { status: r.status, responseHeader: h.name.toLowerCase() });
   }
   const slots = slotsOf(op);
   for (const slot of slots) {

@@ -160,9 +160,13 @@ describe('coverage touch', () => {
 describe('coverage computation', () => {
   it('judges a cell only through a check that passed or failed, and keeps why the others were not judged', () => {
     const log = new ExchangeLog(universe, () => ({ apiKey: 'k' }));
-    log.exchange(ex('GET', '/things?offset=-1', 422), 'ranges.offset');
+    const judged = ex('GET', '/things?offset=-1', 422);
+    log.exchange(judged, 'ranges.offset');
+    log.judged(judged, 'ranges.offset'); // the one verdict path noted its answer as judged
     log.checkDone();
-    log.exchange(ex('GET', '/things?offset=101', 422), 'ranges.skipped');
+    const skipped = ex('GET', '/things?offset=101', 422);
+    log.exchange(skipped, 'ranges.skipped');
+    log.judged(skipped, 'ranges.skipped');
     log.checkDone();
     log.exchange(ex('GET', '/things', 404), undefined); // discovery: not a check's
     const plan = [
@@ -193,9 +197,29 @@ describe('coverage computation', () => {
     expect(coverage.summary.judged + coverage.summary.sent + coverage.summary.not_sent).toBe(coverage.summary.cells);
   });
 
+  it('counts a cell judged only through an answer the check judged (not a 429, not an open rule), noted by its own check', () => {
+    const log = new ExchangeLog(universe);
+    const unjudgedAnswer = ex('GET', '/things?offset=-1', 403);
+    log.exchange(unjudgedAnswer, 'ranges.offset');
+    // Another check's note on it is no judgement of the sender's.
+    log.judged(unjudgedAnswer, 'schema.other');
+    const coverage = computeCoverage({
+      universe,
+      records: log.records,
+      results: [result('ranges.offset', 'passed')],
+      plan: [{ suite: 'ranges', operation: 'GET /things' }],
+    });
+    expect(coverage.cells.find((c) => c.item === 'query offset minimum')).toMatchObject({
+      state: 'sent',
+      reason: REASONS.sentOnly,
+    });
+  });
+
   it('marks a cell judged-fail when a failing check judged it, and lists an undocumented status', () => {
     const log = new ExchangeLog(universe);
-    log.exchange(ex('POST', '/things', 404, { name: 'abcdef' }), 'validation.x');
+    const failing = ex('POST', '/things', 404, { name: 'abcdef' });
+    log.exchange(failing, 'validation.x');
+    log.judged(failing, 'validation.x');
     const coverage = computeCoverage({
       universe,
       records: log.records,
@@ -259,6 +283,7 @@ describe('coverage merge, gate and plan', () => {
     const log = new ExchangeLog(universe);
     for (const [e, id] of exchanges) {
       log.exchange(e, id);
+      log.judged(e, id);
       log.checkDone();
     }
     return computeCoverage({
@@ -311,6 +336,32 @@ describe('coverage merge, gate and plan', () => {
     expect(coverageGate(coverage, {}).failed).toBe(false);
     expect(coverageGate(coverage, { failOnUnseenStatus: true }).lines.join('\n')).toContain('POST /things 201');
     expect(() => coverageGateFlags({ minCoverage: 'lots' })).toThrow(/--min-coverage takes a percentage/);
+  });
+
+  it('--min-coverage N passes a run judged at exactly N% and fails one judged below it', () => {
+    const cells = (judged: number, total: number) =>
+      Array.from({ length: total }, (_, i) => ({
+        operation: 'GET /things',
+        dimension: 'parameter' as const,
+        item: `query p${i}`,
+        state: i < judged ? ('judged-pass' as const) : ('not-sent' as const),
+        checks: [],
+        requests: 0,
+        spec_line: null,
+      }));
+    const of = (judged: number, total: number) => ({
+      summary: {
+        cells: total,
+        judged,
+        sent: 0,
+        not_sent: total - judged,
+        percent: Math.floor((judged * 1000) / total) / 10,
+      },
+      cells: cells(judged, total),
+    });
+    expect(coverageGate(of(2, 4), { minCoverage: 50 }).failed).toBe(false);
+    expect(coverageGate(of(2, 4), { minCoverage: 50.1 }).failed).toBe(true);
+    expect(coverageGate(of(1, 4), { minCoverage: 50 }).failed).toBe(true);
   });
 
   it('--fail-on-undocumented-status counts neither answers to ids the run made up nor statuses left open; merged, read back', () => {

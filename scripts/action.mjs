@@ -34,8 +34,9 @@ export const INPUTS = {
   config: 'INPUT_CONFIG',
   'report-dir': 'INPUT_REPORT_DIR',
   args: 'INPUT_ARGS',
+  'allow-inconclusive': 'INPUT_ALLOW_INCONCLUSIVE',
 };
-export const OUTPUTS = ['passed', 'failed', 'new-findings', 'report-dir', 'exit-code'];
+export const OUTPUTS = ['passed', 'failed', 'new-findings', 'verdict', 'report-dir', 'exit-code'];
 export const DEFAULT_REPORT_DIR = 'vapc-reports';
 
 /** Splits extra arguments like a shell would for simple cases: whitespace, '...' and "..." quotes. */
@@ -86,6 +87,8 @@ export function planRun(env) {
   // The gate's settings come from the workflow: a vapc.yaml in the checkout is the pull request's.
   if (input('config')) argv.push('--config', input('config'));
   else argv.push('--no-config');
+  // An inconclusive run (nothing failed, too little judged) exits 3 unless the workflow says otherwise.
+  if (/^true$/i.test(input('allow-inconclusive'))) argv.push('--allow-inconclusive');
   argv.push('--report-dir', reportDir, ...splitArgs(env[INPUTS.args] ?? ''));
   const childEnv = { VAPC_ACTION: 'true' };
   // Secrets keep their inner lines; only the surrounding whitespace of the input goes.
@@ -212,12 +215,15 @@ export function outputsOf(reportDir, exitCode) {
     passed: '',
     failed: '',
     'new-findings': '',
+    verdict: '',
     'report-dir': resolve(reportDir),
     'exit-code': String(exitCode),
   };
   let summary;
   try {
-    summary = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')).summary;
+    const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8'));
+    summary = report.summary;
+    if (['passed', 'failed', 'inconclusive'].includes(report.verdict)) out.verdict = report.verdict;
   } catch {
     return out;
   }

@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
+import { judgeAnswer } from '../src/checks/judge.js';
 import { FAILURE_KINDS as KIND } from '../src/results/model.js';
 import { credentialHeader, type Credential, type Operation, type SpecModel } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
@@ -15,6 +16,8 @@ import {
   OK,
   checkProperty,
   errorDetailProblem,
+  errorDetailWording,
+  unjudged,
   isCredentialedRead,
   recordCost,
   fail,
@@ -46,41 +49,46 @@ function documentedHeaders(ctx: CheckContext, op: Operation): Record<string, str
 }
 
 function judge401(ctx: CheckContext, op: Operation, exchange: Exchange, what: string, input?: unknown): Judgement {
-  const res = exchange.response;
-  if (!res)
-    return fail(ctx, exchange, UNAUTHORIZED, statusText(exchange), `${label(op)} with ${what}: no response`, input);
-  if (res.status === 429) return OK;
-  if (res.status !== 401 && op.method === 'OPTIONS') {
-    // Browsers send CORS preflights without credentials: a preflight served without them is
-    // noted, not failed (the contract documents these with the bearer; see 4.11 and rule 5.4).
-    ctx.observe({
-      operation: label(op),
-      message: `the preflight with ${what} was answered ${res.status}, not 401 (browsers send preflights without credentials)`,
-    });
+  const rules = { what, expected: UNAUTHORIZED, input };
+  return judgeAnswer(ctx, op, exchange, rules, (res) => {
+    if (res.status !== 401 && op.method === 'OPTIONS') {
+      // Browsers send CORS preflights without credentials: a preflight served without them is
+      // noted, not failed (the contract documents these with the bearer; see 4.11 and rule 5.4),
+      // and judges nothing (the same answer would come if credentials were checked elsewhere).
+      ctx.observe({
+        operation: label(op),
+        message: `the preflight with ${what} was answered ${res.status}, not 401 (browsers send preflights without credentials)`,
+      });
+      return unjudged(`the preflight with ${what} was answered ${res.status}: credentials are not read there`, {
+        cause: 'untestable',
+        status: res.status,
+      });
+    }
+    if (res.status !== 401) {
+      // The id in the path may be invented (no record could be had): the failure says so.
+      const where = exchange.request.url.includes(PLACEHOLDER_ID)
+        ? ` (its path holds the placeholder id ${PLACEHOLDER_ID})`
+        : '';
+      return fail(
+        ctx,
+        exchange,
+        UNAUTHORIZED,
+        `status ${res.status}`,
+        `${label(op)}${where} with ${what} answered ${res.status}, not 401`,
+        input,
+        { kind: KIND.status },
+      );
+    }
+    const problem = errorDetailProblem(401, res);
+    if (problem)
+      return fail(ctx, exchange, UNAUTHORIZED, problem, `the 401 of ${label(op)}: ${problem}`, input, {
+        kind: KIND.errorDetail,
+        field: { location: 'response', pointer: '/detail', status: '401' },
+      });
+    const wording = errorDetailWording(401, res);
+    if (wording) ctx.observe({ operation: label(op), message: wording });
     return OK;
-  }
-  if (res.status !== 401) {
-    // The id in the path may be invented (no record could be had): the failure says so.
-    const where = exchange.request.url.includes(PLACEHOLDER_ID)
-      ? ` (its path holds the placeholder id ${PLACEHOLDER_ID})`
-      : '';
-    return fail(
-      ctx,
-      exchange,
-      UNAUTHORIZED,
-      `status ${res.status}`,
-      `${label(op)}${where} with ${what} answered ${res.status}, not 401`,
-      input,
-      { kind: KIND.status },
-    );
-  }
-  const problem = errorDetailProblem(401, res);
-  if (problem)
-    return fail(ctx, exchange, UNAUTHORIZED, problem, `the 401 of ${label(op)}: ${problem}`, input, {
-      kind: KIND.errorDetail,
-      field: { location: 'response', pointer: '/detail', status: '401' },
-    });
-  return OK;
+  });
 }
 
 /** The id sent where a path needs a record and the run has none: credentials are checked before any lookup. */
@@ -184,6 +192,7 @@ export const missingCredentials = defineCheck({
   rule: 'A request without one of the credentials the operation requires (or without any) is answered 401 {detail: string}; every case on one operation, one case (rotated, the same on every seed) on each other',
   contractRef: '5.1, 5.4, 5.5, 7',
   severity: 'critical',
+  core: true,
   appliesTo: requiresCredentials,
   // The first check on an operation that needs a created record pays for creating it.
   plannedRequests: (op, _runs, spec) => missingVariants(spec, op).length + recordCost(op, spec),
@@ -358,6 +367,7 @@ export const wrongCredentials = defineCheck({
   rule: 'A well-formed bearer that is not a valid API key, or an X-User-ID naming no user, is answered 401 {detail: string}, near misses of the real ones included (the key or user id with characters appended, the key followed by a space and more); all of them on one operation, a wrong bearer on each other; 403 for the user id is observed, not failed',
   contractRef: '5.1, 5.5, 7',
   severity: 'critical',
+  core: true,
   appliesTo: probedWithBadValues,
   plannedRequests: (op, _runs, spec) =>
     wrongVariants(spec, op).length + (op === fullSetOperation(spec) ? NEAR_MISSES : 0),
@@ -388,41 +398,58 @@ export const healthOpen = defineCheck({
   rule: 'Health checks need no credentials: GET /health without any header is answered 200 with an application/json body',
   contractRef: '4.10, 5.1, 5.3',
   severity: 'major',
+  expects: 'success',
   appliesTo: (op) => !op.requiresCredentials,
   plannedRequests: () => 1,
   async run(ctx, op) {
     const exchange = await ctx.send({ ...request(op, ctx), auth: 'none' });
+    const what = `${label(op)} without credentials`;
     const findings = new Findings();
-    const res = exchange.response;
-    if (res && res.status !== 429 && !isSuccess(res.status)) {
-      findings.add(
-        fail(
-          ctx,
-          exchange,
-          `${label(op)} answered without credentials (rule 5.1)`,
-          `status ${res.status}`,
-          `${label(op)} without credentials answered ${res.status}`,
-          undefined,
-          { kind: KIND.status },
-        ),
-      );
-    } else {
-      findings.add(judgeResponse(ctx, op, exchange, { what: `${label(op)} without credentials` }));
-    }
+    findings.add(
+      judgeAnswer(ctx, op, exchange, { what, expected: `${what} answered (rule 5.1)` }, (res) =>
+        isSuccess(res.status)
+          ? judgeResponse(ctx, op, exchange, { what })
+          : fail(
+              ctx,
+              exchange,
+              `${what} answered (rule 5.1)`,
+              `status ${res.status}`,
+              `${what} answered ${res.status}`,
+              undefined,
+              {
+                kind: KIND.status,
+              },
+            ),
+      ),
+    );
     return findings.outcome(`${label(op)} answers without credentials`);
   },
 });
 
+/**
+ * A preflight served with the bearer only proves the rule only if credentials are read there: the
+ * same preflight without any credential is refused. When it is served too, the answer came before
+ * any credential was read (a CORS layer ahead of auth): the rule cannot be judged on it.
+ */
+async function readsCredentials(ctx: CheckContext, op: Operation, values: Record<string, string>): Promise<boolean> {
+  const bare = await ctx.send({
+    ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers: preflightHeaders(ctx.spec) })),
+    auth: 'none',
+  });
+  return bare.response !== undefined && !isSuccess(bare.response.status) && bare.response.status !== 429;
+}
+
 export const bearerOnly = defineCheck({
   id: 'auth.bearer-only',
   suite: 'auth',
-  rule: 'The operations documented with the bearer header only are served with the bearer only (no X-User-ID)',
+  rule: 'The operations documented with the bearer header only are served with the bearer only (no X-User-ID); on a preflight, judged only where the same preflight without credentials is refused (else credentials are not read there)',
   contractRef: '4.9, 4.11, 5.4',
   severity: 'major',
+  expects: 'success',
   // Key regeneration is exercised (bearer only) by stateful.regenerate-key, with the destructive flag.
   appliesTo: (op) =>
     op.requiresCredentials && op.credentials.length === 1 && op.credentials[0] === 'bearer' && !op.sideEffects,
-  plannedRequests: () => 1,
+  plannedRequests: (op) => (op.method === 'OPTIONS' ? 2 : 1),
   async run(ctx, op) {
     const values = await probePath(ctx, op);
     const headers = { ...(op.method === 'OPTIONS' ? preflightHeaders(ctx.spec) : {}), ...documentedHeaders(ctx, op) };
@@ -430,26 +457,30 @@ export const bearerOnly = defineCheck({
       ...request(op, ctx, withBody(ctx, op, { pathValues: values, headers })),
       auth: 'none',
     });
+    const what = `${label(op)} with the bearer only`;
+    const expected = `${what} served (section 5.4)`;
     const findings = new Findings();
-    const res = exchange.response;
-    if (!res)
+    const judged = judgeAnswer(ctx, op, exchange, { what, expected }, (res) => {
+      if (res.status === 401 || res.status === 403)
+        return fail(ctx, exchange, expected, `status ${res.status}`, `${what} was refused (${res.status})`, undefined, {
+          kind: KIND.status,
+        });
+      return isSuccess(res.status)
+        ? judgeResponse(ctx, op, exchange, { what })
+        : unjudged(`${what} was answered ${res.status}`, { cause: 'refused', status: res.status });
+    });
+    if (
+      judged.ok &&
+      judged.unjudged === undefined &&
+      op.method === 'OPTIONS' &&
+      !(await readsCredentials(ctx, op, values))
+    )
       findings.add(
-        fail(ctx, exchange, 'an answer', statusText(exchange), `${label(op)} with the bearer only: no response`),
+        unjudged(`the preflight of ${op.path} is served without any credential too: credentials are not read there`, {
+          cause: 'untestable',
+        }),
       );
-    else if (res.status === 401 || res.status === 403) {
-      findings.add(
-        fail(
-          ctx,
-          exchange,
-          `${label(op)} served with the bearer only (section 5.4)`,
-          `status ${res.status}`,
-          `${label(op)} with the bearer only was refused (${res.status})`,
-          undefined,
-          { kind: KIND.status },
-        ),
-      );
-    } else if (isSuccess(res.status))
-      findings.add(judgeResponse(ctx, op, exchange, { what: `${label(op)} with the bearer only` }));
+    else findings.add(judged);
     return findings.outcome(`${label(op)} is served with the bearer only`);
   },
 });
@@ -473,6 +504,7 @@ export const protectedEchoesUserId = defineCheck({
   rule: 'GET /protected answers with `user_id` equal to the X-User-ID sent and a `message` that contains it (a UUID or e-mail user id in any case, whitespace around it ignored)',
   contractRef: '4.12',
   severity: 'minor',
+  expects: 'success',
   appliesTo: (op) => {
     const schema = successSchema(op);
     if (!schema || !op.credentials.includes('userId')) return false;
@@ -482,23 +514,21 @@ export const protectedEchoesUserId = defineCheck({
   plannedRequests: () => 1,
   async run(ctx, op) {
     const userId = ctx.credentials.userId;
-    if (!userId) return skipped('no user id configured (--user-id)');
+    if (!userId) return skipped('no user id configured (--user-id)', { cause: 'runner' });
     const exchange = await ctx.send(request(op, ctx));
     const findings = new Findings();
+    const what = `${label(op)} with valid credentials`;
+    const served = judgeAnswer(ctx, op, exchange, { what, expected: `${what} served` }, (res) =>
+      isSuccess(res.status)
+        ? OK
+        : fail(ctx, exchange, `${what} served`, statusText(exchange), `${what} answered ${res.status}`, undefined, {
+            kind: KIND.status,
+          }),
+    );
     const res = exchange.response;
-    if (!res || !isSuccess(res.status)) {
-      findings.add(
-        fail(
-          ctx,
-          exchange,
-          `${label(op)} served with valid credentials`,
-          statusText(exchange),
-          `${label(op)} with valid credentials answered ${res?.status ?? 'nothing'}`,
-          undefined,
-          res ? { kind: KIND.status } : {},
-        ),
-      );
-      return findings.outcome('');
+    if (!served.ok || served.unjudged !== undefined || !res) {
+      findings.add(served);
+      return findings.outcome(`${label(op)} echoes the user id`);
     }
     const body = res.json as { user_id?: unknown; message?: unknown } | undefined;
     if (typeof body?.user_id !== 'string' || !isUserId(userId, body.user_id, false)) {

@@ -5,6 +5,7 @@
  * 200 and 204 are both accepted; allowed origins, methods and headers beyond the request are open.
  */
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
+import { judgeAnswer } from '../src/checks/judge.js';
 import { FAILURE_KINDS as KIND } from '../src/results/model.js';
 import { credentialHeader, type Operation } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
@@ -18,8 +19,8 @@ import {
   preflightHeaders,
   request,
   skipped,
-  statusText,
   type Judgement,
+  unjudged,
 } from './lib.js';
 
 const isPreflight = (op: Operation): boolean => op.method === 'OPTIONS';
@@ -58,28 +59,52 @@ function coveredElsewhere(ctx: CheckContext, op: Operation): string | undefined 
     : undefined;
 }
 
+/** The facts of a preflight answer missing what a browser needs: a mismatch of that header. */
+const headerFacts = (exchange: Exchange, header: string) => ({
+  kind: KIND.mismatch,
+  field: { location: 'response-header', pointer: `/${header}`, status: String(exchange.response?.status ?? '') },
+});
+
+const ANSWERED = 'the preflight answered with a success (200 or 204) (section 4.11)';
+
 function answered(ctx: CheckContext, op: Operation, exchange: Exchange): Judgement {
-  const res = exchange.response;
-  if (!res)
-    return fail(
-      ctx,
-      exchange,
-      'an answer to the preflight',
-      statusText(exchange),
-      `${label(op)}: no answer to the preflight`,
-    );
-  if (res.status === 429) return OK;
-  if (!isSuccess(res.status))
-    return fail(
-      ctx,
-      exchange,
-      'the preflight answered with a success (200 or 204) (section 4.11)',
-      `status ${res.status}`,
-      `the preflight of ${op.path} was answered ${res.status}`,
-      undefined,
-      { kind: KIND.status },
-    );
-  return OK;
+  return judgeAnswer(ctx, op, exchange, { what: 'the preflight', expected: ANSWERED }, (res) =>
+    isSuccess(res.status)
+      ? OK
+      : fail(
+          ctx,
+          exchange,
+          ANSWERED,
+          `status ${res.status}`,
+          `the preflight of ${op.path} was answered ${res.status}`,
+          undefined,
+          {
+            kind: KIND.status,
+          },
+        ),
+  );
+}
+
+/** One header of a preflight answer: judged on a success answer (any other is cors.preflight-answered's to judge). */
+function judgeHeader(
+  ctx: CheckContext,
+  op: Operation,
+  exchange: Exchange,
+  judge: (ctx: CheckContext, op: Operation, exchange: Exchange, headers: Record<string, string>) => Judgement | string,
+): { judgement: Judgement; message?: string } {
+  let message: string | undefined;
+  const judgement = judgeAnswer(ctx, op, exchange, { what: 'the preflight', expected: ANSWERED }, (res) => {
+    if (!isSuccess(res.status))
+      return unjudged(`the preflight was answered ${res.status} (judged by cors.preflight-answered)`, {
+        cause: 'elsewhere',
+        status: res.status,
+      });
+    const verdict = judge(ctx, op, exchange, res.headers);
+    if (typeof verdict !== 'string') return verdict;
+    message = verdict;
+    return OK;
+  });
+  return message === undefined ? { judgement } : { judgement, message };
 }
 
 export const preflightAnswered = defineCheck({
@@ -88,6 +113,8 @@ export const preflightAnswered = defineCheck({
   rule: 'A CORS preflight with the documented Authorization bearer is answered with a success status (200 or 204)',
   contractRef: '4.11',
   severity: 'major',
+  expects: 'success',
+  core: true,
   appliesTo: isPreflight,
   plannedRequests: (_op, _runs, _spec, options) => (options?.covered ? 0 : 1),
   judgeExchange: (ctx, op, exchange) =>
@@ -96,7 +123,7 @@ export const preflightAnswered = defineCheck({
       : undefined,
   async run(ctx, op) {
     const covered = coveredElsewhere(ctx, op);
-    if (covered) return skipped(covered);
+    if (covered) return skipped(covered, { cause: 'covered' });
     const findings = new Findings();
     findings.add(answered(ctx, op, await preflight(ctx, op)));
     return findings.outcome('the preflight is answered');
@@ -123,24 +150,21 @@ function preflightHeaderCheck(
     rule: def.rule,
     contractRef: def.contractRef,
     severity: def.severity,
+    expects: 'success',
     appliesTo: isPreflight,
     plannedRequests: (_op, _runs, _spec, options) => (options?.covered ? 0 : 1),
     judgeExchange(ctx, op, exchange) {
       const res = exchange.response;
       if (!res || !isSuccess(res.status) || !isDocumentedPreflight(ctx, op, exchange)) return undefined;
-      const verdict = def.judge(ctx, op, exchange, res.headers);
-      return typeof verdict === 'string' ? OK : verdict;
+      return judgeHeader(ctx, op, exchange, def.judge).judgement;
     },
     async run(ctx, op) {
       const covered = coveredElsewhere(ctx, op);
-      if (covered) return skipped(covered);
-      const exchange = await preflight(ctx, op);
+      if (covered) return skipped(covered, { cause: 'covered' });
+      const { judgement, message } = judgeHeader(ctx, op, await preflight(ctx, op), def.judge);
       const findings = new Findings();
-      if (!findings.add(answered(ctx, op, exchange)) || exchange.response?.status === 429) return findings.outcome('');
-      const verdict = def.judge(ctx, op, exchange, exchange.response!.headers);
-      if (typeof verdict === 'string') return findings.outcome(verdict);
-      findings.add(verdict);
-      return findings.outcome('');
+      findings.add(judgement);
+      return findings.outcome(message ?? `the preflight of ${op.path} carries what a browser needs`);
     },
   });
 }
@@ -160,6 +184,8 @@ export const preflightAllowOrigin = preflightHeaderCheck({
         `Access-Control-Allow-Origin: ${origin} or * (a browser needs it)`,
         allow === undefined ? 'no Access-Control-Allow-Origin' : `Access-Control-Allow-Origin: ${allow}`,
         `the preflight of ${op.path} does not allow the origin`,
+        undefined,
+        headerFacts(exchange, 'access-control-allow-origin'),
       );
     }
     return 'the origin is allowed';
@@ -186,6 +212,8 @@ export const preflightAllowHeaders = preflightHeaderCheck({
         `Access-Control-Allow-Headers covering ${asked.join(', ')}`,
         allowed.length ? `Access-Control-Allow-Headers: ${allowed.join(', ')}` : 'no Access-Control-Allow-Headers',
         `the preflight of ${op.path} does not allow ${missing.join(', ')}${why}`,
+        undefined,
+        headerFacts(exchange, 'access-control-allow-headers'),
       );
     }
     return 'the needed request headers are allowed';
@@ -206,6 +234,8 @@ export const preflightAllowMethods = preflightHeaderCheck({
         'Access-Control-Allow-Methods listing the methods allowed after the preflight',
         'no Access-Control-Allow-Methods',
         `the preflight of ${op.path} names no allowed method`,
+        undefined,
+        headerFacts(exchange, 'access-control-allow-methods'),
       );
     }
     const method = preflightHeaders(ctx.spec)['Access-Control-Request-Method']!.toLowerCase();

@@ -22,6 +22,7 @@ export {
   createWith,
   missingPathParams,
   ownPathForRecord,
+  pairedSample,
   pathValues,
   preflightHeaders,
   recordCost,
@@ -29,6 +30,7 @@ export {
   sharedPathForRecord,
   uniqueNames,
   validCreateRefused,
+  type RecordPath,
 } from './lib/requests.js';
 export {
   boundOf,
@@ -40,11 +42,14 @@ export {
 } from './lib/spec-queries.js';
 export {
   errorDetailProblem,
+  errorDetailWording,
+  judgeAllowed,
   judgeInvalid,
   judgeResponse,
   locNames,
   OPEN_RULES,
   openRule,
+  type AllowedProbe,
   type InvalidJudgeOptions,
   type ResponseJudgeOptions,
 } from './lib/judges.js';

@@ -6,9 +6,13 @@
  * parameter names the api_key_id fixture; the operations with `x-side-effects` are destructive, and
  * key regeneration replaces the credential in use.
  */
-import { asRecord } from '../src/spec/model.js';
+import { asRecord, type Operation } from '../src/spec/model.js';
 import { FIXTURE_KEYS, type FixtureKey, type Fixtures, type PhoneNumberFixture } from '../src/results/fixtures.js';
 import type { ContractProfile, DiscoveryRead } from '../src/checks/profile.js';
+import type { CheckContext } from '../src/checks/check.js';
+import { providerIdFields } from '../src/generators/index.js';
+import { creatorOf, validCreateRefused } from './lib/requests.js';
+import { learnedOf } from './lib/learned.js';
 import { OPEN_RULES } from './lib/judges.js';
 
 /** The read-only operations discovery sends, by operationId (GET, no side effects). */
@@ -102,6 +106,66 @@ const LEFT_OPEN_STATUSES: NonNullable<ContractProfile['leftOpenStatuses']> = [
   { status: 431, rule: '431 for request headers past a size limit (section 8: other per-operation limits not shown)' },
 ];
 
+/** The configured fixtures a valid create carries in its body (the path ids are probed by the runner). */
+const BODY_FIXTURES = ['phone_number_id', 'assistant_id', 'channels', 'phone_numbers'] as const;
+
+/**
+ * The run's preparation (ContractProfile.prepare): the configured phone ↔ channel pairs, then the
+ * configured body fixtures against the target: one valid create (the once-per-run create that
+ * learns the pairing, suites/lib/requests.ts) with them. When every create the run knows how to make
+ * is refused with a 404 or a 422 naming a field those fixtures fill, they are the cause: named, with
+ * the answer. Any other refusal (a 403, a 422 naming another field) is left to the checks and the verdict.
+ */
+async function prepare(
+  ctx: CheckContext,
+  configured: Fixtures,
+  operations: readonly Operation[],
+): Promise<string | undefined> {
+  // Phone numbers configured with their channel: every valid body goes by those pairs (learned.ts).
+  if (configured.phone_numbers?.some((p) => p.channel !== undefined)) learnedOf(ctx).configuredPairs = true;
+  const given = BODY_FIXTURES.filter((k) => configured[k] !== undefined);
+  const creator = ctx.spec.operations.find((op) => op.id === 'createCampaign');
+  // Only a plan that creates records (the create, or an operation on a created record) sends one anyway.
+  const creates = operations.some((op) => op === creator || creatorOf(ctx, op) === creator);
+  if (!given.length || !creator || !creates) return undefined;
+  const refused = await validCreateRefused(ctx, creator);
+  if (!refused) return replacedFixtures(ctx, configured);
+  // The body fields each configured fixture fills: a refusal naming one of them is that fixture's.
+  const channel = providerIdFields(creator).map((f) => f.field);
+  const fills: Record<(typeof BODY_FIXTURES)[number], readonly string[]> = {
+    phone_number_id: ['phone_number_id'],
+    assistant_id: ['assistant_id'],
+    channels: channel,
+    phone_numbers: ['phone_number_id', ...channel],
+  };
+  const parts = refused.why.loc?.split('.') ?? [];
+  const blamed = given.filter((k) => fills[k].some((field) => parts.includes(field)));
+  if (refused.why.status !== 404 && !(refused.why.status === 422 && blamed.length > 0)) return undefined;
+  const shown = (blamed.length ? blamed : given)
+    .map((k) => `fixtures.${k} ${JSON.stringify(configured[k])}`)
+    .join(', ');
+  return `the configured ${shown}: ${refused.reason}; give values the target has, or remove them from the config file's fixtures: so discovery finds them`;
+}
+
+/**
+ * A create was accepted only once the run left a configured value out (the learned pairing, from
+ * the phone numbers and channels discovery found): the configured phone number, or every configured
+ * channel, is one the target refuses. Named, with what the target accepted instead.
+ */
+function replacedFixtures(ctx: CheckContext, configured: Fixtures): string | undefined {
+  const learned = learnedOf(ctx);
+  const pairing = learned.pairing;
+  if (!pairing) return undefined;
+  const wrong: string[] = [];
+  if (configured.phone_number_id !== undefined && pairing.phone_number_id !== configured.phone_number_id)
+    wrong.push(`fixtures.phone_number_id ${JSON.stringify(configured.phone_number_id)}`);
+  const channel = pairing.channels?.[0];
+  if (configured.channels?.length && channel !== undefined && !configured.channels.includes(channel))
+    wrong.push(`fixtures.channels ${JSON.stringify(configured.channels)}`);
+  if (!wrong.length) return undefined;
+  return `the configured ${wrong.join(' and ')}: every valid create with ${wrong.length > 1 ? 'them' : 'it'} was refused; the target accepted phone_number_id ${pairing.phone_number_id} with channel ${channel} (found by discovery) instead; give values the target has, or remove them from the config file's fixtures: so discovery finds them`;
+}
+
 export const profile: ContractProfile = {
   fixtureKeys: FIXTURE_KEYS,
   // `key_id` is the api_key_id fixture; the other path parameters are named as their fixture.
@@ -114,5 +178,6 @@ export const profile: ContractProfile = {
   discover,
   destructive: (op) => op.sideEffects,
   replacesCredential: (op) => (CREDENTIAL_REPLACING as readonly string[]).includes(op.id),
+  prepare,
   leftOpenStatuses: LEFT_OPEN_STATUSES,
 };

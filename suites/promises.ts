@@ -12,23 +12,14 @@
  * accepts, so it is never compared.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { defineCheck, type CheckContext } from '../src/checks/check.js';
+import { defineCheck, type CheckContext, type CheckOutcome } from '../src/checks/check.js';
+import { answerStart } from '../src/checks/judge.js';
+import { FAILURE_KINDS as KIND } from '../src/results/model.js';
+import { createWith, refusalOf } from './lib/requests.js';
 import type { Operation } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
-import { TEST_DATA_PREFIX, enumOf, nonNull, propertiesOf, typesOf, validBody } from '../src/generators/index.js';
-import { sampleBodyOf } from './lib/property.js';
-import {
-  Findings,
-  OK,
-  fail,
-  genOptions,
-  isSuccess,
-  label,
-  request,
-  skipped,
-  statusText,
-  successSchema,
-} from './lib.js';
+import { TEST_DATA_PREFIX, enumOf, nonNull, propertiesOf, typesOf } from '../src/generators/index.js';
+import { Findings, OK, fail, isSuccess, label, request, skipped, statusText, successSchema } from './lib.js';
 
 type Json = Record<string, unknown>;
 
@@ -102,19 +93,20 @@ interface Made {
   record: Json;
 }
 
-async function createOwn(ctx: CheckContext, ops: Ops): Promise<Made | string> {
-  const body = sampleBodyOf(ctx, validBody(ops.create, genOptions(ctx)), 1543);
-  const exchange = await ctx.send(request(ops.create, ctx, { json: body }));
-  const json = exchange.response?.json as Json | undefined;
-  const id = json?.['id'];
-  if (
-    !exchange.response ||
-    !isSuccess(exchange.response.status) ||
-    (typeof id !== 'string' && typeof id !== 'number')
-  ) {
-    return `${label(ops.create)} with every documented field answered ${statusText(exchange)} (judged by the stateful checks)`;
-  }
-  return { id: String(id), path: { [ops.param]: String(id) }, record: json! };
+/**
+ * The check's own record, created with every documented field and the pairing the run learned
+ * (createWith: a server that pairs each phone number with one channel accepts it on every seed);
+ * or why none could be made, as a skip.
+ */
+async function createOwn(ctx: CheckContext, ops: Ops): Promise<Made | CheckOutcome> {
+  const made = await createWith(ctx, ops.create, 1543);
+  const json = made.exchange?.response?.json as Json | undefined;
+  if (made.id === undefined || !json)
+    return skipped(
+      `${label(ops.create)} with every documented field: ${made.reason ?? 'no record'} (judged by the stateful checks)`,
+      made.why ?? { cause: 'no-record' },
+    );
+  return { id: made.id, path: { [ops.param]: made.id }, record: json };
 }
 
 /** Fails once per changed field: what it was, what it became, after what. */
@@ -127,6 +119,7 @@ function judgeKept(
   fields: readonly string[],
   afterWhat: string,
 ): void {
+  ctx.noteJudged?.(exchange);
   const changed = changedFields(before, after, fields);
   for (const f of changed) {
     findings.add(
@@ -136,6 +129,11 @@ function judgeKept(
         `${f} unchanged after ${afterWhat} (a partial update changes only what it is sent)`,
         `${f} was ${show(before[f])}, now ${show(after[f])}`,
         `${afterWhat} changed ${changed.join(', ')}, which it was not sent`,
+        undefined,
+        {
+          kind: KIND.mismatch,
+          field: { location: 'response', pointer: `/${f}`, status: String(exchange.response?.status ?? '') },
+        },
       ),
     );
   }
@@ -161,6 +159,8 @@ export const updateKeepsUnsent = defineCheck({
   rule: 'A partial update keeps what it was not sent: after a PATCH of one field of a record created with every documented field, every other field the update accepts is unchanged (in the PATCH answer and read back with GET), and a PATCH with an empty body changes nothing',
   contractRef: '2.2, 4.2, 4.3, 4.4',
   severity: 'critical',
+  expects: 'success',
+  core: true,
   appliesTo: (op, spec) => opsOf(op, spec.operations) !== undefined && fieldToSend(op) !== undefined,
   plannedRequests: () => 4,
   plannedCases: (op) => [
@@ -170,15 +170,26 @@ export const updateKeepsUnsent = defineCheck({
     const ops = opsOf(op, ctx.spec.operations)!;
     const field = fieldToSend(op)!;
     const made = await createOwn(ctx, ops);
-    if (typeof made === 'string') return skipped(made);
+    if ('status' in made) return made;
     const managed = new Set([...serverManaged(ops.read), ...serverManaged(op), ...serverManaged(ops.create)]);
     const fields = Object.keys(propertiesOf(op.requestBody!.schema)).filter((f) => f !== field && !managed.has(f));
     const findings = new Findings();
     const one = await patch(ctx, op, made, { [field]: `${TEST_DATA_PREFIX} partial ${ctx.seed}` });
-    if (!one.record)
+    if (!one.record) {
+      // Through the one start: a 5xx or no answer is a failure here too, a 429 judges nothing.
+      const start = answerStart(ctx, op, one.exchange, {
+        what: `${label(op)} of ${field} alone`,
+        expected: 'a served update',
+      });
+      if (start && !start.ok) {
+        findings.add(start);
+        return findings.outcome('');
+      }
       return skipped(
         `${label(op)} of ${field} alone answered ${statusText(one.exchange)} (judged by stateful.update-persists)`,
+        one.exchange.response?.status === 429 ? { cause: 'rate-limited', status: 429 } : refusalOf(one.exchange),
       );
+    }
     judgeKept(ctx, findings, one.exchange, made.record, one.record, fields, `${label(op)} of ${field} alone`);
     const empty = await patch(ctx, op, made, {});
     if (empty.record)
@@ -199,6 +210,8 @@ export const updateKeepsUnsent = defineCheck({
           `${label(op)} with an empty body changes nothing`,
           statusText(empty.exchange),
           `${label(op)} with an empty body answered ${statusText(empty.exchange).slice(0, 40)}`,
+          undefined,
+          { kind: empty.exchange.response ? KIND.status : KIND.noResponse },
         ),
       );
     else

@@ -27,6 +27,10 @@ import {
 } from '../src/generators/index.js';
 import { validate } from '../src/validators/index.js';
 import { onOwnPath } from './lib/covering.js';
+import { withControl } from './lib/control.js';
+import { judgeAnswer } from '../src/checks/judge.js';
+import type { Refusal } from './lib/learned.js';
+import type { RecordPath } from './lib/requests.js';
 import type { Exchange } from '../src/transport/types.js';
 import {
   Findings,
@@ -35,6 +39,7 @@ import {
   RATE_LIMITED,
   fail,
   isSuccess,
+  judgeAllowed,
   judgeInvalid,
   judgeResponse,
   label,
@@ -47,21 +52,20 @@ import {
   skipped,
   unjudged,
   validCreateRefused,
-  statusText,
   type Judgement,
 } from './lib.js';
 
 const kebab = (field: string): string => field.replace(/_/g, '-');
 
 /** A record of the check's own for `op`'s path (never an invented id), or why none could be had. */
-async function pathFor(
-  ctx: CheckContext,
-  op: Operation,
-  salt: number,
-): Promise<{ values?: Record<string, string>; reason?: string; record?: Record<string, unknown> }> {
+async function pathFor(ctx: CheckContext, op: Operation, salt: number): Promise<RecordPath> {
   if (!op.parameters.some((p) => p.in === 'path')) return { values: {} };
   return ownPathForRecord(ctx, op, salt);
 }
+
+/** The skip of a check with no record to send to, its cause the refusal that left it without one. */
+const noRecord = (op: Operation, found: RecordPath) =>
+  skipped(found.reason ?? `no record to send ${label(op)} to`, found.why ?? { cause: 'no-record' });
 
 /**
  * Where a bound's full set of values goes: the operation on a path of its own (the create, POST
@@ -101,6 +105,7 @@ function outsideCheck(field: string, side: BoundSide): CheckDefinition {
     rule: `${field} ${sideWords(side)} is answered 422 naming ${field}`,
     contractRef: '4.2, 4.4, 8',
     severity: 'critical',
+    core: true,
     appliesTo: (op, spec) => boundOf(spec, op, field)?.[which] !== undefined,
     plannedRequests: (op, _runs, spec) =>
       edgeValues(boundOf(spec, op, field)!, side, fullSet(op)).length + recordCost(op, spec),
@@ -109,8 +114,9 @@ function outsideCheck(field: string, side: BoundSide): CheckDefinition {
     ],
     async run(ctx, op) {
       const bound = boundOf(ctx.spec, op, field)!;
-      const { values, reason, record } = await pathFor(ctx, op, 19);
-      if (!values) return skipped(reason ?? `no record to send ${label(op)} to`);
+      const found = await pathFor(ctx, op, 19);
+      const { values, record } = found;
+      if (!values) return noRecord(op, found);
       const validRefused = await validCreateRefused(ctx, op);
       const base = baseBody(ctx, op, 19, [field], record);
       const findings = new Findings();
@@ -121,7 +127,8 @@ function outsideCheck(field: string, side: BoundSide): CheckDefinition {
           ...kase,
           description: `${field}=${value} (the contract allows ${bound.minimum ?? '-inf'}..${bound.maximum ?? 'inf'})`,
         };
-        findings.add(judgeInvalid(ctx, op, exchange, described, validRefused === undefined ? {} : { validRefused }));
+        const judged = judgeInvalid(ctx, op, exchange, described, validRefused === undefined ? {} : { validRefused });
+        findings.add(await withControl(ctx, op, exchange, judged, controlled(ctx, op, values, base, described)));
       }
       return findings.outcome(
         `${field} ${side === 'below-minimum' ? `< ${bound.minimum}` : `> ${bound.maximum}`} rejected with 422`,
@@ -137,12 +144,15 @@ function inRangeCheck(field: string): CheckDefinition {
     rule: `${field} at its minimum and at its maximum is accepted (not rejected naming ${field})`,
     contractRef: '4.2, 4.4, 8',
     severity: 'major',
+    expects: 'success',
+    core: true,
     appliesTo: (op, spec) => boundOf(spec, op, field) !== undefined,
     plannedRequests: (op, _runs, spec) => inRangeValues(boundOf(spec, op, field)!).length + recordCost(op, spec),
     async run(ctx, op) {
       const bound = boundOf(ctx.spec, op, field)!;
-      const { values, reason, record } = await pathFor(ctx, op, 23);
-      if (!values) return skipped(reason ?? `no record to send ${label(op)} to`);
+      const found = await pathFor(ctx, op, 23);
+      const { values, record } = found;
+      if (!values) return noRecord(op, found);
       // Even when every valid create the run tried was refused, a 422 naming this field for its
       // minimum or maximum is the fault itself (a refusal for another reason judges nothing).
       await validCreateRefused(ctx, op);
@@ -187,51 +197,67 @@ function judgeInRange(
   probe: { field: string; value: number; loc: InvalidCase['loc']; range: string },
 ): Judgement {
   const { field, value, range } = probe;
-  const res = exchange.response;
-  if (!res)
-    return fail(
-      ctx,
-      exchange,
-      `${field}=${value} accepted`,
-      statusText(exchange),
-      `${label(op)} with ${field}=${value}: no response`,
-      value,
-    );
-  if (res.status === 429) return unjudged('rate limited (429)');
-  if (isSuccess(res.status)) return OK;
-  if (res.status >= 500)
-    return fail(
-      ctx,
-      exchange,
-      `${field}=${value} accepted (the contract allows ${range})`,
-      `status ${res.status}`,
-      `${label(op)} failed with ${res.status} for ${field}=${value}`,
-      value,
-      { kind: KIND.status, field: { location: 'body', pointer: pointerOf(probe.loc) } },
-    );
-  const detail = (res.json as { detail?: unknown } | undefined)?.detail;
-  if (res.status === 422 && locNames(detail, { loc: probe.loc, location: 'body' })) {
-    return fail(
-      ctx,
-      exchange,
-      `${field}=${value} accepted (the contract allows ${range})`,
-      `422 naming ${field}`,
-      `${field}=${value} was rejected on ${label(op)}; the contract allows ${range}`,
-      value,
-      {
-        kind: KIND.rejectedValid,
-        field: { location: 'body', pointer: pointerOf(probe.loc) },
-      },
-    );
-  }
-  const open = openRule(ctx, op, exchange, { valid: true, fields: [{ loc: probe.loc, location: 'body' }] });
-  if (open) return open;
-  // Rejected for something else: a server may be stricter where the contract is silent.
-  ctx.observe({
-    operation: label(op),
-    message: `a valid body with ${field}=${value} was answered ${res.status} for another reason: ${res.text.slice(0, 160)}`,
+  const where = { location: 'body', pointer: pointerOf(probe.loc) };
+  const expected = `${field}=${value} accepted (the contract allows ${range})`;
+  const rules = {
+    what: `${field}=${value}`,
+    expected,
+    field: where,
+    input: value,
+    // A 422 naming the field is this check's own failure; the open rules come for the rest.
+    open: (res: { status: number; json?: unknown }) =>
+      isSuccess(res.status) || (res.status === 422 && namesField(res.json, probe.loc))
+        ? undefined
+        : openRule(ctx, op, exchange, {
+            valid: true,
+            fields: [{ loc: probe.loc, location: 'body' }],
+            what: `${field}=${value}`,
+            expected,
+            field: where,
+          }),
+  };
+  return judgeAnswer(ctx, op, exchange, rules, (res) => {
+    if (isSuccess(res.status)) return OK;
+    if (res.status === 422 && namesField(res.json, probe.loc))
+      return fail(
+        ctx,
+        exchange,
+        expected,
+        `422 naming ${field}`,
+        `${field}=${value} was rejected on ${label(op)}; the contract allows ${range}`,
+        value,
+        { kind: KIND.rejectedValid, field: where },
+      );
+    // Rejected for something else: a server may be stricter where the contract is silent.
+    ctx.observe({
+      operation: label(op),
+      message: `a valid body with ${field}=${value} was answered ${res.status} for another reason: ${res.text.slice(0, 160)}`,
+    });
+    return unjudged(`a valid body with ${field}=${value} was answered ${res.status} for another reason`, {
+      cause: 'refused',
+      status: res.status,
+    });
   });
-  return unjudged(`a valid body with ${field}=${value} was answered ${res.status} for another reason`);
+}
+
+const namesField = (json: unknown, loc: InvalidCase['loc']): boolean =>
+  locNames((json as { detail?: unknown } | undefined)?.detail, { loc, location: 'body' });
+
+/** The control of an invalid case: the same path with the valid body the case broke one field of (withControl). */
+function controlled(
+  ctx: CheckContext,
+  op: Operation,
+  path: Record<string, string>,
+  base: Record<string, unknown> | undefined,
+  kase: InvalidCase,
+) {
+  return {
+    what: kase.description,
+    expected: 'a value outside a stated bound is answered 422 with the validation error body (sections 2.8, 7, 8)',
+    field: { location: kase.location, pointer: pointerOf(kase.loc) },
+    input: kase.value,
+    control: () => request(op, ctx, { pathValues: path, ...(base ? { json: base } : {}) }),
+  };
 }
 
 /** A probe of one numeric edge: where it goes, what it sends, how it is judged. */
@@ -340,57 +366,17 @@ function edgeParts(
   return { parts, kase };
 }
 
-/**
- * The answer to a value the contract allows: never a 5xx or no answer; a 422 (a server may be
- * stricter where the contract is silent) carries the validation error body; anything else is an
- * answer the contract documents for the operation (judgeResponse).
- */
-function judgeAllowed(
-  ctx: CheckContext,
-  op: Operation,
-  exchange: Exchange,
-  kase: InvalidCase,
-  refused: string[],
-): Judgement {
-  const res = exchange.response;
-  const rule = `${kase.description}: a value the contract allows is accepted, or refused with 422 and the validation error body, never a server fault (sections 4, 7, 8)`;
-  if (!res)
-    return fail(
-      ctx,
-      exchange,
-      rule,
-      statusText(exchange),
-      `${label(op)}: ${kase.description} got no answer`,
-      kase.value,
-    );
-  if (res.status === 429) return unjudged('rate limited (429)');
-  if (res.status >= 500)
-    return fail(
-      ctx,
-      exchange,
-      rule,
-      `status ${res.status}`,
-      `${label(op)} answered ${res.status} to ${kase.description}`,
-      kase.value,
-      { kind: KIND.status, field: { location: kase.location, pointer: pointerOf(kase.loc) } },
-    );
-  if (res.status !== 422) return judgeResponse(ctx, op, exchange, { what: `${kase.description} on ${label(op)}` });
-  if (!validate('HTTPValidationError', res.json).ok) {
-    return fail(
-      ctx,
-      exchange,
-      rule,
-      `422 ${res.text.slice(0, 120)}`,
-      `the 422 of ${label(op)} for ${kase.description} is not the validation error body`,
-      kase.value,
-      {
-        kind: KIND.validationBody,
-        field: { location: kase.location, pointer: pointerOf(kase.loc) },
-      },
-    );
-  }
-  refused.push(kase.description);
-  return unjudged(`${kase.description} was refused with 422 (a server may be stricter where the contract is silent)`);
+/** Judges the answer to an allowed edge (the one judgeAllowed of both edge suites); a 422 naming it is noted as stricter. */
+function judgeEdge(run: EdgeRun, exchange: Exchange, kase: InvalidCase, noteRefusal: boolean): Judgement {
+  const judged = judgeAllowed(run.ctx, run.op, exchange, {
+    what: kase.description,
+    fields: [kase],
+    field: { location: kase.location, pointer: pointerOf(kase.loc) },
+    input: kase.value,
+  });
+  if (noteRefusal && judged.ok && judged.unjudged === undefined && exchange.response?.status === 422)
+    run.refused.push(kase.description);
+  return judged;
 }
 
 export const numericEdgesCheck = defineCheck({
@@ -399,12 +385,14 @@ export const numericEdgesCheck = defineCheck({
   rule: 'Every numeric parameter and field at its edges (-1, 0, 2^31, 2^53, 2^53+1, -2^53 and a numeric-looking string; on the update only the numeric strings, the create takes the numbers), bounded or not, never gets a 5xx: a value the contract allows is accepted or refused with the validation error body, one outside a stated bound is answered 422 naming it',
   contractRef: '4.1, 4.2, 4.4, 8, 2.8, 7',
   severity: 'critical',
+  expects: 'success',
   appliesTo: (op) => numericTargets(op).length > 0,
   plannedRequests: (op, _runs, spec, options) => edgeRequests(op, options?.strictTypes).length + recordCost(op, spec),
   plannedCases: (op) => edgeListing(op),
   async run(ctx, op) {
-    const { values: path, reason, record } = await pathFor(ctx, op, 37);
-    if (!path) return skipped(reason ?? `no record to send ${label(op)} to`);
+    const found = await pathFor(ctx, op, 37);
+    const { values: path, record } = found;
+    if (!path) return noRecord(op, found);
     const validRefused = await validCreateRefused(ctx, op);
     const base = op.requestBody
       ? baseBody(
@@ -448,7 +436,7 @@ interface EdgeRun {
   base: Record<string, unknown> | undefined;
   findings: Findings;
   refused: string[];
-  validRefused?: string;
+  validRefused?: Refusal;
 }
 
 async function probeAlone(run: EdgeRun, probe: EdgeProbe): Promise<void> {
@@ -456,11 +444,18 @@ async function probeAlone(run: EdgeRun, probe: EdgeProbe): Promise<void> {
   const { parts, kase } = edgeParts(probe, run.path, run.base);
   const exchange = await ctx.send(request(op, ctx, parts));
   // A refused numeric string is a framework's choice (coercion or not), not worth noting.
-  run.findings.add(
-    probe.allowed
-      ? judgeAllowed(ctx, op, exchange, kase, probe.edge.label === 'numeric string' ? [] : run.refused)
-      : judgeInvalid(ctx, op, exchange, kase, run.validRefused === undefined ? {} : { validRefused: run.validRefused }),
+  if (probe.allowed) {
+    run.findings.add(judgeEdge(run, exchange, kase, probe.edge.label !== 'numeric string'));
+    return;
+  }
+  const judged = judgeInvalid(
+    ctx,
+    op,
+    exchange,
+    kase,
+    run.validRefused === undefined ? {} : { validRefused: run.validRefused },
   );
+  run.findings.add(await withControl(ctx, op, exchange, judged, controlled(ctx, op, run.path, run.base, kase)));
 }
 
 /**
@@ -491,9 +486,7 @@ async function probeTogether(run: EdgeRun, probes: EdgeProbe[]): Promise<boolean
   ) {
     // Refused naming every one of them: what each alone would show (stricter where the contract is silent).
     probes.forEach((p, i) =>
-      run.findings.add(
-        judgeAllowed(ctx, op, exchange, each[i]!.kase, p.edge.label === 'numeric string' ? [] : run.refused),
-      ),
+      run.findings.add(judgeEdge(run, exchange, each[i]!.kase, p.edge.label !== 'numeric string')),
     );
     return true;
   }

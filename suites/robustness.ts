@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
-import { FAILURE_KINDS as KIND } from '../src/results/model.js';
+import { judgeAnswer } from '../src/checks/judge.js';
 import type { Operation } from '../src/spec/model.js';
 import {
   integerQueryParams,
@@ -23,15 +23,13 @@ import {
   Findings,
   OK,
   checkProperty,
-  fail,
   genOptions,
   label,
   recordCost,
   request,
-  sampleBody,
+  pairedSample,
   sharedPathForRecord,
   skipped,
-  statusText,
   type Judgement,
 } from './lib.js';
 
@@ -44,6 +42,7 @@ interface Input {
   parts?: Input[];
 }
 
+/** No 5xx and an answer, for any input: the one start judges exactly that (a 429 judges nothing); any other answer passes. */
 function judge(
   ctx: CheckContext,
   op: Operation,
@@ -51,27 +50,8 @@ function judge(
   what: string,
   input: unknown,
 ): Judgement {
-  const res = exchange.response;
-  if (!res)
-    return fail(
-      ctx,
-      exchange,
-      `an answer to ${what} (never a dropped or hung connection)`,
-      statusText(exchange),
-      `${label(op)}: no answer to ${what}`,
-      input,
-    );
-  if (res.status >= 500)
-    return fail(
-      ctx,
-      exchange,
-      `no 5xx for ${what}: a bad input is a 422, a good one a success (sections 4, 7)`,
-      `status ${res.status}`,
-      `${label(op)} answered ${res.status} to ${what}`,
-      input,
-      { kind: KIND.status },
-    );
-  return OK;
+  const expected = `an answer to ${what}: a bad input is a 422, a good one a success (sections 4, 7); never a dropped or hung connection`;
+  return judgeAnswer(ctx, op, exchange, { what, expected, input }, () => OK);
 }
 
 async function basePath(ctx: CheckContext, op: Operation): Promise<Record<string, string>> {
@@ -314,6 +294,8 @@ export const noServerErrorValid = defineCheck({
   rule: 'Valid but awkward inputs (unicode, long strings, a 150 KiB body with 40 recipients, empty strings, objects and bodies, empty arrays, nested open objects, boundary numbers) never get a 5xx or no answer; nor does any valid request of the run, whoever sent it (its own random inputs wherever inputs vary)',
   contractRef: '4, 7',
   severity: 'critical',
+  expects: 'success',
+  core: true,
   appliesTo: (op) => !op.sideEffects,
   plannedRequests: (op, runs, spec, options) => {
     const examples = validExamples(op, {}, {}).length;
@@ -333,11 +315,13 @@ export const noServerErrorValid = defineCheck({
     // filter: what no other check's fixed case names); a fixed read others sent is not sent again.
     const elsewhere = ctx.judgedElsewhere?.().judged ?? 0;
     if (elsewhere > 0 && !validVaries(op))
-      return skipped(`no request of its own: the valid requests other checks sent on ${label(op)} were judged`);
+      return skipped(`no request of its own: the valid requests other checks sent on ${label(op)} were judged`, {
+        cause: 'covered',
+      });
     const path = await basePath(ctx, op);
     const findings = new Findings();
     const numRuns = validVaries(op) ? Math.min(ctx.runs, CAP) : 1;
-    const base = sampleBody(ctx, op, 83);
+    const base = pairedSample(ctx, op, 83);
     const examples = base ? validExamples(op, path, base) : [];
     findings.add(
       await checkProperty(ctx, validInputs(ctx, op, path), (input) => judgeValidInput(ctx, op, input), {
@@ -358,6 +342,7 @@ export const noServerErrorInvalid = defineCheck({
   rule: 'Invalid inputs (a JSON array, malformed JSON and 64-deep nesting in place of the body, null fields, integers past 2^53, garbage and repeated query values, a long path id of odd characters, arbitrary JSON, query values and path ids) never get a 5xx or no answer',
   contractRef: '4, 7',
   severity: 'critical',
+  core: true,
   appliesTo: (op) => !op.sideEffects && hasInputs(op),
   plannedRequests: (op, runs, spec) =>
     invalidExamples(spec, op, {}, {}).length +

@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
+import { judgeAnswer } from '../src/checks/judge.js';
 import { FAILURE_KINDS as KIND } from '../src/results/model.js';
 import type { Operation } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
@@ -26,6 +27,7 @@ import {
   pathValues,
   RATE_LIMITED,
   recordCost,
+  unjudged,
   request,
   validCreateRefused,
   skipped,
@@ -41,27 +43,18 @@ const BODY_CASES = 2;
 const PLACEHOLDER_ID = 'vapc-placeholder';
 
 function judgeValid(ctx: CheckContext, op: Operation, exchange: Exchange, placeholder = false): Judgement {
-  const res = exchange.response;
-  if (!res)
-    return fail(
-      ctx,
-      exchange,
-      `an answer to a valid request`,
-      statusText(exchange),
-      `${label(op)}: no response to a valid request`,
-    );
-  if (res.status === 429) return RATE_LIMITED;
-  if (!isSuccess(res.status)) {
-    if (res.status >= 500)
-      return fail(
-        ctx,
-        exchange,
-        'a documented answer to a valid request',
-        `status ${res.status}`,
-        `${label(op)} failed with ${res.status} on a valid request`,
-        undefined,
-        { kind: KIND.status },
-      );
+  const where = placeholder ? ` (its path holds the placeholder id ${PLACEHOLDER_ID})` : '';
+  const what = `a valid request to ${label(op)}${where}`;
+  const rules = {
+    what,
+    expected: 'a documented success answer to a valid request',
+    open: (res: { status: number }) =>
+      isSuccess(res.status) || res.status === 401 || (!op.requestBody && res.status === 422)
+        ? undefined
+        : openRule(ctx, op, exchange, { valid: true, placeholder, what, expected: 'a success answer' }),
+  };
+  return judgeAnswer(ctx, op, exchange, rules, (res) => {
+    if (isSuccess(res.status)) return judgeResponse(ctx, op, exchange, placeholder ? { placeholder, what } : {});
     if (res.status === 401)
       return fail(
         ctx,
@@ -72,10 +65,6 @@ function judgeValid(ctx: CheckContext, op: Operation, exchange: Exchange, placeh
         undefined,
         { kind: KIND.status },
       );
-    const open =
-      op.requestBody || res.status !== 422 ? openRule(ctx, op, exchange, { valid: true, placeholder }) : undefined;
-    if (open) return open;
-    const where = placeholder ? ` (its path holds the placeholder id ${PLACEHOLDER_ID})` : '';
     return fail(
       ctx,
       exchange,
@@ -85,15 +74,7 @@ function judgeValid(ctx: CheckContext, op: Operation, exchange: Exchange, placeh
       undefined,
       { kind: KIND.status },
     );
-  }
-  return judgeResponse(
-    ctx,
-    op,
-    exchange,
-    placeholder
-      ? { placeholder, what: `a valid request to ${label(op)} (its path holds the placeholder id ${PLACEHOLDER_ID})` }
-      : {},
-  );
+  });
 }
 
 /**
@@ -146,6 +127,8 @@ export const responseConforms = defineCheck({
   rule: 'The response to a valid request has a documented status, the documented content type, headers (X-RateLimit-* as integers) and a body matching the documented schema (every success answer to a valid request of the run is judged, whoever sent it; its own requests only where no other check got one)',
   contractRef: '2, 4, 7, 8',
   severity: 'critical',
+  expects: 'success',
+  core: true,
   // Operations with outside effects are exercised (and their responses validated) by the stateful suite.
   appliesTo: (op) => !op.sideEffects,
   // Covered (another check sends on the operation first): none of its own, but one where that
@@ -161,7 +144,9 @@ export const responseConforms = defineCheck({
     // requests of its own only where no other check got one.
     const elsewhere = ctx.judgedElsewhere?.().judged ?? 0;
     if (elsewhere > 0)
-      return skipped(`no request of its own: the answers other checks got on ${label(op)} were judged`);
+      return skipped(`no request of its own: the answers other checks got on ${label(op)} were judged`, {
+        cause: 'covered',
+      });
     let values: Record<string, string> = pathValues(ctx, op);
     let placeholder = false;
     if (missingPathParams(ctx, op).length) {
@@ -174,7 +159,7 @@ export const responseConforms = defineCheck({
         values = Object.fromEntries(
           op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, values[p.name] ?? PLACEHOLDER_ID]),
         );
-      } else return skipped(own.reason ?? `no record to send ${label(op)} to`);
+      } else return skipped(own.reason ?? `no record to send ${label(op)} to`, own.why ?? { cause: 'no-record' });
     }
     // A create learns first what the server requires of a valid body (the pairing), once per run.
     await validCreateRefused(ctx, op);
@@ -213,24 +198,37 @@ async function list(
   const exchange = await ctx.send(request(op, ctx, query.length ? { query } : {}));
   const json = exchange.response?.json;
   const items = exchange.response && isSuccess(exchange.response.status) && Array.isArray(json) ? json : undefined;
+  // Not a list: the caller judges that (notAList); its page conformance judged nothing.
   const conforms = items
     ? judgeResponse(ctx, op, exchange, {
         what: `${label(op)} with ${query.map(([k, v]) => `${k}=${v}`).join('&') || 'no query'}`,
       })
-    : OK;
+    : exchange.response?.status === 429
+      ? RATE_LIMITED
+      : unjudged('no list to judge against the documented response', { cause: 'elsewhere' });
   return items ? { exchange, items, conforms } : { exchange, conforms };
 }
 
+/** The facts of a list that says the wrong thing: a mismatch of its body. */
+const listFacts = (exchange: Exchange) => ({
+  kind: KIND.mismatch,
+  field: { location: 'response', pointer: '', status: String(exchange.response?.status ?? '') },
+});
+
 const idOf = (item: unknown): string => JSON.stringify((item as { id?: unknown })?.id ?? item);
 
+/** A list read that gave no JSON array: through the one start (a 429 judges nothing, a 403 these credentials were served contradicts), then a failure. */
 function notAList(ctx: CheckContext, op: Operation, exchange: Exchange, what: string): Judgement {
-  if (exchange.response?.status === 429) return OK;
-  return fail(
-    ctx,
-    exchange,
-    `a JSON array answering ${what} (section 4.1)`,
-    statusText(exchange),
-    `${label(op)} ${what} did not answer a JSON array`,
+  const expected = `a JSON array answering ${what} (section 4.1)`;
+  const open = (res: { status: number }) =>
+    isSuccess(res.status) ? undefined : openRule(ctx, op, exchange, { valid: true, what, expected });
+  return judgeAnswer(ctx, op, exchange, { what, expected, open }, () =>
+    fail(ctx, exchange, expected, statusText(exchange), `${label(op)} ${what} did not answer a JSON array`, undefined, {
+      kind: exchange.response && isSuccess(exchange.response.status) ? KIND.schema : KIND.status,
+      ...(exchange.response && isSuccess(exchange.response.status)
+        ? { field: { location: 'response', pointer: '', status: String(exchange.response.status) } }
+        : {}),
+    }),
   );
 }
 
@@ -240,6 +238,7 @@ export const callsLimit = defineCheck({
   rule: 'GET /calls?limit=k never returns more than k calls, limit=0 included (refusing it with 422 is allowed; each page read is also judged against the documented response)',
   contractRef: '4.1',
   severity: 'major',
+  expects: 'success',
   appliesTo: hasPaging,
   // limit=0 (read as "not given") and 2 (one more, or all) are the edges faults hit; one random k besides.
   plannedRequests: (_op, runs) => 2 + Math.min(runs, 1),
@@ -263,6 +262,7 @@ export const callsLimit = defineCheck({
               `${items.length} calls`,
               `GET with limit=${k} returned ${items.length} calls`,
               k,
+              listFacts(exchange),
             );
           return conforms;
         },
@@ -279,6 +279,7 @@ export const callsDefaultLimit = defineCheck({
   rule: 'GET /calls without limit pages with the documented default (50): never more, and exactly that many when more exist (each page read, limit=51 included, is also judged against the documented response)',
   contractRef: '4.1, 8',
   severity: 'major',
+  expects: 'success',
   appliesTo: (op) => hasPaging(op) && typeof param(op, 'limit')!.schema['default'] === 'number',
   plannedRequests: () => 2,
   async run(ctx, op) {
@@ -298,6 +299,8 @@ export const callsDefaultLimit = defineCheck({
           `at most ${def} calls without limit (default ${def})`,
           `${plain.items.length} calls`,
           `GET without limit returned ${plain.items.length} calls; the default limit is ${def}`,
+          undefined,
+          listFacts(plain.exchange),
         ),
       );
       return findings.outcome('');
@@ -312,6 +315,8 @@ export const callsDefaultLimit = defineCheck({
           `${def} calls without limit when more exist (default ${def})`,
           `${plain.items.length} calls (limit=${def + 1} gave ${more.items.length})`,
           `GET without limit returned ${plain.items.length} calls while more exist; the default limit is ${def}`,
+          undefined,
+          listFacts(plain.exchange),
         ),
       );
     }
@@ -331,6 +336,7 @@ export const callsOffset = defineCheck({
   rule: 'GET /calls?offset=o skips o calls: with a stable order and no call added meanwhile, limit=n-1&offset=1 is the page limit=n&offset=0 without its first call (each page read is also judged against the documented response)',
   contractRef: '4.1, 8',
   severity: 'major',
+  expects: 'success',
   appliesTo: (op) => hasPaging(op) && Boolean(param(op, 'offset')),
   plannedRequests: () => 3,
   async run(ctx, op) {
@@ -345,7 +351,8 @@ export const callsOffset = defineCheck({
       findings.add(notAList(ctx, op, first.exchange, `limit=${n}&offset=0`));
       return findings.outcome('');
     }
-    if (first.items.length < 2) return skipped(`only ${first.items.length} calls: offset cannot be judged`);
+    if (first.items.length < 2)
+      return skipped(`only ${first.items.length} calls: offset cannot be judged`, { cause: 'untestable' });
     const shifted = await list(ctx, op, [
       ['limit', String(n - 1)],
       ['offset', '1'],
@@ -375,7 +382,9 @@ export const callsOffset = defineCheck({
       });
       // The pages were judged against the documented response, offset was not: no pass for it.
       if (findings.failures.length > 0) return findings.outcome('');
-      return skipped('the list changed while it was read (calls added or the order not stable): offset not judged');
+      return skipped('the list changed while it was read (calls added or the order not stable): offset not judged', {
+        cause: 'untestable',
+      });
     }
     const want = first.items.slice(1).map(idOf);
     const got = shifted.items.map(idOf);
@@ -387,6 +396,8 @@ export const callsOffset = defineCheck({
           `the calls ${want.join(', ')} (offset 1 of the first page)`,
           `the calls ${got.join(', ')}`,
           `offset=1 did not skip exactly one call`,
+          undefined,
+          listFacts(shifted.exchange),
         ),
       );
     }
@@ -400,6 +411,7 @@ export const callsProviderFilter = defineCheck({
   rule: 'GET /calls?provider=p returns only calls whose provider is p, and some when unfiltered calls of p exist (each page read is also judged against the documented response)',
   contractRef: '4.1, 2.1',
   severity: 'major',
+  expects: 'success',
   appliesTo: (op) => op.method === 'GET' && Boolean(param(op, 'provider')),
   plannedRequests: () => 3,
   async run(ctx, op) {
@@ -413,7 +425,9 @@ export const callsProviderFilter = defineCheck({
     );
     const providers = (ctx.fixtures.channels?.length ? ctx.fixtures.channels : [...seen]).slice(0, 2);
     if (!providers.length)
-      return skipped('no provider identifier known (fixtures.channels) and no call to read one from');
+      return skipped('no provider identifier known (fixtures.channels) and no call to read one from', {
+        cause: 'untestable',
+      });
     for (const provider of providers) {
       const filtered = await list(ctx, op, [
         ['provider', provider],
@@ -434,6 +448,7 @@ export const callsProviderFilter = defineCheck({
             `a call with provider ${JSON.stringify((other as { provider?: unknown }).provider)}`,
             `provider=${provider} returned calls of another provider`,
             provider,
+            listFacts(filtered.exchange),
           ),
         );
       } else if (filtered.items.length === 0 && seen.has(provider)) {
@@ -445,6 +460,7 @@ export const callsProviderFilter = defineCheck({
             'an empty list',
             `provider=${provider} returned no calls although calls of ${provider} exist`,
             provider,
+            listFacts(filtered.exchange),
           ),
         );
       }

@@ -5,8 +5,10 @@
  * values are accepted; a recipient can be added; with --include-destructive an invite is created
  * and the API key regenerated (then used) (sections 2.2, 3.1, 4.2-4.6, 4.9).
  */
-import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
-import { FAILURE_KINDS as KIND, pointerOf } from '../src/results/model.js';
+import { defineCheck, type CheckContext, type CheckDefinition, type CheckOutcome } from '../src/checks/check.js';
+import { answerStart, judgeAnswer } from '../src/checks/judge.js';
+import { refusalOf } from './lib/requests.js';
+import { FAILURE_KINDS as KIND, pointerOf, type NotJudged } from '../src/results/model.js';
 import type { JsonSchema, Operation } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
 import { enumOf, missingFixtures, propertiesOf, unspecifiedOf } from '../src/generators/index.js';
@@ -17,7 +19,6 @@ import {
   createWith,
   isCredentialedRead,
   openRule,
-  RATE_LIMITED,
   Findings,
   fail,
   isSuccess,
@@ -104,6 +105,10 @@ function echoJudge(
           `${field}: ${JSON.stringify(ctx.redact(got))}`,
           `${what}: ${field} is ${JSON.stringify(ctx.redact(got))}, sent ${JSON.stringify(ctx.redact(value))}`,
           sent,
+          {
+            kind: KIND.mismatch,
+            field: { location: 'response', pointer: `/${field}`, status: String(exchange.response?.status ?? '') },
+          },
         ),
       );
     }
@@ -152,22 +157,24 @@ function needFixtures(ctx: CheckContext, op: Operation): string | undefined {
   return missing.length ? `fixture ${missing.join(', ')} missing (needed for a valid ${label(op)} body)` : undefined;
 }
 
-/** A valid request refused: a failure, unless the refusal is a rule the contract leaves to the server (openRule). */
+/**
+ * A valid request refused: through the one start (no answer and a 5xx fail, a 429 judges nothing),
+ * then a failure, unless the refusal is a rule the contract leaves to the server (openRule: a 403
+ * these credentials were served before is not one).
+ */
 function refused(ctx: CheckContext, op: Operation, exchange: Exchange, what: string): Judgement {
-  if (exchange.response?.status === 429) return RATE_LIMITED;
-  const open = openRule(ctx, op, exchange, { valid: true });
-  if (open) return open;
-  return fail(
-    ctx,
-    exchange,
-    `${what} accepted`,
-    statusText(exchange),
-    `${label(op)} refused ${what} (${exchange.response?.status ?? 'no response'})`,
+  const expected = `${what} accepted`;
+  const open = () => openRule(ctx, op, exchange, { valid: true, what, expected });
+  return judgeAnswer(ctx, op, exchange, { what, expected, open }, (res) =>
+    fail(ctx, exchange, expected, statusText(exchange), `${label(op)} refused ${what} (${res.status})`, undefined, {
+      kind: KIND.status,
+    }),
   );
 }
 
-const couldNotCreate = (made: { reason?: string }): string =>
-  `could not create a campaign (${made.reason ?? 'no reason given'})`;
+/** The skip of a check whose campaign could not be created, its cause the refusal of the create. */
+const couldNotCreate = (made: { reason?: string; why?: NotJudged }): CheckOutcome =>
+  skipped(`could not create a campaign (${made.reason ?? 'no reason given'})`, made.why ?? { cause: 'no-record' });
 
 export const createEchoes = defineCheck({
   id: 'stateful.create-echoes',
@@ -175,15 +182,17 @@ export const createEchoes = defineCheck({
   rule: 'POST /campaign with every documented field returns the campaign record carrying what was sent (camelCase schedule times in the snake_case fields), with an id',
   contractRef: '2.2, 4.2',
   severity: 'critical',
+  expects: 'success',
+  core: true,
   appliesTo: byId('createCampaign'),
   plannedRequests: () => 1,
   async run(ctx, op) {
     const missing = needFixtures(ctx, op);
-    if (missing) return skipped(missing);
+    if (missing) return skipped(missing, { cause: 'plan' });
     const findings = new Findings();
     const made = await createCampaign(ctx, op, 41);
     const { exchange, body, id } = made;
-    if (!exchange) return skipped(couldNotCreate(made));
+    if (!exchange) return couldNotCreate(made);
     const res = exchange.response;
     if (!res || !isSuccess(res.status)) {
       if (res?.status === 422) {
@@ -191,7 +200,7 @@ export const createEchoes = defineCheck({
           operation: label(op),
           message: `a fully-populated valid body was refused with 422 (${res.text.slice(0, 160)}); the contract does not say what else a server may require`,
         });
-        return skipped('the server refused the valid body (observed); nothing to compare');
+        return skipped('the server refused the valid body (observed); nothing to compare', refusalOf(exchange));
       }
       findings.add(refused(ctx, op, exchange, 'a valid, fully-populated campaign'));
       return findings.outcome('');
@@ -199,7 +208,18 @@ export const createEchoes = defineCheck({
     findings.add(judgeResponse(ctx, op, exchange, { what: 'the created campaign' }));
     if (id === undefined)
       findings.add(
-        fail(ctx, exchange, 'the created record with its id (section 2.2)', 'no id', 'the created campaign has no id'),
+        fail(
+          ctx,
+          exchange,
+          'the created record with its id (section 2.2)',
+          'no id',
+          'the created campaign has no id',
+          undefined,
+          {
+            kind: KIND.mismatch,
+            field: { location: 'response', pointer: '/id', status: String(res.status) },
+          },
+        ),
       );
     for (const j of echoJudge(ctx, op, exchange, body, res.json, successSchema(op), 'the created campaign'))
       findings.add(j);
@@ -219,15 +239,17 @@ export const getReturnsCreated = defineCheck({
   rule: 'GET /campaign/{id} of a created campaign returns it under `campaign` (same id, fields as sent); `counts` and `calls` are checked for type where present (absent or null is observed: not marked required)',
   contractRef: '4.3, 2.2',
   severity: 'critical',
+  expects: 'success',
+  core: true,
   appliesTo: byId('getCampaign'),
   plannedRequests: () => 2,
   async run(ctx, op) {
     const create = opById(ctx, 'createCampaign');
-    if (!create) return skipped('no create operation');
+    if (!create) return skipped('no create operation', { cause: 'runner' });
     const missing = needFixtures(ctx, create);
-    if (missing) return skipped(missing);
+    if (missing) return skipped(missing, { cause: 'plan' });
     const made = await createCampaign(ctx, create, 43);
-    if (made.id === undefined) return skipped(couldNotCreate(made));
+    if (made.id === undefined) return couldNotCreate(made);
     const param = op.parameters.find((p) => p.in === 'path')!.name;
     const exchange = await ctx.send(request(op, ctx, { pathValues: { [param]: made.id } }));
     const findings = new Findings();
@@ -246,6 +268,8 @@ export const getReturnsCreated = defineCheck({
           `the campaign ${made.id} under \`campaign\` (section 4.3)`,
           json.campaign ? `campaign.id ${JSON.stringify(json.campaign.id)}` : 'no `campaign` member',
           `GET did not return the created campaign under \`campaign\``,
+          undefined,
+          { kind: KIND.mismatch, field: { location: 'response', pointer: '/campaign/id', status: String(res.status) } },
         ),
       );
     } else {
@@ -264,6 +288,10 @@ export const getReturnsCreated = defineCheck({
             `${lost.map((l) => l.field).join(', ')} absent or null both in the create answer and in GET`,
             `${lost.map((l) => l.sent).join(', ')} sent on create ${lost.length > 1 ? 'were' : 'was'} not stored`,
             made.body,
+            {
+              kind: KIND.mismatch,
+              field: { location: 'response', pointer: `/campaign/${lost[0]!.field}`, status: String(res.status) },
+            },
           ),
         );
       }
@@ -308,12 +336,13 @@ async function updateCreatedCampaign(
   op: Operation,
   seeds: { create: number; body: number },
 ): Promise<
-  { skip: string } | { id: string; param: string; body: Record<string, unknown>; exchange: Exchange; create?: Exchange }
+  | { skip: CheckOutcome }
+  | { id: string; param: string; body: Record<string, unknown>; exchange: Exchange; create?: Exchange }
 > {
   const create = opById(ctx, 'createCampaign');
-  if (!create) return { skip: 'no create operation' };
+  if (!create) return { skip: skipped('no create operation', { cause: 'runner' }) };
   const missing = needFixtures(ctx, create);
-  if (missing) return { skip: missing };
+  if (missing) return { skip: skipped(missing, { cause: 'plan' }) };
   const made = await createCampaign(ctx, create, seeds.create);
   if (made.id === undefined) return { skip: couldNotCreate(made) };
   const param = op.parameters.find((p) => p.in === 'path')!.name;
@@ -372,12 +401,14 @@ export const updatePersists = defineCheck({
   rule: 'PATCH /campaign/{id} with every documented field returns the update-shaped record carrying the changes, and a later GET shows them',
   contractRef: '4.4, 4.3, 2.2',
   severity: 'critical',
+  expects: 'success',
+  core: true,
   appliesTo: byId('updateCampaign'),
   plannedRequests: () => 3,
   async run(ctx, op) {
     const get = ctx.spec.operations.find((o) => o.method === 'GET' && o.path === op.path);
     const updated = await updateCreatedCampaign(ctx, op, { create: 47, body: 53 });
-    if ('skip' in updated) return skipped(updated.skip);
+    if ('skip' in updated) return updated.skip;
     const { id, param, body, exchange, create } = updated;
     const findings = new Findings();
     const res = exchange.response;
@@ -403,9 +434,7 @@ export const updatePersists = defineCheck({
           'the campaign read after the update',
         ))
           findings.add(withWrite(ctx, j, exchange));
-      } else if (after.response?.status !== 429) {
-        findings.add(refused(ctx, get, after, 'reading the updated campaign'));
-      }
+      } else findings.add(refused(ctx, get, after, 'reading the updated campaign'));
     }
     return afterCreate(ctx, findings, create).outcome('the update persists');
   },
@@ -433,6 +462,11 @@ function fullRecord(ctx: CheckContext, exchange: Exchange, omitted: readonly str
     `the update record without ${omitted.join(', ')} (section 2.2)`,
     `it carries ${present.join(', ')}`,
     `PATCH answered the full record (${present.join(', ')}), not the update-shaped one`,
+    undefined,
+    {
+      kind: KIND.mismatch,
+      field: { location: 'response', pointer: `/${present[0]}`, status: String(exchange.response?.status ?? '') },
+    },
   );
 }
 
@@ -442,6 +476,7 @@ export const updateRecordShape = defineCheck({
   rule: 'PATCH /campaign/{id} answers the update-shaped record: without assistant_name, machine_detection_timeout_seconds, recipient_list_id, recipient_list_name, recipient_list_row_count and counts',
   contractRef: '2.2, 4.4',
   severity: 'minor',
+  expects: 'success',
   appliesTo: (op, spec) => op.id === 'updateCampaign' && spec.operations.some((o) => o.id === 'createCampaign'),
   plannedRequests: (_op, _runs, _spec, options) => (options?.covered ? 0 : 2),
   // Every success answer to a valid update of the run is judged, whoever sent it.
@@ -454,20 +489,23 @@ export const updateRecordShape = defineCheck({
   },
   async run(ctx, op) {
     const omitted = omittedOnUpdate(ctx, op);
-    if (!omitted.length) return skipped('the spec names no field the update record omits');
+    if (!omitted.length) return skipped('the spec names no field the update record omits', { cause: 'runner' });
     if ((ctx.judgedElsewhere?.().judged ?? 0) > 0)
-      return skipped(`no update of its own: the update answers other checks got were judged`);
+      return skipped(`no update of its own: the update answers other checks got were judged`, { cause: 'covered' });
     const updated = await updateCreatedCampaign(ctx, op, { create: 71, body: 73 });
-    if ('skip' in updated) return skipped(updated.skip);
+    if ('skip' in updated) return updated.skip;
     const { exchange, create } = updated;
     const findings = new Findings();
     const res = exchange.response;
     if (!res || !isSuccess(res.status)) {
-      if (res?.status === 429) return skipped('rate limited');
       findings.add(refused(ctx, op, exchange, 'a valid update'));
       return afterCreate(ctx, findings, create).outcome('');
     }
-    findings.add(fullRecord(ctx, exchange, omitted));
+    findings.add(
+      judgeAnswer(ctx, op, exchange, { what: 'a valid update', expected: 'the update-shaped record' }, () =>
+        fullRecord(ctx, exchange, omitted),
+      ),
+    );
     return afterCreate(ctx, findings, create).outcome('the update-shaped record comes back');
   },
 });
@@ -483,20 +521,14 @@ async function sendStatus(
   const values = enumOf(propertiesOf(op.requestBody!.schema)[field]!)!.filter((v) => v !== null);
   const param = op.parameters.find((p) => p.in === 'path')!.name;
   const exchange = await ctx.send(request(op, ctx, { pathValues: { [param]: id }, json: { [field]: value } }));
-  const res = exchange.response;
-  if (!res)
-    return {
-      judgement: fail(
-        ctx,
-        exchange,
-        `${field}=${String(value)} accepted`,
-        statusText(exchange),
-        `${field}=${String(value)}: no response`,
-      ),
-      changed: false,
-      exchange,
-    };
-  if (res.status === 429) return { judgement: RATE_LIMITED, changed: false, exchange };
+  // The one start: no answer and a 5xx fail, a 429 judges nothing.
+  const start = answerStart(ctx, op, exchange, {
+    what: `${field}=${String(value)}`,
+    expected: `${field}=${String(value)} accepted`,
+    field: { location: 'body', pointer: pointerOf([field]) },
+  });
+  if (start) return { judgement: start, changed: false, exchange };
+  const res = exchange.response!;
   if (isSuccess(res.status)) {
     const judgement = judgeResponse(ctx, op, exchange, { what: `the record after ${field}=${String(value)}` });
     const got = (res.json as Record<string, unknown> | undefined)?.[field];
@@ -535,7 +567,10 @@ async function sendStatus(
     message: `${field}=${String(value)} was answered ${res.status} (${res.text.slice(0, 120)}); status transitions are not specified, so not judged`,
   });
   return {
-    judgement: unjudged(`${field}=${String(value)} was answered ${res.status}: status transitions are not specified`),
+    judgement: unjudged(`${field}=${String(value)} was answered ${res.status}: status transitions are not specified`, {
+      cause: 'refused',
+      status: res.status,
+    }),
     changed: false,
     exchange,
   };
@@ -550,19 +585,20 @@ export const updateStatusValues = defineCheck({
   rule: "Each status value the update accepts (draft, scheduled, running, paused, completed) is not rejected as invalid (a value refused after an earlier move is tried again on a new campaign of its own: transitions are not specified), and the last one answered as set is what GET then shows; `scheduled` in the record is the contract's own conflict, observed",
   contractRef: '3.1, 4.4',
   severity: 'major',
+  expects: 'success',
   appliesTo: (op) => op.id === 'updateCampaign' && Boolean(op.requestBody && statusEnum(op)),
   // Its own campaign, one PATCH per value and a GET; a refused move costs a new campaign and a PATCH more.
   plannedRequests: (op) => 2 + (enumOf(statusEnum(op)![1])?.length ?? 0),
   async run(ctx, op) {
     const create = opById(ctx, 'createCampaign');
-    if (!create) return skipped('no create operation');
+    if (!create) return skipped('no create operation', { cause: 'runner' });
     const missing = needFixtures(ctx, create);
-    if (missing) return skipped(missing);
+    if (missing) return skipped(missing, { cause: 'plan' });
     const [field, schema] = statusEnum(op)!;
     const values = enumOf(schema)!.filter((v) => v !== null);
     const findings = new Findings();
     let made = await createCampaign(ctx, create, 59);
-    if (made.id === undefined) return skipped(couldNotCreate(made));
+    if (made.id === undefined) return couldNotCreate(made);
     // The record under test: the create that made it and the writes that moved it, which a repro replays.
     const newRecord = (m: typeof made, id: string) => ({
       id,
@@ -578,7 +614,7 @@ export const updateStatusValues = defineCheck({
       if (sent.judgement.ok && sent.judgement.unjudged !== undefined && record.moved) {
         // Refused after an earlier move: judged again from a new campaign's initial state.
         made = await createCampaign(ctx, create, 60 + i);
-        if (made.id === undefined) return skipped(couldNotCreate(made));
+        if (made.id === undefined) return couldNotCreate(made);
         record = newRecord(made, made.id);
         sent = await sendStatus(ctx, op, record.id, field, value);
       }
@@ -607,6 +643,10 @@ export const updateStatusValues = defineCheck({
           `${field} ${JSON.stringify(shown)}`,
           `${field}=${String(lastSet.value)} was answered as set but GET shows ${JSON.stringify(shown)}`,
           { [field]: lastSet.value },
+          {
+            kind: KIND.mismatch,
+            field: { location: 'response', pointer: `/campaign/${field}`, status: String(after.response.status) },
+          },
         );
         findings.add(onRecord(ctx, judged, lastSet.record));
       }
@@ -621,6 +661,7 @@ export const addRecipient = defineCheck({
   rule: 'POST /recipient-lists/{id}/recipients with a valid recipient is accepted and answered with a JSON object',
   contractRef: '4.5',
   severity: 'major',
+  expects: 'success',
   appliesTo: byId('addRecipient'),
   needs: ['recipient_list_id'],
   plannedRequests: () => 1,
@@ -629,10 +670,8 @@ export const addRecipient = defineCheck({
     const exchange = await ctx.send(request(op, ctx, { json: body }));
     const findings = new Findings();
     const res = exchange.response;
-    if (!res || !isSuccess(res.status)) {
-      if (res?.status === 429) return skipped('rate limited');
-      findings.add(refused(ctx, op, exchange, 'a valid recipient'));
-    } else findings.add(judgeResponse(ctx, op, exchange, { what: 'the added recipient' }));
+    if (!res || !isSuccess(res.status)) findings.add(refused(ctx, op, exchange, 'a valid recipient'));
+    else findings.add(judgeResponse(ctx, op, exchange, { what: 'the added recipient' }));
     return findings.outcome('a recipient can be added');
   },
 });
@@ -643,6 +682,7 @@ export const createInvite = defineCheck({
   rule: 'POST /orgs/{org_id}/invites returns the invite shape, with email and role as sent where present (no member of 2.5 is marked required); the token is never reported',
   contractRef: '4.6, 2.5',
   severity: 'major',
+  expects: 'success',
   destructive: true,
   appliesTo: byId('createInvite'),
   needs: ['org_id'],
@@ -658,7 +698,7 @@ export const createInvite = defineCheck({
           operation: label(op),
           message: `a valid invite was refused with 422; the contract does not give the roles or email rules beyond "developer"`,
         });
-        return skipped('the server refused the invite (observed)');
+        return skipped('the server refused the invite (observed)', refusalOf(exchange));
       }
       findings.add(refused(ctx, op, exchange, 'a valid invite'));
       return findings.outcome('');
@@ -676,6 +716,7 @@ export const regenerateKey = defineCheck({
   rule: 'POST /api-keys/api-keys/{key_id}/regenerate with the bearer only returns {key, id, name, upgraded} whose key is new (not the one in use); the new key then works (the run carries on with it)',
   contractRef: '4.9, 2.7, 5.4',
   severity: 'major',
+  expects: 'success',
   destructive: true,
   appliesTo: byId('regenerateApiKey'),
   needs: ['api_key_id'],
@@ -700,6 +741,8 @@ export const regenerateKey = defineCheck({
           'a new key in `key` (section 2.7: "the new secret key value")',
           'the key in use, unchanged',
           'the regeneration returned the key already in use',
+          undefined,
+          { kind: KIND.mismatch, field: { location: 'response', pointer: '/key', status: String(res.status) } },
         ),
       );
     }
@@ -713,6 +756,8 @@ export const regenerateKey = defineCheck({
           'the new key in `key` (section 2.7)',
           'no key returned',
           'the regeneration returned no key',
+          undefined,
+          { kind: KIND.schema, field: { location: 'response', pointer: '/key', status: String(res.status) } },
         ),
       );
       return findings.outcome('');

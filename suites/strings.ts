@@ -36,26 +36,22 @@ import {
   type StringEdge,
   type StringTarget,
 } from '../src/generators/index.js';
-import { validate } from '../src/validators/index.js';
 import {
   Findings,
-  OK,
-  RATE_LIMITED,
-  fail,
-  unjudged,
+  judgeAllowed,
   judgeInvalid,
-  judgeResponse,
   label,
   locNames,
-  openRule,
+  pairedSample,
   recordCost,
   request,
-  sampleBody,
   sharedPathForRecord,
   skipped,
-  statusText,
+  validCreateRefused,
   type Judgement,
 } from './lib.js';
+import { withControl } from './lib/control.js';
+import { pointerOf } from '../src/results/model.js';
 
 type Where = 'body' | 'where';
 type Parts = NonNullable<Parameters<typeof request>[2]>;
@@ -210,63 +206,29 @@ interface Run {
   noted: string[];
 }
 
-const isValidationBody = (json: unknown): boolean => validate('HTTPValidationError', json).ok;
-
 /**
- * Judges the answer to allowed values: undefined when fine, the failure else; with `refusedBy`, the
- * targets a 422 named (the caller retries without them).
+ * Judges the answer to allowed values with the one judge of allowed values (judgeAllowed): a 422
+ * naming a varied value judged it (noted as stricter), another refusal judged nothing (noted). With
+ * `refused`, the answer was a validation error body: the caller sends the edge again without the
+ * targets it named. `targets` all path ids: any 4xx is an honest answer to that id (judged).
  */
-/**
- * `targets` are the values varied: when they are all path ids, a 404/400 is an honest answer to
- * that id (judged: no server fault); when a body or query value was varied, such an answer means
- * the value was never looked at (a lookup or another rule came first), so it judges nothing.
- */
-function judgeAllowed(
+function judgeEdgeAnswer(
   run: Run,
   exchange: Exchange,
   what: string,
-  targets: readonly StringTarget[] = [],
+  targets: ReadonlyArray<Pick<InvalidCase, 'loc' | 'location'>> = [],
 ): { judgement: Judgement; refused?: StringTarget[] } {
   const { ctx, op } = run;
-  const res = exchange.response;
-  const rule = `${what}: a value the contract allows is accepted, or refused with 422 and the validation error body, never a server fault (sections 2.8, 4, 7)`;
-  if (!res)
-    return { judgement: fail(ctx, exchange, rule, statusText(exchange), `${label(op)}: ${what} got no answer`) };
-  if (res.status === 429) return { judgement: RATE_LIMITED };
-  if (res.status >= 500)
-    return {
-      judgement: fail(ctx, exchange, rule, `status ${res.status}`, `${label(op)} answered ${res.status} to ${what}`),
-    };
-  if (res.status >= 200 && res.status < 300)
-    return { judgement: judgeResponse(ctx, op, exchange, { what: `${what} on ${label(op)}` }) };
-  if (res.status === 422 && !isValidationBody(res.json)) {
-    return {
-      judgement: fail(
-        ctx,
-        exchange,
-        rule,
-        `422 ${res.text.slice(0, 120)}`,
-        `the 422 of ${label(op)} for ${what} is not the validation error body`,
-      ),
-    };
-  }
-  if (res.status === 422) {
-    run.noted.push(`${what}: ${res.status}`);
-    return { judgement: OK, refused: [] };
-  }
-  if (targets.length > 0 && targets.every((t) => t.location === 'path')) {
-    run.noted.push(`${what}: ${res.status}`);
-    return { judgement: OK };
-  }
-  // The rules the contract leaves open (OPEN_RULES: a 404 for an id a varied path value names, 409,
-  // 403) are observed by openRule; another refusal (a 400, a 413) says the body or query value was
-  // never handled: noted, and no evidence for a pass either way.
-  const open = openRule(ctx, op, exchange, { placeholder: targets.some((t) => t.location === 'path') });
-  if (open) return { judgement: open };
-  run.noted.push(`${what}: ${res.status}`);
-  return {
-    judgement: unjudged(`${label(op)} answered ${res.status} to ${what}, a refusal the contract does not describe`),
-  };
+  const pathOnly = targets.length > 0 && targets.every((t) => t.location === 'path');
+  const judgement = judgeAllowed(ctx, op, exchange, {
+    what,
+    fields: targets,
+    pathOnly,
+    ...(targets.some((t) => t.location === 'path') ? { placeholder: true } : {}),
+  });
+  const status = exchange.response?.status ?? 0;
+  if (judgement.ok && status >= 400 && status < 500 && status !== 429) run.noted.push(`${what}: ${status}`);
+  return status === 422 && judgement.ok ? { judgement, refused: [] } : { judgement };
 }
 
 const sendAlone = (run: Run, target: StringTarget, edge: StringEdge): Promise<Exchange> =>
@@ -286,13 +248,13 @@ async function attribute(run: Run, group: Group, whole: Judgement): Promise<Judg
       for (const cls of TEXT_CLASSES) {
         const narrow = await sendAlone(run, target, cls);
         if (broke(narrow))
-          return judgeAllowed(run, narrow, describeStringEdge([target], { ...cls, value: valueFor(target, cls) }), [
+          return judgeEdgeAnswer(run, narrow, describeStringEdge([target], { ...cls, value: valueFor(target, cls) }), [
             target,
           ]).judgement;
       }
     }
     return exchange
-      ? judgeAllowed(
+      ? judgeEdgeAnswer(
           run,
           exchange,
           describeStringEdge([target], { ...group.edge, value: valueFor(target, group.edge) }),
@@ -313,7 +275,7 @@ async function probeGroup(run: Run, group: Group): Promise<void> {
   const refusedAll: StringTarget[] = [];
   for (let round = 0; round < 3 && targets.length; round++) {
     const exchange = await run.ctx.send(request(run.op, run.ctx, partsFor(targets, group.edge, run.path, run.base)));
-    const { judgement, refused } = judgeAllowed(run, exchange, describeStringEdge(targets, group.edge), targets);
+    const { judgement, refused } = judgeEdgeAnswer(run, exchange, describeStringEdge(targets, group.edge), targets);
     if (!judgement.ok && (exchange.response?.status ?? 0) >= 500) {
       run.findings.add(await attribute(run, { ...group, targets }, judgement));
       return;
@@ -338,8 +300,10 @@ async function probeContainers(run: Run, probe: ReturnType<typeof containerProbe
     body = setPointer(body, t.pointer, value);
   }
   const exchange = await run.ctx.send(request(run.op, run.ctx, { pathValues: run.path, json: body }));
+  const targets = probe.targets.map((t) => ({ loc: t.loc, location: 'body' as const }));
   run.findings.add(
-    judgeAllowed(run, exchange, `${probe.label} (${probe.targets.map((t) => t.loc.join('.')).join(', ')})`).judgement,
+    judgeEdgeAnswer(run, exchange, `${probe.label} (${probe.targets.map((t) => t.loc.join('.')).join(', ')})`, targets)
+      .judgement,
   );
 }
 
@@ -349,6 +313,7 @@ export const stringEdgesCheck = defineCheck({
   rule: "Every free string (body, path, query; nested fields included) empty, whitespace only, non-ASCII (accents, CJK), astral (emoji), with combining marks, right-to-left, with a NUL, and 10,000 characters long (or the longest allowed), and the body's arrays and objects empty or nested one level deeper, never gets a 5xx: accepted as documented or refused with the validation error body; past a stated maxLength, 422 naming the field (the update of a created record is sent the mixed value and empty containers, its fields take the rest on the create)",
   contractRef: '2.8, 4, 7',
   severity: 'critical',
+  expects: 'success',
   appliesTo: (op, spec) => planned(op, spec) > 0,
   plannedRequests: (op, _runs, spec) => planned(op, spec) + recordCost(op, spec),
   plannedCases: (op, spec) => listing(op, spec),
@@ -358,9 +323,12 @@ export const stringEdgesCheck = defineCheck({
     // Without a record, only the path edges can be sent (they replace every path parameter).
     const all = stringGroups(op, ctx.spec);
     const groups = all.filter((g) => found || (g.where === 'where' && everyPathParam(op, g.targets)));
-    if (!groups.length) return skipped(`no record to send ${label(op)} to`);
+    if (!groups.length)
+      return skipped(shared.reason ?? `no record to send ${label(op)} to`, shared.why ?? { cause: 'no-record' });
     const path = found ?? {};
-    const run: Run = { ctx, op, path, base: sampleBody(ctx, op, 41), findings: new Findings(), noted: [] };
+    // A create learns first what the server requires of a valid body (the pairing), once per run.
+    await validCreateRefused(ctx, op);
+    const run: Run = { ctx, op, path, base: pairedSample(ctx, op, 41), findings: new Findings(), noted: [] };
     for (const group of groups) await probeGroup(run, group);
     if (!found && (groups.length < all.length || containerProbes(op, ctx.spec).length > 0)) {
       // Path edges alone still catch a server fault, but judge too little of the rule to pass on.
@@ -368,6 +336,7 @@ export const stringEdgesCheck = defineCheck({
       if (outcome.status !== 'passed') return outcome;
       return skipped(
         `${shared.reason ?? `no record to send ${label(op)} to`}: only the ${run.findings.probes} path edges were sent (no server fault); the body edges need a record`,
+        shared.why ?? { cause: 'no-record' },
       );
     }
     if (!found) return finish(run, '');
@@ -381,7 +350,15 @@ export const stringEdgesCheck = defineCheck({
         value: edge.value.length > 40 ? `${edge.value.length} characters` : edge.value,
         description: describeStringEdge([target], edge),
       };
-      run.findings.add(judgeInvalid(ctx, op, exchange, kase));
+      run.findings.add(
+        await withControl(ctx, op, exchange, judgeInvalid(ctx, op, exchange, kase), {
+          what: kase.description,
+          expected: 'a value past a stated length is answered 422 with the validation error body (sections 2.8, 7)',
+          field: { location: kase.location, pointer: pointerOf(kase.loc) },
+          input: kase.value,
+          control: () => request(op, ctx, { pathValues: path, ...(run.base ? { json: run.base } : {}) }),
+        }),
+      );
     }
     for (const probe of containerProbes(op, ctx.spec)) await probeContainers(run, probe);
     return finish(run, '');

@@ -14,6 +14,7 @@
  */
 import fc from 'fast-check';
 import { defineCheck, type CheckContext, type CheckDefinition } from '../src/checks/check.js';
+import { judgeAnswer } from '../src/checks/judge.js';
 import { FAILURE_KINDS as KIND, pointerOf } from '../src/results/model.js';
 import { wireParts } from '../src/checks/wire.js';
 import type { Operation } from '../src/spec/model.js';
@@ -39,6 +40,9 @@ import {
 } from '../src/generators/index.js';
 import { coveringShare } from './lib/covering.js';
 import { probePacked } from './lib/packed.js';
+import { withControl } from './lib/control.js';
+import type { Refusal } from './lib/learned.js';
+import type { RecordPath } from './lib/requests.js';
 import {
   Findings,
   baseBody,
@@ -54,6 +58,7 @@ import {
   type InvalidJudgeOptions,
   type Judgement,
   unjudged,
+  OK,
 } from './lib.js';
 
 /**
@@ -63,20 +68,36 @@ import {
  */
 interface Target {
   values: Record<string, string>;
-  validRefused?: string;
+  validRefused?: Refusal;
   /** The record as created for this check (its state goes along in the base body). */
   record?: Record<string, unknown>;
+  /** The valid body the cases break one field of: a 403 or 409 refusal's control sends it (withControl). */
+  base?: Record<string, unknown>;
 }
 
-async function targetFor(ctx: CheckContext, op: Operation, salt: number): Promise<Target | { skip: string }> {
-  const found = op.parameters.some((p) => p.in === 'path') ? await ownPathForRecord(ctx, op, salt) : { values: {} };
-  if (!found.values) return { skip: found.reason ?? `no record to send ${label(op)} to` };
+/** A skip for want of a record to send to, with the cause of that want. */
+const noRecord = (op: Operation, found: RecordPath) =>
+  skipped(found.reason ?? `no record to send ${label(op)} to`, found.why ?? { cause: 'no-record' });
+
+async function targetFor(
+  ctx: CheckContext,
+  op: Operation,
+  salt: number,
+): Promise<Target | { skip: ReturnType<typeof skipped> }> {
+  const found: RecordPath = op.parameters.some((p) => p.in === 'path')
+    ? await ownPathForRecord(ctx, op, salt)
+    : { values: {} };
+  if (!found.values) return { skip: noRecord(op, found) };
   const refused = await validCreateRefused(ctx, op);
   const target: Target = { values: found.values };
   if (refused !== undefined) target.validRefused = refused;
-  if ('record' in found && found.record) target.record = found.record;
+  if (found.record) target.record = found.record;
   return target;
 }
+
+/** The control of a case: the same operation and path with the target's valid body, without the case's query values. */
+const controlOf = (ctx: CheckContext, op: Operation, target: Target) => () =>
+  request(op, ctx, { pathValues: target.values, ...(target.base ? { json: target.base } : {}) });
 
 async function sendCase(ctx: CheckContext, op: Operation, target: Target, kase: InvalidCase): Promise<Judgement> {
   const parts: Parameters<typeof request>[2] = { pathValues: target.values };
@@ -88,7 +109,13 @@ async function sendCase(ctx: CheckContext, op: Operation, target: Target, kase: 
   const exchange = await ctx.send(request(op, ctx, parts));
   const options: InvalidJudgeOptions = { checkLoc: kase.kind !== 'malformed-json' };
   if (target.validRefused !== undefined) options.validRefused = target.validRefused;
-  return judgeInvalid(ctx, op, exchange, kase, options);
+  return withControl(ctx, op, exchange, judgeInvalid(ctx, op, exchange, kase, options), {
+    what: kase.description,
+    expected: 'a validation failure is answered 422 with the validation error body (sections 2.8, 7)',
+    field: { location: kase.location, pointer: pointerOf(kase.loc) },
+    input: kase.value,
+    control: controlOf(ctx, op, target),
+  });
 }
 
 const topLevel = (op: Operation) => typedFields(op).filter((f) => f.depth === 0);
@@ -140,21 +167,23 @@ export const wrongType = defineCheck({
   rule: 'A body field of the wrong JSON type is answered 422 with the validation error body naming the field in loc (every field judged on its own: packed into one request, each field counted only when the 422 names it, the others sent again without it)',
   contractRef: '2.8, 4, 7',
   severity: 'major',
+  core: true,
   appliesTo: (op) => typedFields(op).length > 0,
   plannedRequests: (op, runs, spec, options) =>
     fieldPacks(typedFields(op)).length * wrongRounds(op, runs, options?.strictTypes) + recordCost(op, spec),
   async run(ctx, op) {
     const target = await targetFor(ctx, op, 11);
-    if ('skip' in target) return skipped(target.skip);
+    if ('skip' in target) return target.skip;
     const fields = typedFields(op);
     // Per field: the near miss a hand-written check most often lets through (7 for a string, 2.5 for
     // an integer, [] for an object), with strict types what frameworks coerce, then one drawn by the seed.
     const values = fields.map((f, i) => wrongValues(ctx, f, i, Math.min(ctx.runs, DRAWN) > 0));
-    if (!values.some((v) => v.some(Boolean))) return skipped('no field whose type can be broken');
+    if (!values.some((v) => v.some(Boolean))) return skipped('no field whose type can be broken', { cause: 'runner' });
     const findings = new Findings();
     // The body: the required fields and the top-level members under test, one wrong value per field.
     const baseOf = (fs: readonly FieldInfo[]) =>
       baseBody(ctx, op, 11, [...new Set(fs.map((f) => String(f.loc[0])))], target.record);
+    target.base = baseOf([]);
     let cases = 0;
     for (let round = 0; round < 3; round++) {
       for (const pack of fieldPacks(fields)) {
@@ -164,7 +193,7 @@ export const wrongType = defineCheck({
         });
         if (!kases.length) continue;
         cases += kases.length;
-        await probePacked(findings, kases, {
+        await probePacked(ctx, findings, kases, {
           together: (open) =>
             sendTogether(ctx, op, target, open, baseOf(open.map((k) => fields.find((f) => f.loc === k.loc)!))),
           alone: async (kase) => {
@@ -217,12 +246,13 @@ export const enumViolation = defineCheck({
     recordCost(op, spec),
   async run(ctx, op) {
     const target = await targetFor(ctx, op, 13);
-    if ('skip' in target) return skipped(target.skip);
+    if ('skip' in target) return target.skip;
     // The enum cases set their field themselves; the body keeps the record's own status otherwise.
     const under = providerIdFields(op)
       .filter((f) => f.depth === 0)
       .map((f) => String(f.loc[0]));
     const base = baseBody(ctx, op, 13, under, target.record);
+    target.base = base;
     const findings = new Findings();
     const cases = enumFields(op)
       .map((f) => enumCase(base, f))
@@ -265,7 +295,15 @@ export const enumViolation = defineCheck({
         stillInvalid: (ex) => !channels.includes(sentValue(op, ex, field.field) as string),
       };
       if (target.validRefused !== undefined) options.validRefused = target.validRefused;
-      findings.add(judgeInvalid(ctx, op, exchange, kase, options));
+      findings.add(
+        await withControl(ctx, op, exchange, judgeInvalid(ctx, op, exchange, kase, options), {
+          what: kase.description,
+          expected: 'a value outside a closed set is answered 422 with the validation error body (sections 2.8, 7)',
+          field: { location: 'body', pointer: field.pointer },
+          input: value,
+          control: controlOf(ctx, op, target),
+        }),
+      );
     }
     return findings.outcome('422 naming the field for values outside the closed sets');
   },
@@ -290,6 +328,7 @@ export const malformedJsonCheck = defineCheck({
   rule: 'A body that is not well-formed JSON is answered 422 with the validation error body (every malformation on the operation without a path parameter, one each in rotation on the others)',
   contractRef: '2.8, 4, 7',
   severity: 'major',
+  core: true,
   appliesTo: (op) => Boolean(op.requestBody),
   plannedRequests: (op, _runs, spec) => malformationsFor(spec, op, {}).length + recordCost(op, spec),
   plannedCases: (op, spec) => [
@@ -299,8 +338,9 @@ export const malformedJsonCheck = defineCheck({
   ],
   async run(ctx, op) {
     const target = await targetFor(ctx, op, 17);
-    if ('skip' in target) return skipped(target.skip);
+    if ('skip' in target) return target.skip;
     const base = baseBody(ctx, op, 17, [], target.record);
+    target.base = base;
     const findings = new Findings();
     for (const kase of malformationsFor(ctx.spec, op, base)) findings.add(await sendCase(ctx, op, target, kase));
     return findings.outcome('422 with the validation error body for malformed JSON');
@@ -330,11 +370,12 @@ export const nonIntegerQueryCheck = defineCheck({
     ),
   async run(ctx, op) {
     const examples = nonIntegerQueryExamples(op);
-    if (!examples.length) return skipped('no integer query parameter');
+    if (!examples.length) return skipped('no integer query parameter', { cause: 'runner' });
     const findings = new Findings();
     // The fixed word and fraction reach every parameter on every seed; random ones repeat them.
     for (const value of nonIntegerRounds(op)) {
       await probePacked(
+        ctx,
         findings,
         examples.filter((k) => k.value === value),
         {
@@ -367,6 +408,44 @@ function locPlacement(detail: unknown[], kase: InvalidCase): 'located' | 'unloca
   return naming.length > 0 ? 'unlocated' : 'unnamed';
 }
 
+/**
+ * A 422's loc for one case: a loc naming the field under the wrong location fails; under the right
+ * one (or with none: noted) passes; another answer, or a loc not naming the field, is judged by the
+ * other validation checks.
+ */
+function judgePlacement(
+  ctx: CheckContext,
+  op: Operation,
+  exchange: Exchange,
+  kase: InvalidCase,
+  json: unknown,
+): Judgement {
+  const detail = (json as { detail?: unknown } | undefined)?.detail;
+  const placement = exchange.response!.status === 422 && Array.isArray(detail) ? locPlacement(detail, kase) : 'unnamed';
+  if (placement === 'unnamed')
+    return unjudged(
+      `${kase.description} was answered ${exchange.response!.status} without a loc naming ${kase.field} (judged by the other validation checks)`,
+      { cause: 'elsewhere' },
+    );
+  const locs = (detail as unknown[]).map((d) => JSON.stringify((d as { loc?: unknown })?.loc)).join(', ');
+  if (placement === 'misplaced')
+    return fail(
+      ctx,
+      exchange,
+      `a loc of ["${kase.location}", "${kase.field}", ...] (section 2.8)`,
+      `loc ${locs}`,
+      `the 422 for ${kase.description} places it in the wrong location (loc ${locs})`,
+      kase.value,
+      { kind: KIND.loc, field: { location: kase.location, pointer: pointerOf(kase.loc) } },
+    );
+  if (placement === 'unlocated')
+    ctx.observe({
+      operation: label(op),
+      message: `the 422 for ${kase.description} names the field but not its location (loc ${locs}); FastAPI-style servers start loc with "${kase.location}", the contract does not require it`,
+    });
+  return OK;
+}
+
 export const locNamesLocation = defineCheck({
   id: 'validation.loc-names-location',
   suite: 'validation',
@@ -395,7 +474,7 @@ export const locNamesLocation = defineCheck({
         description: `${param.name}=xyz`,
       });
     const target = await targetFor(ctx, op, 29);
-    if ('skip' in target) return skipped(target.skip);
+    if ('skip' in target) return target.skip;
     const values = target.values;
     const findings = new Findings();
     for (const kase of cases) {
@@ -403,43 +482,13 @@ export const locNamesLocation = defineCheck({
       if (kase.body !== undefined) parts.json = kase.body;
       if (kase.query) parts.query = kase.query;
       const exchange = await ctx.send(request(op, ctx, parts));
-      const res = exchange.response;
-      // Other statuses and shapes are judged by the other validation checks.
-      const detail = (res?.json as { detail?: unknown } | undefined)?.detail;
-      if (!res || res.status !== 422 || !Array.isArray(detail)) {
-        findings.add(
-          unjudged(
-            `${kase.description} was answered ${res ? res.status : 'with no response'}, not a 422 with a loc (judged by the other validation checks)`,
-          ),
-        );
-        continue;
-      }
-      const placement = locPlacement(detail, kase);
-      const locs = detail.map((d) => JSON.stringify((d as { loc?: unknown })?.loc)).join(', ');
-      if (placement === 'misplaced') {
-        findings.add(
-          fail(
-            ctx,
-            exchange,
-            `a loc of ["${kase.location}", "${kase.field}", ...] (section 2.8)`,
-            `loc ${locs}`,
-            `the 422 for ${kase.description} places it in the wrong location (loc ${locs})`,
-            kase.value,
-            {
-              kind: KIND.loc,
-              field: { location: kase.location, pointer: pointerOf(kase.loc) },
-            },
-          ),
-        );
-      } else {
-        if (placement === 'unlocated') {
-          ctx.observe({
-            operation: label(op),
-            message: `the 422 for ${kase.description} names the field but not its location (loc ${locs}); FastAPI-style servers start loc with "${kase.location}", the contract does not require it`,
-          });
-        }
-        findings.add({ ok: true });
-      }
+      const field = { location: kase.location, pointer: pointerOf(kase.loc) };
+      const expected = `a loc of ["${kase.location}", "${kase.field}", ...] (section 2.8)`;
+      findings.add(
+        judgeAnswer(ctx, op, exchange, { what: kase.description, expected, field, input: kase.value }, (res) =>
+          judgePlacement(ctx, op, exchange, kase, res.json),
+        ),
+      );
     }
     return findings.outcome('loc names the right location and the field');
   },

@@ -3,6 +3,7 @@ import type {
   Failure,
   FailureField,
   FailureKind,
+  NotJudged,
   Observation,
   RecordedRequest,
   RecordedResponse,
@@ -94,11 +95,19 @@ export interface CheckContext {
    * confirm `valid === false` (and `available`).
    */
   validateWire(op: Operation, exchange: Exchange): WireValidation;
-  /**
-   * A Failure with the redacted request/response, the curl line and the seed filled in. `kind`
-   * defaults to `no-response` when the exchange got no answer, else to `mismatch`.
-   */
+  /** A Failure with the redacted request/response, the curl line and the seed filled in. */
   failure(exchange: Exchange, details: FailureDetails): Failure;
+  /**
+   * The run's own evidence that `op` serves these credentials: the first success answer (2xx) the
+   * run got on it to a request the wire validator calls valid, sent with the credentials in use
+   * (whoever sent it); undefined when there is none yet (or outside a run).
+   */
+  servedBefore?(op: Operation): Exchange | undefined;
+  /**
+   * Notes that the answer of `exchange` was judged on a check's property (the one verdict path,
+   * src/checks/judge.ts, calls it): coverage counts a cell judged only through such answers.
+   */
+  noteJudged?(exchange: Exchange): void;
   /** The exchange as a report may show it, secrets removed. */
   record(exchange: Exchange): { request: RecordedRequest; response?: RecordedResponse };
   /** Removes known secrets (credentials, x-secret values seen so far) from a string or JSON value. */
@@ -129,13 +138,18 @@ export interface SharedTally {
   judged: number;
   /** Why other answers it looked at judged nothing. */
   unjudged: readonly string[];
+  /** The same, as data. */
+  why: readonly NotJudged[];
 }
 
 /**
  * A verdict of one probe: fine, a failure to report, or fine because nothing was judged
- * (`unjudged` says why). Made with the helpers of outcomes.ts (OK, unjudged, fail).
+ * (`unjudged` says why in words, `why` as data). Made with the helpers of outcomes.ts (OK, unjudged, fail).
  */
-export type Judgement = { ok: true; unjudged?: string } | { ok: false; failure: Failure; summary: string };
+export type Judgement =
+  | { ok: true; unjudged?: undefined }
+  | { ok: true; unjudged: string; why: NotJudged }
+  | { ok: false; failure: Failure; summary: string };
 
 /** What a check knows of a failure: the words for people, and the kind and field as data. */
 export interface FailureDetails {
@@ -143,13 +157,14 @@ export interface FailureDetails {
   actual: string;
   input?: unknown;
   path?: string;
-  kind?: FailureKind;
+  /** What kind of deviation (FAILURE_KINDS, or a custom check's own): required, so one fault has one baseline signature whichever check reports it. */
+  kind: FailureKind;
   field?: FailureField;
 }
 
 export type CheckOutcome =
   | { status: 'passed'; message: string }
-  | { status: 'skipped'; message: string }
+  | { status: 'skipped'; message: string; notJudged: NotJudged }
   | { status: 'failed'; message: string; failures: Failure[] };
 
 export interface CheckDefinition {
@@ -165,6 +180,13 @@ export interface CheckDefinition {
   appliesTo(op: Operation, spec: SpecModel): boolean;
   /** Has effects outside test data; runs only with --include-destructive. */
   destructive?: boolean;
+  /**
+   * Its requests are valid and expect a success answer: an operation it runs on must be judged on a
+   * success answer for the run to pass (src/results/verdict.ts), unless nothing the server did kept it.
+   */
+  expects?: 'success';
+  /** A core rule of its suite: when it runs, it must be judged on at least one operation for the run to pass. */
+  core?: true;
   /**
    * Requests the check plans to send on `op` with `runs` generated cases, for --dry-run and the
    * request budget that sizes the default --runs. Without it the runner assumes `runs`.

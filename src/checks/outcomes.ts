@@ -1,5 +1,5 @@
 /** Outcomes of the suites' probes: one judgement per probe, gathered into a check outcome. */
-import type { Failure } from '../results/model.js';
+import type { Failure, NotJudged } from '../results/model.js';
 import type { CheckContext, CheckOutcome, FailureDetails, Judgement } from './check.js';
 import type { Exchange } from '../transport/types.js';
 import { passWithEvidence } from './evidence.js';
@@ -11,20 +11,24 @@ import { passWithEvidence } from './evidence.js';
  */
 export type { Judgement };
 export const OK: Judgement = { ok: true };
-/** A probe that judged nothing, and why. */
-export const unjudged = (reason: string): Judgement => ({ ok: true, unjudged: reason });
+/** A probe that judged nothing: why in words, and as data (the cause the verdict and coverage read). */
+export const unjudged = (reason: string, why: NotJudged): Judgement => ({ ok: true, unjudged: reason, why });
 
 /** The facts of a failure as data: its kind and the field it is about (see FAILURE_KINDS). */
 export type Facts = Pick<FailureDetails, 'kind' | 'field'>;
 
+/**
+ * A failure of one probe: the words (what the contract expects, what came, one line for the
+ * headline) and its facts as data (`kind` always, `field` when it is about one part).
+ */
 export function fail(
   ctx: CheckContext,
   exchange: Exchange,
   expected: string,
   actual: string,
   summary: string,
-  input?: unknown,
-  facts: Facts = {},
+  input: unknown,
+  facts: Facts,
 ): Judgement {
   const details: FailureDetails = { expected, actual, ...facts };
   if (input !== undefined) details.input = input;
@@ -37,6 +41,8 @@ export class Findings {
   readonly summaries: string[] = [];
   /** Why probes judged nothing (see `unjudged`). */
   readonly unjudged: string[] = [];
+  /** The same, as data. */
+  readonly why: NotJudged[] = [];
   probes = 0;
   judged = 0;
   add(j: Judgement): boolean {
@@ -45,8 +51,10 @@ export class Findings {
       this.failures.push(j.failure);
       this.summaries.push(j.summary);
       this.judged++;
-    } else if (j.unjudged !== undefined) this.unjudged.push(j.unjudged);
-    else this.judged++;
+    } else if (j.unjudged !== undefined) {
+      this.unjudged.push(j.unjudged);
+      this.why.push(j.why);
+    } else this.judged++;
     return j.ok;
   }
   /**
@@ -111,14 +119,16 @@ export function recordedFailures(failures: readonly Failure[], max = RECORDED_FA
   return distinct.filter((f) => kept.has(f));
 }
 
-/** A 429 is a budget event: nothing is judged on it. */
-export const RATE_LIMITED = unjudged('rate limited (429)');
+/** A 429 is a budget event: nothing is judged on it (never a pass, never a failure). */
+export const RATE_LIMITED = unjudged('rate limited (429)', { cause: 'rate-limited', status: 429 });
 
 /**
  * A body the transport cut at its size cap (1 MiB, the runner's own limit, not the contract's: a page
  * of `GET /calls?limit=1000` may well be larger) cannot be judged: what is missing is the runner's doing.
  */
-export const BODY_CUT = unjudged("the body passed the runner's size cap and was cut: its content is not judged");
+export const BODY_CUT = unjudged("the body passed the runner's size cap and was cut: its content is not judged", {
+  cause: 'runner',
+});
 
 export const isSuccess = (status: number): boolean => status >= 200 && status < 300;
 
@@ -130,4 +140,9 @@ export function statusText(exchange: Exchange): string {
   return `${exchange.response.status} ${body}`;
 }
 
-export const skipped = (message: string): CheckOutcome => ({ status: 'skipped', message });
+/** A check × operation that judged nothing: why in words, and as data. */
+export const skipped = (message: string, notJudged: NotJudged): CheckOutcome => ({
+  status: 'skipped',
+  message,
+  notJudged,
+});

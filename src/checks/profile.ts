@@ -6,6 +6,7 @@
  */
 import type { Fixtures } from '../results/fixtures.js';
 import type { Operation } from '../spec/model.js';
+import type { CheckContext } from './check.js';
 
 /** Sends one read-only operation (GET, by operationId) and returns its JSON body on a 2xx, else undefined. */
 export type DiscoveryRead = (operationId: string, query?: Array<[string, string]>) => Promise<unknown>;
@@ -21,6 +22,16 @@ export interface ContractProfile {
   destructive(op: Operation): string | undefined;
   /** Whether an operation replaces the credential in use (it runs after every other destructive pair). */
   replacesCredential(op: Operation): boolean;
+  /**
+   * Readies the run for the checks once discovery is done (not in a dry run): takes what the
+   * configured fixtures say beyond their values (which phone number goes with which channel), and
+   * checks the ones the target must hold beyond path ids (values a valid body carries): when the
+   * target refuses every valid request that uses them, naming them, one line saying which fixture
+   * and what the target answered (the run stops: a setup error, exit 2); undefined when they work
+   * or the refusal is not theirs. Sends through `ctx`, as setup, and only what the plan's
+   * `operations` would send anyway.
+   */
+  prepare?(ctx: CheckContext, configured: Fixtures, operations: readonly Operation[]): Promise<string | undefined>;
   /**
    * Statuses the contract names a condition for without showing them (a conflict, forbidden
    * access, a payload limit): observed undocumented, they are listed but do not fail

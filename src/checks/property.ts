@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import type { Failure } from '../results/model.js';
 import type { CheckContext } from './check.js';
 import { OK, unjudged, type Judgement } from './outcomes.js';
-import { unjudgedReasons } from './evidence.js';
+import { dominantCause, unjudgedReasons } from './evidence.js';
+import type { NotJudged } from '../results/model.js';
 
 export interface PropertyOptions<T> {
   /** Cases tried before the random ones (boundaries, one per field). */
@@ -36,6 +37,7 @@ export async function checkProperty<T>(
   let lastFailed: { value: T } | undefined;
   let judged = 0;
   const unjudgedWhy: string[] = [];
+  const causes: NotJudged[] = [];
   const budget = options.shrinkBudget ?? 6;
   const property = fc.asyncProperty(arb, async (value) => {
     if (toolError !== undefined) return true;
@@ -54,8 +56,10 @@ export async function checkProperty<T>(
       toolError = error;
       return true;
     }
-    if (j.ok && j.unjudged !== undefined) unjudgedWhy.push(j.unjudged);
-    else judged++;
+    if (j.ok && j.unjudged !== undefined) {
+      unjudgedWhy.push(j.unjudged);
+      causes.push(j.why);
+    } else judged++;
     if (!j.ok) {
       failedOnce = true;
       last = j;
@@ -73,7 +77,12 @@ export async function checkProperty<T>(
   if (toolError !== undefined) throw toolError;
   // No case tried, or none judged: no evidence (a check that judged nothing does not pass).
   if (!details.failed || !last || last.ok)
-    return judged === 0 ? unjudged(unjudgedWhy.length ? unjudgedReasons(unjudgedWhy) : 'no case was tried') : OK;
+    return judged === 0
+      ? unjudged(
+          unjudgedWhy.length ? unjudgedReasons(unjudgedWhy) : 'no case was tried',
+          dominantCause(causes) ?? { cause: 'runner' },
+        )
+      : OK;
   const counterexample = lastFailed ? lastFailed.value : details.counterexample?.[0];
   const failure: Failure = { ...last.failure, seed: ctx.seed };
   if (counterexample !== undefined) failure.input = ctx.redact(counterexample);

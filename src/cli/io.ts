@@ -5,10 +5,11 @@
 import type { Writable } from 'node:stream';
 
 /**
- * Exit statuses of vapc: 0 nothing failed, 1 a check (or lint) failed, 2 usage/config/setup error,
- * unreachable target, a fault of the tool, or a report that could not be written (docs/interface.md).
+ * Exit statuses of vapc: 0 nothing failed (and the run judged enough), 1 a check (or lint) failed,
+ * 2 usage/config/setup error, unreachable target, a fault of the tool, or a report that could not be
+ * written, 3 inconclusive: nothing failed but the run judged too little to pass (docs/interface.md).
  */
-export const ExitCode = { ok: 0, failed: 1, usage: 2 } as const;
+export const ExitCode = { ok: 0, failed: 1, usage: 2, inconclusive: 3 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
 /** What a command needs from the outside world; tests pass their own. */

@@ -4,6 +4,7 @@
  * verdict of `--min-coverage N`, `--fail-on-unseen-status` and `--fail-on-undocumented-status`.
  * Returns text and a verdict; the CLI prints and sets the exit status.
  */
+import { DEFAULT_COVERAGE_FLOOR } from '../results/verdict.js';
 import { VapcError } from '../errors.js';
 import {
   COVERAGE_DIMENSIONS,
@@ -153,4 +154,16 @@ export function announceCoverage(
   const gate = coverageGate(coverage, options);
   for (const line of gate.lines) shout(`${line}\n`);
   return gate.failed;
+}
+
+/** `--coverage-floor N`: 0..100; anything else is a usage error. */
+export function parseCoverageFloor(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_COVERAGE_FLOOR;
+  const n = Number(text);
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(text) || !(n >= 0 && n <= 100))
+    throw new VapcError(
+      'E_USAGE',
+      `--coverage-floor takes a percentage from 0 to 100 (0 turns the floor off), not "${text}"`,
+    );
+  return n;
 }

@@ -1,3 +1,4 @@
+import { inconclusiveHeadline } from '../results/verdict.js';
 import { createRequire } from 'node:module';
 import type cliProgress from 'cli-progress';
 import type { CheckResult, Failure, Observation, RunReport, Suite } from '../results/model.js';
@@ -154,11 +155,41 @@ export function renderSummary(report: RunReport, opts: { color?: boolean; brief?
       for (const o of obs) out.push(`  - ${o.id}${o.operation ? ` ${o.operation}` : ''}: ${o.message}`);
     }
   }
+  out.push(...evidenceLines(report, p));
   if (failed.length > 0 || errors.length > 0) out.push('', p.dim(replay));
   const window = rateLimitNote(report);
   if (window) out.push('', p.yellow(window));
   out.push('', verdictLine(report, failed.length, errors.length, p));
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * What the verdict rests on: the reasons of an inconclusive run, what the server kept from being
+ * judged (grouped by cause), and how many answers the rate limit took.
+ */
+function evidenceLines(report: RunReport, p: Palette): string[] {
+  const e = report.evidence;
+  if (!e) return [];
+  const out: string[] = [];
+  if (e.reasons.length > 0) {
+    out.push(
+      '',
+      p.yellow(
+        p.bold(
+          `Inconclusive: the run judged too little to pass (${e.reasons.length} reason${e.reasons.length === 1 ? '' : 's'})`,
+        ),
+      ),
+    );
+    for (const r of e.reasons) out.push(`  - ${printable(r.message)}`);
+  }
+  const counted = e.not_judged.filter((g) => g.counted);
+  if (counted.length > 0) {
+    out.push('', p.yellow("Not judged because of the server's answers"));
+    for (const g of counted) out.push(`  - ${printable(g.message)}`);
+  }
+  if (e.rate_limited > 0)
+    out.push('', p.dim(`rate limit: ${e.rate_limited} answer(s) were 429 (never judged, never failed)`));
+  return out;
 }
 
 /** The failed results (with --baseline, the new ones), numbered, each with its failures; `brief`: the first failure's body and repro only. */
@@ -206,7 +237,13 @@ function verdictLine(report: RunReport, failed: number, errors: number, p: Palet
       ? p.yellow(p.bold(`NO FAILURES, but ${errors} check${errors === 1 ? '' : 's'} could not run`))
       : report.run?.status === 'aborted'
         ? p.yellow(p.bold(`ABORTED: the run stopped early; ${s.passed} passed before it stopped, ${s.skipped} skipped`))
-        : p.green(p.bold(`PASSED: ${s.passed} passed, ${s.skipped} skipped${known}`));
+        : report.verdict === 'inconclusive'
+          ? p.yellow(
+              p.bold(
+                `INCONCLUSIVE: ${printable(inconclusiveHeadline(report.evidence!))}; ${s.passed} passed, ${s.skipped} skipped${report.evidence?.allow_inconclusive ? ' (exit 0 only because of --allow-inconclusive)' : ''}`,
+              ),
+            )
+          : p.green(p.bold(`PASSED: ${s.passed} passed, ${s.skipped} skipped${known}`));
 }
 
 /** At most `max` items joined, then how many more. */

@@ -1,3 +1,4 @@
+import { inconclusiveHeadline } from '../results/verdict.js';
 import type { CheckResult, RunReport } from '../results/model.js';
 import { mdCell, mdCode, mdFence as fence } from '../results/printable.js';
 import { causeLabel, causesGroup, groupCauses, sharedCauseNotes } from '../results/causes.js';
@@ -54,11 +55,28 @@ export function githubAnnotations(report: RunReport): string {
   for (const r of report.results.filter((x) => x.status === 'error').slice(0, MAX_ANNOTATIONS_PER_KIND)) {
     out += `::warning title=${escapeProperty(`vapc could not check ${r.id} ${r.operation}`)}::${escapeData(r.message)}\n`;
   }
+  // An inconclusive run is not a pass: one annotation says why (an error unless allowed).
+  if (report.verdict === 'inconclusive' && report.evidence) {
+    const level = report.evidence.allow_inconclusive ? 'warning' : 'error';
+    out += `::${level} title=${escapeProperty('vapc run inconclusive')}::${escapeData(`nothing failed, but the run judged too little to pass: ${inconclusiveHeadline(report.evidence)}`)}\n`;
+  }
   return out;
 }
 
 /** The shared Markdown escapers live in src/results/printable.ts; mdCell is re-exported for the diff layer. */
 export { mdCell };
+
+/** The reasons of an inconclusive run and what the server kept from being judged, as Markdown. */
+function evidenceMarkdown(report: RunReport): string[] {
+  const e = report.evidence;
+  if (!e) return [];
+  const out: string[] = [];
+  if (e.reasons.length) out.push('', '### Inconclusive: why', '', ...e.reasons.map((r) => `- ${mdCell(r.message)}`));
+  const groups = e.not_judged.filter((g) => g.counted);
+  if (groups.length)
+    out.push('', "### Not judged because of the server's answers", '', ...groups.map((g) => `- ${mdCell(g.message)}`));
+  return out;
+}
 
 export function githubStepSummary(report: RunReport): string {
   const s = report.summary;
@@ -68,7 +86,9 @@ export function githubStepSummary(report: RunReport): string {
   const verdict =
     (failed.length > 0
       ? `❌ ${failed.length} ${report.baseline ? 'new ' : ''}check${failed.length === 1 ? '' : 's'} failed`
-      : '✅ no check failed') + known;
+      : report.verdict === 'inconclusive'
+        ? `⚠️ inconclusive: nothing failed, but the run judged too little to pass${report.evidence?.allow_inconclusive ? ' (allowed by --allow-inconclusive)' : ''}`
+        : '✅ no check failed') + known;
   const lines: string[] = [
     `## vapc conformance: ${verdict}`,
     '',
@@ -81,7 +101,7 @@ export function githubStepSummary(report: RunReport): string {
     ),
     `| **total** | **${s.passed}** | **${s.failed}** | **${s.skipped}** | **${s.errors ?? 0}** |`,
   ];
-  lines.push(...causeMarkdown(failed));
+  lines.push(...causeMarkdown(failed), ...evidenceMarkdown(report));
   if (failed.length > 0) {
     lines.push('', report.baseline ? '### New failures' : '### Failures', '');
     const hidden = failed.length - MAX_ANNOTATIONS_PER_KIND;

@@ -42,7 +42,8 @@ h1{font-size:22px;margin:0 0 4px;display:flex;gap:12px;align-items:center;flex-w
 h2{font-size:16px;margin:28px 0 10px}
 code,pre{font:12.5px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .verdict{font-size:13px;padding:3px 10px;border-radius:12px;color:#fff}
-.verdict.failed{background:var(--fail)}.verdict.passed{background:var(--pass)}.verdict.error{background:var(--err)}
+.verdict.failed{background:var(--fail)}.verdict.passed{background:var(--pass)}.verdict.error{background:var(--err)}.verdict.inconclusive{background:var(--skip)}
+.banner.inconclusive{border:2px solid var(--skip);border-radius:6px;padding:8px 14px;margin:12px 0}
 .meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:10px 0 0;color:var(--muted)}
 .meta dt{font-weight:600}.meta dd{margin:0;color:var(--fg);overflow-wrap:anywhere}
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(130px,1fr));gap:10px;margin-top:18px}
@@ -234,11 +235,15 @@ function observationsHtml(obs: NonNullable<RunReport['observations']>): string {
 }
 
 /** The verdict badge: its class and its words. With --baseline it counts new findings only; known ones are shown apart. */
-function verdictOf(report: RunReport): { verdict: 'failed' | 'error' | 'passed'; verdictText: string } {
+function verdictOf(report: RunReport): {
+  verdict: 'failed' | 'error' | 'passed' | 'inconclusive';
+  verdictText: string;
+} {
   const failed = report.results.filter((r) => r.status === 'failed' && r.baseline?.known !== true).length;
   const errors = report.results.filter((r) => r.status === 'error').length;
   const aborted = failed === 0 && errors === 0 && report.run?.status === 'aborted';
-  const verdict = failed > 0 ? 'failed' : errors > 0 || aborted ? 'error' : 'passed';
+  const inconclusive = failed === 0 && errors === 0 && !aborted && report.verdict === 'inconclusive';
+  const verdict = failed > 0 ? 'failed' : errors > 0 || aborted ? 'error' : inconclusive ? 'inconclusive' : 'passed';
   const knownText = report.baseline ? ` · ${report.baseline.known} known` : '';
   const verdictText =
     (failed > 0
@@ -247,8 +252,27 @@ function verdictOf(report: RunReport): { verdict: 'failed' | 'error' | 'passed';
         ? `${errors} could not run`
         : aborted
           ? 'aborted: the run stopped early'
-          : 'passed') + knownText;
+          : inconclusive
+            ? `inconclusive${report.evidence?.allow_inconclusive ? ' (allowed)' : ''}`
+            : 'passed') + knownText;
   return { verdict, verdictText };
+}
+
+/**
+ * The banner of an inconclusive run: why, in one line each, and what the server kept from being
+ * judged. Nothing for a run that judged enough.
+ */
+function evidenceHtml(report: RunReport): string {
+  const e = report.evidence;
+  if (!e || (e.reasons.length === 0 && !e.not_judged.some((g) => g.counted))) return '';
+  const reasons = e.reasons.length
+    ? `<p><strong>Inconclusive: the run judged too little to pass.</strong>${e.allow_inconclusive ? ' The run exited 0 only because of <code>--allow-inconclusive</code>.' : ''}</p><ul>${e.reasons.map((r) => `<li>${esc(r.message)}</li>`).join('')}</ul>`
+    : '';
+  const groups = e.not_judged.filter((g) => g.counted);
+  const notJudged = groups.length
+    ? `<p>Not judged because of the server's answers:</p><ul>${groups.map((g) => `<li>${esc(g.message)}</li>`).join('')}</ul>`
+    : '';
+  return `<section class="banner inconclusive" id="inconclusive" role="status">${reasons}${notJudged}</section>\n`;
 }
 
 /** The summary cards: one count per verdict, the requests and the observations. */
@@ -299,7 +323,7 @@ export function renderHtml(report: RunReport): string {
 </dl>
 <div class="rerun">${copyBlock(ids, replayCommand(report), 'Copy rerun command')}</div>
 </header>
-${cardsHtml(report, byStatus)}
+${evidenceHtml(report)}${cardsHtml(report, byStatus)}
 <h2>By suite</h2>
 ${suiteTableHtml(report)}
 <h2 id="results">Results</h2>

@@ -1,3 +1,4 @@
+import { inconclusiveHeadline } from '../results/verdict.js';
 import { hostname } from 'node:os';
 import type { CheckResult, RunReport } from '../results/model.js';
 import { causeKeysOf, causeOf } from '../results/causes.js';
@@ -99,6 +100,29 @@ function testcase(result: CheckResult): string {
   }
 }
 
+/**
+ * The run's verdict as one test case, so an inconclusive run is not all green in a JUnit viewer: an
+ * error (the run could not judge enough; not a failure of the server) with the reasons, skipped when
+ * --allow-inconclusive let it pass, a pass when the run judged enough. None for a report without a verdict.
+ */
+function verdictSuite(report: RunReport): { xml: string; error: number } | undefined {
+  if (!report.verdict || !report.evidence) return undefined;
+  const inconclusive = report.verdict === 'inconclusive';
+  const allowed = inconclusive && report.evidence.allow_inconclusive === true;
+  const why = report.evidence.reasons.map((r) => r.message).join('\n');
+  const headline = `inconclusive: ${inconclusiveHeadline(report.evidence)}`;
+  const body = !inconclusive
+    ? ''
+    : allowed
+      ? `\n      <skipped message="${xmlAttr(`${headline} (allowed by --allow-inconclusive)`)}"/>\n    `
+      : `\n      <error message="${xmlAttr(headline)}" type="inconclusive">${xmlText(why)}</error>\n    `;
+  const error = inconclusive && !allowed ? 1 : 0;
+  return {
+    error,
+    xml: `  <testsuite name="verdict" tests="1" failures="0" errors="${error}" skipped="${allowed ? 1 : 0}" time="0.000" package="vapc">\n    <testcase classname="vapc.verdict" name="the run judged enough to pass" time="0.000">${body}</testcase>\n  </testsuite>`,
+  };
+}
+
 export function renderJunit(report: RunReport): string {
   const host = safeHostname();
   const timestamp = (report.started_at ?? '').replace(/\.\d+Z$/, '').replace(/Z$/, '');
@@ -142,11 +166,13 @@ export function renderJunit(report: RunReport): string {
       `  <testsuite name="baseline" tests="0" failures="0" errors="0" skipped="0" time="0.000" package="vapc">\n    <system-out>${xmlText(text)}</system-out>\n  </testsuite>`,
     );
   }
-  const tests = report.results.length;
+  const verdict = verdictSuite(report);
+  if (verdict) suites.push(verdict.xml);
+  const tests = report.results.length + (verdict ? 1 : 0);
   const count = (v: CheckResult['status']) => report.results.filter((r) => r.status === v).length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xmlAttr(`vapc conformance: ${report.target}`)}" tests="${tests}" failures="${count('failed') - knownIn()}" errors="${count('error')}" time="${seconds(report.summary?.duration_ms ?? 0)}">`,
+    `<testsuites name="${xmlAttr(`vapc conformance: ${report.target}`)}" tests="${tests}" failures="${count('failed') - knownIn()}" errors="${count('error') + (verdict?.error ?? 0)}" time="${seconds(report.summary?.duration_ms ?? 0)}">`,
     ...suites,
     '</testsuites>',
     '',

@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { VapcError } from '../errors.js';
 import type {
+  NotJudgedCause,
   BaselineMark,
   BaselineSummary,
   CheckResult,
@@ -145,6 +146,14 @@ function resultOf(r: Json): CheckResult {
   if (typeof r.repro === 'string') out.repro = one(r.repro, MAX_LONG);
   if (Array.isArray(r.failures)) out.failures = (r.failures as Json[]).map(failureOf);
   if (isObject(r.baseline)) out.baseline = markOf(r.baseline);
+  if (isObject(r.not_judged)) {
+    const n = r.not_judged;
+    out.not_judged = {
+      cause: n.cause as NotJudgedCause,
+      ...(typeof n.status === 'number' ? { status: n.status } : {}),
+      ...(typeof n.loc === 'string' ? { loc: one(n.loc) } : {}),
+    };
+  }
   return out;
 }
 
@@ -265,6 +274,7 @@ export function parseReport(text: string, source = 'report.json'): RunReport {
       requests: Math.min(Math.max(claimed, own), own + MAX_DISCOVERY_REQUESTS),
       duration_ms: typeof summary.duration_ms === 'number' ? summary.duration_ms : 0,
       observations: observations.length,
+      ...(typeof summary.rate_limited === 'number' ? { rate_limited: summary.rate_limited } : {}),
     },
     results,
     observations,

@@ -79,6 +79,7 @@ export function mergeShardReports(shards: readonly ShardReport[]): RunReport {
   }
   const first = ordered[0]!.report;
   const requests = ordered.reduce((n, s) => n + s.report.summary.requests, 0);
+  const limited = ordered.map((s) => s.report.summary.rate_limited).filter((n): n is number => n !== undefined);
   const duration = Math.max(...ordered.map((s) => s.report.summary.duration_ms));
   const targets = [...new Set(ordered.map((s) => s.report.target))];
   const aborted = ordered
@@ -95,7 +96,10 @@ export function mergeShardReports(shards: readonly ShardReport[]): RunReport {
         .map((s) => s.report.started_at)
         .filter(Boolean)
         .sort()[0] ?? first.started_at,
-    summary: summarize(results as RunReport['results'], requests, duration, observations.length),
+    summary: {
+      ...summarize(results as RunReport['results'], requests, duration, observations.length),
+      ...(limited.length ? { rate_limited: limited.reduce((a, b) => a + b, 0) } : {}),
+    },
     results: results as RunReport['results'],
     observations,
     config,

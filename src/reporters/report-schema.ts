@@ -8,7 +8,7 @@
  * load.ts, never trusted.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { SUITES } from '../results/model.js';
+import { NOT_JUDGED_CAUSES, SUITES } from '../results/model.js';
 
 /** Bytes read from one report.json at most (a full run is under 100 KiB, a failing one a few MiB). */
 export const MAX_REPORT_BYTES = 16 * 1024 * 1024;
@@ -101,6 +101,15 @@ const result = {
     duration_ms: MS,
     requests: COUNT,
     baseline: baselineMark,
+    not_judged: {
+      type: 'object',
+      required: ['cause'],
+      properties: {
+        cause: { enum: NOT_JUDGED_CAUSES },
+        status: { type: 'integer', minimum: 0, maximum: 999 },
+        loc: SHORT,
+      },
+    },
   },
 } as const;
 
@@ -212,8 +221,12 @@ export const REPORT_SCHEMA = {
         observations: COUNT,
         new_failures: COUNT,
         known: COUNT,
+        rate_limited: COUNT,
       },
     },
+    // The verdict and its evidence are recomputed from the results and coverage (load.ts), never trusted.
+    verdict: SHORT,
+    evidence: { type: 'object', maxProperties: 50 },
     results: { type: 'array', maxItems: MAX_PLAN_SIZE, items: result },
     observations: {
       type: 'array',

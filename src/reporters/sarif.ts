@@ -7,6 +7,7 @@
  * Tool errors (the runner could not check) are notifications of the invocation, never results.
  * Built on the @types/sarif definitions; a builder library added nothing the types do not give.
  */
+import { inconclusiveHeadline } from '../results/verdict.js';
 import { createHash } from 'node:crypto';
 import type * as Sarif from 'sarif';
 import { segmentsOf, type CheckResult, type Failure, type RunReport, type Severity } from '../results/model.js';
@@ -230,11 +231,23 @@ export function buildSarif(report: RunReport, options: SarifOptions = {}): Sarif
   const errors = report.results.filter((r) => r.status === 'error');
   const invocation: Sarif.Invocation = {
     executionSuccessful: errors.length === 0 && report.run?.status !== 'aborted',
-    toolExecutionNotifications: errors.map((r) => ({
-      level: 'error',
-      message: { text: `${r.id} on ${r.operation}: ${r.message}` },
-      descriptor: { id: r.id },
-    })),
+    toolExecutionNotifications: [
+      ...errors.map((r) => ({
+        level: 'error' as const,
+        message: { text: `${r.id} on ${r.operation}: ${r.message}` },
+        descriptor: { id: r.id },
+      })),
+      // An inconclusive run is not a pass: said where a SARIF viewer shows the run's own messages.
+      ...(report.verdict === 'inconclusive' && report.evidence
+        ? [
+            {
+              level: report.evidence.allow_inconclusive ? ('warning' as const) : ('error' as const),
+              message: { text: `inconclusive: ${inconclusiveHeadline(report.evidence)}` },
+              descriptor: { id: 'vapc.verdict' },
+            },
+          ]
+        : []),
+    ],
   };
   if (report.started_at) invocation.startTimeUtc = report.started_at;
   return {
@@ -258,6 +271,8 @@ export function buildSarif(report: RunReport, options: SarifOptions = {}): Sarif
           seed: report.seed,
           spec_version: report.spec_version,
           summary: report.summary,
+          ...(report.verdict ? { verdict: report.verdict } : {}),
+          ...(report.evidence ? { evidence: report.evidence } : {}),
         },
       },
     ],

@@ -117,6 +117,98 @@ export interface Failure {
   path?: string;
 }
 
+/**
+ * Why a check × operation judged nothing (a skipped result's `not_judged`), as data: the verdict
+ * groups by it and coverage reads it, never the message. The causes, and whether each can make a
+ * run inconclusive (src/results/verdict.ts `COUNTED_CAUSES`):
+ * - `plan`: not run by the plan's choice (destructive not enabled, a fixture missing, not selected);
+ * - `aborted`: the run stopped before it (deadline, unreachable target, credentials lost);
+ * - `covered`: another check's answers on the operation were judged for it;
+ * - `rate-limited`: every answer it got was a 429 (still after the resends);
+ * - `refused`: the server refused with an answer the contract leaves open (403, 409, 404, a 422
+ *   naming another field) and nothing in the run contradicts it;
+ * - `no-record`: no record to send to (the create that would make one was refused);
+ * - `untestable`: the target's data or design leaves the rule untestable here (too few calls, no
+ *   provider known, a preflight answered before any credential is read);
+ * - `timing`: the evidence depends on the machine's speed or the run's deadline (a window that reset
+ *   during the burst, a wait cut short);
+ * - `runner`: the runner's own limit or setting (its body size cap, the burst budget, no user id given,
+ *   a value the wire could not carry), or nothing to send;
+ * - `elsewhere`: the answer is another check's to judge.
+ */
+export type NotJudgedCause =
+  | 'plan'
+  | 'aborted'
+  | 'covered'
+  | 'rate-limited'
+  | 'refused'
+  | 'no-record'
+  | 'untestable'
+  | 'timing'
+  | 'runner'
+  | 'elsewhere';
+
+export const NOT_JUDGED_CAUSES: readonly NotJudgedCause[] = [
+  'plan',
+  'aborted',
+  'covered',
+  'rate-limited',
+  'refused',
+  'no-record',
+  'untestable',
+  'timing',
+  'runner',
+  'elsewhere',
+];
+
+/** A skipped result's reason as data: the cause, and for a refusal the status and the field its 422 named. */
+export interface NotJudged {
+  cause: NotJudgedCause;
+  /** The status the server answered, when its answer is the cause. */
+  status?: number;
+  /** Where a refusing 422 located the fault (`body.x_internal_quota`), when it named a field. */
+  loc?: string;
+}
+
+/** The verdict of a run (src/results/verdict.ts decides it). */
+export type RunVerdict = 'passed' | 'failed' | 'inconclusive';
+export const RUN_VERDICTS: readonly RunVerdict[] = ['passed', 'failed', 'inconclusive'];
+
+/** What kept pairs from being judged, grouped by cause (the cause, the status, the field a 422 named). */
+export interface NotJudgedGroup extends NotJudged {
+  /** Check × operation pairs not judged for it. */
+  checks: number;
+  /** Their operations, each once, in report order. */
+  operations: string[];
+  /** One line for people: what the server did, and what it kept from being judged. */
+  message: string;
+  /** Whether this cause can make the run inconclusive (COUNTED_CAUSES). */
+  counted: boolean;
+}
+
+export type VerdictReasonKind = 'operations-unjudged' | 'check-unjudged' | 'coverage-floor';
+
+export interface VerdictReason {
+  kind: VerdictReasonKind;
+  /** The operations or checks it is about. */
+  items: string[];
+  /** The cause that kept them (absent for the floor). */
+  cause?: NotJudged;
+  message: string;
+}
+
+/** report.json's `evidence`: what the verdict rests on (an addition to the fixed shape). */
+export interface RunEvidence {
+  reasons: VerdictReason[];
+  not_judged: NotJudgedGroup[];
+  /** The coverage floor applied, or null when the plan was partial (or the floor off). */
+  floor: number | null;
+  /** Answers that were 429 (the limit took them from the run). */
+  rate_limited: number;
+  /** --allow-inconclusive: an inconclusive run exits 0, and every report says so. */
+  allow_inconclusive?: true;
+}
+
 /** Something notable the contract does not rule on: reported, never a failure. */
 export interface Observation {
   id: string;
@@ -144,6 +236,8 @@ export interface CheckResult {
   requests: number;
   /** Set on failed results when the run had a --baseline: whether the finding is a known one. */
   baseline?: BaselineMark;
+  /** On a skipped result: why nothing was judged, as data (the message says it for people). */
+  not_judged?: NotJudged;
 }
 
 /**
@@ -200,6 +294,8 @@ export interface RunSummary {
   new_failures?: number;
   /** With --baseline: failed results whose findings are all known. */
   known?: number;
+  /** Answers that were 429 (the advertised limit took them from the run; the ratelimit suite's own included). */
+  rate_limited?: number;
 }
 
 /** report.json's `run`: `complete`, or `aborted` with one sentence saying why (deadline, unreachable, setup). */
@@ -221,6 +317,13 @@ export interface RunReport {
   config: RunConfig;
   /** Whether the run judged its whole plan: `aborted` (with the reason) when it stopped early or never started judging. */
   run?: RunStatus;
+  /**
+   * passed, failed or inconclusive (src/results/verdict.ts): `inconclusive` when nothing failed but
+   * the run judged too little to pass; `evidence` says why, as data.
+   */
+  verdict?: RunVerdict;
+  /** What the verdict rests on: the reasons of an inconclusive run, what was not judged and why. */
+  evidence?: RunEvidence;
   /** With --baseline: known, new and not observed findings. */
   baseline?: BaselineSummary;
   /** Present for `vapc run --changed-since BASE`: the operations checked and why (rule ids or `smoke`). */

@@ -122,6 +122,8 @@ export interface DryRunPlan {
   projectedMinutes?: number;
   /** With --budget N: what the budget left out. */
   budget?: BudgetCut;
+  /** What the plan cannot judge with the given credentials, fixtures and flags: its skips, grouped by reason. */
+  unjudged: Array<{ reason: string; checks: number; operations: string[] }>;
 }
 
 /**
@@ -175,12 +177,26 @@ export function dryRunPlan(
   }
   const all = [...lines.values()];
   const total = all.reduce((s, l) => s + l.requests, 0);
-  const out: DryRunPlan = { lines: all, total, runs };
+  const out: DryRunPlan = { lines: all, total, runs, unjudged: planSkips(plan) };
   if (limitPerMinute !== undefined) out.limitPerMinute = limitPerMinute;
   if (limitPerMinute !== undefined && windowMs !== undefined) out.windowMs = windowMs;
   const minutes = projectMinutes(total, limitPerMinute, rpm, limitPerMinute === undefined ? undefined : windowMs);
   if (minutes !== undefined) out.projectedMinutes = minutes;
   return out;
+}
+
+/** The plan's own skips grouped by reason (destructive not enabled, a fixture missing), the largest group first. */
+function planSkips(plan: readonly PlannedCheck[]): DryRunPlan['unjudged'] {
+  const groups = new Map<string, { reason: string; checks: number; operations: string[] }>();
+  for (const item of plan) {
+    if (item.skip === undefined) continue;
+    const group = groups.get(item.skip) ?? { reason: item.skip, checks: 0, operations: [] };
+    group.checks++;
+    const label = operationLabel(item.operation);
+    if (!group.operations.includes(label)) group.operations.push(label);
+    groups.set(item.skip, group);
+  }
+  return [...groups.values()].sort((a, b) => b.checks - a.checks);
 }
 
 /** How the dry run names the pace: `100 requests/minute` or `20 requests per 2 s window (inferred from X-RateLimit-Reset)`. */
@@ -217,6 +233,10 @@ export function renderDryRun(dry: DryRunPlan): string {
     );
   }
   if (dry.budget) lines.push(...budgetLines(dry.budget));
+  if (dry.unjudged.length > 0) {
+    lines.push('not judged by this plan (the credentials, fixtures and flags given):');
+    for (const u of dry.unjudged) lines.push(`  ${u.checks} check(s) on ${u.operations.join(', ')}: ${u.reason}`);
+  }
   return `${lines.join('\n')}\n`;
 }
 

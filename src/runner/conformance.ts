@@ -34,6 +34,8 @@ import { GENERIC_PROFILE, type ContractProfile } from '../checks/profile.js';
 import { shardPositions, type ShardField, type ShardInfo } from '../results/shard.js';
 import { composeEvents } from '../results/events.js';
 import { coverageTap } from '../coverage/index.js';
+import { withVerdict } from '../results/verdict.js';
+import { verdictRules } from '../checks/verdict-rules.js';
 
 /** A run with no --seed uses a random seed; it is printed up front and written to report.json. */
 export const randomSeed = (): number => Math.floor(Math.random() * 2 ** 31);
@@ -103,6 +105,8 @@ export interface ConformanceOptions {
   shard?: ShardInfo;
   /** Called with the plan once discovery is done and before any check runs. */
   onPlanned?: (info: { runs: number; discovery: DiscoveryResult; budget: number }) => void;
+  /** The coverage floor of a whole-plan run, in percent (default DEFAULT_COVERAGE_FLOOR; 0 turns it off): src/results/verdict.ts. */
+  coverageFloor?: number;
 }
 
 export interface ConformanceResult {
@@ -166,6 +170,18 @@ async function discoverSetup(ctx: RunContext, options: ConformanceOptions, baseU
   if (problem) throw new VapcError(problem.code, ctx.secrets.evidence(problem.message));
   Object.assign(ctx.fixtures, discovery.fixtures);
   return discovery;
+}
+
+/**
+ * The profile's preparation of the planned run (ContractProfile.prepare): fixtures cannot turn
+ * checks off, so configured values every valid create refuses stop the run here, before any check.
+ */
+async function prepareRun(ctx: RunContext, options: ConformanceOptions, plan: readonly PlannedCheck[]): Promise<void> {
+  const profile = options.profile ?? GENERIC_PROFILE;
+  if (options.dryRun || !profile.prepare) return;
+  const operations = [...new Set(plan.filter((p) => p.skip === undefined).map((p) => p.operation))];
+  const refused = await profile.prepare(ctx, options.fixtures ?? {}, operations);
+  if (refused) throw new VapcError('E_FIXTURE_NOT_FOUND', ctx.secrets.evidence(refused));
 }
 
 /** This shard's part of the whole plan, from the checks' own estimates, whatever the fixtures: every shard computes the same costs. */
@@ -264,7 +280,10 @@ function reportMaker(
     target: sanitizeLine(extra.target, ctx.secrets),
     seed: options.seed,
     started_at: new Date(extra.startedAt).toISOString(),
-    summary: summarize(results, ctx.requests, Date.now() - extra.startedAt, ctx.observations.length),
+    summary: {
+      ...summarize(results, ctx.requests, Date.now() - extra.startedAt, ctx.observations.length),
+      rate_limited: ctx.rateLimited,
+    },
     results,
     observations: ctx.observations,
     config: sanitizeConfig(extra.config, ctx.secrets),
@@ -311,15 +330,17 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       },
       options.onExchange,
     );
-    const ctx = createCheckContext(
-      contextOptions({ ...options, onExchange: coverage.onExchange }, spec, transport, started),
-    );
+    const ctx = createCheckContext({
+      ...contextOptions({ ...options, onExchange: coverage.onExchange }, spec, transport, started),
+      onJudged: (exchange, checkId) => coverage.noteJudged(exchange, checkId),
+    });
     // Discovery's answers, kept for the passive checks (the plan, and so its checks, comes after).
     const heard: HeardAnswer[] = [];
     const stopHearing = ctx.onAnswer((exchange, op, checkId) => void heard.push([exchange, op, checkId]));
     const discovery = await discoverSetup(ctx, options, transport.baseUrl).finally(stopHearing);
     const planning = planRun(ctx, options, spec);
     const { runs, plan, suites, budget } = planning;
+    await prepareRun(ctx, options, plan);
     ctx.setRuns(runs);
     options.onPlanned?.({ runs, discovery, budget });
     const config: RunConfig = {
@@ -352,10 +373,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const run: RunReport['run'] = outcome.aborted
       ? { status: 'aborted', reason: sanitizeLine(outcome.aborted.message, ctx.secrets) }
       : { status: 'complete' };
-    const report: RunReport = {
-      ...makeReport(outcome.results, run, outcome.runOrder),
-      ...withRateLimit(ctx.pacer.state),
-    };
+    // The verdict of three (passed, failed, inconclusive), from the results and the coverage they judged.
+    const report: RunReport = withVerdict(
+      { ...makeReport(outcome.results, run, outcome.runOrder), ...withRateLimit(ctx.pacer.state) },
+      verdictRules(options.checks, options.coverageFloor),
+    );
     options.events?.onEnd?.(report);
     const result: ConformanceResult = { report, discovery, secrets: ctx.secrets.known() };
     if (outcome.aborted) result.aborted = outcome.aborted;

@@ -18,6 +18,7 @@ import { deadlineSleep, Pacer, realSleep } from './pacer.js';
 import { documentedHeaders } from './context/credentials.js';
 import { evidenceOf } from './context/evidence.js';
 import { ObservationLog } from './context/observations.js';
+import { ServedEvidence } from './context/served.js';
 import { RunAbortedError, SendingPolicy, type AnswerListener } from './context/sending.js';
 
 export { credentialHeaders } from './context/credentials.js';
@@ -51,6 +52,8 @@ export interface CheckContextOptions {
   maxConsecutiveTransportErrors?: number;
   /** Sees every exchange, before redaction (for recording transports in tests). */
   onExchange?: (exchange: Exchange, checkId: string | undefined) => void;
+  /** Hears that an exchange's answer was judged on the property of the check `checkId` (coverage counts cells through those). */
+  onJudged?: (exchange: Exchange, checkId: string | undefined) => void;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -60,6 +63,8 @@ export interface RunContext extends CheckContext {
   readonly secrets: Secrets;
   /** Requests sent so far (all scopes). */
   readonly requests: number;
+  /** Answers that were 429 so far (all scopes). */
+  readonly rateLimited: number;
   readonly observations: Observation[];
   /**
    * A context for one check × operation: counts its own requests and tags its observations;
@@ -139,6 +144,7 @@ interface RunShared {
   headersFor: (op: Operation | undefined) => Record<string, string>;
   observations: ObservationLog;
   evidence: ReturnType<typeof evidenceOf>;
+  served: ServedEvidence;
   state: { runs: number; lostCredentials: string | undefined };
 }
 
@@ -178,6 +184,8 @@ function runShared(options: CheckContextOptions): RunShared {
     onExchange: options.onExchange,
     onResent: (operation, message) => observations.add({ id: 'transport.resent', operation, message }, 'runner'),
   });
+  const served = new ServedEvidence(spec, credentials, options.validateRequest);
+  sending.listen((exchange, op) => served.hear(exchange, op));
   return {
     options,
     fixtures: { ...options.fixtures },
@@ -186,6 +194,7 @@ function runShared(options: CheckContextOptions): RunShared {
     pacer,
     secrets,
     sending,
+    served,
     matchOperation: operationMatcher(spec),
     headersFor: documentedHeaders(spec, credentials),
     observations,
@@ -256,6 +265,8 @@ function contextOf(
       state.lostCredentials ??= reason;
     },
     ...run.evidence,
+    servedBefore: (op) => run.served.get(op),
+    noteJudged: (exchange) => options.onJudged?.(exchange, checkId),
     rateLimit() {
       return { ...run.pacer.state };
     },
@@ -290,6 +301,7 @@ export function createCheckContext(options: CheckContextOptions): RunContext {
     onAnswer: (listener: AnswerListener) => shared.sending.listen(listener),
   }) as RunContext;
   Object.defineProperty(run, 'requests', { get: () => shared.sending.total, enumerable: true });
+  Object.defineProperty(run, 'rateLimited', { get: () => shared.sending.limited, enumerable: true });
   Object.defineProperty(run, 'lostCredentials', { get: () => shared.state.lostCredentials, enumerable: true });
   return run;
 }

@@ -10,7 +10,8 @@
 import type { CheckContext, CheckOutcome, SharedTally } from '../checks/check.js';
 import { isToolFault } from '../errors.js';
 import type { CheckResult } from '../results/model.js';
-import { Findings } from '../checks/outcomes.js';
+import { Findings, unjudged } from '../checks/outcomes.js';
+import { SETUP_TAGS } from '../coverage/log.js';
 import type { Operation } from '../spec/model.js';
 import type { Exchange } from '../transport/types.js';
 import type { RunContext } from './context.js';
@@ -32,6 +33,11 @@ interface PassivePair {
   /** Its own turn's outcome, held until the pair settles. */
   own?: { outcome: CheckOutcome; durationMs: number; requests: number };
 }
+
+/** A passing judgement of a setup answer, as the tally keeps it: no evidence for a pass. */
+const SETUP_ANSWER = unjudged("an answer to the run's own setup request (judged for failures only)", {
+  cause: 'elsewhere',
+});
 
 export const isPassive = (item: PlannedCheck): boolean =>
   typeof item.check.judgeExchange === 'function' && item.skip === undefined;
@@ -119,8 +125,15 @@ export class PassiveJudges {
         continue;
       }
       if (judgement === undefined) continue;
+      // A setup answer (discovery's reads, a record made once for the run, a control) may fail a
+      // pair, but is no evidence for a pass: coverage leaves it out too (SETUP_TAGS).
+      if (judgement.ok && judgement.unjudged === undefined && senderId !== undefined && SETUP_TAGS.has(senderId)) {
+        pair.findings.add(SETUP_ANSWER);
+        continue;
+      }
       pair.findings.add(judgement);
-      pair.judged.push(exchange);
+      // Coverage counts a cell judged only through an answer that was judged (not a 429, not an open rule).
+      if (!judgement.ok || judgement.unjudged === undefined) pair.judged.push(exchange);
       if (!judgement.ok) pair.senders.add(senderId ?? 'discovery');
     }
   }
@@ -137,7 +150,11 @@ export class PassiveJudges {
   /** What the pair judged so far of others' exchanges (the check's `ctx.judgedElsewhere`). */
   tally(item: PlannedCheck): () => SharedTally {
     const pair = this.byItem.get(item);
-    return () => ({ judged: pair?.findings.judged ?? 0, unjudged: [...(pair?.findings.unjudged ?? [])] });
+    return () => ({
+      judged: pair?.findings.judged ?? 0,
+      unjudged: [...(pair?.findings.unjudged ?? [])],
+      why: [...(pair?.findings.why ?? [])],
+    });
   }
 
   /** The exchanges of others the pair judged (none for a pair that judges nothing passively). */
@@ -187,7 +204,11 @@ export class PassiveJudges {
   private settlePair(pair: PassivePair): Settled {
     pair.done = true;
     const own = pair.own ?? {
-      outcome: { status: 'skipped', message: 'its own turn did not come' } as CheckOutcome,
+      outcome: {
+        status: 'skipped',
+        message: 'its own turn did not come',
+        notJudged: { cause: 'aborted' },
+      } as CheckOutcome,
       durationMs: 0,
       requests: 0,
     };

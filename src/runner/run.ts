@@ -1,6 +1,6 @@
 import { isToolFault } from '../errors.js';
 import type { RunEvents } from '../results/events.js';
-import { SUITES, type CheckResult, type Failure, type Suite } from '../results/model.js';
+import { SUITES, type CheckResult, type Failure, type NotJudgedCause, type Suite } from '../results/model.js';
 import { operationLabel, type Operation } from '../spec/model.js';
 import type { Exchange } from '../transport/types.js';
 import { sanitizeLine, sanitizeResult } from '../secrets/report.js';
@@ -115,6 +115,7 @@ function toResult(item: PlannedCheck, outcome: CheckOutcome, durationMs: number,
     duration_ms: Math.round(durationMs),
     requests,
   };
+  if (outcome.status === 'skipped') result.not_judged = outcome.notJudged;
   if (outcome.status === 'failed') {
     const failures = dedupeFailures(outcome.failures);
     result.failures = failures;
@@ -170,11 +171,15 @@ function suiteTracker(
 }
 
 /** Why a pair is not run (the run aborted, the credentials were lost, the plan skips it), or undefined. */
-function notRunReason(item: PlannedCheck, ctx: RunContext, aborted: RunChecksResult['aborted']): string | undefined {
-  if (aborted) return `not run: ${aborted.message}`;
+function notRunReason(
+  item: PlannedCheck,
+  ctx: RunContext,
+  aborted: RunChecksResult['aborted'],
+): { message: string; cause: NotJudgedCause } | undefined {
+  if (aborted) return { message: `not run: ${aborted.message}`, cause: 'aborted' };
   if (ctx.lostCredentials !== undefined && (item.operation?.credentials.length ?? 0) > 0)
-    return `not run: ${ctx.lostCredentials}`;
-  return item.skip;
+    return { message: `not run: ${ctx.lostCredentials}`, cause: 'aborted' };
+  return item.skip === undefined ? undefined : { message: item.skip, cause: 'plan' };
 }
 
 /** Runs one pair in its own scope: its result (and outcome, when it returned one), or the abort that stopped it. */
@@ -210,6 +215,7 @@ async function runPair(
           message: `not finished: ${error.message}`,
           duration_ms: elapsed(),
           requests: scoped.requests,
+          not_judged: { cause: 'aborted' },
         },
         aborted: error,
       };
@@ -273,7 +279,14 @@ export async function runPlan(
         reason === undefined
           ? await runPair(item, ctx, passive)
           : {
-              result: { ...baseResult(item), status: 'skipped' as const, message: reason, duration_ms: 0, requests: 0 },
+              result: {
+                ...baseResult(item),
+                status: 'skipped' as const,
+                message: reason.message,
+                duration_ms: 0,
+                requests: 0,
+                not_judged: { cause: reason.cause },
+              },
             };
       if ('aborted' in ran && ran.aborted) aborted = { reason: ran.aborted.reason, message: ran.aborted.message };
       const held =
@@ -306,5 +319,5 @@ export async function runPlan(
 export function notJudgedWhenDown(result: CheckResult, why: string): CheckResult {
   if (result.status !== 'failed' || !(result.failures ?? []).every((f) => f.response === undefined)) return result;
   const { failures: _failures, repro: _repro, ...rest } = result;
-  return { ...rest, status: 'skipped', message: `not judged: ${why}` };
+  return { ...rest, status: 'skipped', message: `not judged: ${why}`, not_judged: { cause: 'aborted' } };
 }

@@ -112,6 +112,9 @@ export function sanitizeResult(result: CheckResult, secrets: Secrets): CheckResu
   };
   if (typeof result.repro === 'string') out.repro = line(secrets, MAX_REPRO)(result.repro);
   if (Array.isArray(result.failures)) out.failures = result.failures.map((f) => failure(f, secrets));
+  // A refusal's loc is the server's own words (the field its 422 named): made safe like a message.
+  if (typeof result.not_judged?.loc === 'string')
+    out.not_judged = { ...result.not_judged, loc: line(secrets, 200)(result.not_judged.loc) };
   return out;
 }
 

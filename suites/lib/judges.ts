@@ -10,12 +10,15 @@ import { setPointer, type InvalidCase } from '../../src/generators/index.js';
 import { validate, validateResponse } from '../../src/validators/index.js';
 import { FAILURE_KINDS, pointerOf, type FailureField } from '../../src/results/model.js';
 import type { ValidationIssue } from '../../src/validators/issues.js';
-import { BODY_CUT, fail, isSuccess, OK, RATE_LIMITED, statusText, unjudged, type Judgement } from './outcomes.js';
+import { judgeAnswer } from '../../src/checks/judge.js';
+import { BODY_CUT, fail, isSuccess, OK, unjudged, type Judgement } from './outcomes.js';
 import { isEnumConflict, label } from './spec-queries.js';
+import type { Refusal } from './learned.js';
 
 /**
- * What section 7 says the `detail` of a 401 and of a 429 says. The wording is free; a message that
- * is empty or names none of these words says nothing of the kind ("No.", "error").
+ * What section 7 says the `detail` of a 401 and of a 429 says. The contract fixes no wording, so the
+ * words are only noted: a message naming none of these (in another language, or "No.") is an
+ * observation, never a failure (errorDetailWording).
  */
 const DETAIL_SAYS = {
   401: {
@@ -30,16 +33,28 @@ const DETAIL_SAYS = {
 } as const;
 
 /**
- * Judges an error body of section 7 (401 or 429): `{detail: string}` whose message says what the
- * contract says it says. Undefined when it does; else the reason, for a failure.
+ * Judges an error body of section 7 (401 or 429) on what the contract fixes: `{detail: string}`
+ * with a message in it (not empty). Undefined when it is; else the reason, for a failure.
  */
-export function errorDetailProblem(status: 401 | 429, response: { json?: unknown; text: string }): string | undefined {
+export function errorDetailProblem(_status: 401 | 429, response: { json?: unknown; text: string }): string | undefined {
   if (!validate('ErrorDetail', response.json).ok)
     return `body ${response.text.slice(0, 120) || '(empty)'} is not {detail: string}`;
   const detail = (response.json as { detail: string }).detail;
-  const says = DETAIL_SAYS[status];
-  if (!says.words.test(detail)) return `detail ${JSON.stringify(detail.slice(0, 120))} does not say ${says.what}`;
+  if (detail.trim() === '') return 'detail is an empty message';
   return undefined;
+}
+
+/**
+ * The observation for a `detail` whose words say nothing recognisable of what section 7 says it
+ * says (the wording is free: another language is fine), or undefined. Only for a body that passed
+ * errorDetailProblem.
+ */
+export function errorDetailWording(status: 401 | 429, response: { json?: unknown }): string | undefined {
+  const detail = (response.json as { detail?: unknown } | undefined)?.detail;
+  if (typeof detail !== 'string') return undefined;
+  const says = DETAIL_SAYS[status];
+  if (says.words.test(detail)) return undefined;
+  return `the ${status}'s detail ${JSON.stringify(detail.slice(0, 120))} names none of the words that would say ${says.what} (the contract fixes no wording: noted, not judged)`;
 }
 
 /** Does a validation error body locate the fault at `loc` (with or without the `body`/`query` prefix)? */
@@ -77,17 +92,64 @@ export const OPEN_RULES = [
 ] as const;
 
 export interface OpenRuleContext {
-  /** The path holds an invented id (no record could be had): a 404 is then the server's lookup. */
+  /** The path holds an invented id (no record could be had): a 404 is then the server's lookup, a 403 the server's own guard. */
   placeholder?: boolean;
   /** The request is valid as far as the property under test goes: a 422 not naming `fields` is the server's own rule. */
   valid?: boolean;
   /** The fields under test (a 422 naming one of them is judged, not open). */
   fields?: ReadonlyArray<Pick<InvalidCase, 'loc' | 'location'>>;
+  /** What the request was, and what the contract expects of its answer: the words of a failure when the run's evidence contradicts the rule. */
+  what?: string;
+  expected?: string;
+  /** The field a failure is located on (the one under test). */
+  field?: FailureField;
+}
+
+/** The first field a 422's detail names (`body.x_internal_quota`), as a refusal's `loc`. */
+function namedLoc(json: unknown): string | undefined {
+  const detail = (json as { detail?: unknown } | undefined)?.detail;
+  if (!Array.isArray(detail)) return undefined;
+  const loc = (detail[0] as { loc?: unknown } | undefined)?.loc;
+  return Array.isArray(loc) && loc.length > 0 ? loc.map(String).join('.').slice(0, 80) : undefined;
+}
+
+/**
+ * A 403 the run's own evidence contradicts: the same credentials got a success answer from this
+ * operation earlier in the run, and the path names no invented id (so not another organisation's
+ * record: the run sends only its own). "Forbidden" then is not the server's choice but a refusal of
+ * what it serves: a failure, with the evidence's request beside it.
+ */
+function contradicted403(
+  ctx: CheckContext,
+  op: Operation,
+  exchange: Exchange,
+  context: OpenRuleContext,
+): Judgement | undefined {
+  if (context.placeholder) return undefined;
+  const served = ctx.servedBefore?.(op);
+  if (!served?.response) return undefined;
+  const res = exchange.response!;
+  const what = context.what ?? `a request to ${label(op)}`;
+  const judged = fail(
+    ctx,
+    exchange,
+    `${context.expected ?? 'the answer the contract documents'}: the same credentials were served ${label(op)} in this run (${served.response.status}), so a 403 ("forbidden access", section 7) is contradicted`,
+    `status 403: ${res.text.slice(0, 120)}`,
+    `${label(op)} answered 403 to ${what}, although the same credentials got ${served.response.status} from it earlier in this run`,
+    undefined,
+    { kind: FAILURE_KINDS.status, ...(context.field ? { field: context.field } : {}) },
+  );
+  if (judged.ok) return judged;
+  const repro = `${judged.failure.repro ?? ctx.curl(exchange)}  # served before: ${ctx.curl(served)}`;
+  return { ...judged, failure: { ...judged.failure, repro } };
 }
 
 /**
  * When the answer is one of the rules the contract leaves open (OPEN_RULES), observes it with the
- * server's message and returns a judgement that judged nothing; else undefined (judge as usual).
+ * server's message and returns a judgement that judged nothing (cause `refused`, with the status and
+ * the field a 422 named); a 403 the run's own evidence contradicts is a failure instead
+ * (contradicted403); else undefined (judge as usual). A 409 is contradicted only by a control
+ * request (suites/lib/control.ts), which the sending check makes.
  */
 export function openRule(
   ctx: CheckContext,
@@ -105,13 +167,23 @@ export function openRule(
     const detail = (res.json as { detail?: unknown } | undefined)?.detail;
     if ((context.fields ?? []).some((f) => locNames(detail, f))) return undefined;
   }
+  if (rule.status === 403) {
+    const against = contradicted403(ctx, op, exchange, context);
+    if (against) return against;
+  }
   const said = res.text.slice(0, 160) || '(no body)';
   ctx.observe({
     operation: label(op),
     message: `answered ${res.status} (${said}): ${rule.rule}, a rule the contract leaves to the server; not judged`,
   });
+  const loc = rule.status === 422 ? namedLoc(res.json) : undefined;
   return unjudged(
     `${label(op)} answered ${res.status} (${said.slice(0, 100)}), a rule the contract leaves to the server`,
+    {
+      cause: 'refused',
+      status: res.status,
+      ...(loc ? { loc } : {}),
+    },
   );
 }
 
@@ -124,7 +196,7 @@ export interface InvalidJudgeOptions {
    */
   stillInvalid?: (exchange: Exchange) => boolean;
   /** Why a valid body of this operation is refused too (every valid create refused): a 422 not naming the field then judges nothing. */
-  validRefused?: string;
+  validRefused?: Refusal;
   /** The path holds a placeholder id (see `openRule`). */
   placeholder?: boolean;
 }
@@ -132,7 +204,8 @@ export interface InvalidJudgeOptions {
 /**
  * Judges the answer to a request that breaks one stated constraint: 422 with the validation error
  * body whose `loc` names the fault. "Accepted" (2xx) is a failure only when the request as it went
- * over the wire is still invalid by the project's validators. A 429 is a budget event, never judged.
+ * over the wire is still invalid by the project's validators. Through the one start (judgeAnswer):
+ * no answer and a 5xx fail, a 429 judges nothing, the open rules come before the 422.
  */
 export function judgeInvalid(
   ctx: CheckContext,
@@ -141,35 +214,42 @@ export function judgeInvalid(
   kase: InvalidCase,
   options: InvalidJudgeOptions = {},
 ): Judgement {
-  const res = exchange.response;
   const rule = `${kase.description}: the contract answers a validation failure with 422 and the validation error body (sections 2.8, 4, 7)`;
   const field: FailureField = { location: kase.location, pointer: pointerOf(kase.loc) };
-  if (!res)
-    return fail(
-      ctx,
-      exchange,
-      rule,
-      statusText(exchange),
-      `${label(op)}: ${kase.description} got no response`,
-      kase.value,
-    );
-  if (res.status === 429) return RATE_LIMITED;
-  if (isSuccess(res.status)) return judgeAccepted(ctx, op, exchange, kase, options, { rule, field });
-  const open = openRule(ctx, op, exchange, options.placeholder ? { placeholder: true } : {});
-  if (open) return open;
-  if (res.status !== 422) {
-    return fail(
-      ctx,
-      exchange,
-      rule,
-      `status ${res.status}`,
-      `${kase.description} on ${label(op)} answered ${res.status}, not 422`,
-      kase.value,
-      { kind: FAILURE_KINDS.status, field },
-    );
-  }
-  return judgeValidationBody(ctx, op, exchange, kase, options, { rule, field });
+  const open = (res: { status: number }) =>
+    isSuccess(res.status)
+      ? undefined
+      : openRule(ctx, op, exchange, {
+          ...(options.placeholder ? { placeholder: true } : {}),
+          what: kase.description,
+          expected: rule,
+          field,
+        });
+  return judgeAnswer(
+    ctx,
+    op,
+    exchange,
+    { what: kase.description, expected: rule, field, input: kase.value, open },
+    (res) => {
+      if (isSuccess(res.status)) return judgeAccepted(ctx, op, exchange, kase, options, { rule, field });
+      if (res.status !== 422)
+        return fail(
+          ctx,
+          exchange,
+          rule,
+          `status ${res.status}`,
+          `${kase.description} on ${label(op)} answered ${res.status}, not 422`,
+          kase.value,
+          { kind: FAILURE_KINDS.status, field },
+        );
+      return judgeValidationBody(ctx, op, exchange, kase, options, { rule, field });
+    },
+  );
 }
+
+/** An invalid case the wire carried as a valid value (a framework's encoding): nothing to judge. */
+const WENT_VALID = (kase: InvalidCase): Judgement =>
+  unjudged(`${kase.description} went over the wire as a valid value`, { cause: 'runner' });
 
 /** The rule an invalid request is judged by, and the field it breaks, as judgeInvalid's helpers report them. */
 interface InvalidFinding {
@@ -202,7 +282,7 @@ function judgeAccepted(
       { kind: FAILURE_KINDS.acceptedInvalid, field: finding.field },
     );
   if (options.stillInvalid) {
-    if (!options.stillInvalid(exchange)) return unjudged(`${kase.description} went over the wire as a valid value`);
+    if (!options.stillInvalid(exchange)) return WENT_VALID(kase);
     return accepted();
   }
   const wire = ctx.validateWire(op, exchange);
@@ -211,9 +291,11 @@ function judgeAccepted(
       operation: label(op),
       message: `${kase.description} was accepted (${status}); could not re-validate the wire request, so not judged`,
     });
-    return unjudged(`${kase.description} was accepted and the wire request could not be re-validated`);
+    return unjudged(`${kase.description} was accepted and the wire request could not be re-validated`, {
+      cause: 'runner',
+    });
   }
-  if (wire.valid) return unjudged(`${kase.description} went over the wire as a valid value`);
+  if (wire.valid) return WENT_VALID(kase);
   return accepted();
 }
 
@@ -253,7 +335,8 @@ function judgeValidationBody(
   if (options.checkLoc === false || kase.loc.length === 0) return OK;
   const detail = (res.json as { detail: unknown }).detail;
   if (locNames(detail, kase)) return OK;
-  if (options.validRefused !== undefined) return unjudged(`a valid body is refused too (${options.validRefused})`);
+  if (options.validRefused !== undefined)
+    return unjudged(`a valid body is refused too (${options.validRefused.reason})`, options.validRefused.why);
   const locs = (detail as Array<{ loc: unknown }>).map((d) => JSON.stringify(d.loc)).join(', ');
   return fail(
     ctx,
@@ -264,6 +347,78 @@ function judgeValidationBody(
     kase.value,
     { kind: FAILURE_KINDS.loc, field },
   );
+}
+
+/** A probe of values the contract allows, for judgeAllowed. */
+export interface AllowedProbe {
+  /** What was sent ("limit=-1", "an empty string in name"). */
+  what: string;
+  /** Where the values under test are: a 422 naming one of them judged the value (the server read it). */
+  fields: ReadonlyArray<Pick<InvalidCase, 'loc' | 'location'>>;
+  /** Where a 5xx is located. */
+  field?: FailureField;
+  input?: unknown;
+  /** Every value under test is a path id: any 4xx (a 404, a 400 for an id it cannot parse) is an honest answer to that id. */
+  pathOnly?: boolean;
+  /** Some path value is invented (a 404 or 403 is then the server's lookup). */
+  placeholder?: boolean;
+}
+
+/**
+ * Judges the answer to values the contract allows (the numeric and string edges): never no answer
+ * or a 5xx; accepted, the answer is what the contract documents; refused with 422 naming a field
+ * under test, the body is the validation error body (the server read the value and is stricter
+ * where the contract is silent: judged); a 422 naming none of them, or another refusal (403, 409,
+ * 413, 400...), says the value may never have been read: judged nothing, its cause the refusal. One
+ * judge for both suites (the ranges and the strings edges).
+ */
+export function judgeAllowed(ctx: CheckContext, op: Operation, exchange: Exchange, probe: AllowedProbe): Judgement {
+  const expected = `${probe.what}: a value the contract allows is accepted, or refused with 422 and the validation error body, never a server fault (sections 2.8, 4, 7, 8)`;
+  const openRules = () =>
+    openRule(ctx, op, exchange, {
+      valid: true,
+      fields: probe.fields,
+      ...(probe.placeholder ? { placeholder: true } : {}),
+      what: probe.what,
+      expected: `a success answer to ${probe.what}`,
+      ...(probe.field ? { field: probe.field } : {}),
+    });
+  const open = (res: { status: number }): Judgement | undefined => {
+    if (isSuccess(res.status) || res.status === 422) return undefined;
+    if (probe.pathOnly && res.status >= 400 && res.status < 500) return OK;
+    return openRules() ?? refusedOther(op, exchange, probe.what);
+  };
+  const rules = {
+    what: probe.what,
+    expected,
+    open,
+    ...(probe.field ? { field: probe.field } : {}),
+    input: probe.input,
+  };
+  return judgeAnswer(ctx, op, exchange, rules, (res) => {
+    if (isSuccess(res.status)) return documentedAnswer(ctx, op, exchange, res);
+    if (!validate('HTTPValidationError', res.json).ok)
+      return fail(
+        ctx,
+        exchange,
+        expected,
+        `422 ${res.text.slice(0, 120)}`,
+        `the 422 of ${label(op)} for ${probe.what} is not the validation error body`,
+        probe.input,
+        { kind: FAILURE_KINDS.validationBody, ...(probe.field ? { field: probe.field } : {}) },
+      );
+    // Naming a field under test: the value was read and refused (stricter where the contract is silent).
+    return openRules() ?? OK;
+  });
+}
+
+/** A refusal the contract does not describe (a 400, a 413 past a payload limit it leaves open): judged nothing, noted by the caller. */
+function refusedOther(op: Operation, exchange: Exchange, what: string): Judgement {
+  const status = exchange.response!.status;
+  return unjudged(`${label(op)} answered ${status} to ${what}, a refusal the contract does not describe`, {
+    cause: 'refused',
+    status,
+  });
 }
 
 export interface ResponseJudgeOptions {
@@ -284,12 +439,19 @@ export function judgeResponse(
   exchange: Exchange,
   options: ResponseJudgeOptions = {},
 ): Judgement {
-  const res = exchange.response;
   const what = options.what ?? `a valid request to ${label(op)}`;
-  if (!res) return fail(ctx, exchange, `an answer to ${what}`, statusText(exchange), `${what} got no response`);
-  if (res.status === 429) return RATE_LIMITED;
-  const open = openRule(ctx, op, exchange, { placeholder: options.placeholder ?? false });
-  if (open) return open;
+  const expected = `an answer to ${what}`;
+  const open = () =>
+    openRule(ctx, op, exchange, {
+      placeholder: options.placeholder ?? false,
+      what,
+      expected: `a success answer to ${what}`,
+    });
+  return judgeAnswer(ctx, op, exchange, { what, expected, open }, (res) => documentedAnswer(ctx, op, exchange, res));
+}
+
+/** The answer against what the contract documents for its status: the status, the content type, the headers and the body. */
+function documentedAnswer(ctx: CheckContext, op: Operation, exchange: Exchange, res: AnsweredResponse): Judgement {
   const documented = op.responses.find(
     (r) => r.status === String(res.status) || r.status === `${String(res.status)[0]}XX`,
   );

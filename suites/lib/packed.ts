@@ -10,6 +10,7 @@
  * names its own field and request.
  */
 import type { Exchange } from '../../src/transport/types.js';
+import type { CheckContext } from '../../src/checks/check.js';
 import type { InvalidCase } from '../../src/generators/index.js';
 import { validate } from '../../src/validators/index.js';
 import { Findings, OK, RATE_LIMITED, type Judgement } from './outcomes.js';
@@ -58,6 +59,7 @@ function validationDetail(exchange: Exchange): unknown[] | undefined {
  * Returns the requests sent.
  */
 export async function probePacked(
+  ctx: Pick<CheckContext, 'noteJudged'>,
   findings: Findings,
   cases: readonly InvalidCase[],
   probe: PackedProbe,
@@ -74,6 +76,7 @@ export async function probePacked(
     const detail = validationDetail(exchange);
     const named = detail ? namedCases(detail, open) : [];
     if (!named.length) break;
+    ctx.noteJudged?.(exchange);
     for (let i = 0; i < named.length; i++) findings.add(OK);
     open = open.filter((c) => !named.includes(c));
   }

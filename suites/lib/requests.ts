@@ -1,6 +1,7 @@
 /** Request helpers: requests for an operation from fixtures, records created for paths that need one, CORS preflights. */
 import type { CheckContext, Fixtures } from '../../src/checks/check.js';
-import { learnedFixtures, learnedOf } from './learned.js';
+import { learnedFixtures, learnedOf, type Refusal } from './learned.js';
+import type { NotJudged } from '../../src/results/model.js';
 import type { Operation, SpecModel } from '../../src/spec/model.js';
 import type { Exchange, HttpRequest } from '../../src/transport/types.js';
 import {
@@ -134,6 +135,18 @@ const MAX_PAIRINGS = 6;
 const refusalText = (exchange: Exchange): string =>
   exchange.response ? `${exchange.response.status} ${exchange.response.text.slice(0, 160)}` : statusText(exchange);
 
+/** A refused request's answer as a `refused` cause: its status, and the field a 422 named first. */
+export function refusalOf(exchange: Exchange): NotJudged {
+  const res = exchange.response;
+  if (!res) return { cause: 'refused' };
+  if (res.status === 429) return { cause: 'rate-limited', status: 429 };
+  const detail = (res.json as { detail?: unknown } | undefined)?.detail;
+  const loc = Array.isArray(detail) ? (detail[0] as { loc?: unknown } | undefined)?.loc : undefined;
+  return Array.isArray(loc) && loc.length > 0
+    ? { cause: 'refused', status: res.status, loc: loc.map(String).join('.').slice(0, 80) }
+    : { cause: 'refused', status: res.status };
+}
+
 /**
  * Creates a record through `creator` with a valid fully-populated body (the sample of `salt`, the
  * run's learned pairing in it). A 409 (a name taken: uniqueness the contract leaves open) is tried once more with another
@@ -144,9 +157,9 @@ export async function createWith(
   ctx: CheckContext,
   creator: Operation,
   salt: number,
-): Promise<{ id?: string; reason?: string; body?: Record<string, unknown>; exchange?: Exchange }> {
+): Promise<{ id?: string; reason?: string; why?: NotJudged; body?: Record<string, unknown>; exchange?: Exchange }> {
   const learned = learnedOf(ctx);
-  if (learned.refused !== undefined) return { reason: learned.refused };
+  if (learned.refused !== undefined) return { reason: learned.refused.reason, why: learned.refused.why };
   learned.tried = true;
   const attempt = async (s: number, over?: Partial<Fixtures>) => {
     const fixtures = over ? { ...learnedFixtures(ctx), ...over } : learnedFixtures(ctx);
@@ -174,21 +187,30 @@ export async function createWith(
       }
     }
     if (!learned.pairing) {
-      learned.refused = `every valid ${label(creator)} was refused (${first}), with each phone number and channel the run knows`;
-      ctx.observe({ operation: label(creator), message: learned.refused });
+      learned.refused = {
+        reason: `every valid ${label(creator)} was refused (${first}), with each phone number and channel the run knows`,
+        why: refusalOf(sent.exchange),
+      };
+      ctx.observe({ operation: label(creator), message: learned.refused.reason });
     }
   }
   const res = sent.exchange.response;
   if (!res || !isSuccess(res.status))
     return {
       reason: `${label(creator)} with a valid body answered ${refusalText(sent.exchange)}`,
+      why: refusalOf(sent.exchange),
       exchange: sent.exchange,
       body: sent.body,
     };
   learned.accepted ??= pairingOf(creator, sent.body);
   const id = (res.json as { id?: unknown } | undefined)?.id;
   if (typeof id !== 'string' && typeof id !== 'number')
-    return { reason: `${label(creator)} returned no id`, exchange: sent.exchange, body: sent.body };
+    return {
+      reason: `${label(creator)} returned no id`,
+      why: { cause: 'no-record' },
+      exchange: sent.exchange,
+      body: sent.body,
+    };
   return { id: String(id), body: sent.body, exchange: sent.exchange };
 }
 
@@ -197,9 +219,9 @@ async function createRecord(
   ctx: CheckContext,
   op: Operation,
   salt = 0,
-): Promise<{ id?: string; reason?: string; exchange?: Exchange }> {
+): Promise<{ id?: string; reason?: string; why?: NotJudged; exchange?: Exchange }> {
   const creator = creatorOf(ctx, op);
-  if (!creator) return { reason: `no operation creates the records of ${op.path}` };
+  if (!creator) return { reason: `no operation creates the records of ${op.path}`, why: { cause: 'no-record' } };
   return createWith(ctx, creator, 7919 + salt);
 }
 
@@ -207,6 +229,8 @@ async function createRecord(
 export interface RecordPath {
   values?: Record<string, string>;
   reason?: string;
+  /** Why there is no record, as data: the refusal of the create that would have made one. */
+  why?: NotJudged;
   record?: Record<string, unknown>;
 }
 
@@ -217,14 +241,17 @@ async function pathForRecord(ctx: CheckContext, op: Operation, salt = 0): Promis
   if (creatorOf(ctx, op)) {
     const created = await createRecord(ctx, op, salt);
     if (!created.id)
-      return { reason: `no record to send ${label(op)} to: ${created.reason ?? 'could not create one'}` };
+      return {
+        reason: `no record to send ${label(op)} to: ${created.reason ?? 'could not create one'}`,
+        why: created.why ?? { cause: 'no-record' },
+      };
     const json = created.exchange?.response?.json;
     const values = pathValues(ctx, op, { [missing[0]!]: created.id });
     return json && typeof json === 'object' && !Array.isArray(json)
       ? { values, record: json as Record<string, unknown> }
       : { values };
   }
-  return { reason: `no ${missing.join(', ')} fixture (path parameter of ${label(op)})` };
+  return { reason: `no ${missing.join(', ')} fixture (path parameter of ${label(op)})`, why: { cause: 'plan' } };
 }
 
 /**
@@ -254,7 +281,7 @@ const isCreator = (ctx: CheckContext, op: Operation): boolean =>
  * pairing the server requires is learned before a property is judged on it); returns why every
  * valid create is refused, when so. Undefined for other operations.
  */
-export async function validCreateRefused(ctx: CheckContext, op: Operation): Promise<string | undefined> {
+export async function validCreateRefused(ctx: CheckContext, op: Operation): Promise<Refusal | undefined> {
   if (!isCreator(ctx, op)) return undefined;
   const learned = learnedOf(ctx);
   if (!learned.tried) await createWith(asSetup(ctx), op, 0);
@@ -289,20 +316,28 @@ export function baseBody(
   return base;
 }
 
+/**
+ * A valid fully-populated sample body (fixed by the seed and `salt`), with the phone number,
+ * assistant and channel of the create the server accepted when `op` creates records: every check
+ * that creates sends the pairing the run learned (issue 31).
+ */
+export function pairedSample(ctx: CheckContext, op: Operation, salt: number): Record<string, unknown> | undefined {
+  if (!op.requestBody) return undefined;
+  const sample = sampleBodyOf(ctx, validBody(op, genOptions(ctx)), salt);
+  return isCreator(ctx, op) ? pinAccepted(ctx, op, sample) : sample;
+}
+
 /** Operations that need a created record for their path (`/campaign/{campaign_id}`): some operation creates it. */
 const needsCreatedRecord = (ctx: { spec: { operations: Operation[] } }, op: Operation): boolean =>
   creatorOf(ctx, op) !== undefined;
 
-const recordCache = new WeakMap<object, Map<string, Promise<{ values?: Record<string, string>; reason?: string }>>>();
+const recordCache = new WeakMap<object, Map<string, Promise<RecordPath>>>();
 
 /**
  * Like `pathForRecord`, but the record is created once per run (cached on the run's fixtures
  * object) and shared by the checks that only need some existing record to send to.
  */
-export function sharedPathForRecord(
-  ctx: CheckContext,
-  op: Operation,
-): Promise<{ values?: Record<string, string>; reason?: string }> {
+export function sharedPathForRecord(ctx: CheckContext, op: Operation): Promise<RecordPath> {
   let byPath = recordCache.get(ctx.fixtures);
   if (!byPath) {
     byPath = new Map();

@@ -16,6 +16,7 @@ import type { Operation, SpecModel } from '../../src/spec/model.js';
 import type { ValidationIssue } from '../../src/validators/issues.js';
 import {
   errorDetailProblem,
+  errorDetailWording,
   issueField,
   judgeInvalid,
   judgeResponse,
@@ -266,12 +267,16 @@ describe('judgeInvalid: what it defers, and what its failures say', () => {
 
   it('a valid body refused too: a 422 not naming the field judges nothing, one naming it passes', () => {
     const other = post({ status: 422, json: detail(['body', 'name']) });
-    expect(reason(judgeInvalid(ctx, op('createCampaign'), other, CASE, { validRefused: 'every create refused' }))).toBe(
-      'a valid body is refused too (every create refused)',
-    );
+    expect(
+      reason(
+        judgeInvalid(ctx, op('createCampaign'), other, CASE, {
+          validRefused: { reason: 'every create refused', why: { cause: 'refused', status: 422 } },
+        }),
+      ),
+    ).toBe('a valid body is refused too (every create refused)');
     expect(
       judgeInvalid(ctx, op('createCampaign'), post({ status: 422, json: detail(['body', 'max_concurrency']) }), CASE, {
-        validRefused: 'x',
+        validRefused: { reason: 'x', why: { cause: 'refused', status: 422 } },
       }),
     ).toEqual({ ok: true });
   });
@@ -328,7 +333,7 @@ describe('judgeResponse: what it defers, and what its failures say', () => {
     });
     const told = failed(judgeResponse(ctx, op('getProtected'), get(), { what: 'the read after the update' }));
     expect(told.expected).toBe('an answer to the read after the update');
-    expect(told.summary).toBe('the read after the update got no response');
+    expect(told.summary).toBe('GET /protected: the read after the update got no response');
   });
 
   it('defers to the open rules: a 409 always, a 404 only with a placeholder id', () => {
@@ -538,8 +543,8 @@ describe('issueField and errorDetailProblem at their edges', () => {
     expect(errorDetailProblem(401, { json: undefined, text: body })).toBe(
       `body ${'b'.repeat(120)} is not {detail: string}`,
     );
-    expect(errorDetailProblem(429, { json: { detail: 'n'.repeat(200) }, text: '' })).toBe(
-      `detail "${'n'.repeat(120)}" does not say that the rate limit was exceeded`,
+    expect(errorDetailWording(429, { json: { detail: 'n'.repeat(200) } })).toBe(
+      `the 429's detail "${'n'.repeat(120)}" names none of the words that would say that the rate limit was exceeded (the contract fixes no wording: noted, not judged)`,
     );
   });
 });

@@ -26,7 +26,11 @@ describe('judgeResponse on a body cut at the size cap', () => {
       truncated: true,
       jsonError: 'the body was cut at the size cap and was not parsed',
     });
-    expect(judgeResponse(ctx, listCalls(), cut)).toEqual({ ok: true, unjudged: expect.stringMatching(/size cap/) });
+    expect(judgeResponse(ctx, listCalls(), cut)).toEqual({
+      ok: true,
+      unjudged: expect.stringMatching(/size cap/),
+      why: { cause: 'runner' },
+    });
     const whole = writtenExchange('GET', '/calls', { status: 200, text: '[{"id": "call_1", "provider": "twil' });
     expect(judgeResponse(ctx, listCalls(), whole).ok).toBe(false);
     // Its content type is a header, whole whatever the body: still judged.

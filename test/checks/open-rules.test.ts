@@ -82,7 +82,7 @@ describe('server-side rules the contract leaves open (issue 21)', () => {
           body: { max_concurrency: 0 },
           description: 'max_concurrency=0',
         },
-        { placeholder: true, validRefused: 'every create refused' },
+        { placeholder: true, validRefused: { reason: 'every create refused', why: { cause: 'refused', status: 422 } } },
       );
       expect(invalid.ok).toBe(true);
       if (rule.status !== 422) expect(judgeResponse(ctx, op, exchange, { placeholder: true }).ok).toBe(true);

@@ -48,7 +48,7 @@ describe.concurrent('ratelimit skip reasons name what was wrong', () => {
     ]);
     const quoted = 'X-RateLimit-Reset present but not an integer: "in 30 \\"seconds\\""';
     expect(got['remaining-decreases']).toBe(`skipped: ${quoted} on 200 (judged by ratelimit.headers-present)`);
-    expect(got['reset-plausible']).toBe(`skipped: ${quoted} on 200 (judged by ratelimit.headers-present)`);
+    expect(got['reset-plausible']).toBe(`skipped: not judged: ${quoted} on 200 (judged by ratelimit.headers-present)`);
     expect(got['reset-honoured']).toBe(
       `skipped: the 429: ${quoted}, so no reset to wait for (judged by ratelimit.burst-429)`,
     );
@@ -60,7 +60,7 @@ describe.concurrent('ratelimit skip reasons name what was wrong', () => {
       'skipped: X-RateLimit-Reset absent on 200 (judged by ratelimit.headers-present)',
     );
     expect(got['reset-plausible']).toBe(
-      'skipped: X-RateLimit-Reset absent on 200 (judged by ratelimit.headers-present)',
+      'skipped: not judged: X-RateLimit-Reset absent on 200 (judged by ratelimit.headers-present)',
     );
   });
 

@@ -143,6 +143,10 @@ describe('the check registry', () => {
         expect(text, `${op.id} ${t.name}`).toContain(`${t.location} ${t.loc.join('.')}: `);
     }
     expect(text).toMatch(/ranges\.max-concurrency-above-maximum: body max_concurrency: 201 2147483648 401/);
+    // What the plan cannot judge with these flags: the destructive operations, named with the flag.
+    expect(text).toMatch(
+      /\nnot judged by this plan \(the credentials, fixtures and flags given\):\n {2}\d+ check\(s\) on POST \/orgs\/\{org_id\}\/invites(, [^:]+)?: destructive \(.*\); run with --include-destructive to exercise it\n/,
+    );
   });
 
   it('destructive operations are only reached by checks the runner skips without the flag', () => {

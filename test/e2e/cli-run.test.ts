@@ -222,7 +222,7 @@ describe('vapc run: exit statuses of a run', () => {
         : {
             status: 'failed',
             message: 'no',
-            failures: [ctx.failure(ex, { expected: '200', actual: String(ex.response?.status) })],
+            failures: [ctx.failure(ex, { expected: '200', actual: String(ex.response?.status), kind: 'status' })],
           };
     },
   });
@@ -231,7 +231,11 @@ describe('vapc run: exit statuses of a run', () => {
     id: 'schema.always-fails',
     async run(ctx, op) {
       const ex = await ctx.send({ method: 'GET', path: '/protected', operation: op });
-      return { status: 'failed', message: 'forced', failures: [ctx.failure(ex, { expected: 'x', actual: 'y' })] };
+      return {
+        status: 'failed',
+        message: 'forced',
+        failures: [ctx.failure(ex, { expected: 'x', actual: 'y', kind: 'mismatch' })],
+      };
     },
   });
   const throwing: CheckDefinition = defineCheck({

@@ -274,10 +274,10 @@ const arrays = defineCheck({
   id: 'schema.custom-arrays', suite: 'schema', rule: 'every GET /calls success is a JSON array', contractRef: 'custom', severity: 'minor',
   appliesTo: (op: Operation) => op.id === 'listCalls',
   judgeExchange: (ctx: CheckContext, _op: Operation, exchange: Exchange): Judgement | undefined =>
-    exchange.response?.status !== 200 ? undefined : Array.isArray(exchange.response.json) ? OK : fail(ctx, exchange, 'an array', statusText(exchange), 'not an array'),
+    exchange.response?.status !== 200 ? undefined : Array.isArray(exchange.response.json) ? OK : fail(ctx, exchange, 'an array', statusText(exchange), 'not an array', undefined, { kind: 'schema' }),
   async run(ctx: CheckContext): Promise<CheckOutcome> {
     const shared: SharedTally | undefined = ctx.judgedElsewhere?.();
-    return skipped(shared && shared.judged > 0 ? 'covered by the answers other checks got' : 'nothing judged');
+    return skipped(shared && shared.judged > 0 ? 'covered by the answers other checks got' : 'nothing judged', { cause: shared && shared.judged > 0 ? 'covered' : 'runner' });
   },
 });
 
@@ -292,12 +292,12 @@ function limitCheck(id: string, wanted: number) {
         const exchange: Exchange = await ctx.send({ method: op.method, path: op.path, operation: op, query: [['limit', String(limit)]] });
         if (exchange.response?.status === 429) return RATE_LIMITED;
         const items = exchange.response?.json;
-        if (exchange.response?.status !== wanted) return fail(ctx, exchange, \`\${wanted}\`, statusText(exchange), \`limit=\${limit} answered \${statusText(exchange)}\`);
-        if (!Array.isArray(items) || items.length > limit) return fail(ctx, exchange, \`at most \${limit} items\`, statusText(exchange), 'too many items');
+        if (exchange.response?.status !== wanted) return fail(ctx, exchange, \`\${wanted}\`, statusText(exchange), \`limit=\${limit} answered \${statusText(exchange)}\`, limit, { kind: 'status' });
+        if (!Array.isArray(items) || items.length > limit) return fail(ctx, exchange, \`at most \${limit} items\`, statusText(exchange), 'too many items', limit, { kind: 'mismatch' });
         return OK;
       };
       findings.add(await checkProperty(ctx, fc.integer({ min: 1, max: 20 }), probe, { numRuns: 2 }));
-      if (findings.probes === 0) return skipped('nothing sent');
+      if (findings.probes === 0) return skipped('nothing sent', { cause: 'runner' });
       return findings.outcome('every answer held at most limit items');
     },
   });

@@ -28,6 +28,15 @@ export const FAILS_ON: ReadonlyArray<readonly [string, string, Catch]> = faults.
   f.catches.map((c) => [catchOf(c).check, f.name, catchOf(c)] as const),
 );
 
+/** Every result of `id` skipped because the machine was too slow for its evidence (`timing`): nothing judged, nothing passed. */
+export const tooSlow = (
+  results: ReadonlyArray<{ id: string; status: string; not_judged?: { cause: string } }>,
+  id: string,
+) => {
+  const own = results.filter((r) => r.id === id);
+  return own.length > 0 && own.every((r) => r.status === 'skipped' && r.not_judged?.cause === 'timing');
+};
+
 export function describeFailsOnFault(suite: string): void {
   const pairs = FAILS_ON.filter(([id]) => id.startsWith(`${suite}.`));
   // Every pair runs on its own server, concurrently (vitest's maxConcurrency, 5 at a time), the
@@ -46,6 +55,10 @@ export function describeFailsOnFault(suite: string): void {
             const run = await runCheck(target, id, { includeDestructive: DESTRUCTIVE.has(id), seed });
             // The finding the fault names (its kind, field, operation), not any failure of the check.
             const failed = caughtBy(run.results, wanted);
+            // A check whose evidence depends on the machine's speed (a window that reset during the
+            // burst, a wait cut short) skips with that cause on a busy machine: never a pass, and no
+            // failure a slow machine cannot produce is demanded (issue 31).
+            if (failed.length === 0 && tooSlow(run.results, id)) return;
             expect(failed.length, describeResults(run.results)).toBeGreaterThan(0);
             const failure = failed[0]!.failures![0]!;
             // Every failure is reproducible: expected vs actual, a curl line (a loop of them for what

@@ -38,9 +38,17 @@ export function describeIndependentFaults(suites: readonly string[]): void {
           ...(f.includeDestructive ? { includeDestructive: true } : {}),
         }),
       );
-      return report.results.filter((r) => r.suite === f.suite && r.status === 'failed');
+      const ofSuite = report.results.filter((r) => r.suite === f.suite);
+      return {
+        failed: ofSuite.filter((r) => r.status === 'failed'),
+        // A busy machine: a check whose evidence depends on its speed skips (timing), never passes.
+        tooSlow: ofSuite.some((r) => r.status === 'skipped' && r.not_judged?.cause === 'timing'),
+      };
     });
-    expect(failed.length, `${f.name} (${f.description}) was not caught by the ${f.suite} suite`).toBeGreaterThan(0);
+    if (failed.failed.length === 0 && failed.tooSlow) return;
+    expect(failed.failed.length, `${f.name} (${f.description}) was not caught by the ${f.suite} suite`).toBeGreaterThan(
+      0,
+    );
   };
   const title = (f: Fault): string => `${f.suite}: ${f.name}${f.includeDestructive ? ' (includeDestructive)' : ''}`;
   const judged = FAULTS.filter((x) => x.unjudged === undefined && suites.includes(x.suite));

@@ -17,6 +17,9 @@ import { printable } from '../../results/printable.js';
 import { applyBaseline } from '../../baseline/index.js';
 import { checks as registry } from '../../../suites/index.js';
 import { loadBaselineFlags, todayUtc } from '../baseline.js';
+import { withVerdict } from '../../results/verdict.js';
+import { verdictRules } from '../../checks/verdict-rules.js';
+import { parseCoverageFloor } from '../../coverage/gate.js';
 
 const FORMATS = ['console', 'junit', 'html', 'sarif'] as const;
 type Format = (typeof FORMATS)[number];
@@ -55,49 +58,62 @@ export function registerReportCommand(program: Command, ctx: CommandContext): vo
       '--baseline <file>',
       'the baseline the run used: known findings are recomputed from it (without it, every failure counts as new)',
     )
-    .action(async (dir: string, opts: { format: string; quiet?: boolean; baseline?: string }) => {
-      const formats = parseFormats(opts.format);
-      const loaded = await rebaseline(await loadReport(dir), opts.baseline, io.stderr);
-      // A run that judged nothing has no verdict to render: re-rendering would draw a green page.
-      if (loaded.run?.status === 'aborted' && loaded.results.length === 0) {
-        throw new VapcError(
-          'E_USAGE',
-          `${dir}/report.json is from a run that judged nothing (aborted: ${printable(loaded.run.reason ?? 'no reason given')}); there is no verdict to render`,
-        );
-      }
-      const files = formats.filter((f): f is Exclude<Format, 'console'> => f !== 'console') as ReportFormat[];
-      const secrets = await reportSecrets(io.env, loaded);
-      // The one sanitising pass of a report read from disk, after the baseline marks: every output gets this report.
-      const safe = sanitizeReport(loaded, secrets);
-      if (formats.includes('console')) {
-        const reporter = composeEvents(
-          createConsoleReporter({
-            write: io.stdout,
-            isTTY: io.isTTY,
-            env: io.env,
-            quiet: Boolean(opts.quiet),
-            secrets,
-          }),
-          createGitHubSink({ write: io.stdout, env: io.env, secrets }),
-        );
-        reporter.onEnd?.(safe);
-      }
-      if (files.length > 0) {
-        const written = await writeReports(safe, dir, {
-          formats: files,
-          sanitized: true,
-          secrets,
-          sarif: { rules: registry },
-        });
-        for (const f of files) {
-          if (!written.errors.some((e) => e.format === f)) io.stdout(guardText(`wrote ${written[f]}\n`, secrets));
+    .option('--allow-inconclusive', 'exit 0 when the report is inconclusive (every output still says so)')
+    .option('--coverage-floor <n>', 'the coverage floor of a whole-plan run in percent (default as for vapc run)')
+    .action(
+      async (
+        dir: string,
+        opts: {
+          format: string;
+          quiet?: boolean;
+          baseline?: string;
+          allowInconclusive?: boolean;
+          coverageFloor?: string;
+        },
+      ) => {
+        const formats = parseFormats(opts.format);
+        const loaded = judged(await rebaseline(await loadReport(dir), opts.baseline, io.stderr), opts);
+        // A run that judged nothing has no verdict to render: re-rendering would draw a green page.
+        if (loaded.run?.status === 'aborted' && loaded.results.length === 0) {
+          throw new VapcError(
+            'E_USAGE',
+            `${dir}/report.json is from a run that judged nothing (aborted: ${printable(loaded.run.reason ?? 'no reason given')}); there is no verdict to render`,
+          );
         }
-        for (const e of written.errors)
-          io.stderr(guardText(`vapc: could not write ${e.file}: ${e.message}\n`, secrets));
-        if (written.errors.length > 0) return exit(ExitCode.usage);
-      }
-      exit(verdict(loaded));
-    });
+        const files = formats.filter((f): f is Exclude<Format, 'console'> => f !== 'console') as ReportFormat[];
+        const secrets = await reportSecrets(io.env, loaded);
+        // The one sanitising pass of a report read from disk, after the baseline marks: every output gets this report.
+        const safe = sanitizeReport(loaded, secrets);
+        if (formats.includes('console')) {
+          const reporter = composeEvents(
+            createConsoleReporter({
+              write: io.stdout,
+              isTTY: io.isTTY,
+              env: io.env,
+              quiet: Boolean(opts.quiet),
+              secrets,
+            }),
+            createGitHubSink({ write: io.stdout, env: io.env, secrets }),
+          );
+          reporter.onEnd?.(safe);
+        }
+        if (files.length > 0) {
+          const written = await writeReports(safe, dir, {
+            formats: files,
+            sanitized: true,
+            secrets,
+            sarif: { rules: registry },
+          });
+          for (const f of files) {
+            if (!written.errors.some((e) => e.format === f)) io.stdout(guardText(`wrote ${written[f]}\n`, secrets));
+          }
+          for (const e of written.errors)
+            io.stderr(guardText(`vapc: could not write ${e.file}: ${e.message}\n`, secrets));
+          if (written.errors.length > 0) return exit(ExitCode.usage);
+        }
+        exit(verdict(loaded, opts.allowInconclusive === true));
+      },
+    );
   registerMergeCommand(report, ctx);
 }
 
@@ -142,12 +158,20 @@ async function rebaseline(
 
 /**
  * As for `vapc run`: a failed check, or a check that could not run, is not a pass; known findings
- * of a --baseline run (marked in report.json) do not fail it again.
+ * of a --baseline run (marked in report.json) do not fail it again; a run that judged too little is
+ * inconclusive (exit 3) unless --allow-inconclusive.
  */
-const verdict = (r: RunReport) =>
-  r.results.some((x) => (x.status === 'failed' && x.baseline?.known !== true) || x.status === 'error')
-    ? ExitCode.failed
-    : ExitCode.ok;
+function verdict(r: RunReport, allowInconclusive: boolean): ExitCode {
+  if (r.results.some((x) => (x.status === 'failed' && x.baseline?.known !== true) || x.status === 'error'))
+    return ExitCode.failed;
+  return r.verdict === 'inconclusive' && !allowInconclusive ? ExitCode.inconclusive : ExitCode.ok;
+}
+
+/** The report's verdict, never the artefact's claim: decided again from its results and coverage. */
+const judged = (report: RunReport, opts: { allowInconclusive?: boolean; coverageFloor?: string }): RunReport =>
+  withVerdict(report, verdictRules(registry, parseCoverageFloor(opts.coverageFloor)), {
+    allowInconclusive: opts.allowInconclusive === true,
+  });
 
 /**
  * vapc report merge DIR... --report-dir OUT: joins the reports of `vapc run --shard I/N` into the
@@ -177,6 +201,11 @@ function registerMergeCommand(report: Command, { io, exit }: CommandContext): vo
     )
     .option('--fail-on-unseen-status', 'exit 1 when a documented status was never observed in any shard')
     .option('--fail-on-undocumented-status', 'exit 1 when a shard observed a status the operation does not document')
+    .option('--allow-inconclusive', 'exit 0 when the merged run is inconclusive (every output still says so)')
+    .option(
+      '--coverage-floor <n>',
+      'the coverage floor of the merged whole-plan run in percent (default as for vapc run)',
+    )
     .action(async (dirs: string[], _opts: unknown, command: Command) => {
       const opts = command.optsWithGlobals<{
         reportDir: string;
@@ -185,6 +214,8 @@ function registerMergeCommand(report: Command, { io, exit }: CommandContext): vo
         minCoverage?: string;
         failOnUnseenStatus?: boolean;
         failOnUndocumentedStatus?: boolean;
+        allowInconclusive?: boolean;
+        coverageFloor?: string;
       }>();
       const gateOptions = coverageGateFlags(opts);
       const out = resolve(opts.reportDir);
@@ -195,7 +226,7 @@ function registerMergeCommand(report: Command, { io, exit }: CommandContext): vo
           `--report-dir ${opts.reportDir} is one of the shard directories; merge into another directory`,
         );
       const shards = await loadReports(dirs);
-      const rebaselined = await rebaseline(mergeShardReports(shards), opts.baseline, io.stderr);
+      const rebaselined = judged(await rebaseline(mergeShardReports(shards), opts.baseline, io.stderr), opts);
       const secrets = await reportSecrets(io.env, rebaselined);
       // Reports read from disk, merged and marked: sanitised once here, and every output gets this one.
       const merged = sanitizeReport(rebaselined, secrets);
@@ -218,6 +249,7 @@ function registerMergeCommand(report: Command, { io, exit }: CommandContext): vo
         (t) => io.stdout(guardText(t, secrets)),
         (t) => io.stderr(guardText(t, secrets)),
       );
-      exit(gateFailed && verdict(merged) === ExitCode.ok ? ExitCode.failed : verdict(merged));
+      const status = verdict(merged, opts.allowInconclusive === true);
+      exit(gateFailed && status === ExitCode.ok ? ExitCode.failed : status);
     });
 }

@@ -50,6 +50,9 @@ import type { RunFocus } from '../../diff/focus.js';
 import { paths } from '../../paths.js';
 import { operationLabel } from '../../runner/run.js';
 import type { SpecModel } from '../../spec/model.js';
+import { DEFAULT_COVERAGE_FLOOR, inconclusiveHeadline, withVerdict } from '../../results/verdict.js';
+import { parseCoverageFloor } from '../../coverage/gate.js';
+import { verdictRules } from '../../checks/verdict-rules.js';
 import {
   announceCoverage,
   buildUniverse,
@@ -121,6 +124,10 @@ export interface RunFlags extends BaselineFlags {
   failOnUnseenStatus?: boolean;
   failOnUndocumentedStatus?: boolean;
   sarifCoverage?: boolean;
+  /** --allow-inconclusive: exit 0 on an inconclusive run (said in every report). */
+  allowInconclusive?: boolean;
+  /** --coverage-floor N: the floor of a whole-plan run in percent (0 turns it off). */
+  coverageFloor?: string;
 }
 
 /** `--shard I/N`: 1 ≤ I ≤ N; anything else is a usage error. */
@@ -389,6 +396,15 @@ async function exitStatus(
     shout(`vapc: ${errors} check(s) could not run (tool errors, see the report); the run is not a pass\n`);
     return ExitCode.failed;
   }
+  if (report.verdict === 'inconclusive') {
+    if (flags.allowInconclusive) {
+      shout(
+        `vapc: the run is INCONCLUSIVE (${printable(inconclusiveHeadline(report.evidence!))}); exit 0 only because of --allow-inconclusive\n`,
+      );
+      return ExitCode.ok;
+    }
+    return ExitCode.inconclusive;
+  }
   return ExitCode.ok;
 }
 
@@ -489,6 +505,7 @@ function conformanceOptions(
   }
   for (const key of ['runs', 'rpm', 'budget', 'timeoutMs', 'deadlineMs'] as const)
     if (settings[key] !== undefined) options[key] = settings[key];
+  options.coverageFloor = parseCoverageFloor(flags.coverageFloor);
   if (shard) options.shard = shard;
   return options;
 }
@@ -512,10 +529,14 @@ interface RunFinish {
 async function finishRun(result: ConformanceResult, run: RunFinish, out: RunOutput): Promise<number> {
   const { settings, flags, baseline, today, checks, reporter } = run;
   const { say, shout } = out;
-  const report =
+  const baselined =
     baseline && flags.baseline !== undefined
       ? baselinedReport(result.report, baseline, { file: flags.baseline, today, prune: flags.pruneBaseline === true })
       : result.report;
+  // The verdict again after the baseline (only new findings fail), with --allow-inconclusive said in it.
+  const report = withVerdict(baselined, verdictRules(checks, parseCoverageFloor(flags.coverageFloor)), {
+    allowInconclusive: flags.allowInconclusive === true,
+  });
   reporter.onEnd?.(report);
   const { writeReports } = await import('../../reporters/index.js');
   const written = await writeReports(report, settings.reportDir, {
@@ -551,6 +572,7 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
   }
   const seed = settings.seed ?? randomSeed();
   const gateOptions = coverageGateFlags(flags);
+  parseCoverageFloor(flags.coverageFloor); // a bad --coverage-floor stops the run before any request
   // A bad baseline file stops the run before any request (exit 2, file and line named).
   const baseline = await loadBaselineFlags(flags, {
     today: deps.today ?? todayUtc(),
@@ -633,10 +655,10 @@ async function prepareReportDir(dir: string): Promise<void> {
 
 /** vapc run: the conformance suite against a server (see shared/runner-interface.md). */
 export function registerRunCommand(program: Command, ctx: CommandContext): void {
-  program
-    .command('run')
+  const command = program.command('run');
+  command
     .description(
-      'Run the conformance suite against an implementation of the contract (exit 0 pass, 1 a check failed, 2 usage/config/setup error, unreachable, or a fault of the tool)',
+      'Run the conformance suite against an implementation of the contract (exit 0 pass, 1 a check failed, 2 usage/config/setup error, unreachable, or a fault of the tool, 3 inconclusive: nothing failed but too little was judged)',
     )
     .option('--base-url <url>', 'the server under test (env VAPC_BASE_URL); required unless --embedded')
     .option('--embedded', 'start the bundled reference server on a free loopback port and test it')
@@ -675,6 +697,15 @@ export function registerRunCommand(program: Command, ctx: CommandContext): void 
     .option('--dry-run', 'print the planned requests and projected time; send only read-only discovery requests')
     .option('--strict-types', 'also judge framework leniency (coercion of "5", "true", null as absent)')
     .option('--quiet', 'print only the final summary')
+    .action(async (flags: RunFlags) => {
+      ctx.exit((await runCommand(flags, ctx.io)) as ExitCode);
+    });
+  addGateOptions(command);
+}
+
+/** The options that decide what fails the run beyond the checks: the baseline, focus, coverage, verdict and shard. */
+function addGateOptions(command: Command): void {
+  command
     .option('--baseline <file>', 'known findings (YAML): fail only on findings not in it; expired entries fail again')
     .option(
       '--write-baseline <file>',
@@ -703,10 +734,15 @@ export function registerRunCommand(program: Command, ctx: CommandContext): void 
     )
     .option('--sarif-coverage', 'also write a note on the spec line of each coverage cell not judged into report.sarif')
     .option(
+      '--allow-inconclusive',
+      'exit 0 when the run is inconclusive (nothing failed, but it judged too little to pass); every report still says so',
+    )
+    .option(
+      '--coverage-floor <n>',
+      `percent of the coverage cells a whole-plan run must judge to pass, else it is inconclusive (default ${DEFAULT_COVERAGE_FLOOR}; 0 turns it off)`,
+    )
+    .option(
       '--shard <i/n>',
       'run only the I-th of N deterministic parts of the plan (merge them with `vapc report merge`)',
-    )
-    .action(async (flags: RunFlags) => {
-      ctx.exit((await runCommand(flags, ctx.io)) as 0 | 1 | 2);
-    });
+    );
 }

@@ -51,6 +51,8 @@ export interface SendingOptions {
 export class SendingPolicy {
   /** Requests sent so far. */
   total = 0;
+  /** Answers that were 429, the resent ones included. */
+  limited = 0;
   private streak = 0;
   private readonly secretPointers: Map<Operation, string[]>;
   /** Hears every answer on a known operation once it is scrubbed, before the sender reads it (passive judging). */
@@ -149,6 +151,7 @@ export class SendingPolicy {
     const exchange = await this.o.transport.send(request);
     if (pace) pacer.release(bucket);
     this.total++;
+    if (exchange.response?.status === 429) this.limited++;
     if (exchange.retried) this.countResent(exchange.retried.message, labelOf(request, op));
     this.o.events?.onRequest?.(this.total);
     this.o.onExchange?.(exchange, request.checkId);

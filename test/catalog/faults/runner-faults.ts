@@ -257,9 +257,9 @@ export const runnerFaults: Fault[] = [
     },
   },
   {
-    name: 'unauthorized-detail-says-nothing',
+    name: 'unauthorized-detail-empty',
     description:
-      'the 401 body is {detail: "No."}: a string, but it does not say the credentials are invalid (section 7)',
+      'the 401 body is {detail: ""}: a string with no message in it, where section 7 has the message say the credentials are invalid (the wording itself is free: "No." is only observed)',
     catches: [
       { check: 'auth.missing-credentials', kind: 'error-detail', field: '/detail' },
       { check: 'auth.wrong-credentials', kind: 'error-detail', field: '/detail' },
@@ -268,7 +268,7 @@ export const runnerFaults: Fault[] = [
       onSendJson(
         app,
         (_request, reply) => reply.statusCode === 401,
-        () => ({ detail: 'No.' }),
+        () => ({ detail: '' }),
       );
     },
   },
@@ -883,16 +883,16 @@ export const runnerFaults: Fault[] = [
     },
   },
   {
-    name: 'too-many-detail-says-nothing',
+    name: 'too-many-detail-empty',
     description:
-      'the 429 body is {detail: "Nope"}: a string, but it does not say the rate limit was exceeded (section 7)',
+      'the 429 body is {detail: " "}: a string with no message in it, where section 7 has the message say the rate limit was exceeded (the wording itself is free)',
     catches: ['ratelimit.burst-429'],
     options: { rateLimit: 20 },
     configure(app) {
       onSendJson(
         app,
         (_request, reply) => reply.statusCode === 429,
-        () => ({ detail: 'Nope' }),
+        () => ({ detail: ' ' }),
       );
     },
   },
@@ -914,14 +914,14 @@ export const runnerFaults: Fault[] = [
   },
   {
     name: 'too-many-remaining-positive',
-    description: 'the 429 advertises X-RateLimit-Remaining: 5',
+    description: 'the 429 advertises X-RateLimit-Remaining: 1 (the rule is 0: one off, where a `> 1` slips through)',
     catches: ['ratelimit.burst-429'],
     options: { rateLimit: 20 },
     configure(app) {
       onSendHeaders(
         app,
         (_r, reply) => reply.statusCode === 429,
-        (reply) => reply.header('x-ratelimit-remaining', '5'),
+        (reply) => reply.header('x-ratelimit-remaining', '1'),
       );
     },
   },

@@ -7,23 +7,32 @@ import type { Failure } from '../../../src/results/model.js';
 
 describe('passWithEvidence', () => {
   it('passes a check with one judged answer', () => {
-    expect(passWithEvidence({ judged: 1, unjudged: ['rate limited (429)'] }, 'ok')).toEqual({
+    expect(
+      passWithEvidence({ judged: 1, unjudged: ['rate limited (429)'], why: [{ cause: 'rate-limited' }] }, 'ok'),
+    ).toEqual({
       status: 'passed',
       message: 'ok',
     });
   });
 
   it('skips a check whose every answer judged nothing, naming why', () => {
-    expect(passWithEvidence({ judged: 0, unjudged: ['rate limited (429)'] }, 'ok')).toEqual({
+    expect(
+      passWithEvidence(
+        { judged: 0, unjudged: ['rate limited (429)'], why: [{ cause: 'rate-limited', status: 429 }] },
+        'ok',
+      ),
+    ).toEqual({
       status: 'skipped',
       message: 'not judged: rate limited (429)',
+      notJudged: { cause: 'rate-limited', status: 429 },
     });
   });
 
   it('skips a check that recorded no probe at all, with a reason: it has nothing to pass on', () => {
-    expect(passWithEvidence({ judged: 0, unjudged: [] }, 'ok')).toEqual({
+    expect(passWithEvidence({ judged: 0, unjudged: [], why: [] }, 'ok')).toEqual({
       status: 'skipped',
       message: NO_PROBE_REASON,
+      notJudged: { cause: 'runner' },
     });
     expect(NO_PROBE_REASON).toMatch(/^not judged: /);
   });
@@ -34,6 +43,7 @@ describe('Findings.outcome', () => {
     expect(new Findings().outcome('every field answered as the contract allows')).toEqual({
       status: 'skipped',
       message: NO_PROBE_REASON,
+      notJudged: { cause: 'runner' },
     });
   });
 

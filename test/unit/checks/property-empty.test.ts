@@ -10,7 +10,7 @@ const ctx = { seed: 7 } as CheckContext;
 describe('checkProperty without cases', () => {
   it('no example and no random case: unjudged, with why', async () => {
     const verdict = await checkProperty(ctx, fc.integer(), async () => OK, { numRuns: 0 });
-    expect(verdict).toEqual({ ok: true, unjudged: 'no case was tried' });
+    expect(verdict).toEqual({ ok: true, unjudged: 'no case was tried', why: { cause: 'runner' } });
   });
 
   it('one case judged: a plain OK', async () => {

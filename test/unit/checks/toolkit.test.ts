@@ -84,19 +84,31 @@ describe('judgements', () => {
         field: { location: 'body', pointer: '/a' },
       },
     });
-    fail(ctx, answered(500), 'e', 'a', 's');
-    expect(ctx.given[1]).toEqual({ expected: 'e', actual: 'a' });
+    fail(ctx, answered(500), 'e', 'a', 's', undefined, { kind: 'status' });
+    expect(ctx.given[1]).toEqual({ expected: 'e', actual: 'a', kind: 'status' });
     expect('input' in ctx.given[1]!).toBe(false);
     // A falsy input is still an input.
-    fail(ctx, answered(500), 'e', 'a', 's', 0);
-    expect(ctx.given[2]).toEqual({ expected: 'e', actual: 'a', input: 0 });
+    fail(ctx, answered(500), 'e', 'a', 's', 0, { kind: 'status' });
+    expect(ctx.given[2]).toEqual({ expected: 'e', actual: 'a', input: 0, kind: 'status' });
   });
 
   it('OK judges; unjudged, RATE_LIMITED and skipped say why nothing was', () => {
     expect(OK).toEqual({ ok: true });
-    expect(unjudged('why')).toEqual({ ok: true, unjudged: 'why' });
-    expect(RATE_LIMITED).toEqual({ ok: true, unjudged: 'rate limited (429)' });
-    expect(skipped('no fixture')).toEqual({ status: 'skipped', message: 'no fixture' });
+    expect(unjudged('why', { cause: 'refused', status: 403 })).toEqual({
+      ok: true,
+      unjudged: 'why',
+      why: { cause: 'refused', status: 403 },
+    });
+    expect(RATE_LIMITED).toEqual({
+      ok: true,
+      unjudged: 'rate limited (429)',
+      why: { cause: 'rate-limited', status: 429 },
+    });
+    expect(skipped('no fixture', { cause: 'plan' })).toEqual({
+      status: 'skipped',
+      message: 'no fixture',
+      notJudged: { cause: 'plan' },
+    });
   });
 
   it('isSuccess is exactly 200..299', () => {
@@ -119,7 +131,7 @@ describe('Findings', () => {
   it('counts probes and judged ones: a failure and an OK are judged, an unjudged one is not', () => {
     const f = new Findings();
     expect(f.add(OK)).toBe(true);
-    expect(f.add(unjudged('429'))).toBe(true);
+    expect(f.add(unjudged('429', { cause: 'rate-limited' }))).toBe(true);
     expect(f.add(failed('e', 'a'))).toBe(false);
     expect({
       probes: f.probes,
@@ -139,14 +151,20 @@ describe('Findings', () => {
   it('passes with something judged; skips naming the reasons when nothing was', () => {
     const judged = new Findings();
     judged.add(OK);
-    judged.add(unjudged('a 429'));
+    judged.add(unjudged('a 429', { cause: 'rate-limited' }));
     expect(judged.outcome('fine')).toEqual({ status: 'passed', message: 'fine' });
     // (A Findings with no probe at all is not asserted here: issue 22's pipeline work turns it
     // from passed into skipped; its own tests say which.)
     const none = new Findings();
-    none.add(unjudged('a 429'));
-    none.add(unjudged('a 404 on a placeholder'));
-    expect(none.outcome('fine')).toEqual({ status: 'skipped', message: 'not judged: a 429; a 404 on a placeholder' });
+    none.add(unjudged('a 429', { cause: 'rate-limited', status: 429 }));
+    none.add(unjudged('a 404 on a placeholder', { cause: 'refused', status: 404 }));
+    none.add(unjudged('another 404', { cause: 'refused', status: 404 }));
+    // The cause most answers had is the skip's, as data.
+    expect(none.outcome('fine')).toEqual({
+      status: 'skipped',
+      message: 'not judged: a 429; a 404 on a placeholder; another 404',
+      notJudged: { cause: 'refused', status: 404 },
+    });
   });
 
   it('one failure: its summary alone', () => {
@@ -210,11 +228,18 @@ describe('evidence', () => {
   });
 
   it('passWithEvidence: passed when judged, else skipped naming the reasons', () => {
-    expect(passWithEvidence({ judged: 1, unjudged: ['x'] }, 'ok')).toEqual({ status: 'passed', message: 'ok' });
-    expect(passWithEvidence({ judged: 1, unjudged: [] }, 'ok')).toEqual({ status: 'passed', message: 'ok' });
-    expect(passWithEvidence({ judged: 0, unjudged: ['x', 'y'] }, 'ok')).toEqual({
+    const x = { cause: 'refused', status: 403 } as const;
+    expect(passWithEvidence({ judged: 1, unjudged: ['x'], why: [x] }, 'ok')).toEqual({
+      status: 'passed',
+      message: 'ok',
+    });
+    expect(passWithEvidence({ judged: 1, unjudged: [], why: [] }, 'ok')).toEqual({ status: 'passed', message: 'ok' });
+    expect(
+      passWithEvidence({ judged: 0, unjudged: ['x', 'y'], why: [x, { cause: 'rate-limited', status: 429 }] }, 'ok'),
+    ).toEqual({
       status: 'skipped',
       message: 'not judged: x; y',
+      notJudged: x,
     });
   });
 });
@@ -234,10 +259,14 @@ describe('checkProperty', () => {
   });
 
   it('nothing judged at all: unjudged with the reasons; one judged probe among them: OK', async () => {
-    const none = await checkProperty(fakeContext(), ints, async () => unjudged('a 429'), { examples: [1], numRuns: 3 });
-    expect(none).toEqual({ ok: true, unjudged: 'a 429' });
+    const limited = { cause: 'rate-limited', status: 429 } as const;
+    const none = await checkProperty(fakeContext(), ints, async () => unjudged('a 429', limited), {
+      examples: [1],
+      numRuns: 3,
+    });
+    expect(none).toEqual({ ok: true, unjudged: 'a 429', why: limited });
     let n = 0;
-    const some = await checkProperty(fakeContext(), ints, async () => (n++ === 0 ? OK : unjudged('a 429')), {
+    const some = await checkProperty(fakeContext(), ints, async () => (n++ === 0 ? OK : unjudged('a 429', limited)), {
       examples: [1],
       numRuns: 3,
     });

@@ -140,6 +140,7 @@ describe('ratelimit.reset-honoured: no wait passes the run deadline', () => {
       status: 'skipped',
       message:
         "the run's deadline (--deadline-ms) comes before a second past the advertised reset (X-RateLimit-Reset: 0)",
+      notJudged: { cause: 'timing' },
     });
     expect(slept.length).toBe(2); // the reset (~100 ms), then what was left before the deadline
     // The fake sleep does not move the clock: each wait is what was left before the deadline, at most.

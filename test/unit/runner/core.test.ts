@@ -160,7 +160,7 @@ describe('createCheckContext', () => {
     }));
     const ctx = createCheckContext({ spec, transport: t });
     const ex = await ctx.send({ method: 'POST', path: '/orgs/o/invites', json: { email: 'a@b.c', role: 'developer' } });
-    const failure = ctx.failure(ex, { expected: 'x', actual: 'got tok_very_secret' });
+    const failure = ctx.failure(ex, { expected: 'x', actual: 'got tok_very_secret', kind: 'mismatch' });
     expect(JSON.stringify(failure)).not.toContain('tok_very_secret');
     expect(failure.seed).toBe(0);
   });
@@ -229,7 +229,13 @@ describe('createCheckContext', () => {
           return {
             status: 'failed',
             message: 'no response',
-            failures: [c.failure(exchange, { expected: 'an answer', actual: 'no response (connection refused)' })],
+            failures: [
+              c.failure(exchange, {
+                expected: 'an answer',
+                actual: 'no response (connection refused)',
+                kind: 'no-response',
+              }),
+            ],
           };
         },
       });

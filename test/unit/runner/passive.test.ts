@@ -58,11 +58,12 @@ function passive(ran: { own: number }): CheckDefinition {
     plannedRequests: (_op, _runs, _spec, options) => (options?.covered ? 0 : 1),
     judgeExchange: (ctx, _op, exchange) =>
       (exchange.response?.status ?? 0) >= 500
-        ? fail(ctx, exchange, 'no 5xx', `${exchange.response?.status}`, 'a 5xx')
+        ? fail(ctx, exchange, 'no 5xx', `${exchange.response?.status}`, 'a 5xx', undefined, { kind: 'status' })
         : OK,
     async run(ctx, op) {
       ran.own++;
-      if ((ctx.judgedElsewhere?.().judged ?? 0) > 0) return { status: 'skipped', message: 'covered' };
+      if ((ctx.judgedElsewhere?.().judged ?? 0) > 0)
+        return { status: 'skipped', message: 'covered', notJudged: { cause: 'covered' } };
       await ctx.send({ method: op.method, path: op.path, operation: op });
       return { status: 'passed', message: 'own request' };
     },

@@ -118,6 +118,7 @@ const planted = defineCheck({
     });
     ctx.observe({ operation: `GET ${SECRET}`, message: `observed ${SECRET}` });
     const failure = ctx.failure(exchange, {
+      kind: 'mismatch',
       expected: `expected ${SECRET}`,
       actual: `actual ${SECRET}`,
       input: { [SECRET]: [SECRET, { deep: SECRET }] },

@@ -61,6 +61,8 @@ export const FAULTS = [
       '401 | authentication credentials invalid | `{detail: string}`; the message says the credentials are invalid',
     description:
       '401 answers carry {detail: "Request processed"}: a string, but one that does not say the credentials are invalid.',
+    unjudged:
+      'the contract fixes no wording of detail (a message in another language is as good): the words are observed, not judged (issue 31)',
   },
   {
     name: 'auth-403-for-invalid',
@@ -590,6 +592,8 @@ export const FAULTS = [
     suite: 'ratelimit',
     contract: '429 | rate limit exceeded | `{detail: string}`; the message says the rate limit was exceeded',
     description: 'The 429 body is {detail: "Invalid request"}: a string that does not say the rate limit was exceeded.',
+    unjudged:
+      'the contract fixes no wording of detail (a message in another language is as good): the words are observed, not judged (issue 31)',
   },
   {
     name: 'rl-429-without-headers',
@@ -1020,7 +1024,9 @@ export const FAULTS_ROUND2 = [
     suite: 'ratelimit',
     contract: RL_HEADERS,
     description:
-      'X-RateLimit-Limit advertises twice the enforced limit (Remaining counts the real one). Judged since issue 23: after a reset, ratelimit.reset-honoured finds Remaining far below the advertised Limit.',
+      'X-RateLimit-Limit advertises twice the enforced limit (Remaining counts the real one). Judged by issue 23 from Remaining after a reset, no longer since issue 31.',
+    unjudged:
+      'section 8 does not say how full a window is after its reset (a sliding window gives slots back one at a time), so Remaining far below Limit is observed, not judged (issue 31)',
   },
   {
     name: 'rl-503-instead-of-429',

@@ -41,8 +41,42 @@ a time; min-1/min/max/max+1 of every bound), fixed by \`--seed\`. Every number, 
 also tried at its edges: see [numeric-edges.md](numeric-edges.md); every string, array and
 object too: see [string-edges.md](string-edges.md).
 
+## Three verdicts
+
+A run ends \`passed\` (exit 0), \`failed\` (exit 1) or \`inconclusive\` (exit 3): nothing failed, but
+the run judged too little to pass, because of what the server answered. A skipped check never fails
+a run, so without the third verdict a server that refuses every write with 403, answers 403 where a
+422 is due, or answers only 429 would end green. The run is inconclusive when (src/results/verdict.ts):
+
+- an operation a check expecting a success answer ran on was judged on no success answer, and what
+  kept it was the server's answers (a refusal the contract leaves open, only 429s, no record to
+  send to);
+- a core check of its suite (auth.missing-credentials, validation.wrong-type, schema.response-conforms,
+  stateful.create-echoes, ratelimit.burst-429 ... marked \`core\` in the registry) ran and was
+  judged on none of its operations, for the same causes;
+- with the whole plan (every suite, no \`--changed-since\`, no \`--budget\` cut, not a shard), fewer
+  than 50% of the coverage cells were judged (\`--coverage-floor N\`, [coverage.md](coverage.md#the-default-floor)).
+
+Why each check × operation judged nothing is data (\`not_judged\` on a skipped result: \`cause\`,
+the \`status\` answered, the field a 422 named); report.json's \`evidence\` groups them by cause
+("refused with 422 naming body.x_internal_quota: 41 check(s) not judged") and gives the reasons of
+an inconclusive verdict. A cause that is the plan's choice (destructive not enabled, a fixture
+missing), the runner's limit, the machine's speed (\`timing\`) or another check's to judge never
+makes a run inconclusive. \`--allow-inconclusive\` (the Action's \`allow-inconclusive\` input) makes an
+inconclusive run exit 0; every report still says so. The reference server and every correct
+independent server of test/catalog end \`passed\` on every seed.
+
 ## How the checks judge
 
+- **One verdict path for every answer** (\`judgeAnswer\` in \`src/checks/judge.ts\`): no answer is a
+  failure; a 429 judges nothing (never a pass, never a failure; the run counts them); a 5xx is a
+  failure located on the field under test; then the rules the contract leaves open; then the
+  check's own rule. Every failure carries its \`kind\`, so one 5xx has one baseline signature
+  whichever check meets it. A pass needs an answer that would have differed had the rule been
+  broken: a preflight served with no credential at all proves nothing of \`auth.bearer-only\`, the
+  answers to the run's own setup requests (discovery, the shared record) may fail a check but
+  never pass one, and coverage counts a cell judged only through an answer that was judged and
+  carried it (a header cell only through an answer with that header, or one that failed for lacking it).
 - **Only what the contract states fails.** Leniency is never a failure: numeric strings coerced
   to integers, \`"true"\` to booleans and null read as absent (judged only with \`--strict-types\`;
   \`7\` for a string, \`2.5\` for an integer or \`[]\` for an object is taken by no mainstream
@@ -50,11 +84,19 @@ object too: see [string-edges.md](string-edges.md).
   wrong \`X-User-ID\`, an epoch or a seconds-until \`X-RateLimit-Reset\`, absent or null record
   fields (none is marked required). The campaign status \`scheduled\`, accepted by PATCH but
   missing from the record's status list (3.1), is an observation.
-- **Server-side rules the contract leaves open are observations, in every suite.** One place in
-  the judges (\`openRule\` in \`suites/lib/judges.ts\`) turns these answers into an observation
-  carrying the server's message; the check is then judged on its other requests or skipped with
-  the reason, never failed (the auth suite judges 401 and 403 itself):
+- **Server-side rules the contract leaves open are observations, in every suite, unless the run's
+  own evidence contradicts them.** One place in the judges (\`openRule\` in \`suites/lib/judges.ts\`)
+  turns these answers into an observation carrying the server's message; the check is then judged
+  on its other requests or skipped with the reason (the auth suite judges 401 and 403 itself):
 ${OPEN_RULE_LINES}
+
+  Bounded by the run's evidence: a 403 on an operation the same credentials were served (a 2xx to
+  a valid request) earlier in the run, on a path naming no invented id, is a failure ("forbidden" is
+  contradicted; the repro names the request that was served); an invalid request answered 403 or
+  409 is followed once per record by its control, the same request with valid values, and when
+  the control is served the refusal was for the invalid value, which the contract answers 422: a
+  failure. When the control is refused too, the refusal is the server's own rule (a read-only key,
+  a locked record) and the run says so in its evidence.
 - **Each check on its own records, one variable at a time.** A check that needs a campaign creates
   its own (\`--dry-run\` counts those creates); each status value is sent to a campaign of its own;
   a body judging one field carries that field and what is needed to be accepted (required fields,
@@ -63,7 +105,11 @@ ${OPEN_RULE_LINES}
 - **What the server requires of a create is learned.** When a valid create is refused with 422,
   the other phone number × channel pairs the run knows (from the calls, or \`fixtures:
   phone_numbers: [{id, channel}]\`) are tried once, and the one accepted is used for the rest of
-  the run; generated campaign names are numbered so they never collide (unique names, 409).
+  the run, by every check that creates; with configured \`phone_numbers\` pairs, every valid body
+  pairs its phone number with its channel from the start. Generated campaign names are numbered so
+  they never collide (unique names, 409). **Fixtures cannot turn checks off:** a configured
+  fixture the target answers 404 for, or whose values every valid create is refused for (a 422
+  naming them), is a setup error (exit 2) naming the fixture and the answer.
 - **No pass without evidence.** A check passes only when at least one request it sent was judged
   on its property (an accepted in-range value, a 422 for an out-of-range one); when every answer
   was a 429, an open rule or a refusal for another reason, it is skipped naming why.
@@ -78,15 +124,20 @@ ${OPEN_RULE_LINES}
   A passive check run alone (\`--suite\`, \`--shard\`, \`--budget\`) therefore sends its full plan.
 - **A target that stops answering is an aborted run** (\`run: {status: "aborted"}\` in
   report.json, exit 2): a check whose failures got no response is skipped, not failed.
-- **The \`detail\` of a 401 and of a 429 must say what section 7 says**, in any wording: a message
-  naming none of the usual words ("invalid", "credentials", "key", "token"...; "rate", "limit",
-  "too many"...) fails, as \`"No."\` or an empty string do.
+- **The \`detail\` of a 401 and of a 429 is \`{detail: string}\` with a message in it**: an empty
+  one fails. The contract fixes no wording, so a message naming none of the usual words
+  ("invalid", "credentials", "key"...; "rate", "limit", "too many"...), \`"No."\` or one in another
+  language, is an observation, never a failure.
 - **Judged on what was really sent.** "Invalid input accepted" is reported only after the request,
   exactly as it went over the wire, is re-validated with the project's validators and is still
   invalid.
 - **A 429 outside the ratelimit suite is a budget event** (the runner waits and resends), never a
   failure. The ratelimit suite runs last; its burst sends until the 429, then
-  \`ratelimit.reset-honoured\` waits for the reset the 429 advertises. A rate-limit check that
+  \`ratelimit.reset-honoured\` waits for the reset the 429 advertises and judges what section 8
+  says: served again, the headers present and integers (how full the new window is, the contract
+  does not say: a sliding window gives slots back one at a time, so it is observed). Evidence that
+  depends on the machine's speed (a window that reset during the burst, a wait the deadline cut
+  short) makes the check skip with the cause \`timing\`, never fail or pass. A rate-limit check that
   cannot judge says what was wrong with the headers it needed: absent, present but not an integer
   (the value quoted, escaped), or present but implausible (a Limit below 1, a Remaining below 0);
   \`ratelimit.headers-present\` is the check that fails on them.

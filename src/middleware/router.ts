@@ -15,6 +15,8 @@ export interface Route {
   template: string;
   /** Whether the operation documents a request body. */
   hasBody: boolean;
+  /** Whether the operation documents header parameters. */
+  headerParameters: boolean;
   path: Record<string, string>;
   query: Record<string, string | string[]>;
 }
@@ -25,6 +27,7 @@ interface Entry {
   pattern: RegExp;
   names: readonly string[];
   hasBody: boolean;
+  headerParameters: boolean;
   literal: number;
 }
 
@@ -61,6 +64,7 @@ export class Router {
         pattern: pathPattern(op.path, { anchored: true, emptyParams: false }),
         names,
         hasBody: op.body !== undefined,
+        headerParameters: op.parameters.header.length > 0,
         literal: literals.join('').length,
       };
       const method = op.method.toUpperCase();
@@ -92,6 +96,7 @@ export class Router {
         method: method!.toUpperCase(),
         template: entry.template,
         hasBody: entry.hasBody,
+        headerParameters: entry.headerParameters,
         path,
         query: queryRecord(q < 0 ? '' : url.slice(q + 1)),
       };

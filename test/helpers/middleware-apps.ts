@@ -4,13 +4,15 @@
 // handler was given (`seen`), and breaks the contract in its response when asked by the request's
 // `x-breach` header (a header the contract does not document, so the middleware lets it through):
 // `header` leaves X-RateLimit-Remaining out, `body` answers a wrong type, `content-type` answers
-// text. GET /elsewhere and DELETE /calls are routes the contract does not have.
+// text. GET /elsewhere and DELETE /calls are routes the contract does not have. With `catchAll`,
+// one handler answers every method and path instead (200 `reached`): the oracle's judges.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import express from 'express';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { Hono } from 'hono';
+import { request } from 'undici';
 import {
   contractHandler,
   expressContract,
@@ -19,6 +21,7 @@ import {
   type ContractFinding,
   type ContractMiddlewareOptions,
 } from '../../src/middleware/index.js';
+import type { Loc, RequestJudge } from './oracle.js';
 
 export const FRAMEWORKS = ['express', 'fastify', 'hono', 'node'] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
@@ -82,7 +85,10 @@ function closer(server: Server): () => Promise<void> {
     });
 }
 
-async function startExpress(options: ContractMiddlewareOptions): Promise<MiddlewareApp> {
+/** The catch-all answer: the request reached the handler. */
+const REACHED = 'reached';
+
+async function startExpress(options: ContractMiddlewareOptions, catchAll: boolean): Promise<MiddlewareApp> {
   const seen: Seen[] = [];
   const app = express();
   app.use(expressContract(options));
@@ -93,6 +99,7 @@ async function startExpress(options: ContractMiddlewareOptions): Promise<Middlew
     const a = answerFor(req.method, req.path, req.body, header(req.headers['x-breach']));
     res.status(a.status).set(a.headers).send(a.text);
   };
+  if (catchAll) app.use((_req, res) => res.send(REACHED));
   app.get('/calls', handle);
   app.delete('/calls', handle);
   app.post('/campaign', handle);
@@ -102,7 +109,7 @@ async function startExpress(options: ContractMiddlewareOptions): Promise<Middlew
   return { url: await listening(server), seen, close: closer(server) };
 }
 
-async function startFastify(options: ContractMiddlewareOptions): Promise<MiddlewareApp> {
+async function startFastify(options: ContractMiddlewareOptions, catchAll: boolean): Promise<MiddlewareApp> {
   const seen: Seen[] = [];
   const app = Fastify({ logger: false });
   await app.register(fastifyContract, options);
@@ -112,16 +119,19 @@ async function startFastify(options: ContractMiddlewareOptions): Promise<Middlew
     const a = answerFor(request.method, path, request.body, header(request.headers['x-breach']));
     return reply.code(a.status).headers(a.headers).send(a.text);
   };
-  app.get('/calls', handle);
-  app.delete('/calls', handle);
-  app.post('/campaign', handle);
-  app.patch('/campaign/:id', handle);
-  app.get('/elsewhere', handle);
+  if (catchAll) app.all('*', async (_request, reply) => reply.send(REACHED));
+  else {
+    app.get('/calls', handle);
+    app.delete('/calls', handle);
+    app.post('/campaign', handle);
+    app.patch('/campaign/:id', handle);
+    app.get('/elsewhere', handle);
+  }
   await app.listen({ host: '127.0.0.1', port: 0 });
   return { url: await listening(app.server), seen, close: () => app.close() };
 }
 
-async function startHono(options: ContractMiddlewareOptions): Promise<MiddlewareApp> {
+async function startHono(options: ContractMiddlewareOptions, catchAll: boolean): Promise<MiddlewareApp> {
   const seen: Seen[] = [];
   const app = new Hono();
   app.use(honoContract(options));
@@ -131,6 +141,7 @@ async function startHono(options: ContractMiddlewareOptions): Promise<Middleware
     const a = answerFor(c.req.method, c.req.path, body, c.req.header('x-breach'));
     return c.body(a.text, a.status as 200, a.headers);
   };
+  if (catchAll) app.all('*', (c) => c.text(REACHED));
   app.get('/calls', handle);
   app.delete('/calls', handle);
   app.post('/campaign', handle);
@@ -140,9 +151,10 @@ async function startHono(options: ContractMiddlewareOptions): Promise<Middleware
   return { url: await listening(server), seen, close: closer(server) };
 }
 
-async function startNode(options: ContractMiddlewareOptions): Promise<MiddlewareApp> {
+async function startNode(options: ContractMiddlewareOptions, catchAll: boolean): Promise<MiddlewareApp> {
   const seen: Seen[] = [];
   const handler = (req: IncomingMessage & { body?: unknown }, res: ServerResponse): void => {
+    if (catchAll) return void res.end(REACHED);
     const path = (req.url ?? '/').split('?')[0]!;
     seen.push({ method: req.method ?? '', path, body: req.body });
     const a = answerFor(req.method ?? '', path, req.body, header(req.headers['x-breach']));
@@ -154,17 +166,49 @@ async function startNode(options: ContractMiddlewareOptions): Promise<Middleware
   return { url: await listening(server), seen, close: closer(server) };
 }
 
-export function startMiddlewareApp(framework: Framework, options: ContractMiddlewareOptions): Promise<MiddlewareApp> {
+export function startMiddlewareApp(
+  framework: Framework,
+  options: ContractMiddlewareOptions,
+  catchAll = false,
+): Promise<MiddlewareApp> {
   switch (framework) {
     case 'express':
-      return startExpress(options);
+      return startExpress(options, catchAll);
     case 'fastify':
-      return startFastify(options);
+      return startFastify(options, catchAll);
     case 'hono':
-      return startHono(options);
+      return startHono(options, catchAll);
     case 'node':
-      return startNode(options);
+      return startNode(options, catchAll);
   }
+}
+
+/**
+ * The middleware on a framework as a judge of the oracle: a case is valid when it reaches the
+ * catch-all handler (200 `reached`), invalid when it is answered 422 (located by its items); any
+ * other answer is reported as it is.
+ */
+export async function middlewareJudge(framework: Framework): Promise<RequestJudge & { close(): Promise<void> }> {
+  const app = await startMiddlewareApp(framework, { responses: 'off' }, true);
+  return {
+    name: `middleware on ${framework}`,
+    close: app.close,
+    async judge(c) {
+      const url = new URL(c.request.url);
+      const r = await request(`${app.url}${url.pathname}${url.search}`, {
+        method: c.request.method as 'GET',
+        headers: c.request.headers,
+        ...(c.request.body !== undefined ? { body: c.request.body } : {}),
+      });
+      const text = await r.body.text();
+      if (r.statusCode === 200 && text === REACHED) return { valid: true };
+      if (r.statusCode === 422) {
+        const detail = (JSON.parse(text) as { detail: { loc: Loc }[] }).detail;
+        return { valid: false, locs: detail.map((d) => d.loc) };
+      }
+      return { valid: false, other: `answered ${r.statusCode} ${text.slice(0, 120)}` };
+    },
+  };
 }
 
 /** A logger that keeps what it is given, by level. */

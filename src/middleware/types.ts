@@ -3,7 +3,7 @@
  * them to. Framework types are not imported: each adapter declares the few members it uses, so the
  * validators package needs no framework, not even for its declarations.
  */
-import type { ValidationIssue } from '../validators/issues.js';
+import type { ValidationIssue } from '../index.js';
 import type { ValidationErrorItem } from '../http/validation-error.js';
 
 export type { ValidationErrorItem };

@@ -49,6 +49,16 @@ export type ResponsePlan = 'hold' | 'copy' | undefined;
 
 const JSON_TYPE = 'application/json';
 
+/** The headers of the body a breaching response had, taken off before its 500 is sent in their place. */
+export const ENTITY_HEADERS = [
+  'content-length',
+  'content-type',
+  'content-encoding',
+  'content-range',
+  'etag',
+  'last-modified',
+] as const;
+
 function answer(status: number, body: unknown): Answer {
   return { status, contentType: JSON_TYPE, text: JSON.stringify(body) };
 }

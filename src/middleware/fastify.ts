@@ -12,7 +12,14 @@
  */
 import { isJsonContentType, readJsonRequestBody } from '../http/json-body.js';
 import type { BodyProblem } from '../http/validation-error.js';
-import { ContractEngine, type Answer, type ResponseBody, type ResponsePlan, type Route } from './core.js';
+import {
+  ContractEngine,
+  ENTITY_HEADERS,
+  type Answer,
+  type ResponseBody,
+  type ResponsePlan,
+  type Route,
+} from './core.js';
 import type { ContractMiddlewareOptions } from './types.js';
 
 /** The members of a Fastify request the adapter uses. */
@@ -99,8 +106,6 @@ function judgeSent(engine: ContractEngine, state: State): void {
   const sent = state.copied;
   if (sent) engine.judgeResponse(state.route, sent.status, sent.headers, sent.body);
 }
-
-const ENTITY_HEADERS = ['content-length', 'content-encoding', 'content-range', 'etag', 'last-modified'];
 
 function hooks(engine: ContractEngine, states: WeakMap<object, State>) {
   const judgeRequest = (request: FastifyRequestLike, reply: FastifyReplyLike, state: State) => {

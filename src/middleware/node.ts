@@ -5,7 +5,7 @@
  * and judged in test mode, copied and judged once sent in a production sample. Nothing from Node
  * is imported; the request and response are whatever the server passes.
  */
-import { ContractEngine, type Answer, type RequestBody, type Route } from './core.js';
+import { ContractEngine, ENTITY_HEADERS, type Answer, type RequestBody, type Route } from './core.js';
 import type { ContractMiddlewareOptions } from './types.js';
 
 /** The members of Node's `IncomingMessage` (or Express's `Request`) the adapter uses. */
@@ -163,8 +163,6 @@ function chunkArgs(args: readonly unknown[]): { chunk: unknown; encoding: unknow
   const [chunk, encoding] = args.filter((a) => typeof a !== 'function');
   return callback ? { chunk, encoding, callback } : { chunk, encoding };
 }
-
-const ENTITY_HEADERS = ['content-length', 'content-type', 'content-encoding', 'content-range', 'etag', 'last-modified'];
 
 /**
  * Test mode: nothing reaches the client until `end`; then the response is judged as a whole and

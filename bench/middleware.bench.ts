@@ -219,7 +219,7 @@ async function throughput(): Promise<void> {
         console.log(`     ${v.padEnd(10)} ${m.toFixed(0).padStart(7)} req/s   ratio ${(m / bare).toFixed(2)}`);
       }
       const ratio = median(rps.get('vapc')!) / bare;
-      console.log(`     target: vapc / bare >= 0.9: ${ratio >= 0.9 ? 'MET' : 'NOT MET'} (${ratio.toFixed(2)})`);
+      console.log(`     target: vapc / bare >= 0.9: ${ratio >= 0.9 ? 'MET' : 'NOT MET'} (${ratio.toFixed(3)})`);
       if (bad > 0) console.log(`     ${bad} answers other than ${route.status}, or errors`);
     }
   } finally {

@@ -241,13 +241,21 @@ function copyResponse(engine: ContractEngine, route: Route, res: NodeResponse): 
     given = writeHeadHeaders(args);
     return original.writeHead.apply(res, args);
   };
+  // A response whose `end` writes its last chunk through `this.write` (light-my-request's, some
+  // wrappers') must not have that chunk copied twice.
+  let ending = false;
   res.write = function (...args: unknown[]) {
-    copy(args);
+    if (!ending) copy(args);
     return original.write.apply(res, args);
   };
   res.end = function (...args: unknown[]) {
     copy(args);
-    return original.end.apply(res, args);
+    ending = true;
+    try {
+      return original.end.apply(res, args);
+    } finally {
+      ending = false;
+    }
   };
   res.once('finish', () => {
     res.writeHead = original.writeHead;

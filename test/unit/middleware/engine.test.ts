@@ -1,7 +1,8 @@
 // The middleware's engine without a framework: routing (base path, templates, unknown routes),
 // options refused, sampling, what a response is judged on, and a logger that throws.
-import { describe, expect, it } from 'vitest';
-import { ContractEngine, type ContractFinding } from '../../../src/middleware/index.js';
+import inject from 'light-my-request';
+import { describe, expect, it, vi } from 'vitest';
+import { ContractEngine, contractHandler, type ContractFinding } from '../../../src/middleware/index.js';
 import { send } from '../../helpers/client.js';
 import { recordingLogger, startMiddlewareApp } from '../../helpers/middleware-apps.js';
 
@@ -145,5 +146,23 @@ describe('bounds', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('a response whose end writes through this.write (light-my-request)', () => {
+  it('is copied once in a production sample, so a valid answer is not reported', async () => {
+    const logger = recordingLogger();
+    const handler = contractHandler(
+      (_req, res) => {
+        res.writeHead(200, { ...RATE, 'content-type': 'application/json' });
+        res.end('[]');
+      },
+      { sampleEvery: 1, logger },
+    );
+    for (let i = 0; i < 3; i++) expect((await inject(handler, { url: '/calls' })).statusCode).toBe(200);
+    const broken = await inject(handler, { url: '/calls', query: { limit: 'x' } });
+    expect(broken.statusCode).toBe(422);
+    await vi.waitFor(() => expect(logger.warned).toEqual([]));
+    expect(logger.warned).toEqual([]);
   });
 });

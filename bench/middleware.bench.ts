@@ -9,10 +9,13 @@
 //      POST /campaign; the middleware in its default production mode (every request validated,
 //      1 response in 100), in test mode (every response held and validated), and
 //      express-openapi-validator.                                            target ratio >= 0.9
+//      Beside requests per second, the servers' CPU time per request (process.cpuUsage() of their
+//      process around each round): on a machine other jobs keep busy, throughput swings by a third
+//      from round to round, the CPU a request costs much less.
 // Rounds alternate the variants so load on the shared machine hits all alike; medians are
 // compared. Needs `npm run build` (npm run bench runs it): the middleware is imported from the
 // built validators package, as a user imports it. BENCH_REPS=N sets the cold-start processes per
-// variant (default 15), BENCH_ROUNDS the throughput rounds (default 3).
+// variant (default 15), BENCH_ROUNDS the throughput rounds (default 5).
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -22,7 +25,7 @@ import autocannon from 'autocannon';
 import { packageRoot } from '../src/paths.js';
 
 const REPS = Number(process.env['BENCH_REPS'] ?? 15);
-const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
 const ROUND_SECONDS = 3;
 const CONNECTIONS = 10;
 const MIDDLEWARE = pathToFileURL(join(packageRoot, 'packages', 'validators', 'dist', 'esm', 'middleware.js')).href;
@@ -156,7 +159,11 @@ for (const [variant, make] of [${makers}]) {
   ports[variant] = server.address().port;
 }
 process.stdout.write(JSON.stringify(ports) + '\\n');
-process.stdin.resume();
+// Each line read: the CPU time this process has used so far (user + system, microseconds).
+process.stdin.on('data', () => {
+  const { user, system } = process.cpuUsage();
+  process.stdout.write(user + system + '\\n');
+});
 process.stdin.on('end', () => process.exit(0));
 `;
 }
@@ -173,7 +180,7 @@ const ROUTES: Route[] = [
   { name: 'POST /campaign', path: '/campaign', method: 'POST', body: JSON.stringify(CREATE), status: 201 },
 ];
 
-async function load(port: number, route: Route, seconds: number): Promise<{ rps: number; bad: number }> {
+async function load(port: number, route: Route, seconds: number): Promise<{ rps: number; total: number; bad: number }> {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}${route.path}`,
     method: route.method,
@@ -183,47 +190,96 @@ async function load(port: number, route: Route, seconds: number): Promise<{ rps:
     ...(route.body ? { body: route.body } : {}),
   });
   const ok = result.statusCodeStats?.[String(route.status) as '200']?.count ?? 0;
-  return { rps: result.requests.average, bad: result.requests.total - ok + result.errors + result.timeouts };
+  const total = result.requests.total;
+  return { rps: result.requests.average, total, bad: total - ok + result.errors + result.timeouts };
 }
 
-async function throughput(): Promise<void> {
+interface Servers {
+  ports: Record<Variant, number>;
+  /** CPU time the servers' process has used so far, in microseconds. */
+  cpu(): Promise<number>;
+  stop(): void;
+}
+
+async function startServers(): Promise<Servers> {
   const child = spawn(process.execPath, ['--input-type=module', '-e', serveSource()], {
     cwd: packageRoot,
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  const ports = await new Promise<Record<Variant, number>>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!) as Record<Variant, number>);
-    });
-    child.on('exit', (code) => reject(new Error(`the servers' process exited (${code})`)));
-  });
-  try {
-    for (const route of ROUTES) {
-      for (const v of VARIANTS) await load(ports[v], route, 1); // warm-up, not counted
-      const rps = new Map<Variant, number[]>(VARIANTS.map((v) => [v, []]));
-      let bad = 0;
-      for (let round = 0; round < ROUNDS; round++) {
-        for (let i = 0; i < VARIANTS.length; i++) {
-          const v = VARIANTS[(i + round) % VARIANTS.length]!;
-          const r = await load(ports[v], route, ROUND_SECONDS);
-          rps.get(v)!.push(r.rps);
-          bad += r.bad;
-        }
-      }
-      const bare = median(rps.get('bare')!);
-      console.log(`   ${route.name}, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${ROUND_SECONDS} s, medians:`);
-      for (const [v, xs] of rps) {
-        const m = median(xs);
-        console.log(`     ${v.padEnd(10)} ${m.toFixed(0).padStart(7)} req/s   ratio ${(m / bare).toFixed(2)}`);
-      }
-      const ratio = median(rps.get('vapc')!) / bare;
-      console.log(`     target: vapc / bare >= 0.9: ${ratio >= 0.9 ? 'MET' : 'NOT MET'} (${ratio.toFixed(3)})`);
-      if (bad > 0) console.log(`     ${bad} answers other than ${route.status}, or errors`);
+  const lines: string[] = [];
+  const waiting: Array<{ resolve: (line: string) => void; reject: (error: Error) => void }> = [];
+  let out = '';
+  let exited: Error | undefined;
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+    for (let i = out.indexOf('\n'); i >= 0; i = out.indexOf('\n')) {
+      const line = out.slice(0, i);
+      out = out.slice(i + 1);
+      const next = waiting.shift();
+      if (next) next.resolve(line);
+      else lines.push(line);
     }
+  });
+  child.once('exit', (code) => {
+    exited = new Error(`the servers' process exited (${code})`);
+    for (const w of waiting.splice(0)) w.reject(exited);
+  });
+  const nextLine = () =>
+    new Promise<string>((resolve, reject) => {
+      const line = lines.shift();
+      if (line !== undefined) resolve(line);
+      else if (exited) reject(exited);
+      else waiting.push({ resolve, reject });
+    });
+  const ports = JSON.parse(await nextLine()) as Record<Variant, number>;
+  return {
+    ports,
+    cpu: async () => {
+      child.stdin.write('\n');
+      return Number(await nextLine());
+    },
+    stop: () => child.stdin.end(),
+  };
+}
+
+/** Rounds of every variant on one route: requests per second, and the servers' CPU microseconds per request. */
+async function measureRoute(servers: Servers, route: Route): Promise<void> {
+  for (const v of VARIANTS) await load(servers.ports[v], route, 1); // warm-up, not counted
+  const rps = new Map<Variant, number[]>(VARIANTS.map((v) => [v, []]));
+  const cpu = new Map<Variant, number[]>(VARIANTS.map((v) => [v, []]));
+  let bad = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let i = 0; i < VARIANTS.length; i++) {
+      const v = VARIANTS[(i + round) % VARIANTS.length]!;
+      const before = await servers.cpu();
+      const r = await load(servers.ports[v], route, ROUND_SECONDS);
+      cpu.get(v)!.push(((await servers.cpu()) - before) / Math.max(1, r.total));
+      rps.get(v)!.push(r.rps);
+      bad += r.bad;
+    }
+  }
+  const bare = { rps: median(rps.get('bare')!), cpu: median(cpu.get('bare')!) };
+  console.log(`   ${route.name}, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${ROUND_SECONDS} s, medians:`);
+  for (const v of VARIANTS) {
+    const m = { rps: median(rps.get(v)!), cpu: median(cpu.get(v)!) };
+    console.log(
+      `     ${v.padEnd(10)} ${m.rps.toFixed(0).padStart(7)} req/s  ratio ${(m.rps / bare.rps).toFixed(2)}   CPU ${m.cpu.toFixed(0).padStart(4)} µs/request  ratio ${(bare.cpu / m.cpu).toFixed(2)}`,
+    );
+  }
+  const ratio = median(rps.get('vapc')!) / bare.rps;
+  const cpuRatio = bare.cpu / median(cpu.get('vapc')!);
+  console.log(
+    `     target: vapc / bare >= 0.9: ${ratio >= 0.9 ? 'MET' : 'NOT MET'} (${ratio.toFixed(3)} by req/s; ${cpuRatio.toFixed(3)} by CPU per request)`,
+  );
+  if (bad > 0) console.log(`     ${bad} answers other than ${route.status}, or errors`);
+}
+
+async function throughput(): Promise<void> {
+  const servers = await startServers();
+  try {
+    for (const route of ROUTES) await measureRoute(servers, route);
   } finally {
-    child.stdin.end();
+    servers.stop();
   }
 }
 

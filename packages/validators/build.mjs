@@ -1,9 +1,12 @@
 // Builds packages/validators/dist from the root build's output (run by scripts/build.mjs after
 // `npm run build`): src/index.ts bundled by esbuild into one ESM and one CommonJS file, so the
 // precompiled AJV code and every helper it uses are inlined and the package has no dependencies;
-// the declarations tsc emitted for src/index.ts (and every file they import), copied next to each
-// bundle; the bundled document as dist/openapi.json. Fails when a declaration imports a package.
-// Skipped when its output is newer than everything it reads.
+// src/middleware/index.ts bundled the same way as `./middleware`, except that its imports of
+// src/index.ts stay imports of the package's own `./index.js` (one copy of the validators, one
+// manifest, the same error classes); the declarations tsc emitted for both entries (and every
+// file they import), copied next to each bundle; the bundled document as dist/openapi.json. Fails
+// when a declaration imports a package, or when the middleware bundle would carry validators of
+// its own. Skipped when its output is newer than everything it reads.
 import {
   copyFileSync,
   existsSync,
@@ -22,20 +25,22 @@ const root = resolve(here, '..', '..');
 const out = join(here, 'dist');
 const declarations = join(root, 'dist', 'src');
 const marker = join(out, 'esm', 'index.js');
+const ENTRIES = ['index.d.ts', join('middleware', 'index.d.ts')];
+const publicIndex = join(root, 'src', 'index.ts');
 
 const newest = (dir) =>
   readdirSync(dir, { recursive: true }).reduce((t, f) => Math.max(t, statSync(join(dir, String(f))).mtimeMs), 0);
 const inputs = [
   join(root, 'dist', 'openapi.json'),
-  join(declarations, 'index.d.ts'),
+  ...ENTRIES.map((f) => join(declarations, f)),
   join(here, 'build.mjs'),
   join(here, 'package.json'),
 ];
 
-/** Every declaration file reachable from dist/src/index.d.ts by relative imports. */
+/** Every declaration file reachable from the entries' declarations by relative imports. */
 function reachableDeclarations() {
   const seen = new Set();
-  const queue = ['index.d.ts'];
+  const queue = [...ENTRIES];
   while (queue.length > 0) {
     const file = queue.shift();
     if (seen.has(file)) continue;
@@ -50,11 +55,34 @@ function reachableDeclarations() {
   return [...seen];
 }
 
+/** esbuild plugin: an import that resolves to src/index.ts stays an import of the package's ./index.js. */
+const sharedIndex = {
+  name: 'shared-index',
+  setup(build) {
+    build.onResolve({ filter: /^\./ }, (args) => {
+      const target = resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts');
+      return target === publicIndex ? { path: './index.js', external: true } : undefined;
+    });
+  },
+};
+
+/** Fails the build when the middleware bundle took in the generated validators or their runtime. */
+function ownValidatorsGuard(metafile) {
+  const own = Object.keys(metafile.inputs).filter((f) => /src\/(generated\/|validators\/validate\.ts)/.test(f));
+  if (own.length > 0)
+    throw new Error(
+      `the middleware bundle must import the validators from ./index.js, but it inlines ${own.join(', ')}`,
+    );
+}
+
 export async function buildValidatorsPackage({ force = false } = {}) {
   const upToDate =
     existsSync(marker) &&
     statSync(marker).mtimeMs >
-      Math.max(...inputs.map((f) => statSync(f).mtimeMs), newest(join(root, 'src', 'validators')));
+      Math.max(
+        ...inputs.map((f) => statSync(f).mtimeMs),
+        ...['validators', 'middleware', 'http'].map((d) => newest(join(root, 'src', d))),
+      );
   if (upToDate && !force) return { built: false };
   const { build } = await import('esbuild');
   rmSync(out, { recursive: true, force: true });
@@ -66,8 +94,18 @@ export async function buildValidatorsPackage({ force = false } = {}) {
     legalComments: 'none',
     logLevel: 'warning',
   };
-  await build({ ...common, format: 'esm', outfile: join(out, 'esm', 'index.js') });
-  await build({ ...common, format: 'cjs', outfile: join(out, 'cjs', 'index.js') });
+  for (const format of ['esm', 'cjs']) {
+    await build({ ...common, format, outfile: join(out, format, 'index.js') });
+    const middleware = await build({
+      ...common,
+      entryPoints: [join(root, 'src', 'middleware', 'index.ts')],
+      format,
+      outfile: join(out, format, 'middleware.js'),
+      plugins: [sharedIndex],
+      metafile: true,
+    });
+    ownValidatorsGuard(middleware.metafile);
+  }
   writeFileSync(join(out, 'cjs', 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
   const files = reachableDeclarations();
   for (const flavour of ['esm', 'cjs']) {

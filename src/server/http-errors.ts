@@ -6,13 +6,7 @@
  */
 import type { Duplex } from 'node:stream';
 
-/** The longest piece of client input an error detail quotes. */
-export const ECHO_LIMIT = 100;
-
-/** `text` as an error detail may quote it: at most ECHO_LIMIT characters, the rest counted. */
-export function clip(text: string, limit: number = ECHO_LIMIT): string {
-  return text.length <= limit ? text : `${text.slice(0, limit)}... (${text.length} characters)`;
-}
+export { ECHO_LIMIT, clip } from '../http/validation-error.js';
 
 /** The detail of an error Fastify's router raises before any route runs; the URL is never quoted. */
 export function frameworkErrorDetail(code: string | undefined, maxParamLength: number): string {

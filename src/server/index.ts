@@ -29,7 +29,7 @@ import {
 export { ReferenceStore, propertyNames, snakeCase } from './store.js';
 export { SEEDED_CALLS } from './seed.js';
 export { pointerSegments, validationItem, RATE_LIMITED_DETAIL, UNAUTHORIZED_DETAIL } from './errors.js';
-export { jsonErrorPosition } from './json-position.js';
+export { jsonErrorPosition } from '../http/json-position.js';
 export { bearerOf } from './internals.js';
 export { operationIdOf } from './plugins/auth.js';
 export {

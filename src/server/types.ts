@@ -79,8 +79,7 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const MAX_PARAM_LENGTH = 8192;
 
 /** Why a request body could not be read as the operation's JSON (set by the bodies plugin). */
-export type BodyProblem =
-  { kind: 'json_invalid'; position: number; msg: string } | { kind: 'content_type'; contentType: string };
+export type { BodyProblem } from '../http/validation-error.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -69,6 +69,24 @@ function docsExample(): { code: string; tsconfig: { compilerOptions: Record<stri
   return { code, tsconfig: JSON.parse(tsconfig) as { compilerOptions: Record<string, unknown> } };
 }
 
+/** The middleware's types, compiled without any framework installed (the package has none). */
+const MIDDLEWARE_TYPES = `import { ContractEngine, contractHandler, expressContract, fastifyContract, honoContract } from 'voice-agent-contract-validators/middleware';
+import type { ContractFinding, ContractMiddlewareOptions } from 'voice-agent-contract-validators/middleware';
+export const findings: ContractFinding[] = [];
+const options: ContractMiddlewareOptions = { responses: 'test', sampleEvery: 10, onFinding: (f) => findings.push(f) };
+export const engine = new ContractEngine(options);
+export const adapters = [expressContract(options), fastifyContract, honoContract(options), contractHandler(() => undefined, options)];
+`;
+
+/** A plain node:http server behind the packaged middleware, asked for GET /calls?limit=x: prints the status. */
+const MIDDLEWARE_RUN = `const { createServer } = require('node:http');
+const server = createServer(mw.contractHandler((req, res) => res.end('reached')));
+server.listen(0, '127.0.0.1', async () => {
+  const r = await fetch('http://127.0.0.1:' + server.address().port + '/calls?limit=x');
+  console.log(r.status, JSON.stringify((await r.json()).detail[0].loc));
+  server.close();
+});`;
+
 const TYPO =
   "import { validateRequest } from 'voice-agent-contract-validators';\nexport const typo = () => validateRequest('createCampaing', {});\n";
 
@@ -82,7 +100,11 @@ function writeFlavour(dir: string, type: 'module' | 'commonjs'): void {
   );
   writeFileSync(join(dir, 'example.ts'), code);
   writeFileSync(join(dir, 'typo.ts'), TYPO);
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ ...tsconfig, files: ['example.ts', 'typo.ts'] }));
+  writeFileSync(join(dir, 'middleware.ts'), MIDDLEWARE_TYPES);
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({ ...tsconfig, files: ['example.ts', 'typo.ts', 'middleware.ts'] }),
+  );
 }
 
 function sizeOf(dir: string): number {
@@ -212,5 +234,18 @@ describe('voice-agent-contract-validators, installed alone from its tarball', ()
       create: false,
       operations: 14,
     });
+  });
+
+  it.each([
+    [
+      'ESM',
+      `const mw = await import('voice-agent-contract-validators/middleware');\nconst require = (await import('node:module')).createRequire(import.meta.url);\n${MIDDLEWARE_RUN}`,
+      ['--input-type=module'],
+    ],
+    ['CommonJS', `const mw = require('voice-agent-contract-validators/middleware');\n${MIDDLEWARE_RUN}`, []],
+  ])('serves the middleware as %s: a request breaking the contract gets its 422', async (_flavour, code, flags) => {
+    const r = await run(process.execPath, [...(flags as string[]), '-e', code as string], lib);
+    expect(r.status, r.out).toBe(0);
+    expect(r.stdout.trim()).toBe('422 ["query","limit"]');
   });
 });

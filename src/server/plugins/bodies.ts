@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { decodeJsonBody } from '../json-body.js';
+import { JSON_MEDIA_TYPES, decodeJsonBody } from '../../http/json-body.js';
 import type { BodyProblem } from '../types.js';
 
 const problems = new WeakMap<FastifyRequest, BodyProblem>();
@@ -26,7 +26,7 @@ export const bodiesPlugin = fp(
   async (app) => {
     app.removeAllContentTypeParsers();
     // Bytes, not text: malformed UTF-8 is refused, never replaced with U+FFFD.
-    for (const type of ['application/json', /^application\/[\w.+-]+\+json$/]) {
+    for (const type of JSON_MEDIA_TYPES) {
       app.addContentTypeParser(type, { parseAs: 'buffer' }, (request, body, done) => {
         done(null, parseJson(request, body as Buffer));
       });

@@ -9,10 +9,9 @@ import fp from 'fastify-plugin';
 import type { HttpMethod, Operation } from '../../spec/model.js';
 import { parsePathTemplate } from '../../spec/path-template.js';
 import type { RequestParts } from '../../validators/index.js';
-import { validationBody, validationItem, type IssueLike, type ValidationErrorItem } from '../errors.js';
+import { requestErrorItems, validationBody } from '../../http/validation-error.js';
 import { handlers, type OperationHandler } from '../handlers.js';
-import { clip } from '../http-errors.js';
-import type { BodyProblem, ReferenceInternals } from '../types.js';
+import type { ReferenceInternals } from '../types.js';
 import { bodyProblemOf } from './bodies.js';
 
 /** `/campaign/{campaign_id}` → `/campaign/:campaign_id`. */
@@ -21,35 +20,6 @@ const fastifyPath = (path: string): string => {
   const { literals, names } = parsePathTemplate(path);
   return literals.reduce((out, literal, i) => out + (i > 0 ? `:${names[i - 1]}` : '') + literal, '');
 };
-
-function problemItem(problem: BodyProblem): ValidationErrorItem {
-  if (problem.kind === 'json_invalid')
-    return { loc: ['body', problem.position], msg: problem.msg, type: 'json_invalid' };
-  return {
-    loc: ['body'],
-    msg: `Expected a JSON body (Content-Type: application/json), got ${clip(problem.contentType) || 'no content type'}`,
-    type: 'model_attributes_type',
-  };
-}
-
-/** A validator issue as a loc item; a missing required property is named at the end of loc. */
-function issueItem(issue: {
-  pointer: string;
-  location?: IssueLike['location'];
-  rule: string;
-  expected?: unknown;
-  message: string;
-}): ValidationErrorItem {
-  const item = validationItem({
-    pointer: issue.pointer,
-    location: issue.location ?? 'body',
-    rule: issue.rule,
-    message: issue.message,
-  });
-  if (issue.rule === 'required' && typeof issue.expected === 'string' && !issue.expected.includes('/'))
-    item.loc.push(issue.expected);
-  return item;
-}
 
 /** The route handler of one operation: validate (422 with every item), then run its handler. */
 function operationHandler(op: Operation, handle: OperationHandler, internals: ReferenceInternals) {
@@ -62,14 +32,7 @@ function operationHandler(op: Operation, handle: OperationHandler, internals: Re
       body: op.requestBody && !problem ? request.body : undefined,
     };
     const result = internals.validateRequest(op.id, parts);
-    const items: ValidationErrorItem[] = [];
-    if (op.requestBody && problem) items.push(problemItem(problem));
-    if (!result.ok) {
-      for (const issue of result.issues) {
-        if (problem && issue.location === 'body') continue;
-        items.push(issueItem(issue));
-      }
-    }
+    const items = requestErrorItems(op.requestBody ? problem : undefined, result.ok ? [] : result.issues);
     if (items.length > 0) return reply.code(422).send(validationBody(items));
     if (!result.ok) return reply.code(500).send({ detail: 'Internal Server Error' });
     const outcome = handle({ value: result.value, store: internals.store, op, headers: request.headers });

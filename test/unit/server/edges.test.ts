@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { request as undiciRequest } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceSpec, startReferenceServer, type ReferenceServer } from '../../../src/server/index.js';
-import { MAX_JSON_DEPTH, depthOverflow, firstInvalidUtf8 } from '../../../src/server/json-body.js';
+import { MAX_JSON_DEPTH, depthOverflow, firstInvalidUtf8 } from '../../../src/http/json-body.js';
 import { authed, send } from '../../helpers/client.js';
 
 let server: ReferenceServer;

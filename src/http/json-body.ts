@@ -2,11 +2,12 @@
  * Decoding a JSON request body with bounded cost: the bytes must be UTF-8 (RFC 8259 section 8.1)
  * and the nesting no deeper than MAX_JSON_DEPTH, both checked in one linear pass before
  * JSON.parse runs, so a 1 MiB `[[[[…` body is refused after a few hundred characters instead of
- * being parsed (and its error position searched) a million levels deep.
+ * being parsed (and its error position searched) a million levels deep. No Node module is used
+ * (bytes are any `Uint8Array`, a `Buffer` included): the middleware runs it on Hono's runtimes too.
  */
-import { isUtf8 } from 'node:buffer';
 import { DEFAULT_LIMITS } from '../validators/inspect.js';
 import { jsonErrorPosition } from './json-position.js';
+import type { BodyProblem } from './validation-error.js';
 
 /**
  * Deeper bodies are refused. The same bound as the validators' own guard, so every body the
@@ -85,15 +86,27 @@ function refusedAt(text: string, at: number, msg: string): DecodedJson {
   return position < at ? { ok: false, position, msg: JSON_DECODE_ERROR } : { ok: false, position: at, msg };
 }
 
+// A byte order mark is kept (ignoreBOM), as Buffer's toString keeps it: JSON.parse refuses it.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The text of the bytes, and the offset of the first byte that is not UTF-8 (-1 when none). */
+function utf8Text(bytes: Uint8Array): { text: string; bad: number } {
+  try {
+    return { text: strictUtf8.decode(bytes), bad: -1 };
+  } catch {
+    // Only the well-formed prefix is decoded: nothing past the first bad byte is read.
+    const bad = firstInvalidUtf8(bytes);
+    return { text: strictUtf8.decode(bytes.subarray(0, bad)), bad };
+  }
+}
+
 /**
  * Decodes a JSON body: empty (or blank) → undefined; bytes that are not UTF-8, nesting past
  * MAX_JSON_DEPTH and syntax errors → the character offset of the first problem. When a syntax
  * error comes earlier than the bad byte or the deep bracket, that earlier error is the one named.
  */
-export function decodeJsonBody(bytes: Buffer): DecodedJson {
-  const bad = isUtf8(bytes) ? -1 : firstInvalidUtf8(bytes);
-  // Only the well-formed prefix is decoded: nothing past the first bad byte is read.
-  const text = (bad < 0 ? bytes : bytes.subarray(0, bad)).toString('utf8');
+export function decodeJsonBody(bytes: Uint8Array): DecodedJson {
+  const { text, bad } = utf8Text(bytes);
   const deep = depthOverflow(text);
   if (deep >= 0) return refusedAt(text, deep, JSON_TOO_DEEP);
   if (bad >= 0) return refusedAt(text, text.length, JSON_NOT_UTF8);
@@ -103,4 +116,31 @@ export function decodeJsonBody(bytes: Buffer): DecodedJson {
   } catch {
     return { ok: false, position: jsonErrorPosition(text), msg: JSON_DECODE_ERROR };
   }
+}
+
+/** The media types read as JSON: application/json and any application/…+json (RFC 6839). */
+export const JSON_MEDIA_TYPES: ReadonlyArray<string | RegExp> = ['application/json', /^application\/[\w.+-]+\+json$/];
+
+/** Whether a Content-Type header names one of JSON_MEDIA_TYPES (its parameters and case aside). */
+export function isJsonContentType(contentType: string): boolean {
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  return JSON_MEDIA_TYPES.some((t) => (typeof t === 'string' ? t === type : t.test(type)));
+}
+
+/**
+ * A request body read as the reference server reads it: no content type at all is read as JSON
+ * (as FastAPI does), a JSON media type is decoded, any other type with bytes is a `content_type`
+ * problem; an empty body is `undefined`.
+ */
+export function readJsonRequestBody(
+  contentType: string | undefined,
+  bytes: Uint8Array,
+): { value: unknown; problem?: BodyProblem } {
+  if (contentType === undefined || contentType.trim() === '' || isJsonContentType(contentType)) {
+    const decoded = decodeJsonBody(bytes);
+    return decoded.ok
+      ? { value: decoded.value }
+      : { value: undefined, problem: { kind: 'json_invalid', position: decoded.position, msg: decoded.msg } };
+  }
+  return bytes.length > 0 ? { value: undefined, problem: { kind: 'content_type', contentType } } : { value: undefined };
 }

@@ -3,6 +3,7 @@ import type cliProgress from 'cli-progress';
 import type { CheckResult, Failure, Observation, RunReport, Suite } from '../results/model.js';
 import type { PacingInfo, RunEvents, RunPlan } from '../results/events.js';
 import { clip, neutralizeCommands, printable } from '../results/printable.js';
+import { underCi } from '../results/ci.js';
 import { Secrets, type SecretsOptions } from '../secrets/index.js';
 import { causeLabel, causesGroup, groupCauses, sharedCauseNotes, type Cause } from '../results/causes.js';
 import {
@@ -40,10 +41,8 @@ export function colorEnabled(isTTY: boolean, env: Record<string, string | undefi
   return isTTY && !(env.NO_COLOR !== undefined && env.NO_COLOR !== '') && env.TERM !== 'dumb';
 }
 
-export function isCi(env: Record<string, string | undefined>): boolean {
-  const ci = env.CI?.toLowerCase();
-  return (ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0') || env.GITHUB_ACTIONS === 'true';
-}
+/** Under CI (src/results/ci.ts, the one definition): the console prints plain lines, no live bar. */
+export const isCi = underCi;
 
 type Paint = (s: string) => string;
 interface Palette {

@@ -44,6 +44,14 @@ export function clip(text: string, max: number): string {
 }
 
 /**
+ * Text of a file the checkout controls as a message may quote it (a key or value a refusal must
+ * name): at most `max` characters (default 40), one line, every control character escaped, in quotes.
+ */
+export function excerpt(text: string, max = 40): string {
+  return `"${clip(printable(text), max)}"`;
+}
+
+/**
  * A line vapc did not author must never be read as a GitHub workflow command: `::name ...::` at
  * the start of a stdout or stderr line (leading blanks allowed), or the legacy `##[name]` form.
  * Such text gets a visible mark; vapc's own annotations bypass this on a trusted path.

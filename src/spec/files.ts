@@ -10,11 +10,12 @@
  * printable and cut) and never quotes what the target holds: parse errors are reported by kind
  * and position only.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, resolve, sep } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Lexer, parse as parseYaml } from 'yaml';
 import { VapcError } from '../errors.js';
+import { isInside, readCheckoutFile, realpathOf } from '../files/checkout.js';
 import { fetchRef, refused, shown } from './remote.js';
 
 /** The caps of one load; every one is a one-line refusal (exit 2) when passed. */
@@ -56,41 +57,16 @@ export interface SpecFiles {
   files: Map<string, unknown>;
 }
 
-const inside = (folder: string, file: string): boolean =>
-  file === folder || file.startsWith(folder.endsWith(sep) ? folder : folder + sep);
-
-/**
- * Reads a regular file with at most `max` bytes, never past the cap: a FIFO, device or directory
- * is refused before any read (so /dev/zero and /proc files are never read), and a file that grows
- * past the cap while read is refused too. `what` names the file in messages.
- */
-export function readBounded(file: string, max: number, what: string): string {
-  let fd: number;
-  try {
-    // O_NONBLOCK: opening a FIFO must not wait for a writer; the fstat below refuses it.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new VapcError(code === 'ENOENT' ? 'E_SPEC_UNREADABLE' : 'E_SPEC_REFUSED', `${what}: cannot open (${code})`);
-  }
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) throw new VapcError('E_SPEC_REFUSED', `${what}: not a regular file`);
-    if (info.size > max)
-      throw new VapcError('E_SPEC_REFUSED', `${what}: ${info.size} bytes, more than the ${max} a spec file may have`);
-    const buffer = Buffer.alloc(max + 1);
-    let length = 0;
-    for (;;) {
-      const n = readSync(fd, buffer, length, buffer.length - length, null);
-      if (n === 0) break;
-      length += n;
-      if (length > max)
-        throw new VapcError('E_SPEC_REFUSED', `${what}: more than the ${max} bytes a spec file may have`);
-    }
-    return buffer.subarray(0, length).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
+/** Reads one file of a spec, inside `folder`, with the one reader of checkout files (src/files/checkout.ts). */
+function readSpecFile(file: string, max: number, what: string, folder: string): string {
+  return readCheckoutFile(file, {
+    label: what,
+    maxBytes: max,
+    capOf: 'a spec file',
+    code: 'E_SPEC_REFUSED',
+    missingCode: 'E_SPEC_UNREADABLE',
+    within: folder,
+  });
 }
 
 /** Counts nodes and checks nesting of a parsed value (iteratively: a deep file cannot overflow the stack). */
@@ -173,25 +149,17 @@ function localTarget(ref: string, target: string, from: string, folder: string):
   }
   if (isAbsolute(path) || /^file:/i.test(target)) {
     const abs = resolve(path);
-    if (!inside(folder, safeRealpath(abs) ?? abs)) throw refused(ref, 'it points outside the spec folder');
+    if (!isInside(folder, realpathOf(abs) ?? abs)) throw refused(ref, 'it points outside the spec folder');
     throw refused(ref, 'absolute paths and file: URLs are not resolved; use a path relative to the file');
   }
   const abs = resolve(dirname(from), path);
-  const real = safeRealpath(abs);
+  const real = realpathOf(abs);
   if (real === undefined) {
-    if (!inside(folder, abs)) throw refused(ref, 'it points outside the spec folder');
+    if (!isInside(folder, abs)) throw refused(ref, 'it points outside the spec folder');
     throw new VapcError('E_SPEC_UNREADABLE', `$ref "${shown(ref)}": no such file in the spec folder`);
   }
-  if (!inside(folder, real)) throw refused(ref, 'it points outside the spec folder (after following symlinks)');
+  if (!isInside(folder, real)) throw refused(ref, 'it points outside the spec folder (after following symlinks)');
   return abs;
-}
-
-function safeRealpath(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -200,26 +168,26 @@ function safeRealpath(path: string): string | undefined {
  * within the size cap; anything else throws.
  */
 export function readInFolder(file: string, folder: string): string {
-  const real = safeRealpath(file);
-  const root = safeRealpath(folder) ?? folder;
-  if (real === undefined || !inside(root, real))
+  const real = realpathOf(file);
+  const root = realpathOf(folder) ?? folder;
+  if (real === undefined || !isInside(root, real))
     throw new VapcError('E_SPEC_REFUSED', `${shown(file)}: outside the spec folder`);
-  return readBounded(real, SPEC_LIMITS.maxFileBytes, shown(file));
+  return readSpecFile(real, SPEC_LIMITS.maxFileBytes, shown(file), root);
 }
 
 /** Reads the root file and every file its `$ref`s name, within the folder and the caps. */
 export async function readSpecFiles(root: string, options: ReadSpecOptions = {}): Promise<SpecFiles> {
   const limits: SpecLimits = { ...SPEC_LIMITS, ...options.limits };
   const rootAbs = resolve(root);
-  const rootReal = safeRealpath(rootAbs);
+  const rootReal = realpathOf(rootAbs);
   if (rootReal === undefined || statSync(rootReal).isDirectory()) {
     throw new VapcError(
       'E_SPEC_UNREADABLE',
       `cannot read the OpenAPI document ${shown(rootAbs)}: ${rootReal === undefined ? 'no such file' : 'a directory'}`,
     );
   }
-  const folder = safeRealpath(dirname(rootAbs)) ?? dirname(rootAbs);
-  if (!inside(folder, rootReal))
+  const folder = realpathOf(dirname(rootAbs)) ?? dirname(rootAbs);
+  if (!isInside(folder, rootReal))
     throw new VapcError('E_SPEC_REFUSED', `${shown(rootAbs)}: a symlink to a file outside its folder`);
   const files = new Map<string, unknown>();
   const counted = { nodes: 0 };
@@ -232,7 +200,7 @@ export async function readSpecFiles(root: string, options: ReadSpecOptions = {})
     const what = key === rootAbs ? shown(rootAbs) : `$ref "${shown(ref)}"`;
     const text = remote
       ? await fetchRef(ref, key, options.allowRefHosts ?? [], limits.maxFileBytes)
-      : readBounded(key, limits.maxFileBytes, what);
+      : readSpecFile(key, limits.maxFileBytes, what, folder);
     const value = parseSpecText(text, what, limits);
     measure(value, what, limits, counted);
     files.set(key, value);

@@ -2,7 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { isVapcError } from '../errors.js';
 import { packageVersion } from '../paths.js';
 import { ExitCode, processIo, type CliIo, type CommandContext } from './io.js';
-import { environmentSecrets, guardText } from './guard.js';
+import { environmentGuard } from '../secrets/guard.js';
 
 export { ExitCode, processIo, type CliIo, type CommandContext } from './io.js';
 
@@ -60,14 +60,11 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       // and never a credential of the environment. Every code is exit 2, E_TOOL_FAILED (a fault of
       // the tool: a malformed check registry, a missing precompiled validator) included: exit 1
       // says a check failed, and a CI gate must not read the tool's fault as the server's.
-      io.stderr(guardText(`vapc: ${error.message} [${error.code}]\n`, environmentSecrets(io.env)));
+      io.stderr(environmentGuard(io.env).line(`vapc: ${error.message} [${error.code}]`));
       return ExitCode.usage;
     }
     io.stderr(
-      guardText(
-        `vapc: internal error: ${error instanceof Error ? error.message : String(error)}\n`,
-        environmentSecrets(io.env),
-      ),
+      environmentGuard(io.env).line(`vapc: internal error: ${error instanceof Error ? error.message : String(error)}`),
     );
     return ExitCode.usage;
   }

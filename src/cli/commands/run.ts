@@ -36,7 +36,7 @@ import { parseBaseUrl } from '../../transport/undici.js';
 import { loadSpec } from '../../spec/load.js';
 import { Secrets } from '../../secrets/index.js';
 import { printable } from '../../results/printable.js';
-import { environmentSecrets, guardText } from '../guard.js';
+import { environmentGuard, environmentSecrets, OutputGuard } from '../../secrets/guard.js';
 import type { AbortedRun } from '../aborted.js';
 import { ExitCode, fromAction, type CliIo, type CommandContext } from '../io.js';
 import {
@@ -525,6 +525,7 @@ async function finishRun(result: ConformanceResult, run: RunFinish, out: RunOutp
   const { writeReports } = await import('../../reporters/index.js');
   const written = await writeReports(report, settings.reportDir, {
     sanitized: true,
+    secrets: out.secrets,
     sarif: { rules: checks, coverage: flags.sarifCoverage === true },
   });
   for (const e of written.errors) shout(`vapc: could not write ${e.file}: ${printable(e.message)}\n`);
@@ -559,7 +560,7 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
   // A bad baseline file stops the run before any request (exit 2, file and line named).
   const baseline = await loadBaselineFlags(flags, {
     today: deps.today ?? todayUtc(),
-    warn: (line) => io.stderr(guardText(line, environmentSecrets(io.env))),
+    warn: (line) => io.stderr(environmentGuard(io.env).line(line)),
   });
   let server: ReferenceServer | undefined;
   try {
@@ -570,12 +571,13 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
     // One set of secrets for the run and every line printed: secrets learned mid-run (a regenerated
     // key, an invite token) are scrubbed from live output too; no printed line can pose as a
     // workflow command.
-    const secrets = new Secrets({
-      apiKeys: credentials.apiKey ? [credentials.apiKey] : [],
-      userIds: credentials.userId ? [credentials.userId] : [],
-    });
-    const say = (text: string) => io.stdout(guardText(text, secrets));
-    const shout = (text: string) => io.stderr(guardText(text, secrets));
+    // The environment's secrets are among them: no report or line may print one.
+    const secrets = environmentSecrets(io.env);
+    secrets.addApiKey(credentials.apiKey);
+    secrets.addUserId(credentials.userId);
+    const guard = new OutputGuard(secrets);
+    const say = (text: string) => io.stdout(guard.block(text));
+    const shout = (text: string) => io.stderr(guard.block(text));
     if (!settings.dryRun) await prepareReportDir(settings.reportDir);
     // Start loading the reporters now: their modules load while the run waits on the server (finishRun awaits them).
     if (!settings.dryRun) import('../../reporters/index.js').catch(() => undefined);

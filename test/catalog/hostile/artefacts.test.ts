@@ -309,7 +309,7 @@ describe('hostile report artefacts: rendered inert', () => {
     const rendered = md.replace(/`[^`\n]*`/g, '');
     expect(rendered).not.toMatch(/(?<!\\)\]\(/);
     expect(rendered).not.toMatch(/<img|<a\s/i);
-    expect(rendered).toContain('\\[link\\]\\(http://evil.example\\)');
+    expect(rendered).toContain('\\[link\\]\\(http&#58;//evil.example\\)');
     // Annotations are vapc's own commands: one ::error per failure, the report's text escaped inside them.
     const commands = r.out.split('\n').filter((l) => l.startsWith('::'));
     expect(commands.every((l) => /^::(error|warning) title=/.test(l))).toBe(true);

@@ -13,7 +13,8 @@
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Lexer, parse as parseYaml } from 'yaml';
+import { Lexer } from 'yaml';
+import { parseSpecYaml } from './yaml.js';
 import { VapcError } from '../errors.js';
 import { isInside, readCheckoutFile, realpathOf } from '../files/checkout.js';
 import { fetchRef, refused, shown } from './remote.js';
@@ -90,8 +91,8 @@ function measure(value: unknown, what: string, limits: SpecLimits, counted: { no
 /**
  * Parses a spec file: JSON with JSON.parse (fast and light), anything else as YAML after the lexer
  * has counted its tokens (the YAML document model costs about 1 KB a node, so a file of tiny
- * nodes is refused before it is built), with the alias cap. An error names its kind and line,
- * never the text.
+ * nodes is refused before it is built), with the alias cap, refusing what YAML parsers read
+ * differently (src/spec/yaml.ts). An error names its kind and line, never the text.
  */
 export function parseSpecText(text: string, what: string, limits: SpecLimits): unknown {
   if (/^\s*[[{]/.test(text)) {
@@ -108,17 +109,7 @@ export function parseSpecText(text: string, what: string, limits: SpecLimits): u
     if (++tokens > limits.maxYamlTokens)
       throw new VapcError('E_SPEC_REFUSED', `${what}: more than ${limits.maxYamlTokens} YAML tokens in one file`);
   }
-  try {
-    return parseYaml(text, { maxAliasCount: limits.maxAliases, prettyErrors: false, uniqueKeys: true, merge: false });
-  } catch (error) {
-    // The position only: the library's pretty message would quote the line.
-    const e = error as { code?: string; pos?: [number, number] };
-    const at = e.pos ? ` at line ${text.slice(0, e.pos[0]).split('\n').length}` : '';
-    const kind = /alias/i.test(`${e.code ?? ''} ${(error as Error).message}`)
-      ? 'too many YAML alias expansions'
-      : `not valid YAML (${shown(e.code ?? 'parse error')})`;
-    throw new VapcError('E_SPEC_REFUSED', `${what}: ${kind}${at}`);
-  }
+  return parseSpecYaml(text, what, { maxAliases: limits.maxAliases });
 }
 
 /** The `$ref` strings of a parsed file that name another file (not `#/...` alone). */

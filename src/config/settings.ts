@@ -326,8 +326,12 @@ export async function loadConfigFile(path: string): Promise<PartialSettings> {
  * own folder) after realpath, at most MAX_CONFIG_BYTES. Nothing of the file is quoted back beyond a
  * short, escaped excerpt; a YAML warning (an unknown tag) refuses the file, escaped, like an error.
  */
-export async function readConfigFile(path: string, cwd: string = process.cwd()): Promise<LoadedConfig> {
-  const name = `config file ${shownName(path)}`;
+export async function readConfigFile(
+  path: string,
+  cwd: string = process.cwd(),
+  label: string = path,
+): Promise<LoadedConfig> {
+  const name = `config file ${shownName(label)}`;
   const text = readCheckoutFile(path, {
     label: name,
     maxBytes: MAX_CONFIG_BYTES,

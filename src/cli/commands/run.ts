@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { access, mkdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import {
   coerce,
@@ -212,7 +212,7 @@ function refuseGateSettings(
 /** Which config file a run reads, and why a file found on disk is ignored. */
 function configFileOf(flags: RunFlags, cwd: string): { file?: string; path?: string; ignored?: string } {
   if (flags.config === false) return {};
-  if (typeof flags.config === 'string') return { file: flags.config, path: flags.config };
+  if (typeof flags.config === 'string') return { file: flags.config, path: resolve(flags.config) };
   const found = findConfigFile(cwd);
   if (found === undefined) return {};
   // The embedded run tests the bundled server: a file found on disk was written for another target.
@@ -234,7 +234,7 @@ export async function resolveRunSettings(
   const { file: configFile, path, ignored } = configFileOf(flags, cwd);
   let fromFile: PartialSettings = {};
   if (path !== undefined) {
-    const loaded = await readConfigFile(path, cwd);
+    const loaded = await readConfigFile(path, cwd, configFile);
     refuseGateSettings(loaded, configFile!, flags, env);
     fromFile = loaded.settings;
   }

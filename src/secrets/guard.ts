@@ -96,8 +96,9 @@ function outsideCode(markdown: string, edit: (text: string) => string): string {
         fence = opener;
         return line;
       }
-      // Inline code: a run of backticks up to the next run of the same length.
-      return line.replace(/(`+)([\s\S]*?)\1(?!`)|((?:(?!`)[\s\S])+)/g, (m, _ticks, _code, text: string | undefined) =>
+      // Inline code: a run of backticks up to the next run of the same length; a backslash-escaped
+      // backtick (mdCell writes \`) is text, not the start of a code span.
+      return line.replace(/(`+)([\s\S]*?)\1(?!`)|((?:\\`|[^`])+)/g, (m, _ticks, _code, text: string | undefined) =>
         text === undefined ? m : edit(text),
       );
     })

@@ -7,7 +7,7 @@
  * report.sarif unescaped (an embedded link under SARIF 2.1.0 §3.11.6); YAML tag names reached stderr
  * raw (ESC, an OSC 52 clipboard write, BEL) through Node's process.emitWarning.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,7 +53,8 @@ function expectNoForgedCommand(text: string, where: string): void {
 
 /** Markdown with its code (fences and spans) removed: what GitHub would autolink. */
 function outsideCode(markdown: string): string {
-  return markdown.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/(`+)[\s\S]*?\1/g, '');
+  // A backslash-escaped backtick is a literal one, not a code span (mdCell writes \`).
+  return markdown.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/(?<!\\)(`+)[\s\S]*?\1/g, '');
 }
 
 function expectNoBareUrl(markdown: string, where: string): void {
@@ -106,13 +107,27 @@ describe('a server that forges commands behind Unicode blanks and writes bare UR
     expectNoForgedCommand(run.stderr, 'stderr');
   });
 
-  it('attack 6: nor do vapc report and vapc report merge of its artefact', async () => {
+  it('attack 6: nor do vapc report and vapc report merge of an artefact whose texts start with U+00A0 ::', async () => {
+    // The artefact of another job of the pull request: its messages, rules and observations forged.
+    const forged = join(root, 'forged');
+    mkdirSync(forged, { recursive: true });
+    const data = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
+      target: string;
+      results: Array<{ message: string; rule: string }>;
+      observations?: Array<{ message: string }>;
+    };
+    const line = (what: string) => `\u00a0::warning title=FORGED::${what}`;
+    data.target = line('target');
+    for (const r of data.results) Object.assign(r, { message: line('message'), rule: line('rule') });
+    for (const o of data.observations ?? []) o.message = line('observation');
+    writeFileSync(join(forged, 'report.json'), JSON.stringify(data));
     const file = join(root, 'report.md');
     writeFileSync(file, '');
-    const report = await vapc(['report', dir], env(file));
+    const report = await vapc(['report', forged], env(file));
     expect(report.code).toBe(1);
+    expect(report.stdout).toContain('FORGED::message');
     expectNoForgedCommand(report.stdout + report.stderr, 'vapc report');
-    const merged = await vapc(['report', 'merge', dir, '--report-dir', join(root, 'merged')], env(file));
+    const merged = await vapc(['report', 'merge', forged, '--report-dir', join(root, 'merged')], env(file));
     expect(merged.code).toBe(1);
     expectNoForgedCommand(merged.stdout + merged.stderr, 'vapc report merge');
     expectNoForgedCommand(readFileSync(file, 'utf8'), 'their step summaries');

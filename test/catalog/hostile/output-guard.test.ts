@@ -10,7 +10,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../../../src/cli/main.js';
 import { API_KEY, USER_ID, startAttacker, type AttackerServer } from './attackers.js';
 
@@ -196,10 +196,12 @@ describe('attack 7: spec text in vapc diff --format markdown', () => {
 });
 
 describe('attack 7: YAML tag names never reach stderr raw', () => {
-  const tag = '!e%1B%5D52%3Bc%3BZXZpbA%3D%3D%07';
+  // A verbatim tag carries its bytes as written: ESC ] 52 (a clipboard write), BEL.
+  const tag = '!<\u001b]52;c;ZXZpbA==\u0007>';
   const warnings: Error[] = [];
   const listen = (w: Error) => void warnings.push(w);
   beforeAll(() => process.on('warning', listen));
+  beforeEach(() => void warnings.splice(0));
   afterAll(() => void process.off('warning', listen));
 
   it('a tag in a spec: refused by line, no process warning, no escape byte', async () => {

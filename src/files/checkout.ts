@@ -73,11 +73,10 @@ export function confinementOf(path: string, cwd: string = process.cwd()): string
 
 const isSpecial = (real: string): boolean => SPECIAL_ROOTS.some((root) => isInside(root, real));
 
-/** What kind of file a stat describes, for a refusal. */
-function kindOf(info: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean }): string {
+/** What kind of file a stat describes, for a refusal (a socket cannot be opened at all: ENXIO). */
+function kindOf(info: { isDirectory(): boolean; isFIFO(): boolean }): string {
   if (info.isDirectory()) return 'a directory';
   if (info.isFIFO()) return 'a FIFO';
-  if (info.isSocket()) return 'a socket';
   return 'a device';
 }
 
@@ -130,7 +129,8 @@ export function readCheckoutFile(path: string, options: CheckoutFileOptions): st
     fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new VapcError(options.code, `${options.label}: cannot be opened (${code})`);
+    const why = code === 'ENXIO' ? 'refused: a socket, not a regular file' : `cannot be opened (${code})`;
+    throw new VapcError(options.code, `${options.label}: ${why}`);
   }
   try {
     const info = fstatSync(fd);

@@ -5,12 +5,11 @@
  * (scripts/action.mjs with INPUT_* variables, GITHUB_WORKSPACE, GITHUB_OUTPUT and the step summary in
  * a temporary workspace); every case stops at the precheck, before vapc runs.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../../src/paths.js';
+import { runActionStep } from '../../helpers/action-step.js';
 
 let root: string;
 beforeAll(() => {
@@ -28,30 +27,7 @@ function workspace(name: string): { dir: string; outside: string } {
   return { dir, outside };
 }
 
-async function step(dir: string, inputs: Record<string, string>) {
-  const files = { output: join(dir, '..', 'github_output'), summary: join(dir, '..', 'step_summary') };
-  writeFileSync(files.output, '');
-  writeFileSync(files.summary, '');
-  const env = {
-    PATH: process.env.PATH ?? '',
-    GITHUB_ACTIONS: 'true',
-    CI: 'true',
-    GITHUB_OUTPUT: files.output,
-    GITHUB_STEP_SUMMARY: files.summary,
-    GITHUB_WORKSPACE: dir,
-    INPUT_BASE_URL: 'http://127.0.0.1:9',
-    ...inputs,
-  };
-  let stdout = '';
-  let stderr = '';
-  const code = await new Promise<number>((done) => {
-    const proc = spawn(process.execPath, [join(packageRoot, 'scripts', 'action.mjs')], { cwd: dir, env });
-    proc.stdout.on('data', (d) => (stdout += d));
-    proc.stderr.on('data', (d) => (stderr += d));
-    proc.on('close', (c) => done(c ?? -1));
-  });
-  return { code, stdout, stderr, summary: readFileSync(files.summary, 'utf8') };
-}
+const step = runActionStep;
 
 describe('the report directory stays inside the workspace', () => {
   it(

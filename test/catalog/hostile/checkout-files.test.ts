@@ -10,24 +10,18 @@
  * (spec-child.ts) whose environment holds the markers the test looks for, and whose peak RSS and
  * time are bounded.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../../src/paths.js';
+import { runActionStep } from '../../helpers/action-step.js';
+import { runCliChild, type ChildRun } from '../../helpers/cli-child.js';
 
 const DATABASE_URL = 'postgres://app:Pg-marker-5tR8q2Lw@db.internal:5432/app';
 const AWS_ACCESS_KEY_ID = 'AKIAMARKER7Q2W4E6R8T';
 const MARKERS = ['Pg-marker-5tR8q2Lw', AWS_ACCESS_KEY_ID];
 
-interface Run {
-  name: string;
-  status: number;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
+type Run = ChildRun;
 
 let tmp: string;
 let child: { results: Run[]; maxRssKb: number };
@@ -46,30 +40,6 @@ function expectRefused(run: Run, rule: RegExp): void {
   expect(run.ms).toBeLessThan(10_000);
 }
 
-async function runChild(cases: Array<{ name: string; argv: string[]; cwd: string; env?: Record<string, string> }>) {
-  const proc = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(packageRoot, 'test/catalog/hostile/spec-child.ts'), JSON.stringify(cases)],
-    {
-      cwd: packageRoot,
-      env: { ...process.env, DATABASE_URL, AWS_ACCESS_KEY_ID },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  let err = '';
-  proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr.on('data', (d: Buffer) => (err += d.toString().slice(0, 2000)));
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 90_000);
-  await new Promise((resolve) => proc.on('close', resolve));
-  clearTimeout(timer);
-  try {
-    return JSON.parse(out) as typeof child;
-  } catch {
-    throw new Error(`the child did not finish: ${err.slice(0, 500)}`);
-  }
-}
-
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'vapc-checkout-files-'));
   // A checkout whose .vapc.yaml is a symlink to this process's environment.
@@ -84,20 +54,27 @@ beforeAll(async () => {
   writeFileSync(join(tmp, 'outside.json'), '{}');
   symlinkSync(join(tmp, 'outside.json'), join(artefact, 'shard', 'report.json'));
   const run = ['run', '--base-url', 'http://127.0.0.1:9', '--seed', '1'];
-  child = await runChild([
-    { name: 'found .vapc.yaml', argv: run, cwd: environ },
-    { name: '--config .vapc.yaml', argv: [...run, '--config', '.vapc.yaml'], cwd: environ },
-    {
-      name: 'under the Action',
-      argv: [...run, '--config', '.vapc.yaml'],
-      cwd: environ,
-      env: { VAPC_ACTION: 'true', GITHUB_ACTIONS: 'true', CI: 'true' },
-    },
-    { name: '--config /dev/zero', argv: [...run, '--config', '/dev/zero'], cwd: tmp },
-    { name: '--baseline /dev/zero', argv: [...run, '--no-config', '--baseline', '/dev/zero'], cwd: tmp },
-    { name: 'vapc report', argv: ['report', 'reports'], cwd: artefact },
-    { name: 'vapc report merge', argv: ['report', 'merge', 'reports', 'shard', '--report-dir', 'out'], cwd: artefact },
-  ]);
+  child = await runCliChild(
+    [
+      { name: 'found .vapc.yaml', argv: run, cwd: environ },
+      { name: '--config .vapc.yaml', argv: [...run, '--config', '.vapc.yaml'], cwd: environ },
+      {
+        name: 'under the Action',
+        argv: [...run, '--config', '.vapc.yaml'],
+        cwd: environ,
+        env: { VAPC_ACTION: 'true', GITHUB_ACTIONS: 'true', CI: 'true' },
+      },
+      { name: '--config /dev/zero', argv: [...run, '--config', '/dev/zero'], cwd: tmp },
+      { name: '--baseline /dev/zero', argv: [...run, '--no-config', '--baseline', '/dev/zero'], cwd: tmp },
+      { name: 'vapc report', argv: ['report', 'reports'], cwd: artefact },
+      {
+        name: 'vapc report merge',
+        argv: ['report', 'merge', 'reports', 'shard', '--report-dir', 'out'],
+        cwd: artefact,
+      },
+    ],
+    { DATABASE_URL, AWS_ACCESS_KEY_ID },
+  );
 }, 120_000);
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -133,32 +110,8 @@ describe('attack 7: /dev/zero as a config or baseline file', () => {
 });
 
 describe("attack 7: the Action's precheck takes no character device for a file", () => {
-  async function action(inputs: Record<string, string>) {
-    const workspace = mkdtempSync(join(tmp, 'action-'));
-    const files = { output: join(workspace, 'out'), summary: join(workspace, 'summary') };
-    writeFileSync(files.output, '');
-    writeFileSync(files.summary, '');
-    const env = {
-      PATH: process.env.PATH ?? '',
-      GITHUB_ACTIONS: 'true',
-      CI: 'true',
-      GITHUB_OUTPUT: files.output,
-      GITHUB_STEP_SUMMARY: files.summary,
-      GITHUB_WORKSPACE: workspace,
-      INPUT_BASE_URL: 'http://127.0.0.1:9',
-      INPUT_REPORT_DIR: 'reports',
-      ...inputs,
-    };
-    let stdout = '';
-    let stderr = '';
-    const code = await new Promise<number>((done) => {
-      const proc = spawn(process.execPath, [join(packageRoot, 'scripts', 'action.mjs')], { cwd: workspace, env });
-      proc.stdout.on('data', (d) => (stdout += d));
-      proc.stderr.on('data', (d) => (stderr += d));
-      proc.on('close', (c) => done(c ?? -1));
-    });
-    return { code, stdout, stderr, summary: readFileSync(files.summary, 'utf8') };
-  }
+  const action = (inputs: Record<string, string>) =>
+    runActionStep(mkdtempSync(join(tmp, 'action-')), { INPUT_REPORT_DIR: 'reports', ...inputs });
 
   for (const input of ['baseline', 'config'] as const) {
     it(

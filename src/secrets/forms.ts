@@ -1,9 +1,9 @@
 /**
- * The forms a secret takes in text, for `Secrets` to find it in any of them: as written, escaped
- * the ways JSON, URLs and HTML escape it, encoded in base64 (each of the three alignments a value
- * can have inside a longer base64 text, standard and URL-safe) and in hex; and a decoded view of a
- * text, so that a value spelled with escapes character by character (JSON `\u0073\u006b...`,
- * `%73%6b`, `&#115;&#107;`) is found where it stands even though no fixed form matches it.
+ * The forms a secret takes in text, for `Secrets` to find it in any of them: as written, URL-encoded,
+ * encoded in base64 (each of the three alignments a value can have inside a longer base64 text,
+ * standard and URL-safe) and in hex; and a decoded view of a text, so that a value escaped the ways
+ * JSON, URLs and HTML escape it, even character by character (`\u0073\u006b...`, `%73%6b`,
+ * `&#115;&#107;`), is found where it stands although no fixed form spells it.
  */
 
 /** Values shorter than this get no base64 or hex forms: a short core would match unrelated encoded text. */
@@ -27,18 +27,13 @@ function base64Forms(bytes: Buffer): string[] {
 }
 
 /**
- * Every form of `secret` to replace: raw, JSON-escaped (also with non-ASCII as \u escapes),
- * URL-encoded, HTML-escaped with each spelling escapers use for the quotes, and, for a value of 8
- * or more characters, base64 (standard and URL-safe, each alignment) and hex (either case).
+ * Every fixed form of `secret` to replace: raw, URL-encoded (its non-ASCII bytes as %XX, which the
+ * decoded view leaves alone), and, for a value of 8 or more characters, base64 (standard and
+ * URL-safe, each alignment) and hex (either case). JSON, HTML and ASCII percent escapes need no
+ * form of their own: `Secrets.text` finds them in the decoded view of the text (`decodeView`).
  */
 export function escapedForms(secret: string): string[] {
-  const json = JSON.stringify(secret).slice(1, -1);
-  const asciiJson = json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  const markup = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const html = ['&quot;', '&#34;', '&#x22;'].flatMap((quot) =>
-    ['&#39;', '&#x27;', '&apos;'].map((apos) => markup.replace(/"/g, quot).replace(/'/g, apos)),
-  );
-  const forms = [secret, json, asciiJson, ...html, encodeURIComponent(secret)];
+  const forms = [secret, encodeURIComponent(secret)];
   if (secret.length >= MIN_ENCODED) {
     const bytes = Buffer.from(secret, 'utf8');
     const hex = bytes.toString('hex');

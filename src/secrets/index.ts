@@ -150,8 +150,9 @@ interface Rule {
 
 /**
  * The secrets one run knows, and the redaction of text with them: one pass over the text with a
- * single pattern of every known value (longest first), in its raw, JSON-escaped, URL-encoded and
- * HTML-escaped forms; then every 8-character piece of a credential.
+ * single pattern of every known value (longest first) in each of its forms (src/secrets/forms.ts:
+ * raw, URL-encoded, base64, hex), and one over the text's decoded view (JSON, HTML and percent
+ * escapes undone); then every 8-character piece of a credential.
  */
 export class Secrets {
   private readonly apiKeys: string[] = [];

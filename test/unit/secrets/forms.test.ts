@@ -45,6 +45,29 @@ describe('escapedForms: base64 and hex', () => {
     expect(short).not.toContain(Buffer.from('abc1234').toString('base64'));
     expect(escapedForms('abcd1234')).toContain(Buffer.from('abcd1234').toString('hex'));
   });
+  it('exactly these forms, each alignment cut where its neighbours stop mattering', () => {
+    const url = (t: string) => t.replace(/\+/g, '-').replace(/\//g, '_');
+    for (const secret of [SECRET, `${SECRET}x`, `${SECRET}xy`]) {
+      const n = Buffer.byteLength(secret);
+      const b64 = [Buffer.from(secret).toString('base64')];
+      for (const [offset, head] of [
+        [0, 0],
+        [1, 2],
+        [2, 3],
+      ] as const) {
+        const encoded = Buffer.from('\0'.repeat(offset) + secret).toString('base64');
+        const tail = (offset + n) % 3 === 0 ? 0 : 4 - ((offset + n) % 3);
+        b64.push(encoded.slice(head, encoded.length - tail));
+      }
+      const hex = Buffer.from(secret).toString('hex');
+      const expected = [secret, encodeURIComponent(secret), ...b64, ...b64.map(url), hex, hex.toUpperCase()];
+      expect(escapedForms(secret).sort(), secret).toEqual([...new Set(expected)].sort());
+    }
+  });
+  it('the whole padded base64 is replaced, padding and all', () => {
+    const s = new Secrets({ learned: [SECRET] });
+    expect(s.text(`[${Buffer.from(SECRET).toString('base64')}]`)).toBe(`[${REDACTED}]`);
+  });
   it('the forms are distinct', () => expect(new Set(forms).size).toBe(forms.length));
 });
 
@@ -64,6 +87,14 @@ describe('decodeView', () => {
       ['&#x1F600;', '\u{1F600}'],
     ];
     for (const [text, decoded] of cases) expect(decodeView(text)?.decoded, text).toBe(decoded);
+  });
+  it('an escape counts only where it starts, not later in the characters after a lone \\, % or &', () => {
+    expect(decodeView('\\q\\u0041')?.decoded).toBe('\\qA');
+    expect(decodeView('\\q\\x41')?.decoded).toBe('\\qA');
+    expect(decodeView('&z&#65;')?.decoded).toBe('&zA');
+    expect(decodeView('&z&amp;')?.decoded).toBe('&z&');
+    expect(decodeView('%z%41')?.decoded).toBe('%zA');
+    expect(decodeView('&#x10FFFF;')?.decoded).toBe('\u{10FFFF}');
   });
   it('leaves what is not an escape: %80 and above, too many digits, an unknown entity, a code point past U+10FFFF', () => {
     expect(decodeView('%80%41')?.decoded).toBe('%80A');
@@ -86,6 +117,10 @@ describe('Secrets.text over the decoded view', () => {
     expect(s.text(`{"d":"x ${spelled} y"}`)).toBe('{"d":"x $VAPC_API_KEY y"}');
     expect(s.text(`%73%6b_live_ab12 and &#115;k_live_ab12`)).toBe('$VAPC_API_KEY and $VAPC_API_KEY');
     expect(s.text('\\u0073k_live_ab1 stays')).toBe('\\u0073k_live_ab1 stays');
+  });
+  it('a value that ends the text, behind a single two-character escape', () => {
+    const s = new Secrets({ learned: ['a"bcdefgh1'] });
+    expect(s.text('x a\\"bcdefgh1')).toBe(`x ${REDACTED}`);
   });
   it('both passes in one text: a raw value and an escaped one', () => {
     const s = new Secrets({ learned: ['tok-0001-xyz'] });

@@ -122,6 +122,12 @@ describe('OutputGuard', () => {
     );
     expect(guard.markdown('    ```\nhttps://d')).toBe('    ```\nhttps&#58;//d');
   });
+  it('markdown: a single tilde opens no fence; code spans of two backticks and with blanks are code', () => {
+    expect(guard.markdown('~ not a fence\nhttps://x')).toBe('~ not a fence\nhttps&#58;//x');
+    expect(guard.markdown('``https://x`` and `a https://b` but https://c')).toBe(
+      '``https://x`` and `a https://b` but https&#58;//c',
+    );
+  });
   it('json: redacted only', () => {
     expect(guard.json(`{"a":"${KEY}","b":"::x\\n"}`)).toBe('{"a":"$VAPC_API_KEY","b":"::x\\n"}');
   });
@@ -165,6 +171,18 @@ describe('looksLikeCredential: a secret by its value', () => {
     expect(looksLikeCredential('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1')).toBe(false);
     expect(looksLikeCredential('Zx81Lm27Qp93Vb46Nc05Rt+/=_-.~')).toBe(true);
   });
+  it('the bounds: 512 characters but not 513; a git id only when the whole value is one; exactly 80 bits', () => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+    const token = (n: number) => Array.from({ length: n }, (_, i) => alphabet[(i * 7919 + 13) % 62]).join('');
+    expect(looksLikeCredential(token(512))).toBe(true);
+    expect(looksLikeCredential(token(513))).toBe(false);
+    const sha = '3f786850e387550fdab836ed7e6dc881de23001b';
+    expect(looksLikeCredential(`z${sha}`)).toBe(true);
+    expect(looksLikeCredential(`${sha}z`)).toBe(true);
+    // Four symbols, ten times each: 40 characters of exactly 2 bits.
+    expect(looksLikeCredential('gh12'.repeat(10))).toBe(true);
+    expect(looksLikeCredential('3141592653589793238462643383279')).toBe(false);
+  });
   it('not: paths, git object ids, words, values with blanks or other characters, all letters or all digits', () => {
     for (const value of [
       '/tmp/vapc-hostile-AbC123xyz987',
@@ -200,6 +218,11 @@ describe('environmentSecrets', () => {
     // The password of a URL, decoded, and the whole URL.
     expect(s.text('pw p@ss-w0rd! url postgres://app:p%40ss-w0rd!@db/app')).toBe('pw [redacted] url [redacted]');
     expect(s.text('/root')).toBe('/root');
+  });
+  it('only what is secret: a path, a plain value and the word "undefined" stay; a URL behind blanks still gives its password', () => {
+    const s = environmentSecrets({ HOME: '/home/runner', LANG: 'en_US.UTF-8', DB: '  postgres://u:pw-secret9@h/db' });
+    expect(s.text('/home/runner en_US.UTF-8 undefined')).toBe('/home/runner en_US.UTF-8 undefined');
+    expect(s.text('the pw-secret9')).toBe('the [redacted]');
   });
   it('a password that is not valid percent-encoding is kept as written', () => {
     const s = environmentSecrets({ X: 'https://u:bad%zz-secret@h/' });

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveRunSettings, runCommand } from '../../../src/cli/commands/run.js';
 import { underCi } from '../../../src/results/ci.js';
+import { createConsoleReporter } from '../../../src/reporters/console.js';
 import type { CliIo } from '../../../src/cli/main.js';
 
 const KEY = 'sk_live_Ci5ettings9Q2w8E7r6T5y4U3';
@@ -154,6 +155,16 @@ describe('attack 4: a checkout vapc.yaml names the target under CI', () => {
 });
 
 describe('issue 34: one definition of "under CI"', () => {
+  it('the console follows it too: CI=1 and CI=True print plain lines on a TTY, as CI=true does', () => {
+    const mode = (env: Record<string, string>) =>
+      createConsoleReporter({ write: () => undefined, isTTY: true, env }).mode;
+    expect(mode({ CI: '1' })).toBe('plain');
+    expect(mode({ CI: 'True' })).toBe('plain');
+    expect(mode({ GITLAB_CI: 'true' })).toBe('plain');
+    expect(mode({})).toBe('live');
+    expect(mode({ CI: 'false' })).toBe('live');
+  });
+
   it('CI true in any case or 1, or a provider variable; not empty, false or 0', () => {
     for (const env of [
       { CI: 'true' },

@@ -37,7 +37,11 @@ export async function buildProgram(ctx: CommandContext, argv: string[] = []): Pr
     )
     .version(packageVersion(), '-V, --version')
     .showHelpAfterError('(run vapc --help for usage)')
-    .configureOutput({ writeOut: ctx.io.stdout, writeErr: ctx.io.stderr })
+    // Commander's usage errors quote the arguments given (a workflow may pass on a branch name): guarded.
+    .configureOutput({
+      writeOut: ctx.io.stdout,
+      writeErr: (text) => ctx.io.stderr(environmentGuard(ctx.io.env).block(text)),
+    })
     .exitOverride();
   for (const register of await registersFor(argv)) register(program, ctx);
   return program;

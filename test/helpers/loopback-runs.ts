@@ -45,8 +45,8 @@ export function loopbackServers<O extends { rateLimit?: number; rateWindowMs?: n
   });
   return async (options = {}) => {
     // Port 0: a starter whose default is a fixed port (the reference server's 4010) must not collide
-  // with another run on the machine.
-  const s = await start({ port: 0, rateLimit: 1_000_000, rateWindowMs: 60_000, ...options } as unknown as O);
+    // with another run on the machine.
+    const s = await start({ port: 0, rateLimit: 1_000_000, rateWindowMs: 60_000, ...options } as unknown as O);
     open.push(s);
     return s;
   };

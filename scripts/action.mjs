@@ -17,8 +17,8 @@
  * GITHUB_OUTPUT and GITHUB_STEP_SUMMARY to files, and the INPUT_* variables below.
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { appendFileSync, existsSync, lstatSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** action.yml input -> environment variable the composite step sets. */
@@ -32,6 +32,7 @@ export const INPUTS = {
   runs: 'INPUT_RUNS',
   baseline: 'INPUT_BASELINE',
   config: 'INPUT_CONFIG',
+  fixtures: 'INPUT_FIXTURES',
   'report-dir': 'INPUT_REPORT_DIR',
   args: 'INPUT_ARGS',
   'allow-inconclusive': 'INPUT_ALLOW_INCONCLUSIVE',
@@ -66,13 +67,17 @@ export function splitArgs(text) {
   return out;
 }
 
-/** Every non-empty line of a secret (and the whole value): GitHub masks only the first line of a multi-line `::add-mask::`. */
+/**
+ * Every non-empty line of a secret (and the whole value): GitHub masks only the first line of a
+ * multi-line `::add-mask::`. Each line is escaped as workflow-command data (`%` as %25): the runner
+ * unescapes it, so a secret holding `%0A` or `%25` masks itself, not another string.
+ */
 export function maskLines(secret) {
   const lines = String(secret ?? '')
     .split(/\r?\n|\r/)
     .map((l) => l.trim())
     .filter(Boolean);
-  return [...new Set(lines)].map((l) => `::add-mask::${l}\n`).join('');
+  return [...new Set(lines)].map((l) => `::add-mask::${escapeData(l)}\n`).join('');
 }
 
 /** The `vapc run` arguments and the extra environment for the given INPUT_* variables. */
@@ -91,6 +96,8 @@ export function planRun(env) {
   if (/^true$/i.test(input('allow-inconclusive'))) argv.push('--allow-inconclusive');
   argv.push('--report-dir', reportDir, ...splitArgs(env[INPUTS.args] ?? ''));
   const childEnv = { VAPC_ACTION: 'true' };
+  // Fixtures come from the workflow too: under CI a config file of the checkout may not set them.
+  if (input('fixtures')) childEnv.VAPC_FIXTURES = input('fixtures');
   // Secrets keep their inner lines; only the surrounding whitespace of the input goes.
   if (input('api-key')) childEnv.VAPC_API_KEY = input('api-key');
   if (input('user-id')) childEnv.VAPC_USER_ID = input('user-id');
@@ -99,27 +106,53 @@ export function planRun(env) {
     env: childEnv,
     reportDir,
     baseline: input('baseline'),
+    config: input('config'),
     secrets: [input('api-key'), input('user-id')].filter(Boolean),
   };
 }
 
+/** `path` with symlinks resolved as far as it exists (the realpath of its nearest existing ancestor, then the rest). */
+function resolvedPath(path) {
+  let existing = resolve(path);
+  const rest = [];
+  for (;;) {
+    try {
+      return join(realpathSync(existing), ...rest);
+    } catch {
+      const parent = dirname(existing);
+      if (parent === existing) return resolve(path);
+      rest.unshift(basename(existing));
+      existing = parent;
+    }
+  }
+}
+
+const inside = (folder, path) => path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+
 /**
  * Why the run cannot start, checked before vapc runs (one line naming the input), or undefined:
- * a report path that is not a directory (or holds a report.json that is not a file), a baseline
- * input naming a file that does not exist.
+ * a report path that is a symlink, leads outside the workspace (a symlink committed on its way) or
+ * is not a directory (or holds a report.json that is not a regular file), a baseline or config
+ * input naming a file that does not exist or is not a regular file (a directory, a device).
  */
-export function precheck(plan, cwd = process.cwd()) {
+export function precheck(plan, cwd = process.cwd(), workspace = process.env.GITHUB_WORKSPACE || cwd) {
   const kind = (path) => {
     try {
-      return statSync(resolve(cwd, path)).isDirectory() ? 'directory' : 'file';
+      const info = lstatSync(resolve(cwd, path));
+      if (info.isSymbolicLink()) return 'link';
+      return info.isDirectory() ? 'directory' : info.isFile() ? 'file' : 'other';
     } catch {
       return undefined;
     }
   };
-  if (kind(plan.reportDir) === 'file')
+  if (kind(plan.reportDir) === 'link')
+    return `the input \`report-dir\` names ${plan.reportDir}, which is a symlink: name a real directory inside the workspace (a link could make the step write elsewhere)`;
+  if (!inside(resolvedPath(workspace), resolvedPath(resolve(cwd, plan.reportDir))))
+    return `the input \`report-dir\` names ${plan.reportDir}, which leads outside the workspace (symlinks resolved): name a directory inside it`;
+  if (kind(plan.reportDir) === 'file' || kind(plan.reportDir) === 'other')
     return `the input \`report-dir\` names ${plan.reportDir}, which is a file: name a directory for the reports`;
   const json = join(plan.reportDir, 'report.json');
-  if (kind(json) === 'directory')
+  if (kind(json) !== undefined && kind(json) !== 'file')
     return `${json} is a directory, not a report: remove it or set the input \`report-dir\` to another directory`;
   if (plan.baseline && kind(plan.baseline) === undefined) {
     return (
@@ -127,9 +160,32 @@ export function precheck(plan, cwd = process.cwd()) {
       `commit the file it writes, then set \`baseline: ${plan.baseline}\` again (a missing baseline never passes, so deleting it cannot turn the gate green)`
     );
   }
-  if (plan.baseline && kind(plan.baseline) === 'directory')
-    return `the input \`baseline\` names ${plan.baseline}, which is a directory: name the baseline YAML file`;
+  for (const input of ['baseline', 'config']) {
+    const file = plan[input];
+    if (file && (kind(file) === 'directory' || (kind(file) === 'link' && isDirectory(resolve(cwd, file)))))
+      return `the input \`${input}\` names ${file}, which is a directory: name the ${input === 'baseline' ? 'baseline' : 'config'} YAML file`;
+    if (file && kind(file) !== undefined && !isRegularFile(resolve(cwd, file)))
+      return `the input \`${input}\` names ${file}, which is not a regular file (a device, FIFO or socket): name the YAML file`;
+  }
   return undefined;
+}
+
+/** True when `path` (followed through links) is a regular file. */
+function isRegularFile(path) {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** True when `path` (followed through links) is a directory. */
+function isDirectory(path) {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** CLI flags (and env vars) in vapc's messages, as the Action inputs that set them. */
@@ -141,6 +197,7 @@ const FLAG_INPUTS = [
   [/--baseline(?: FILE)?\b/g, 'baseline'],
   [/--report-dir\b/g, 'report-dir'],
   [/--config(?: FILE)?\b/g, 'config'],
+  [/VAPC_FIXTURES\b/g, 'fixtures'],
   [/--rpm\b/g, 'rpm'],
   [/--seed\b/g, 'seed'],
   [/--runs\b/g, 'runs'],
@@ -150,7 +207,7 @@ const FLAG_INPUTS = [
 const CODE_INPUTS = {
   E_UNREACHABLE: 'base-url',
   E_CONTRACT_NOT_FOUND: 'base-url',
-  E_FIXTURE_NOT_FOUND: 'config',
+  E_FIXTURE_NOT_FOUND: 'fixtures',
   E_NO_CREDENTIALS: 'api-key',
   E_CREDENTIALS_REFUSED: 'api-key',
   E_BASELINE: 'baseline',

@@ -1,6 +1,6 @@
 import { Document, isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { VapcError } from '../errors.js';
-import { printable } from '../results/printable.js';
+import { clip, excerpt, printable } from '../results/printable.js';
 
 /**
  * The baseline file: known findings, each a signature (check, operation, kind) with a human
@@ -99,8 +99,14 @@ export function parseBaseline(text: string, file: string): Baseline {
     const line = at !== undefined ? `:${lines.linePos(at).line}` : '';
     throw new VapcError('E_BASELINE', `baseline ${file}${line}: ${message}`);
   };
-  const first = doc.errors[0];
-  if (first) fail(`not valid YAML: ${first.message.split('\n')[0]}`, undefined, first.pos[0]);
+  // A YAML warning (an unknown tag) refuses the file like an error: both quoted only as a short excerpt.
+  const first = doc.errors[0] ?? doc.warnings[0];
+  if (first)
+    fail(
+      `${doc.errors.length > 0 ? 'not valid YAML' : 'refused (a YAML warning)'}: ${clip(printable(first.message.split('\n')[0]!), 120)}`,
+      undefined,
+      first.pos[0],
+    );
   const root = doc.contents;
   if (root === null || (isScalar(root) && (root.value === null || root.value === '')))
     return { version: 1, findings: [] };
@@ -108,7 +114,7 @@ export function parseBaseline(text: string, file: string): Baseline {
   for (const pair of root.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : '';
     if (key !== 'version' && key !== 'findings')
-      fail(`unknown key "${key}" (expected version, findings)`, pair.key as Node);
+      fail(`unknown key ${excerpt(key)} (expected version, findings)`, pair.key as Node);
   }
   const version = root.get('version', true) as Node | undefined;
   if (version !== undefined && !(isScalar(version) && Number(version.value) === BASELINE_VERSION))
@@ -137,7 +143,7 @@ function parseEntry(item: Node, index: number, fail: Fail): BaselineEntry {
   for (const pair of item.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : '';
     if (!(ENTRY_KEYS as readonly string[]).includes(key))
-      fail(`${n}: unknown key "${key}" (expected ${ENTRY_KEYS.join(', ')})`, pair.key as Node);
+      fail(`${n}: unknown key ${excerpt(key)} (expected ${ENTRY_KEYS.join(', ')})`, pair.key as Node);
     const value = pair.value as Node | null;
     if (
       !isScalar(value) ||
@@ -152,7 +158,7 @@ function parseEntry(item: Node, index: number, fail: Fail): BaselineEntry {
   for (const key of ['check', 'operation', 'kind', 'reason'])
     if (out[key] === undefined) fail(`${n}: missing ${key}`, item);
   if (out['expires'] !== undefined && !isIsoDate(out['expires']))
-    fail(`${n}: expires must be a date YYYY-MM-DD, got "${out['expires']}"`, item.get('expires', true) as Node);
+    fail(`${n}: expires must be a date YYYY-MM-DD, got ${excerpt(out['expires'])}`, item.get('expires', true) as Node);
   const entry: BaselineEntry = {
     check: out['check']!,
     operation: out['operation']!,

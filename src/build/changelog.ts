@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -9,6 +9,7 @@ import type { JsonObject } from '../diff/types.js';
 import { VapcError } from '../errors.js';
 import { packageRoot, paths } from '../paths.js';
 import { DOCS_CSP } from './redocly.js';
+import { readCheckoutFile, shownName } from '../files/checkout.js';
 
 /** One authored entry of spec/changelog/<version>.yaml. */
 export interface ChangelogEntry {
@@ -35,7 +36,14 @@ export function readChangelogEntries(dir: string = changelogDir): ChangelogEntry
   return readdirSync(dir)
     .filter((f) => /\.ya?ml$/.test(f))
     .map((f) => {
-      const entry = parse(readFileSync(join(dir, f), 'utf8')) as Partial<ChangelogEntry> | null;
+      // A file of the checkout: read by the one reader (no link out of the folder, capped), no YAML warning printed.
+      const text = readCheckoutFile(join(dir, f), {
+        label: `changelog entry ${shownName(f)}`,
+        maxBytes: 256 * 1024,
+        code: 'E_SPEC_REFUSED',
+        within: dir,
+      });
+      const entry = parse(text, { logLevel: 'error', prettyErrors: false }) as Partial<ChangelogEntry> | null;
       if (!entry || typeof entry.version !== 'string')
         throw new VapcError('E_SPEC_INVALID', `${join(dir, f)}: a changelog entry needs a \`version\` string`);
       return { ...entry, version: entry.version, changes: (entry.changes ?? []).map(String) };

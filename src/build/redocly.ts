@@ -158,7 +158,7 @@ export async function bundleSpec(specPath: string = paths.specSource): Promise<B
   if (run.status !== 0) {
     throw new VapcError('E_TOOL_FAILED', `redocly bundle failed:\n${run.stdout}${run.stderr}`);
   }
-  const document = parse(await readFile(paths.bundledYaml, 'utf8')) as {
+  const document = parse(await readFile(paths.bundledYaml, 'utf8'), { logLevel: 'error' }) as {
     paths: Record<string, Record<string, unknown>>;
   };
   await writeFile(paths.bundledJson, `${JSON.stringify(document, null, 2)}\n`);

@@ -12,6 +12,7 @@ import { xmlAttr } from '../reporters/junit.js';
 import { REPORT_FILES } from '../reporters/index.js';
 import type { RunReport } from '../results/model.js';
 import { packageVersion } from '../paths.js';
+import { directoryRefusal } from '../files/checkout.js';
 
 export interface AbortedRun {
   /** One sentence, already scrubbed of secrets and made printable. */
@@ -64,10 +65,13 @@ function abortedJunit(run: AbortedRun): string {
 
 /**
  * Marks `dir` as holding an aborted run. Only a directory that already exists is touched (a run
- * that never got so far as to make it has nothing stale to replace); failures are ignored, since
+ * that never got so far as to make it has nothing stale to replace), and none that leads out of its
+ * confinement (src/files/checkout.ts); failures are ignored, since
  * the run is already failing with its own message.
  */
 export async function markAborted(dir: string, run: AbortedRun): Promise<boolean> {
+  // A directory that leads out of the checkout (a committed symlink) is never written into.
+  if (directoryRefusal(dir) !== undefined) return false;
   const info = await stat(dir).catch(() => undefined);
   if (!info?.isDirectory()) return false;
   try {

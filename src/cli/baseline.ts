@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
   applyBaseline,
@@ -15,6 +15,7 @@ import {
   type Baseline,
 } from '../baseline/index.js';
 import { VapcError } from '../errors.js';
+import { readCheckoutFile, shownName } from '../files/checkout.js';
 import type { RunEvents } from '../results/events.js';
 import type { RunReport } from '../results/model.js';
 import { printable } from '../results/printable.js';
@@ -56,7 +57,7 @@ export async function loadBaselineFlags(
   if (flags.strictBaseline && flags.baseline === undefined)
     throw new VapcError('E_USAGE', '--strict-baseline needs --baseline FILE (the baseline to hold to its rules)');
   if (flags.baseline === undefined) return undefined;
-  const baseline = await readBaseline(flags.baseline);
+  const baseline = readBaseline(flags.baseline);
   checkHygiene(baseline, flags, options);
   return baseline;
 }
@@ -81,19 +82,20 @@ function checkHygiene(baseline: Baseline, flags: BaselineFlags, options: Baselin
   if (problems.length > 20) options.warn?.(`  - and ${problems.length - 20} more\n`);
 }
 
-async function readBaseline(file: string): Promise<Baseline> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    const reason =
-      (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : e instanceof Error ? e.message : String(e);
-    throw new VapcError(
-      'E_BASELINE',
-      `cannot read baseline file ${file}: ${reason} (write one with --write-baseline ${file})`,
-    );
-  }
-  return parseBaseline(text, file);
+/** A baseline file is at most this large (a thousand entries take about 200 KB). */
+export const MAX_BASELINE_BYTES = 4 * 1024 * 1024;
+
+/** Reads --baseline FILE through the one reader of checkout files (src/files/checkout.ts). */
+function readBaseline(file: string): Baseline {
+  const shown = shownName(file);
+  const text = readCheckoutFile(file, {
+    label: `baseline file ${shown}`,
+    maxBytes: MAX_BASELINE_BYTES,
+    capOf: 'a baseline',
+    code: 'E_BASELINE',
+    missing: `no such file (write one with --write-baseline ${shown})`,
+  });
+  return parseBaseline(text, shown);
 }
 
 /**

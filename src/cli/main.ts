@@ -2,7 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { isVapcError } from '../errors.js';
 import { packageVersion } from '../paths.js';
 import { ExitCode, processIo, type CliIo, type CommandContext } from './io.js';
-import { environmentSecrets, guardText } from './guard.js';
+import { environmentGuard } from '../secrets/guard.js';
 
 export { ExitCode, processIo, type CliIo, type CommandContext } from './io.js';
 
@@ -37,16 +37,49 @@ export async function buildProgram(ctx: CommandContext, argv: string[] = []): Pr
     )
     .version(packageVersion(), '-V, --version')
     .showHelpAfterError('(run vapc --help for usage)')
-    .configureOutput({ writeOut: ctx.io.stdout, writeErr: ctx.io.stderr })
+    // Commander's usage errors quote the arguments given (a workflow may pass on a branch name): guarded.
+    .configureOutput({
+      writeOut: ctx.io.stdout,
+      writeErr: (text) => ctx.io.stderr(environmentGuard(ctx.io.env).block(text)),
+    })
     .exitOverride();
   for (const register of await registersFor(argv)) register(program, ctx);
   return program;
+}
+
+const HELP = new Set(['-h', '--help']);
+const VERSION = new Set(['-V', '--version']);
+
+/**
+ * `--help` and `--version` print and exit 0 wherever commander finds them, so `vapc diff --help
+ * HEAD` or `vapc run --changed-since -V` would pass a gate without a diff or a run: a revision (or
+ * any argument a workflow passes on) must never be read as one. They are honoured only alone:
+ * `vapc --version`, `vapc --help`, `vapc <command> --help`, `vapc report merge --help`; with any
+ * other argument (before `--`, which ends options) they are a usage error.
+ */
+function helpOrVersionMisused(argv: readonly string[]): string | undefined {
+  const end = argv.indexOf('--');
+  const options = end === -1 ? argv : argv.slice(0, end);
+  const flag = options.find((a) => HELP.has(a) || VERSION.has(a));
+  if (flag === undefined) return undefined;
+  const words = argv.filter((a) => a !== flag);
+  const commandPath =
+    words.length === 0 ||
+    (words.length === 1 && words[0]! in commandModules) ||
+    (words.length === 2 && words[0] === 'report' && words[1] === 'merge');
+  if (VERSION.has(flag) ? argv.length === 1 : commandPath) return undefined;
+  return `${flag} takes no other argument (vapc ${VERSION.has(flag) ? '--version' : '<command> --help'}); an argument that starts with "-" (a revision, a file) goes after --`;
 }
 
 /** Runs the CLI and returns its exit status; never throws, never calls process.exit. */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   let code: number = ExitCode.ok;
   const ctx: CommandContext = { io, exit: (c) => (code = c) };
+  const misuse = helpOrVersionMisused(argv);
+  if (misuse !== undefined) {
+    io.stderr(environmentGuard(io.env).line(`vapc: ${misuse} [E_USAGE]`));
+    return ExitCode.usage;
+  }
   try {
     const program = await buildProgram(ctx, argv);
     await program.parseAsync(argv, { from: 'user' });
@@ -60,14 +93,11 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       // and never a credential of the environment. Every code is exit 2, E_TOOL_FAILED (a fault of
       // the tool: a malformed check registry, a missing precompiled validator) included: exit 1
       // says a check failed, and a CI gate must not read the tool's fault as the server's.
-      io.stderr(guardText(`vapc: ${error.message} [${error.code}]\n`, environmentSecrets(io.env)));
+      io.stderr(environmentGuard(io.env).line(`vapc: ${error.message} [${error.code}]`));
       return ExitCode.usage;
     }
     io.stderr(
-      guardText(
-        `vapc: internal error: ${error instanceof Error ? error.message : String(error)}\n`,
-        environmentSecrets(io.env),
-      ),
+      environmentGuard(io.env).line(`vapc: internal error: ${error instanceof Error ? error.message : String(error)}`),
     );
     return ExitCode.usage;
   }

@@ -1,8 +1,9 @@
-import { existsSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { VapcError } from '../errors.js';
+import { excerpt, readCheckoutFile, shownName } from '../files/checkout.js';
+import { clip, printable } from '../results/printable.js';
 import { SUITES, type Suite } from '../results/model.js';
 import { FIXTURE_KEYS, type Fixtures } from '../results/fixtures.js';
 import { snakeCase } from '../results/names.js';
@@ -39,11 +40,21 @@ export const DEFAULT_REPORT_DIR = 'reports/latest';
 /** The config files `vapc run` reads from the working directory when --config is not given, in this order. */
 export const DEFAULT_CONFIG_FILES = ['vapc.yaml', '.vapc.yaml'] as const;
 
-/** The first of DEFAULT_CONFIG_FILES present (as a file) in `dir`, as its bare name; undefined when none. */
+/** A config file is at most this large (the documented keys take a few hundred bytes). */
+export const MAX_CONFIG_BYTES = 256 * 1024;
+
+/**
+ * The first of DEFAULT_CONFIG_FILES present in `dir` (a file, or a symlink wherever it leads: the
+ * reader refuses what it must not read), as its bare name; undefined when none. A directory of that
+ * name is not a config file.
+ */
 export function findConfigFile(dir: string): string | undefined {
   return DEFAULT_CONFIG_FILES.find((name) => {
-    const path = join(dir, name);
-    return existsSync(path) && statSync(path).isFile();
+    try {
+      return !lstatSync(join(dir, name)).isDirectory();
+    } catch {
+      return false;
+    }
   });
 }
 
@@ -90,11 +101,12 @@ const FLAG_ONLY_KEYS: Record<string, string> = {
 /** The keys refused with the flag to use instead (any other unknown key is refused listing the known ones). */
 export const FLAG_ONLY_CONFIG_KEYS: readonly string[] = Object.keys(FLAG_ONLY_KEYS);
 
+/** A value as a refusal names it: its type and a short, escaped excerpt (a file's text is never quoted further). */
 function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
-  return `${typeof value} ${JSON.stringify(value)}`;
+  return `${typeof value} ${typeof value === 'string' ? excerpt(value) : String(value)}`;
 }
 
 /** Parses a comma-separated suite list (or a list), refusing unknown names. */
@@ -113,7 +125,10 @@ export function parseSuites(value: unknown, where: string): Suite[] {
   if (unknown.length > 0) {
     throw new VapcError(
       'E_CONFIG',
-      `${where}: unknown suite ${unknown.map((s) => `"${s}"`).join(', ')}; known suites: ${SUITES.join(', ')}`,
+      `${where}: unknown suite ${unknown
+        .slice(0, 3)
+        .map((s) => excerpt(s))
+        .join(', ')}${unknown.length > 3 ? ` and ${unknown.length - 3} more` : ''}; known suites: ${SUITES.join(', ')}`,
     );
   }
   return [...new Set(names)] as Suite[];
@@ -203,7 +218,10 @@ function atLine<T>(line: number | undefined, read: () => T): T {
 function parseFixture(out: Fixtures, rawKey: string, v: unknown, where: string): void {
   const key = snakeOf(rawKey) as (typeof FIXTURE_KEYS)[number];
   if (!FIXTURE_KEYS.includes(key)) {
-    throw new VapcError('E_CONFIG', `${where}.${rawKey}: unknown fixture; known fixtures: ${FIXTURE_KEYS.join(', ')}`);
+    throw new VapcError(
+      'E_CONFIG',
+      `${where}: unknown fixture ${excerpt(rawKey)}; known fixtures: ${FIXTURE_KEYS.join(', ')}`,
+    );
   }
   if (key === 'channels') {
     if (!Array.isArray(v) || v.length === 0 || v.some((c) => typeof c !== 'string' || c === '')) {
@@ -255,10 +273,10 @@ function readKey(out: PartialSettings, rawKey: string, value: unknown, source: s
     const known = CONFIG_KEYS.join(', ');
     const instead = FLAG_ONLY_KEYS[key];
     if (instead)
-      throw new VapcError('E_CONFIG', `${source}: "${rawKey}" is not read from a config file; give ${instead}`);
+      throw new VapcError('E_CONFIG', `${source}: ${excerpt(rawKey)} is not read from a config file; give ${instead}`);
     throw new VapcError(
       'E_CONFIG',
-      `${source}: unknown key "${rawKey}"; known keys: ${known} (snake_case or camelCase)`,
+      `${source}: unknown key ${excerpt(rawKey)}; known keys: ${known} (snake_case or camelCase)`,
     );
   }
   (out as Record<string, unknown>)[spec.setting] = coerce(spec.kind, value, `${source}: ${rawKey}`, false);
@@ -271,12 +289,22 @@ export interface LoadedConfig {
 }
 
 /**
- * The settings that decide what the gate judges: a config file committed in the checkout is
- * written by the pull request the gate judges, so under CI these come from flags or Action inputs
- * (the baseline path cannot be set in a config file at all). `embedded` is one: it would swap the
- * target for the bundled reference server, which passes.
+ * The settings that decide what the gate judges and where the key goes: a config file committed in
+ * the checkout is written by the pull request the gate judges, so under CI these come from flags,
+ * the environment or Action inputs (the baseline path cannot be set in a config file at all).
+ * `embedded` would swap the target for the bundled reference server, which passes; `base_url` would
+ * send the key (VAPC_API_KEY) to a host the pull request named; `report_dir` would write (and
+ * replace) files outside the checkout; `fixtures` choose the records the checks judge.
  */
-export const GATE_SETTINGS = ['dryRun', 'suites', 'includeDestructive', 'embedded'] as const;
+export const GATE_SETTINGS = [
+  'baseUrl',
+  'reportDir',
+  'fixtures',
+  'dryRun',
+  'suites',
+  'includeDestructive',
+  'embedded',
+] as const;
 export type GateSetting = (typeof GATE_SETTINGS)[number];
 
 /** The gate settings a loaded config file sets, with their key and line. */
@@ -292,59 +320,68 @@ export async function loadConfigFile(path: string): Promise<PartialSettings> {
   return (await readConfigFile(path)).settings;
 }
 
-/** Reads a YAML config file with the line of each key (see loadConfigFile). */
-export async function readConfigFile(path: string): Promise<LoadedConfig> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    const why =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EISDIR'
-          ? 'it is a directory'
-          : code === 'EACCES'
-            ? 'permission denied'
-            : String((error as Error).message);
-    throw new VapcError('E_CONFIG', `cannot read config file ${path}: ${why}`);
-  }
+/**
+ * Reads a YAML config file with the line of each key (see loadConfigFile), through the one reader
+ * of checkout files: a regular file inside the working directory (or, named elsewhere, inside its
+ * own folder) after realpath, at most MAX_CONFIG_BYTES. Nothing of the file is quoted back beyond a
+ * short, escaped excerpt; a YAML warning (an unknown tag) refuses the file, escaped, like an error.
+ */
+export async function readConfigFile(
+  path: string,
+  cwd: string = process.cwd(),
+  label: string = path,
+): Promise<LoadedConfig> {
+  const name = `config file ${shownName(label)}`;
+  const text = readCheckoutFile(path, {
+    label: name,
+    maxBytes: MAX_CONFIG_BYTES,
+    capOf: 'a config file',
+    code: 'E_CONFIG',
+    cwd,
+  });
   const lines = new LineCounter();
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, lineCounter: lines });
-  if (doc.errors.length > 0) {
-    const first = doc.errors[0]!;
-    const line = first.linePos?.[0];
-    const at = line ? ` at line ${line.line}, column ${line.col}` : '';
-    throw new VapcError('E_CONFIG', `config file ${path} is not valid YAML${at}: ${first.message.split('\n')[0]}`);
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, lineCounter: lines, logLevel: 'error' });
+  const problem = doc.errors[0] ?? doc.warnings[0];
+  if (problem) {
+    const pos = lines.linePos(problem.pos[0]);
+    const at = ` at line ${pos.line}, column ${pos.col}`;
+    const what = doc.errors.length > 0 ? 'is not valid YAML' : 'is refused (a YAML warning)';
+    throw new VapcError('E_CONFIG', `${name} ${what}${at}: ${clip(printable(problem.message.split('\n')[0]!), 120)}`);
   }
   let data: unknown;
   try {
     // maxAliasCount bounds alias expansion: a "billion laughs" document is refused, not expanded.
     data = doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
-    let at = '';
-    visit(doc, {
-      Alias(_key, node) {
-        const pos = node.range ? lines.linePos(node.range[0]) : undefined;
-        if (pos) at = ` (first alias at line ${pos.line}, column ${pos.col})`;
-        return visit.BREAK;
-      },
-    });
-    const why = /alias/i.test(String((error as Error).message))
-      ? 'its aliases expand too far (a resource-exhaustion document)'
-      : String((error as Error).message);
-    throw new VapcError('E_CONFIG', `config file ${path} is refused: ${why}${at}`);
+    throw new VapcError('E_CONFIG', `${name} is refused: ${aliasRefusal(doc, lines, error)}`);
   }
   const positions = keyLines(doc, lines);
-  const settings = settingsFromObject(data, `config file ${path}`, positions);
+  const settings = settingsFromObject(data, name, positions);
   const keys: LoadedConfig['keys'] = {};
   for (const rawKey of Object.keys((data ?? {}) as Record<string, unknown>)) {
-    const setting = KEYS[snakeOf(rawKey)]?.setting;
+    const setting = snakeOf(rawKey) === 'fixtures' ? 'fixtures' : KEYS[snakeOf(rawKey)]?.setting;
     if (setting === undefined) continue;
     const line = positions.get(rawKey);
     keys[setting] = line === undefined ? { key: rawKey } : { key: rawKey, line };
   }
   return { settings, keys };
+}
+
+/** Why toJS refused a document (its aliases expand too far), with the first alias's position. */
+function aliasRefusal(doc: Document, lines: LineCounter, error: unknown): string {
+  let at = '';
+  visit(doc, {
+    Alias(_key, node) {
+      const pos = node.range ? lines.linePos(node.range[0]) : undefined;
+      if (pos) at = ` (first alias at line ${pos.line}, column ${pos.col})`;
+      return visit.BREAK;
+    },
+  });
+  const message = String((error as Error).message);
+  const why = /alias/i.test(message)
+    ? 'its aliases expand too far (a resource-exhaustion document)'
+    : excerpt(message, 80);
+  return `${why}${at}`;
 }
 
 /** The line of each top-level key and of each key under `fixtures:` (1-based). */
@@ -363,16 +400,29 @@ function keyLines(doc: Document, counter: LineCounter): Map<string, number> {
   return out;
 }
 
-/** Settings from the environment: VAPC_BASE_URL, VAPC_API_KEY, VAPC_USER_ID (empty values ignored). */
+/**
+ * Settings from the environment: VAPC_BASE_URL, VAPC_API_KEY, VAPC_USER_ID and VAPC_FIXTURES (a
+ * JSON object of fixture ids, the `fixtures:` of a config file), empty values ignored.
+ */
 export function settingsFromEnv(env: Record<string, string | undefined>): PartialSettings {
   const out: PartialSettings = {};
   if (env['VAPC_BASE_URL']) out.baseUrl = env['VAPC_BASE_URL'];
   if (env['VAPC_API_KEY']) out.apiKey = env['VAPC_API_KEY'];
   if (env['VAPC_USER_ID']) out.userId = env['VAPC_USER_ID'];
+  const fixtures = env['VAPC_FIXTURES']?.trim();
+  if (fixtures) {
+    let value: unknown;
+    try {
+      value = JSON.parse(fixtures);
+    } catch {
+      throw new VapcError('E_CONFIG', 'VAPC_FIXTURES: not JSON; give an object such as {"org_id": "org_123"}');
+    }
+    out.fixtures = parseFixtures(value, 'VAPC_FIXTURES', new Map());
+  }
   return out;
 }
 
-/** Flags > environment > config file > defaults. Fixtures come from the config file only. */
+/** Flags > environment > config file > defaults; fixtures merged key by key in the same order. */
 export function mergeSettings(flags: PartialSettings, env: PartialSettings, file: PartialSettings): RunSettings {
   const pick = <K extends keyof PartialSettings>(key: K): PartialSettings[K] => flags[key] ?? env[key] ?? file[key];
   const settings: RunSettings = {
@@ -382,7 +432,7 @@ export function mergeSettings(flags: PartialSettings, env: PartialSettings, file
     dryRun: pick('dryRun') ?? false,
     strictTypes: pick('strictTypes') ?? false,
     quiet: pick('quiet') ?? false,
-    fixtures: { ...file.fixtures, ...flags.fixtures },
+    fixtures: { ...file.fixtures, ...env.fixtures, ...flags.fixtures },
   };
   for (const key of [
     'baseUrl',

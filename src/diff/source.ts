@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { VapcError } from '../errors.js';
 import { printable } from '../results/printable.js';
 import { loadDocument, SPEC_LIMITS } from '../spec/load.js';
@@ -121,6 +121,33 @@ function fromRevision(rev: string, repo: string): { dir: string; root: string } 
   }
 }
 
+/** An argument written as a path: `./x`, `../x` or absolute. No git revision is spelled so. */
+const writtenAsPath = (arg: string): boolean => /^\.{1,2}(?:[/\\]|$)/.test(arg) || isAbsolute(arg);
+
+/**
+ * An argument that names both an existing path and a git revision is refused, naming both: a pull
+ * request that commits a directory `origin/main/` (its own spec) must not stand in for the base
+ * revision. `./origin/main` names the path; the revision's full name or commit names the revision.
+ */
+function refuseAmbiguous(arg: string, path: string, repo: string): void {
+  if (writtenAsPath(arg) || arg.startsWith('-')) return;
+  const verify = spawnSync('git', ['rev-parse', '--verify', '--quiet', `${arg}^{commit}`], {
+    cwd: repo,
+    encoding: 'utf8',
+  });
+  if (verify.error || verify.status !== 0) return;
+  const commit = verify.stdout.trim().slice(0, 12);
+  const full = spawnSync('git', ['rev-parse', '--symbolic-full-name', arg], {
+    cwd: repo,
+    encoding: 'utf8',
+  }).stdout?.trim();
+  const revision = full && full !== arg ? `${printable(full)} or ${commit}` : commit;
+  throw new VapcError(
+    'E_USAGE',
+    `"${printable(arg)}" names both a path (${printable(path)}) and a git revision (commit ${commit}): write ./${printable(arg)} for the path, or ${revision} for the revision`,
+  );
+}
+
 const isObj = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
@@ -159,6 +186,7 @@ export async function loadSpecSource(
   let rootFile: string;
   let temp: string | undefined;
   if (existsSync(path)) {
+    refuseAmbiguous(arg, path, repo);
     rootFile = statSync(path).isDirectory() ? rootInDirectory(path) : path;
   } else {
     const copy = fromRevision(arg, repo);

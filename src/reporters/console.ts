@@ -3,7 +3,9 @@ import { createRequire } from 'node:module';
 import type cliProgress from 'cli-progress';
 import type { CheckResult, Failure, Observation, RunReport, Suite } from '../results/model.js';
 import type { PacingInfo, RunEvents, RunPlan } from '../results/events.js';
-import { clip, neutralizeCommands, printable } from '../results/printable.js';
+import { clip, printable } from '../results/printable.js';
+import { OutputGuard } from '../secrets/guard.js';
+import { underCi } from '../results/ci.js';
 import { Secrets, type SecretsOptions } from '../secrets/index.js';
 import { causeLabel, causesGroup, groupCauses, sharedCauseNotes, type Cause } from '../results/causes.js';
 import {
@@ -41,10 +43,8 @@ export function colorEnabled(isTTY: boolean, env: Record<string, string | undefi
   return isTTY && !(env.NO_COLOR !== undefined && env.NO_COLOR !== '') && env.TERM !== 'dumb';
 }
 
-export function isCi(env: Record<string, string | undefined>): boolean {
-  const ci = env.CI?.toLowerCase();
-  return (ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0') || env.GITHUB_ACTIONS === 'true';
-}
+/** Under CI (src/results/ci.ts, the one definition): the console prints plain lines, no live bar. */
+export const isCi = underCi;
 
 type Paint = (s: string) => string;
 interface Palette {
@@ -558,9 +558,10 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
   const { env } = options;
   // Results and the final report arrive already made safe (by the runner at their source, or by
   // sanitizeReport once when read from disk): nothing here sanitises them again. Every write still
-  // passes the run's known secrets and the workflow-command guard.
+  // passes the one output guard (src/secrets/guard.ts): the run's secrets, no forged workflow command.
   const secrets = options.secrets instanceof Secrets ? options.secrets : new Secrets(options.secrets ?? {});
-  const scrub = (text: string) => neutralizeCommands(secrets.text(text));
+  const guard = new OutputGuard(secrets);
+  const scrub = (text: string) => guard.stream(text);
   const write = (text: string) => options.write(scrub(text));
   const mode: ConsoleMode = options.quiet ? 'quiet' : options.isTTY && !isCi(env) ? 'live' : 'plain';
   const color = colorEnabled(options.isTTY, env);

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type * as Sarif from 'sarif';
 import type { Coverage } from '../results/coverage.js';
+import { sarifText } from '../secrets/guard.js';
 
 export const COVERAGE_RULE_ID = 'coverage.not-judged';
 
@@ -32,7 +33,9 @@ export function coverageSarifResults(coverage: Coverage | undefined, ruleIndex: 
         level: 'note',
         kind: 'review',
         message: {
-          text: `${c.operation}: ${c.dimension} ${c.item} was ${c.state === 'sent' ? 'sent but not judged' : 'not sent'}${c.reason ? ` (${c.reason})` : ''}.`,
+          text: sarifText(
+            `${c.operation}: ${c.dimension} ${c.item} was ${c.state === 'sent' ? 'sent but not judged' : 'not sent'}${c.reason ? ` (${c.reason})` : ''}.`,
+          ),
         },
         locations: [
           {

@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import type { RunEvents } from '../results/events.js';
-import { neutralizeCommands } from '../results/printable.js';
+import { OutputGuard } from '../secrets/guard.js';
 import { Secrets, type SecretsOptions } from '../secrets/index.js';
 import { githubAnnotations, githubStepSummary } from './github.js';
 
@@ -22,23 +22,21 @@ export interface GitHubSinkOptions {
  */
 export function createGitHubSink(options: GitHubSinkOptions): RunEvents {
   if (options.env.GITHUB_ACTIONS !== 'true') return {};
-  const secrets = options.secrets instanceof Secrets ? options.secrets : new Secrets(options.secrets ?? {});
+  const guard = new OutputGuard(
+    options.secrets instanceof Secrets ? options.secrets : new Secrets(options.secrets ?? {}),
+  );
   return {
     onEnd(report) {
-      // The trusted path: vapc's own workflow commands, built from the safe report, skip the
-      // workflow-command guard; every other line passes it.
-      options.write(secrets.text(githubAnnotations(report)));
+      // The trusted path: vapc's own workflow commands, built from the safe report, are only
+      // redacted; the step summary and every other line pass the one output guard.
+      options.write(guard.secrets.scrub(githubAnnotations(report)));
       const file = options.env.GITHUB_STEP_SUMMARY;
       if (!file) return;
       try {
-        (options.appendFile ?? appendFileSync)(file, secrets.text(githubStepSummary(report)));
+        (options.appendFile ?? appendFileSync)(file, guard.markdown(githubStepSummary(report)));
       } catch (e) {
         options.write(
-          neutralizeCommands(
-            secrets.text(
-              `vapc: could not append to GITHUB_STEP_SUMMARY: ${e instanceof Error ? e.message : String(e)}\n`,
-            ),
-          ),
+          guard.line(`vapc: could not append to GITHUB_STEP_SUMMARY: ${e instanceof Error ? e.message : String(e)}`),
         );
       }
     },

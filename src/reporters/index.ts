@@ -109,8 +109,10 @@ export async function writeReports(
     try {
       // A report from disk may hold a secret in a field sanitizeReport keeps as vapc's own (an id):
       // its files are scrubbed as text too. A run's report was made safe field by field at the source.
+      // Redacted after rendering: a renderer that pretty-prints a body (junit.xml, report.html)
+      // decodes what the recorded text held escaped (`\u0073k-...`), so the file is scrubbed as written.
       const text = RENDERERS[format](safe, options);
-      await writeAtomic(file, secrets ? secrets.text(text) : text);
+      await writeAtomic(file, secrets ? secrets.scrub(text) : text);
     } catch (e) {
       out.errors.push({ format, file, message: e instanceof Error ? e.message : String(e) });
     }

@@ -1,6 +1,6 @@
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { VapcError } from '../errors.js';
+import { readCheckoutFile } from '../files/checkout.js';
 import type {
   NotJudgedCause,
   BaselineMark,
@@ -304,44 +304,25 @@ export function parseReport(text: string, source = 'report.json'): RunReport {
   return report;
 }
 
-/** The text of a report file of at most `max` bytes; a missing, unreadable or larger file is E_CONFIG naming it. */
-async function readCapped(dir: string, max: number): Promise<string> {
+/**
+ * The text of DIR/report.json, of at most `max` bytes, through the one reader of checkout files: a
+ * regular file that stays inside the working directory (a symlink in an artefact cannot make vapc
+ * read /proc/self/environ or a file elsewhere). A missing, unreadable or larger file is E_CONFIG naming it.
+ */
+function readCapped(dir: string, max: number): string {
   const file = join(dir, 'report.json');
-  const shown = one(file, 500);
-  let text: string;
-  try {
-    const handle = await open(file, 'r');
-    try {
-      const stat = await handle.stat();
-      if (!stat.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
-      if (stat.size > max)
-        throw new VapcError(
-          'E_CONFIG',
-          `${shown} is ${stat.size} bytes; ${max === MAX_REPORT_BYTES ? 'a report' : 'the reports together'} may have at most ${max}`,
-        );
-      text = await handle.readFile('utf8');
-    } finally {
-      await handle.close();
-    }
-  } catch (e) {
-    if (e instanceof VapcError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'does not exist'
-        : code === 'EISDIR'
-          ? 'is a directory'
-          : `cannot be read (${code ?? 'error'})`;
-    throw new VapcError('E_CONFIG', `${shown} ${why}; run \`vapc run --report-dir ${one(dir, 500)}\` first`);
-  }
-  // A file that grew between stat and read is still held to the cap.
-  if (Buffer.byteLength(text) > max) throw new VapcError('E_CONFIG', `${shown} is larger than ${max} bytes`);
-  return text;
+  return readCheckoutFile(file, {
+    label: one(file, 500),
+    maxBytes: max,
+    capOf: max === MAX_REPORT_BYTES ? 'a report' : 'the reports together',
+    code: 'E_CONFIG',
+    missing: `does not exist; run \`vapc run --report-dir ${one(dir, 500)}\` first`,
+  });
 }
 
 /** Reads DIR/report.json (at most MAX_REPORT_BYTES); a missing, unreadable, oversized or invalid file is E_CONFIG with the path. */
 export async function loadReport(dir: string): Promise<RunReport> {
-  return parseReport(await readCapped(dir, MAX_REPORT_BYTES), join(dir, 'report.json'));
+  return parseReport(readCapped(dir, MAX_REPORT_BYTES), join(dir, 'report.json'));
 }
 
 /**
@@ -352,7 +333,7 @@ export async function loadReports(dirs: readonly string[]): Promise<Array<{ sour
   const out: Array<{ source: string; report: RunReport }> = [];
   let left = MAX_MERGE_BYTES;
   for (const dir of dirs) {
-    const text = await readCapped(dir, Math.min(MAX_REPORT_BYTES, left));
+    const text = readCapped(dir, Math.min(MAX_REPORT_BYTES, left));
     left -= Buffer.byteLength(text);
     out.push({ source: dir, report: parseReport(text, join(dir, 'report.json')) });
   }

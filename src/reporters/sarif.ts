@@ -13,6 +13,7 @@ import type * as Sarif from 'sarif';
 import { segmentsOf, type CheckResult, type Failure, type RunReport, type Severity } from '../results/model.js';
 import { legacyFieldOf } from '../results/legacy.js';
 import { coverageRule, coverageSarifResults } from './coverage-sarif.js';
+import { sarifText } from '../secrets/guard.js';
 
 /** A position in the authored spec: `file` relative to the repository root, 1-based line and column. */
 export interface SarifPosition {
@@ -168,7 +169,7 @@ function locate(result: CheckResult, locator: SarifLocator | undefined) {
     related.push({
       id: 1,
       physicalLocation: physical(operation),
-      message: { text: `the operation ${result.operation}` },
+      message: { text: sarifText(`the operation ${result.operation}`) },
     });
   if (!single) {
     for (const position of [...fields.values()].slice(0, MAX_RELATED)) {
@@ -190,7 +191,8 @@ function messageOf(result: CheckResult): string {
   if (more > 0)
     lines.push(`(${more} more failure${more === 1 ? '' : 's'} of this check on this operation in report.json)`);
   if (result.repro) lines.push(`Reproduce: ${result.repro}`);
-  return lines.join('\n');
+  // A server's `[text](https://...)` would be an embedded link in SARIF message text (§3.11.6).
+  return sarifText(lines.join('\n'));
 }
 
 function resultOf(
@@ -234,7 +236,7 @@ export function buildSarif(report: RunReport, options: SarifOptions = {}): Sarif
     toolExecutionNotifications: [
       ...errors.map((r) => ({
         level: 'error' as const,
-        message: { text: `${r.id} on ${r.operation}: ${r.message}` },
+        message: { text: sarifText(`${r.id} on ${r.operation}: ${r.message}`) },
         descriptor: { id: r.id },
       })),
       // An inconclusive run is not a pass: said where a SARIF viewer shows the run's own messages.
@@ -242,7 +244,7 @@ export function buildSarif(report: RunReport, options: SarifOptions = {}): Sarif
         ? [
             {
               level: report.evidence.allow_inconclusive ? ('warning' as const) : ('error' as const),
-              message: { text: `inconclusive: ${inconclusiveHeadline(report.evidence)}` },
+              message: { text: sarifText(`inconclusive: ${inconclusiveHeadline(report.evidence)}`) },
               descriptor: { id: 'vapc.verdict' },
             },
           ]

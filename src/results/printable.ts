@@ -44,26 +44,57 @@ export function clip(text: string, max: number): string {
 }
 
 /**
+ * Text of a file the checkout controls as a message may quote it (a key or value a refusal must
+ * name): at most `max` characters (default 40), one line, every control character escaped, in quotes.
+ */
+export function excerpt(text: string, max = 40): string {
+  return `"${clip(printable(text), max)}"`;
+}
+
+/**
+ * What a CI runner may skip before a workflow command: blanks of any kind (GitHub's runner trims
+ * Unicode white space, U+00A0 and U+3000 included), control characters and invisible format
+ * characters (zero-width spaces and joiners, the BOM).
+ */
+const BEFORE_COMMAND =
+  /^([\u0000-\u0009\u000b\u000c\u000e-\u0020\u007f-\u00a0\u1680\u180e\u2000-\u200f\u202f\u205f\u2060-\u2064\u3000\ufeff]*)::/gm;
+
+/**
  * A line vapc did not author must never be read as a GitHub workflow command: `::name ...::` at
- * the start of a stdout or stderr line (leading blanks allowed), or the legacy `##[name]` form.
- * Such text gets a visible mark; vapc's own annotations bypass this on a trusted path.
+ * the start of a stdout or stderr line (after any blanks, controls or invisible characters), or
+ * the legacy `##[name]` form. Such text gets a visible mark (`[::]`), and what stood before it other
+ * than a plain space or tab is escaped; vapc's own annotations bypass this on a trusted path.
  */
 export function neutralizeCommands(text: string): string {
-  return text.replace(/^([ \t]*)::/gm, '$1[::]').replace(/##\[/g, '#\\x23[');
+  return text
+    .replace(BEFORE_COMMAND, (_m, lead: string) => `${lead.replace(/[^ \t]/g, escapeOne)}[::]`)
+    .replace(/##\[/g, '#\\x23[');
+}
+
+/**
+ * Bare URLs that GitHub's Markdown would turn into links (`https://...`, `www.`) broken so they
+ * render as the text they are: the colon of `://` and the dot of `www.` become character references.
+ * For Markdown outside code spans and fences, where the references render as `:` and `.`.
+ */
+export function breakAutolinks(text: string): string {
+  return text.replace(/:\/\//g, '&#58;//').replace(/\b(www)\./gi, '$1&#46;');
 }
 
 /**
  * The project's one Markdown escaper, for a table cell or a list item of text vapc did not author
  * (server text, spec names, report artefacts): control characters made visible (`printable`), no
  * HTML, no pipes, one line, and every Markdown punctuation character backslash-escaped, so the text
- * renders as the text it is (no link, image, emphasis, heading or HTML of its making).
+ * renders as the text it is (no link, image, emphasis, heading or HTML of its making, and no bare
+ * URL that GitHub would autolink).
  */
 export function mdCell(s: string): string {
-  return printable(s)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/[\\`*_{}[\]()#+!|~]/g, '\\$&');
+  return breakAutolinks(
+    printable(s)
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/[\\`*_{}[\]()#+!|~]/g, '\\$&'),
+  );
 }
 
 /** Text inside a Markdown code span (nothing renders there): no backtick to close it, one line, no table pipe. */

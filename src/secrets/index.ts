@@ -19,6 +19,8 @@
  * - redaction happens before any cut, and a cut never leaves the start of a secret behind.
  */
 
+import { decodeView, escapedForms } from './forms.js';
+
 export const REDACTED = '[redacted]';
 export const API_KEY_PLACEHOLDER = '$VAPC_API_KEY';
 export const USER_ID_PLACEHOLDER = '$VAPC_USER_ID';
@@ -29,6 +31,8 @@ const MIN_CREDENTIAL = 4;
 export const MIN_LEARNED = 8;
 /** At most this many learned values: a server cannot make redaction cost secrets × strings. */
 export const MAX_LEARNED = 32;
+/** At most this many values of the environment (credentials by name or by shape: `environmentSecrets`). */
+export const MAX_ENVIRONMENT = 256;
 /** Longer values are not secrets vapc learns (nobody's token is a paragraph). */
 const MAX_SECRET_LENGTH = 512;
 /** No piece of a credential this long may appear in any output. */
@@ -135,6 +139,8 @@ export interface SecretsOptions {
   userIds?: readonly string[];
   /** Values already known to be secret (learned earlier): replaced by [redacted]. */
   learned?: readonly string[];
+  /** Secret values of the environment (src/secrets/guard.ts `environmentSecrets`): replaced by [redacted]. */
+  environment?: readonly string[];
 }
 
 interface Rule {
@@ -144,13 +150,15 @@ interface Rule {
 
 /**
  * The secrets one run knows, and the redaction of text with them: one pass over the text with a
- * single pattern of every known value (longest first), in its raw, JSON-escaped, URL-encoded and
- * HTML-escaped forms; then every 8-character piece of a credential.
+ * single pattern of every known value (longest first) in each of its forms (src/secrets/forms.ts:
+ * raw, URL-encoded, base64, hex), and one over the text's decoded view (JSON, HTML and percent
+ * escapes undone); then every 8-character piece of a credential.
  */
 export class Secrets {
   private readonly apiKeys: string[] = [];
   private readonly userIds: string[] = [];
   private readonly learnedValues: string[] = [];
+  private readonly environmentValues: string[] = [];
   private compiled: { pattern: RegExp | undefined; byForm: Map<string, string>; pieces: Rule[] } | undefined;
   private credentialsOnly: Secrets | undefined;
 
@@ -158,6 +166,16 @@ export class Secrets {
     for (const k of options.apiKeys ?? []) this.addApiKey(k);
     for (const u of options.userIds ?? []) this.addUserId(u);
     for (const s of options.learned ?? []) this.learn(s);
+    for (const e of options.environment ?? []) this.addEnvironmentValue(e);
+  }
+
+  /**
+   * A secret value of the environment (trusted, not learned from a server): kept apart from the
+   * learned ones and their cap; refused (false) when shorter than 8 characters or past MAX_ENVIRONMENT.
+   */
+  addEnvironmentValue(value: string | undefined): boolean {
+    if (this.environmentValues.length >= MAX_ENVIRONMENT) return false;
+    return this.addTo(this.environmentValues, value, MIN_LEARNED);
   }
 
   addApiKey(value: string | undefined): void {
@@ -188,7 +206,7 @@ export class Secrets {
 
   /** Every literal secret known (credentials and learned values), to hand to the reporters. */
   known(): string[] {
-    return [...this.learnedValues, ...this.apiKeys, ...this.userIds];
+    return [...this.learnedValues, ...this.environmentValues, ...this.apiKeys, ...this.userIds];
   }
 
   private addTo(list: string[], value: string | undefined, min: number): boolean {
@@ -208,7 +226,7 @@ export class Secrets {
     // Credentials before learned values: a key vapc was given keeps its placeholder.
     for (const k of this.apiKeys) add(k, API_KEY_PLACEHOLDER);
     for (const u of this.userIds) add(u, USER_ID_PLACEHOLDER);
-    for (const s of this.learnedValues) add(s, REDACTED);
+    for (const s of [...this.learnedValues, ...this.environmentValues]) add(s, REDACTED);
     const forms = [...byForm.keys()].sort((a, b) => b.length - a.length);
     const pattern = forms.length > 0 ? new RegExp(forms.map(escapeRegExp).join('|'), 'g') : undefined;
     const pieces: Rule[] = [];
@@ -226,12 +244,36 @@ export class Secrets {
     return this.compiled;
   }
 
-  /** Replaces every known secret (whole values) in a string, in one pass. */
+  /**
+   * Replaces every known secret (whole values) in a string: one pass over the text for every form
+   * of every value (escapedForms), then one over its decoded view (decodeView), so that a value
+   * spelled escape by escape (`\u0073\u006b...`) is replaced too, escapes and all.
+   */
   text(input: string): string {
     const { pattern, byForm } = this.compile();
     if (!pattern || input.length < MIN_CREDENTIAL) return input;
     pattern.lastIndex = 0;
-    return input.replace(pattern, (m) => byForm.get(m) ?? REDACTED);
+    const once = input.replace(pattern, (m) => byForm.get(m) ?? REDACTED);
+    const view = decodeView(once);
+    if (!view) return once;
+    let out = '';
+    let pos = 0;
+    pattern.lastIndex = 0;
+    for (let m = pattern.exec(view.decoded); m; m = pattern.exec(view.decoded)) {
+      const start = view.starts[m.index]!;
+      out += `${once.slice(pos, start)}${byForm.get(m[0]) ?? REDACTED}`;
+      pos = view.starts[m.index + m[0].length]!;
+    }
+    return out + once.slice(pos);
+  }
+
+  /**
+   * Text as an output guard writes it (src/secrets/guard.ts): every known secret in any of its
+   * forms, and every 8-character piece of a high-entropy credential, replaced. Unlike `evidence`,
+   * values are not hidden by their field's name: that was done where the evidence was recorded.
+   */
+  scrub(input: string): string {
+    return this.hidePieces(this.text(input));
   }
 
   /**
@@ -295,20 +337,6 @@ export class Secrets {
     }
     return out;
   }
-}
-
-/**
- * The forms a secret takes in text: raw, JSON-escaped (also with non-ASCII as \u escapes),
- * URL-encoded, and HTML-escaped with each spelling escapers use for the quotes.
- */
-function escapedForms(secret: string): string[] {
-  const json = JSON.stringify(secret).slice(1, -1);
-  const asciiJson = json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  const markup = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const html = ['&quot;', '&#34;', '&#x22;'].flatMap((quot) =>
-    ['&#39;', '&#x27;', '&apos;'].map((apos) => markup.replace(/"/g, quot).replace(/'/g, apos)),
-  );
-  return [...new Set([secret, json, asciiJson, ...html, encodeURIComponent(secret)])];
 }
 
 /** The values at a JSON Pointer with `*` for every array item (at most 100 at each step). */

@@ -10,11 +10,13 @@
  * printable and cut) and never quotes what the target holds: parse errors are reported by kind
  * and position only.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, resolve, sep } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Lexer, parse as parseYaml } from 'yaml';
+import { Lexer } from 'yaml';
+import { parseSpecYaml } from './yaml.js';
 import { VapcError } from '../errors.js';
+import { isInside, readCheckoutFile, realpathOf } from '../files/checkout.js';
 import { fetchRef, refused, shown } from './remote.js';
 
 /** The caps of one load; every one is a one-line refusal (exit 2) when passed. */
@@ -56,41 +58,16 @@ export interface SpecFiles {
   files: Map<string, unknown>;
 }
 
-const inside = (folder: string, file: string): boolean =>
-  file === folder || file.startsWith(folder.endsWith(sep) ? folder : folder + sep);
-
-/**
- * Reads a regular file with at most `max` bytes, never past the cap: a FIFO, device or directory
- * is refused before any read (so /dev/zero and /proc files are never read), and a file that grows
- * past the cap while read is refused too. `what` names the file in messages.
- */
-export function readBounded(file: string, max: number, what: string): string {
-  let fd: number;
-  try {
-    // O_NONBLOCK: opening a FIFO must not wait for a writer; the fstat below refuses it.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new VapcError(code === 'ENOENT' ? 'E_SPEC_UNREADABLE' : 'E_SPEC_REFUSED', `${what}: cannot open (${code})`);
-  }
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) throw new VapcError('E_SPEC_REFUSED', `${what}: not a regular file`);
-    if (info.size > max)
-      throw new VapcError('E_SPEC_REFUSED', `${what}: ${info.size} bytes, more than the ${max} a spec file may have`);
-    const buffer = Buffer.alloc(max + 1);
-    let length = 0;
-    for (;;) {
-      const n = readSync(fd, buffer, length, buffer.length - length, null);
-      if (n === 0) break;
-      length += n;
-      if (length > max)
-        throw new VapcError('E_SPEC_REFUSED', `${what}: more than the ${max} bytes a spec file may have`);
-    }
-    return buffer.subarray(0, length).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
+/** Reads one file of a spec, inside `folder`, with the one reader of checkout files (src/files/checkout.ts). */
+function readSpecFile(file: string, max: number, what: string, folder: string): string {
+  return readCheckoutFile(file, {
+    label: what,
+    maxBytes: max,
+    capOf: 'a spec file',
+    code: 'E_SPEC_REFUSED',
+    missingCode: 'E_SPEC_UNREADABLE',
+    within: folder,
+  });
 }
 
 /** Counts nodes and checks nesting of a parsed value (iteratively: a deep file cannot overflow the stack). */
@@ -114,8 +91,8 @@ function measure(value: unknown, what: string, limits: SpecLimits, counted: { no
 /**
  * Parses a spec file: JSON with JSON.parse (fast and light), anything else as YAML after the lexer
  * has counted its tokens (the YAML document model costs about 1 KB a node, so a file of tiny
- * nodes is refused before it is built), with the alias cap. An error names its kind and line,
- * never the text.
+ * nodes is refused before it is built), with the alias cap, refusing what YAML parsers read
+ * differently (src/spec/yaml.ts). An error names its kind and line, never the text.
  */
 export function parseSpecText(text: string, what: string, limits: SpecLimits): unknown {
   if (/^\s*[[{]/.test(text)) {
@@ -132,17 +109,7 @@ export function parseSpecText(text: string, what: string, limits: SpecLimits): u
     if (++tokens > limits.maxYamlTokens)
       throw new VapcError('E_SPEC_REFUSED', `${what}: more than ${limits.maxYamlTokens} YAML tokens in one file`);
   }
-  try {
-    return parseYaml(text, { maxAliasCount: limits.maxAliases, prettyErrors: false, uniqueKeys: true, merge: false });
-  } catch (error) {
-    // The position only: the library's pretty message would quote the line.
-    const e = error as { code?: string; pos?: [number, number] };
-    const at = e.pos ? ` at line ${text.slice(0, e.pos[0]).split('\n').length}` : '';
-    const kind = /alias/i.test(`${e.code ?? ''} ${(error as Error).message}`)
-      ? 'too many YAML alias expansions'
-      : `not valid YAML (${shown(e.code ?? 'parse error')})`;
-    throw new VapcError('E_SPEC_REFUSED', `${what}: ${kind}${at}`);
-  }
+  return parseSpecYaml(text, what, { maxAliases: limits.maxAliases });
 }
 
 /** The `$ref` strings of a parsed file that name another file (not `#/...` alone). */
@@ -173,25 +140,17 @@ function localTarget(ref: string, target: string, from: string, folder: string):
   }
   if (isAbsolute(path) || /^file:/i.test(target)) {
     const abs = resolve(path);
-    if (!inside(folder, safeRealpath(abs) ?? abs)) throw refused(ref, 'it points outside the spec folder');
+    if (!isInside(folder, realpathOf(abs) ?? abs)) throw refused(ref, 'it points outside the spec folder');
     throw refused(ref, 'absolute paths and file: URLs are not resolved; use a path relative to the file');
   }
   const abs = resolve(dirname(from), path);
-  const real = safeRealpath(abs);
+  const real = realpathOf(abs);
   if (real === undefined) {
-    if (!inside(folder, abs)) throw refused(ref, 'it points outside the spec folder');
+    if (!isInside(folder, abs)) throw refused(ref, 'it points outside the spec folder');
     throw new VapcError('E_SPEC_UNREADABLE', `$ref "${shown(ref)}": no such file in the spec folder`);
   }
-  if (!inside(folder, real)) throw refused(ref, 'it points outside the spec folder (after following symlinks)');
+  if (!isInside(folder, real)) throw refused(ref, 'it points outside the spec folder (after following symlinks)');
   return abs;
-}
-
-function safeRealpath(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -200,26 +159,26 @@ function safeRealpath(path: string): string | undefined {
  * within the size cap; anything else throws.
  */
 export function readInFolder(file: string, folder: string): string {
-  const real = safeRealpath(file);
-  const root = safeRealpath(folder) ?? folder;
-  if (real === undefined || !inside(root, real))
+  const real = realpathOf(file);
+  const root = realpathOf(folder) ?? folder;
+  if (real === undefined || !isInside(root, real))
     throw new VapcError('E_SPEC_REFUSED', `${shown(file)}: outside the spec folder`);
-  return readBounded(real, SPEC_LIMITS.maxFileBytes, shown(file));
+  return readSpecFile(real, SPEC_LIMITS.maxFileBytes, shown(file), root);
 }
 
 /** Reads the root file and every file its `$ref`s name, within the folder and the caps. */
 export async function readSpecFiles(root: string, options: ReadSpecOptions = {}): Promise<SpecFiles> {
   const limits: SpecLimits = { ...SPEC_LIMITS, ...options.limits };
   const rootAbs = resolve(root);
-  const rootReal = safeRealpath(rootAbs);
+  const rootReal = realpathOf(rootAbs);
   if (rootReal === undefined || statSync(rootReal).isDirectory()) {
     throw new VapcError(
       'E_SPEC_UNREADABLE',
       `cannot read the OpenAPI document ${shown(rootAbs)}: ${rootReal === undefined ? 'no such file' : 'a directory'}`,
     );
   }
-  const folder = safeRealpath(dirname(rootAbs)) ?? dirname(rootAbs);
-  if (!inside(folder, rootReal))
+  const folder = realpathOf(dirname(rootAbs)) ?? dirname(rootAbs);
+  if (!isInside(folder, rootReal))
     throw new VapcError('E_SPEC_REFUSED', `${shown(rootAbs)}: a symlink to a file outside its folder`);
   const files = new Map<string, unknown>();
   const counted = { nodes: 0 };
@@ -232,7 +191,7 @@ export async function readSpecFiles(root: string, options: ReadSpecOptions = {})
     const what = key === rootAbs ? shown(rootAbs) : `$ref "${shown(ref)}"`;
     const text = remote
       ? await fetchRef(ref, key, options.allowRefHosts ?? [], limits.maxFileBytes)
-      : readBounded(key, limits.maxFileBytes, what);
+      : readSpecFile(key, limits.maxFileBytes, what, folder);
     const value = parseSpecText(text, what, limits);
     measure(value, what, limits, counted);
     files.set(key, value);

@@ -4,7 +4,6 @@
  * following $refs from the root document, never by name, so renaming a split file moves nothing
  * here. Lines and columns are 1-based, as editors and SARIF count them.
  */
-import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { readInFolder } from './files.js';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
@@ -128,7 +127,7 @@ export class SpecSource {
 
   /** Reads line `line` (1-based) of a file given as `SourcePosition.file`, for tests and previews. */
   lineOf(position: SourcePosition): string | undefined {
-    const text = readFileSync(resolve(this.base, position.file), 'utf8');
+    const text = readInFolder(resolve(this.base, position.file), dirname(resolve(this.root)));
     return text.split(/\r?\n/)[position.line - 1];
   }
 

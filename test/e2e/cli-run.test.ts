@@ -57,7 +57,7 @@ describe('vapc run: usage and config errors exit 2 with a clear message', () => 
     ['an unknown suite', ['--base-url', 'http://127.0.0.1:1', '--suite', 'auth,bogus'], /unknown suite "bogus"/],
     ['a non-integer seed', ['--base-url', 'http://127.0.0.1:1', '--seed', 'abc'], /--seed: expected an integer/],
     ['zero runs', ['--base-url', 'http://127.0.0.1:1', '--runs', '0'], /--runs: expected a positive integer/],
-    ['a missing config file', ['--config', join(dir, 'nope.yaml')], /cannot read config file .*no such file/],
+    ['a missing config file', ['--config', join(dir, 'nope.yaml')], /config file .*nope\.yaml: no such file/],
     [
       'both --base-url and --embedded',
       ['--embedded', '--base-url', 'http://127.0.0.1:1'],
@@ -512,20 +512,26 @@ describe('vapc run: a config file serves the run it was written for', () => {
   });
 
   it('under CI, dry_run/suite/include_destructive in a config file are refused with the key and line; --trust-config reads them', async () => {
-    const path = file('ci.yaml', `base_url: ${server.url}\nrpm: 600\nsuite: cors\n`);
-    const ci = await run(['--config', path, '--seed', '1', '--report-dir', join(dir, 'ci-refused')], { CI: 'true' });
+    const path = file('ci.yaml', `rpm: 600\n\nsuite: cors\n`);
+    const ci = await run(
+      ['--config', path, '--base-url', server.url, '--seed', '1', '--report-dir', join(dir, 'ci-refused')],
+      { CI: 'true' },
+    );
     expect(ci.code).toBe(2);
     expect(ci.err).toMatch(
       /config file .*ci\.yaml line 3: "suite" is not read from a config file under CI \(the pull request under test could change it\); give --suite LIST on the command line \(or pass --trust-config/,
     );
-    const trusted = await run(['--config', path, '--trust-config', '--dry-run', '--seed', '1'], {
-      CI: 'true',
-      VAPC_API_KEY: server.fixtures.api_key,
-      VAPC_USER_ID: server.fixtures.user_id,
-    });
+    const trusted = await run(
+      ['--config', path, '--base-url', server.url, '--trust-config', '--dry-run', '--seed', '1'],
+      {
+        CI: 'true',
+        VAPC_API_KEY: server.fixtures.api_key,
+        VAPC_USER_ID: server.fixtures.user_id,
+      },
+    );
     expect(trusted.code, trusted.err).toBe(0);
     expect(trusted.out).toMatch(/cors\s+/);
-    const local = await run(['--config', path, '--dry-run', '--seed', '1'], {
+    const local = await run(['--config', path, '--base-url', server.url, '--dry-run', '--seed', '1'], {
       VAPC_API_KEY: server.fixtures.api_key,
       VAPC_USER_ID: server.fixtures.user_id,
     });

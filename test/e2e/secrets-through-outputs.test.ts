@@ -7,7 +7,7 @@
  * secrets of `[A-Za-z0-9_]` only, every form equals the raw one, so a redactor that lost the other
  * forms would pass every other test.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -121,25 +121,26 @@ describe('a secret with + / = & " < \' and non-ASCII, through every output', () 
     });
     dir = mkdtempSync(join(tmpdir(), 'vapc-secret-forms-'));
     const summaryFile = join(dir, 'step-summary.md');
+    // The fixtures the regeneration and the recipients need (not discoverable through the API),
+    // given as under CI: from the environment, not a config file of the checkout.
+    const f = server.fixtures;
+    const fixtures = { api_key_id: f.api_key_id, recipient_list_id: f.recipient_list_id, org_id: f.org_id };
     const io: CliIo = {
       stdout: (t) => void (stdout += t),
       stderr: (t) => void (stderr += t),
-      env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile, VAPC_API_KEY: KEY, VAPC_USER_ID: USER },
+      env: {
+        GITHUB_ACTIONS: 'true',
+        GITHUB_STEP_SUMMARY: summaryFile,
+        VAPC_API_KEY: KEY,
+        VAPC_USER_ID: USER,
+        VAPC_FIXTURES: JSON.stringify(fixtures),
+      },
       isTTY: false,
     };
-    // The fixtures the regeneration and the recipients need (not discoverable through the API).
-    const f = server.fixtures;
-    const config = join(dir, 'vapc.yaml');
-    writeFileSync(
-      config,
-      `fixtures:\n  api_key_id: ${f.api_key_id}\n  recipient_list_id: ${f.recipient_list_id}\n  org_id: ${f.org_id}\n`,
-    );
     const argv = [
       'run',
       '--base-url',
       server.url,
-      '--config',
-      config,
       '--suite',
       'auth,stateful,robustness',
       '--include-destructive',

@@ -44,7 +44,9 @@ export function loopbackServers<O extends { rateLimit?: number; rateWindowMs?: n
     await Promise.all(open.splice(0).map((s) => s.close()));
   });
   return async (options = {}) => {
-    const s = await start({ rateLimit: 1_000_000, rateWindowMs: 60_000, ...options } as O);
+    // Port 0: a starter whose default is a fixed port (the reference server's 4010) must not collide
+    // with another run on the machine.
+    const s = await start({ port: 0, rateLimit: 1_000_000, rateWindowMs: 60_000, ...options } as unknown as O);
     open.push(s);
     return s;
   };
@@ -90,7 +92,9 @@ export async function withLoopbackServer<
   S extends LoopbackServer,
   T,
 >(start: (options: O) => Promise<S>, options: Partial<O>, use: (server: S) => Promise<T>): Promise<T> {
-  const s = await start({ rateLimit: 1_000_000, rateWindowMs: 60_000, ...options } as O);
+  // Port 0: a starter whose default is a fixed port (the reference server's 4010) must not collide
+  // with another run on the machine.
+  const s = await start({ port: 0, rateLimit: 1_000_000, rateWindowMs: 60_000, ...options } as unknown as O);
   try {
     return await use(s);
   } finally {

@@ -6,7 +6,7 @@ import { renderAnnotations, renderJson, renderMarkdown, renderText, type DiffRep
 import { SourceLocator } from '../../diff/locate.js';
 import { loadSpecSource, type SpecSource } from '../../diff/source.js';
 import { checkVersion } from '../../diff/version.js';
-import { environmentSecrets, guardJson, guardText } from '../guard.js';
+import { environmentGuard } from '../../secrets/guard.js';
 import { ExitCode, type CommandContext } from '../io.js';
 
 const FORMATS = ['text', 'json', 'markdown'] as const;
@@ -32,9 +32,8 @@ async function runDiff(baseArg: string, headArg: string, flags: DiffFlags, ctx: 
     throw new VapcError('E_USAGE', `--format must be one of ${FORMATS.join(', ')} (got ${flags.format})`);
   const load = { allowRefHosts: flags.allowRefHost ?? [] };
   // Spec text is untrusted: every line printed is made printable, cannot start a workflow
-  // command, and holds no credential or token of the environment (src/cli/guard.ts).
-  const secrets = environmentSecrets(ctx.io.env);
-  const say = (text: string) => ctx.io.stdout(guardText(text, secrets));
+  // command, and holds no credential or token of the environment (src/secrets/guard.ts).
+  const guard = environmentGuard(ctx.io.env);
   const base = await loadSpecSource(baseArg, process.cwd(), load);
   let head: SpecSource | undefined;
   try {
@@ -48,15 +47,14 @@ async function runDiff(baseArg: string, headArg: string, flags: DiffFlags, ctx: 
         : format === 'markdown'
           ? renderMarkdown(report, bump)
           : renderText(report, bump);
-    if (format === 'json') ctx.io.stdout(guardJson(out, secrets));
-    else say(out);
+    ctx.io.stdout(format === 'json' ? guard.json(out) : format === 'markdown' ? guard.markdown(out) : guard.block(out));
     if (ctx.io.env['GITHUB_ACTIONS'] === 'true') {
       const heads = new SourceLocator(head.rootFile);
       const bases = new SourceLocator(base.rootFile);
       const h = head;
       // vapc's own workflow commands: their spec text is made printable and escaped by renderAnnotations.
       ctx.io.stdout(
-        secrets.text(
+        guard.secrets.scrub(
           renderAnnotations(changes, (c) => {
             const removed = /removed/.test(c.id);
             const where = removed ? bases.locate(c.pointer) : heads.locate(c.pointer);
@@ -65,12 +63,12 @@ async function runDiff(baseArg: string, headArg: string, flags: DiffFlags, ctx: 
         ),
       );
       const summaryFile = ctx.io.env['GITHUB_STEP_SUMMARY'];
-      if (summaryFile) appendFileSync(summaryFile, guardText(renderMarkdown(report, bump), secrets));
+      if (summaryFile) appendFileSync(summaryFile, guard.markdown(renderMarkdown(report, bump)));
     }
     let failed = report.summary.breaking > 0;
     if (flags.checkVersion) {
       const verdict = checkVersion(versionOf(base), versionOf(head), bump);
-      (format === 'json' ? ctx.io.stderr : ctx.io.stdout)(guardText(`version: ${verdict.message}\n`, secrets));
+      (format === 'json' ? ctx.io.stderr : ctx.io.stdout)(guard.line(`version: ${verdict.message}`));
       if (!verdict.ok) failed = true;
     }
     ctx.exit(failed ? ExitCode.failed : ExitCode.ok);

@@ -9,7 +9,7 @@ import { learnFromReport, sanitizeReport } from '../../secrets/report.js';
 import { loadSpec } from '../../spec/load.js';
 import { operationLabel, secretResponsePointers } from '../../spec/model.js';
 import { ExitCode, type CommandContext } from '../io.js';
-import { environmentSecrets, guardText } from '../guard.js';
+import { environmentSecrets, OutputGuard } from '../../secrets/guard.js';
 import { mergeShardReports } from '../../reporters/merge.js';
 import { announceCoverage, coverageGateFlags } from '../../coverage/index.js';
 import type { RunReport } from '../../results/model.js';
@@ -82,6 +82,7 @@ export function registerReportCommand(program: Command, ctx: CommandContext): vo
         }
         const files = formats.filter((f): f is Exclude<Format, 'console'> => f !== 'console') as ReportFormat[];
         const secrets = await reportSecrets(io.env, loaded);
+        const guard = new OutputGuard(secrets);
         // The one sanitising pass of a report read from disk, after the baseline marks: every output gets this report.
         const safe = sanitizeReport(loaded, secrets);
         if (formats.includes('console')) {
@@ -105,10 +106,9 @@ export function registerReportCommand(program: Command, ctx: CommandContext): vo
             sarif: { rules: registry },
           });
           for (const f of files) {
-            if (!written.errors.some((e) => e.format === f)) io.stdout(guardText(`wrote ${written[f]}\n`, secrets));
+            if (!written.errors.some((e) => e.format === f)) io.stdout(guard.line(`wrote ${written[f]}`));
           }
-          for (const e of written.errors)
-            io.stderr(guardText(`vapc: could not write ${e.file}: ${e.message}\n`, secrets));
+          for (const e of written.errors) io.stderr(guard.line(`vapc: could not write ${e.file}: ${e.message}`));
           if (written.errors.length > 0) return exit(ExitCode.usage);
         }
         exit(verdict(loaded, opts.allowInconclusive === true));
@@ -235,19 +235,19 @@ function registerMergeCommand(report: Command, { io, exit }: CommandContext): vo
         createGitHubSink({ write: io.stdout, env: io.env, secrets }),
       ).onEnd?.(merged);
       const written = await writeReports(merged, out, { sanitized: true, secrets, sarif: { rules: registry } });
-      for (const e of written.errors) io.stderr(guardText(`vapc: could not write ${e.file}: ${e.message}\n`, secrets));
+      const guard = new OutputGuard(secrets);
+      for (const e of written.errors) io.stderr(guard.line(`vapc: could not write ${e.file}: ${e.message}`));
       if (written.errors.length > 0) return exit(ExitCode.usage);
       io.stdout(
-        guardText(
-          `merged ${shards.length} shards: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`,
-          secrets,
+        guard.line(
+          `merged ${shards.length} shards: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}`,
         ),
       );
       const gateFailed = announceCoverage(
         merged.coverage,
         gateOptions,
-        (t) => io.stdout(guardText(t, secrets)),
-        (t) => io.stderr(guardText(t, secrets)),
+        (t) => io.stdout(guard.block(t)),
+        (t) => io.stderr(guard.block(t)),
       );
       const status = verdict(merged, opts.allowInconclusive === true);
       exit(gateFailed && status === ExitCode.ok ? ExitCode.failed : status);

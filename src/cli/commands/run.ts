@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { access, mkdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import {
   coerce,
@@ -26,6 +26,7 @@ import { budgetLines, renderDryRun } from '../../runner/budget.js';
 import type { CheckDefinition, Credentials, Fixtures } from '../../checks/check.js';
 import { randomSeed, runConformance, type ConformanceResult } from '../../runner/conformance.js';
 import { SUITES, type RunReport } from '../../results/model.js';
+import { underCi } from '../../results/ci.js';
 import type { CredentialSource, RunConfig } from '../../results/run-config.js';
 import { checks as registry } from '../../../suites/index.js';
 import { profile } from '../../../suites/profile.js';
@@ -35,7 +36,7 @@ import { parseBaseUrl } from '../../transport/undici.js';
 import { loadSpec } from '../../spec/load.js';
 import { Secrets } from '../../secrets/index.js';
 import { printable } from '../../results/printable.js';
-import { environmentSecrets, guardText } from '../guard.js';
+import { environmentGuard, environmentSecrets, OutputGuard } from '../../secrets/guard.js';
 import type { AbortedRun } from '../aborted.js';
 import { ExitCode, fromAction, type CliIo, type CommandContext } from '../io.js';
 import {
@@ -48,6 +49,7 @@ import {
 } from '../baseline.js';
 import type { RunFocus } from '../../diff/focus.js';
 import { paths } from '../../paths.js';
+import { directoryRefusal, excerpt, shownName } from '../../files/checkout.js';
 import { operationLabel } from '../../runner/run.js';
 import type { SpecModel } from '../../spec/model.js';
 import { DEFAULT_COVERAGE_FLOOR, inconclusiveHeadline, withVerdict } from '../../results/verdict.js';
@@ -104,7 +106,7 @@ export interface RunFlags extends BaselineFlags {
   userId?: string;
   /** A file (--config FILE), or false (--no-config: read none, not even one found on disk). */
   config?: string | false;
-  /** --trust-config: under CI, read the gate settings (dry_run, suite, include_destructive, embedded) from the config file too. */
+  /** --trust-config: under CI, read the gate settings (GATE_SETTINGS: base_url, report_dir, fixtures, dry_run, ...) from the config file too. */
   trustConfig?: boolean;
   suite?: string;
   seed?: string;
@@ -175,17 +177,18 @@ function settingsFromFlags(flags: RunFlags): PartialSettings {
   return out;
 }
 
-/** True under CI (CI=true or GITHUB_ACTIONS=true): a config file in the checkout is then the pull request's. */
-export function underCi(env: Record<string, string | undefined>): boolean {
-  return env['CI'] === 'true' || env['GITHUB_ACTIONS'] === 'true';
-}
-
 /** How to give a gate setting instead of in a config file. */
-const GATE_INSTEAD: Record<GateSetting, { flag: string; input: string }> = {
-  dryRun: { flag: '--dry-run', input: 'add --dry-run to the input `args`' },
-  suites: { flag: '--suite LIST', input: 'set the input `suites`' },
-  includeDestructive: { flag: '--include-destructive', input: 'add --include-destructive to the input `args`' },
-  embedded: { flag: '--embedded', input: 'add --embedded to the input `args`' },
+const GATE_INSTEAD: Record<GateSetting, { cli: string; input: string }> = {
+  baseUrl: { cli: 'give --base-url URL on the command line or set VAPC_BASE_URL', input: 'set the input `base-url`' },
+  reportDir: { cli: 'give --report-dir DIR on the command line', input: 'set the input `report-dir`' },
+  fixtures: { cli: 'set VAPC_FIXTURES to a JSON object of the ids', input: 'set the input `fixtures`' },
+  dryRun: { cli: 'give --dry-run on the command line', input: 'add --dry-run to the input `args`' },
+  suites: { cli: 'give --suite LIST on the command line', input: 'set the input `suites`' },
+  includeDestructive: {
+    cli: 'give --include-destructive on the command line',
+    input: 'add --include-destructive to the input `args`',
+  },
+  embedded: { cli: 'give --embedded on the command line', input: 'add --embedded to the input `args`' },
 };
 
 /**
@@ -205,18 +208,18 @@ function refuseGateSettings(
   const instead = GATE_INSTEAD[first.setting];
   const how = fromAction(env)
     ? `${instead.input} (or add --trust-config to \`args\` if the file is trusted)`
-    : `give ${instead.flag} on the command line (or pass --trust-config if the file is trusted)`;
+    : `${instead.cli} (or pass --trust-config if the file is trusted)`;
   const at = first.line !== undefined ? ` line ${first.line}` : '';
   throw new VapcError(
     'E_CONFIG',
-    `config file ${file}${at}: "${first.key}" is not read from a config file under CI (the pull request under test could change it); ${how}`,
+    `config file ${shownName(file)}${at}: ${excerpt(first.key)} is not read from a config file under CI (the pull request under test could change it); ${how}`,
   );
 }
 
 /** Which config file a run reads, and why a file found on disk is ignored. */
 function configFileOf(flags: RunFlags, cwd: string): { file?: string; path?: string; ignored?: string } {
   if (flags.config === false) return {};
-  if (typeof flags.config === 'string') return { file: flags.config, path: flags.config };
+  if (typeof flags.config === 'string') return { file: flags.config, path: resolve(flags.config) };
   const found = findConfigFile(cwd);
   if (found === undefined) return {};
   // The embedded run tests the bundled server: a file found on disk was written for another target.
@@ -238,7 +241,7 @@ export async function resolveRunSettings(
   const { file: configFile, path, ignored } = configFileOf(flags, cwd);
   let fromFile: PartialSettings = {};
   if (path !== undefined) {
-    const loaded = await readConfigFile(path);
+    const loaded = await readConfigFile(path, cwd, configFile);
     refuseGateSettings(loaded, configFile!, flags, env);
     fromFile = loaded.settings;
   }
@@ -251,11 +254,13 @@ export async function resolveRunSettings(
     delete settings.baseUrl;
   } else if (settings.baseUrl === undefined) {
     if (fromAction(env)) throw new VapcError('E_USAGE', 'no target: set the input `base-url` to the server under test');
-    const where =
-      configFile !== undefined
-        ? `base_url in ${configFile}`
-        : `base_url in a config file (--config FILE, or ${DEFAULT_CONFIG_FILES[0]} in the working directory)`;
-    throw new VapcError('E_USAGE', `no target: give --base-url URL (or VAPC_BASE_URL, or ${where}), or --embedded`);
+    // Under CI the target never comes from a file of the checkout (refuseGateSettings).
+    const where = underCi(env)
+      ? ''
+      : configFile !== undefined
+        ? `, or base_url in ${configFile}`
+        : `, or base_url in a config file (--config FILE, or ${DEFAULT_CONFIG_FILES[0]} in the working directory)`;
+    throw new VapcError('E_USAGE', `no target: give --base-url URL (or VAPC_BASE_URL${where}), or --embedded`);
   } else {
     parseBaseUrl(settings.baseUrl);
   }
@@ -541,6 +546,7 @@ async function finishRun(result: ConformanceResult, run: RunFinish, out: RunOutp
   const { writeReports } = await import('../../reporters/index.js');
   const written = await writeReports(report, settings.reportDir, {
     sanitized: true,
+    secrets: out.secrets,
     sarif: { rules: checks, coverage: flags.sarifCoverage === true },
   });
   for (const e of written.errors) shout(`vapc: could not write ${e.file}: ${printable(e.message)}\n`);
@@ -576,7 +582,7 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
   // A bad baseline file stops the run before any request (exit 2, file and line named).
   const baseline = await loadBaselineFlags(flags, {
     today: deps.today ?? todayUtc(),
-    warn: (line) => io.stderr(guardText(line, environmentSecrets(io.env))),
+    warn: (line) => io.stderr(environmentGuard(io.env).line(line)),
   });
   let server: ReferenceServer | undefined;
   try {
@@ -587,12 +593,13 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
     // One set of secrets for the run and every line printed: secrets learned mid-run (a regenerated
     // key, an invite token) are scrubbed from live output too; no printed line can pose as a
     // workflow command.
-    const secrets = new Secrets({
-      apiKeys: credentials.apiKey ? [credentials.apiKey] : [],
-      userIds: credentials.userId ? [credentials.userId] : [],
-    });
-    const say = (text: string) => io.stdout(guardText(text, secrets));
-    const shout = (text: string) => io.stderr(guardText(text, secrets));
+    // The environment's secrets are among them: no report or line may print one.
+    const secrets = environmentSecrets(io.env);
+    secrets.addApiKey(credentials.apiKey);
+    secrets.addUserId(credentials.userId);
+    const guard = new OutputGuard(secrets);
+    const say = (text: string) => io.stdout(guard.block(text));
+    const shout = (text: string) => io.stderr(guard.block(text));
     if (!settings.dryRun) await prepareReportDir(settings.reportDir);
     // Start loading the reporters now: their modules load while the run waits on the server (finishRun awaits them).
     if (!settings.dryRun) import('../../reporters/index.js').catch(() => undefined);
@@ -638,6 +645,9 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
  * directory that cannot be created, is a usage error (exit 2), not a run that loses its results.
  */
 async function prepareReportDir(dir: string): Promise<void> {
+  // A symlink committed in the checkout must not make the run write (and replace files) elsewhere.
+  const outside = directoryRefusal(dir);
+  if (outside !== undefined) throw new VapcError('E_USAGE', `--report-dir ${outside}`);
   const info = await stat(dir).catch(() => undefined);
   if (info && !info.isDirectory())
     throw new VapcError(
@@ -674,7 +684,7 @@ export function registerRunCommand(program: Command, ctx: CommandContext): void 
     )
     .option(
       '--trust-config',
-      'under CI, also read dry_run, suite, include_destructive and embedded from the config file (refused there by default: the pull request under test wrote it)',
+      'under CI, also read base_url, report_dir, fixtures, dry_run, suite, include_destructive and embedded from the config file (refused there by default: the pull request under test wrote it)',
     )
     .option('--suite <list>', `only these suites: ${SUITES.join(',')}`)
     .option('--seed <n>', 'fast-check seed (default: random, printed and written to report.json)')

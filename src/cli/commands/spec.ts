@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { buildDocs, bundleSpec, lintSpec } from '../../build/redocly.js';
 import { paths } from '../../paths.js';
-import { environmentSecrets, guardText } from '../guard.js';
+import { environmentGuard } from '../../secrets/guard.js';
 import { ExitCode, type CommandContext } from '../io.js';
 
 /** vapc lint, vapc build, vapc docs: thin handlers over src/build. */
@@ -17,7 +17,8 @@ export function registerSpecCommands(program: Command, { io, exit }: CommandCont
       // redirects and resolving the host anew, so lint takes local $refs only.
       const result = await lintSpec(opts.spec);
       // Findings quote the spec (names, paths): untrusted text, guarded like vapc diff's output.
-      const say = (text: string) => io.stdout(guardText(text, environmentSecrets(io.env)));
+      const guard = environmentGuard(io.env);
+      const say = (text: string) => io.stdout(guard.block(text));
       if (result.output) say(`${result.output}\n`);
       say(
         result.ok

@@ -214,10 +214,16 @@ describe('hostile servers that attack the judge', () => {
         const { api_key, user_id, recipient_list_id, api_key_id } = server.fixtures;
         const config = join(root, 'example-string.yaml');
         writeFileSync(config, `fixtures:\n  recipient_list_id: ${recipient_list_id}\n  api_key_id: ${api_key_id}\n`);
-        const o = await runAgainst(server, 'example-string', ['--include-destructive', '--config', config], {
-          apiKey: api_key,
-          userId: user_id,
-        });
+        // Under CI a config file's fixtures are read only with --trust-config (this one is the test's own).
+        const o = await runAgainst(
+          server,
+          'example-string',
+          ['--include-destructive', '--config', config, '--trust-config'],
+          {
+            apiKey: api_key,
+            userId: user_id,
+          },
+        );
         expectConsistentVerdicts(o);
         const report = JSON.parse(o.files['report.json']);
         const failed = report.results.filter((r: { status: string }) => r.status === 'failed');

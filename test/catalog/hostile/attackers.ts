@@ -11,7 +11,28 @@ import { startLoopbackServer, type HostileServer } from './servers.js';
 export const API_KEY = 'sk_live_7f3a9c2e5b814d06a1e8c4f2b7d93e50';
 export const USER_ID = 'user_4c1e8a2f9b';
 
-export type Attack = 'injection' | 'teach-failed' | 'secret-bomb' | 'echo-key' | 'hostile-discovery';
+export type Attack =
+  | 'injection'
+  | 'teach-failed'
+  | 'secret-bomb'
+  | 'echo-key'
+  | 'hostile-discovery'
+  | 'echo-escaped'
+  | 'echo-encoded'
+  | 'blank-commands';
+
+/**
+ * Text that forges workflow commands behind Unicode blanks GitHub's runner trims (U+00A0, U+3000,
+ * U+2007), and bare URLs and SARIF-style links (issue 32, attacks 6 and 7).
+ */
+export const BLANK_INJECTION =
+  '[text](https://evil.example/l) see https://evil.example/pwn and www.evil.example\n' +
+  '\u00a0::warning title=FORGED::behind a no-break space\n\u3000::error title=FORGED::ideographic\n' +
+  '\u2007\u200b::add-mask::figure space';
+
+/** Every character of `text` as a JSON \u escape: the same string to a JSON parser, another to a text search. */
+export const jsonEscaped = (text: string): string =>
+  [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
 
 /** What an attacker writes into text a reporter might print: workflow commands, ANSI and OSC sequences. */
 export const INJECTION =
@@ -65,6 +86,26 @@ function attack(kind: Attack, req: IncomingMessage, bomb: () => string, n: numbe
       });
     case 'hostile-discovery':
       return json(401, { detail: 'Invalid credentials' });
+    case 'echo-escaped': {
+      // The key the request carried, spelled escape by escape: JSON.parse reads the key itself.
+      const key = (req.headers.authorization ?? '').replace(/^bearer\s+/i, '');
+      return {
+        status: 401,
+        type: 'application/json',
+        body: `{"detail":"Invalid credentials for ${jsonEscaped(key)}"}`,
+      };
+    }
+    case 'echo-encoded': {
+      const key = (req.headers.authorization ?? '').replace(/^bearer\s+/i, '');
+      const b64 = (t: string) => Buffer.from(t).toString('base64');
+      return json(401, {
+        detail: `Invalid credentials (${b64(key)}) ${Buffer.from(key).toString('hex')}`,
+        basic: `Basic ${b64(`user:${key}`)}`,
+        url_safe: b64(`ab${key}`).replace(/\+/g, '-').replace(/\//g, '_'),
+      });
+    }
+    case 'blank-commands':
+      return { status: 401, type: 'text/plain', body: BLANK_INJECTION };
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Child process of spec.test.ts: runs the CLI's main() in-process for each case given as JSON on
+ * Child process of test/helpers/cli-child.ts (spec.test.ts, checkout-files.test.ts): runs the CLI's main() in-process for each case given as JSON on
  * argv[2] ({ name, argv, cwd, env }[]) and prints, as one JSON line, every case's exit status,
  * output and duration plus the process's peak RSS, so the test can bound time and memory and
  * look for the secrets it put in this process's environment (read by a `$ref` to /proc/self/environ).

@@ -10,7 +10,7 @@
  * or could exhaust memory run in one child process, whose environment holds a marker the test
  * looks for and whose peak RSS is bounded.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import {
   mkdirSync,
   mkdtempSync,
@@ -28,8 +28,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../../../src/cli/main.js';
+import { runCliChild } from '../../helpers/cli-child.js';
 import { isPublicAddress } from '../../../src/spec/remote.js';
-import { packageRoot } from '../../../src/paths.js';
 
 interface Run {
   status: number;
@@ -362,27 +362,7 @@ describe('bounded: devices, /proc, bombs and huge files (one child process)', ()
       { name: 'nesting', argv: ['diff', base, head('nesting', 'deep.json')] },
       { name: 'ref-laughs', argv: ['diff', base, join(bombs, 'laughs.json')] },
     ].map((c) => ({ ...c, cwd: tmp }));
-    const proc = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(packageRoot, 'test/catalog/hostile/spec-child.ts'), JSON.stringify(cases)],
-      {
-        cwd: packageRoot,
-        env: { ...process.env, HOSTILE_SPEC_MARKER: ENV_MARKER },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let out = '';
-    let err = '';
-    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    proc.stderr.on('data', (d: Buffer) => (err += d.toString().slice(0, 2000)));
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 90_000);
-    await new Promise((resolve) => proc.on('close', resolve));
-    clearTimeout(timer);
-    try {
-      child = JSON.parse(out) as typeof child;
-    } catch {
-      throw new Error(`the child did not finish: ${err.slice(0, 500)}`);
-    }
+    child = await runCliChild(cases, { HOSTILE_SPEC_MARKER: ENV_MARKER });
     expect(readFileSync(summary, { encoding: 'utf8', flag: 'a+' })).not.toContain(ENV_MARKER);
   }, 120_000);
 

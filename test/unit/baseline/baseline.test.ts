@@ -467,7 +467,7 @@ describe('vapc run --baseline: bad input exits 2 before any request', () => {
     const io = capture();
     const code = await main(['run', '--base-url', 'http://127.0.0.1:1', '--baseline', join(dir, 'nope.yaml')], io);
     expect(code).toBe(2);
-    expect(io.err()).toMatch(/cannot read baseline file .*nope\.yaml: no such file/);
+    expect(io.err()).toMatch(/baseline file .*nope\.yaml: no such file/);
   });
   it('refuses --prune-baseline without --baseline', async () => {
     const io = capture();

@@ -15,7 +15,7 @@ describe('the shared Markdown escapers (src/results/printable.ts)', () => {
   it('mdCell leaves no link, image, HTML, emphasis, pipe, line break or control character', () => {
     const out = mdCell('a [x](http://e) ![i](http://e/i.png) <img src=x> **b** | c\n::error::d \u001b[31m');
     expect(out).toBe(
-      'a \\[x\\]\\(http://e\\) \\!\\[i\\]\\(http://e/i.png\\) &lt;img src=x&gt; \\*\\*b\\*\\* \\| c\\\\n::error::d \\\\x1b\\[31m',
+      'a \\[x\\]\\(http&#58;//e\\) \\!\\[i\\]\\(http&#58;//e/i.png\\) &lt;img src=x&gt; \\*\\*b\\*\\* \\| c\\\\n::error::d \\\\x1b\\[31m',
     );
   });
 

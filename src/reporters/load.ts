@@ -322,7 +322,10 @@ async function readCapped(dir: string, max: number): Promise<string> {
         : code === 'EISDIR'
           ? 'is a directory'
           : `cannot be read (${code ?? 'error'})`;
-    throw new VapcError('E_CONFIG', `${shown} ${why}; run \`vapc run --report-dir ${one(dir, 500)}\` first`);
+    throw new VapcError(
+      'E_CONFIG',
+      `${shown} ${why}; run \`npx --no-install vapc run --report-dir ${one(dir, 500)}\` first`,
+    );
   }
   // A file that grew between stat and read is still held to the cap.
   if (Buffer.byteLength(text) > max) throw new VapcError('E_CONFIG', `${shown} is larger than ${max} bytes`);

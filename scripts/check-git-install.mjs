@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeConsumerProject } from '../test/helpers/packed.ts';
+import { writeConsumerProject } from './consumer-project.mjs';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
@@ -49,7 +49,7 @@ try {
   const commit = git(['rev-parse', 'HEAD'], repo);
   const app = join(work, 'app');
   const url = `git+file://${repo}#${commit}`;
-  writeConsumerProject(app, url);
+  writeConsumerProject(app, url, { lockfile: join(root, 'package-lock.json') });
   say(`npm ci --offline of ${url} (in ${app})`);
   let started = Date.now();
   const install = sh(npm, ['ci'], app);
@@ -91,7 +91,7 @@ try {
   const use = sh(process.execPath, ['--input-type=module', '-e', script], app);
   if (use.status !== 0) fail(`importing the validators failed:\n${use.out}`);
   const off = join(work, 'scripts-off');
-  writeConsumerProject(off, url);
+  writeConsumerProject(off, url, { lockfile: join(root, 'package-lock.json') });
   say(`npm ci --offline --ignore-scripts of ${url} (in ${off})`);
   const offInstall = sh(npm, ['ci', '--ignore-scripts'], off);
   if (offInstall.status !== 0) fail(`npm ci --ignore-scripts exited ${offInstall.status}:\n${offInstall.out}`);

@@ -170,7 +170,7 @@ describe('vapc serve: an oversized body', () => {
         },
         body: JSON.stringify({ name: 'x'.repeat(mib * 1024 * 1024) }),
       });
-      return `${r.status} ${(await r.json()).detail}`;
+      return `${r.status} ${((await r.json()) as { detail: string }).detail}`;
     } catch (e) {
       const cause = (e as { cause?: { code?: string } }).cause;
       return `error ${cause?.code ?? (e as Error).message}`;

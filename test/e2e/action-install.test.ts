@@ -119,40 +119,40 @@ describe('the install', () => {
     expect(installed.stderr).toContain(`with its runtime dependencies only (${entries.length + 1} packages)`);
   });
 
-  it('is what scripts/action.mjs runs: a run against the reference server passes, outputs written', async () => {
+  /** The vapc step as GitHub runs it (scripts/action.mjs) with a tool folder; its result and $GITHUB_OUTPUT. */
+  async function actionStep(tool: string, inputs: Record<string, string>): Promise<Ran & { output: string }> {
     const gh = mkdtempSync(join(tmpdir(), 'vapc-action-gh-'));
     const r = await node([join(packageRoot, 'scripts', 'action.mjs')], {
       GITHUB_ACTIONS: 'true',
       GITHUB_OUTPUT: join(gh, 'output'),
       GITHUB_STEP_SUMMARY: join(gh, 'summary'),
-      VAPC_TOOL_DIR: toolDir,
+      VAPC_TOOL_DIR: tool,
       INPUT_BASE_URL: server.url,
+      INPUT_REPORT_DIR: join(gh, 'reports'),
+      ...inputs,
+    });
+    return { ...r, output: readFileSync(join(gh, 'output'), 'utf8') };
+  }
+
+  it('is what scripts/action.mjs runs: a run against the reference server passes, outputs written', async () => {
+    const r = await actionStep(toolDir, {
       INPUT_API_KEY: server.fixtures.api_key,
       INPUT_USER_ID: server.fixtures.user_id,
       INPUT_SUITES: 'cors',
       INPUT_SEED: '1',
-      INPUT_REPORT_DIR: join(gh, 'reports'),
     });
     expect(r.status, r.stderr).toBe(0);
-    expect(readFileSync(join(gh, 'output'), 'utf8')).toMatch(/^exit-code=0$/m);
+    expect(r.output).toMatch(/^exit-code=0$/m);
   });
 
   it('a tool folder without vapc is one line and exit 2, not a run of some other vapc', async () => {
-    const gh = mkdtempSync(join(tmpdir(), 'vapc-action-gh-'));
     const empty = mkdtempSync(join(tmpdir(), 'vapc-no-tool-'));
-    const r = await node([join(packageRoot, 'scripts', 'action.mjs')], {
-      GITHUB_ACTIONS: 'true',
-      GITHUB_OUTPUT: join(gh, 'output'),
-      GITHUB_STEP_SUMMARY: join(gh, 'summary'),
-      VAPC_TOOL_DIR: empty,
-      INPUT_BASE_URL: server.url,
-      INPUT_REPORT_DIR: join(gh, 'reports'),
-    });
+    const r = await actionStep(empty, {});
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(
       `vapc is not installed at ${join(empty, 'node_modules', 'voice-agent-contract', 'bin', 'vapc.js')}`,
     );
-    expect(readFileSync(join(gh, 'output'), 'utf8')).toMatch(/^exit-code=2$/m);
+    expect(r.output).toMatch(/^exit-code=2$/m);
   });
 });
 

@@ -12,10 +12,12 @@
  *   `vapc serve`.
  * - **The checkout's reports left alone.** `reports/` (where `npm start` leaves its report) and the
  *   untracked files are the same after the run as before it, or the run fails naming what changed
- *   (helpers/user-files.ts).
+ *   (helpers/user-files.ts). reports/latest exists during the run (made empty when missing, removed
+ *   after when still empty), since a run that cannot start marks only an existing report dir.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { packageRoot } from '../../src/paths.js';
 import { CHROMIUM_PATH, startChromiumInstall } from './chromium-install.js';
@@ -41,6 +43,11 @@ async function runsBrowserTests(project: TestProject): Promise<boolean> {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // vapc marks an existing report dir as aborted when a run cannot start: a test that runs vapc
+  // without --report-dir changes reports/latest only if it exists, so it exists during the run.
+  const latest = join(packageRoot, 'reports', 'latest');
+  const madeLatest = !existsSync(latest);
+  mkdirSync(latest, { recursive: true });
   const before = snapshotUserFiles(packageRoot);
   const port = await holdPort(DEFAULT_SERVE_PORT);
   const install = !existsSync(CHROMIUM_PATH) && (await runsBrowserTests(project)) ? startChromiumInstall() : undefined;
@@ -54,6 +61,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // An apt-get is never cut short: a half-configured dpkg would break the next install.
     await install?.ended;
     const changed = changedUserFiles(before, snapshotUserFiles(packageRoot));
+    if (madeLatest && readdirSync(latest).length === 0) rmdirSync(latest);
     if (changed.length > 0) {
       // Said here and in the exit status: vitest prints an error thrown by a teardown, then exits 0.
       process.stderr.write(

@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Once per run: chromium installed once for the browser tests, vapc serve's default port held,
+    // and a check that no test wrote into reports/ or left a file in the checkout.
+    globalSetup: ['./test/helpers/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Four workers on the 2-core machines CI runs on: most files wait on loopback servers,

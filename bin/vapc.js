@@ -1,10 +1,32 @@
 #!/usr/bin/env node
 // Thin launcher: the CLI is compiled from src/cli/ and bundled into dist/cli/vapc.cjs by `npm run build`.
-import { existsSync } from 'node:fs';
-import { bundleFile, loadCli } from './load-cli.js';
+// Plain enough for any Node that runs ES modules, so an older Node is told the version it needs
+// (package.json's engines) rather than failing inside the bundle (Node 18: "File is not defined").
+import { existsSync, readFileSync } from 'node:fs';
 
+const root = new URL('../', import.meta.url);
+const manifest = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+const needed = (/(\d+)\.(\d+)\.(\d+)/.exec(manifest.engines?.node ?? '') ?? []).slice(1).map(Number);
+const running = process.versions.node.split('.').map(Number);
+const first = needed.findIndex((n, i) => running[i] !== n);
+if (first !== -1 && running[first] < needed[first]) {
+  process.stderr.write(
+    `vapc: vapc needs Node.js ${needed.join('.')} or later, and this is Node.js ${process.versions.node}; install a newer Node.js (22 or 24) [E_USAGE]\n`,
+  );
+  process.exit(2);
+}
+
+const { bundleFile, loadCli } = await import('./load-cli.js');
 if (!existsSync(bundleFile)) {
-  process.stderr.write('vapc: the toolkit is not built yet; run `npm run build` first.\n');
+  // A checkout has its build script; an installed package does not, and lacks dist/ only when npm
+  // installed it from git without running its build (`prepare`): install scripts were off.
+  process.stderr.write(
+    existsSync(new URL('scripts/build.mjs', root))
+      ? 'vapc: the toolkit is not built yet; run `npm run build` first.\n'
+      : `vapc: this copy of ${manifest.name} has no dist/: npm installed it from git without running its build, because install scripts are off (ignore-scripts). ` +
+          'Either reinstall it with its build script allowed (npm install -D --ignore-scripts=false "<the same git URL>"), ' +
+          'or install a release tarball, which carries dist/ and needs no script (docs/setup.md, "Installing") [E_USAGE]\n',
+  );
   process.exit(2);
 }
 let cli;

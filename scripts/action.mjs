@@ -301,9 +301,23 @@ export function writeOutputs(file, outputs) {
   else process.stdout.write(text);
 }
 
+/**
+ * The vapc the step runs: the one action.yml installed into VAPC_TOOL_DIR (scripts/action-install.mjs),
+ * or, without it (a local run of this script), this checkout's bin/vapc.js.
+ */
+export function vapcBin(env) {
+  if (!env.VAPC_TOOL_DIR) return fileURLToPath(new URL('../bin/vapc.js', import.meta.url));
+  return join(env.VAPC_TOOL_DIR, 'node_modules', 'voice-agent-contract', 'bin', 'vapc.js');
+}
+
 /** Runs vapc with the plan; its stderr is passed through and kept for the exit-2 reason. */
 function runVapc(plan, env) {
-  const cli = fileURLToPath(new URL('../bin/vapc.js', import.meta.url));
+  const cli = vapcBin(env);
+  if (!existsSync(cli)) {
+    const stderr = `vapc action: vapc is not installed at ${cli} [E_TOOL_FAILED]\n`;
+    process.stderr.write(stderr);
+    return Promise.resolve({ code: 2, stderr });
+  }
   return new Promise((done) => {
     let stderr = '';
     const child = spawn(process.execPath, [cli, ...plan.argv], {

@@ -1,17 +1,19 @@
-// A consumer installs the toolkit from a git URL at a tag, as docs/setup.md tells teams to
-// (`npm run check:git-install`, a release step: docs/releasing.md). A temporary clone of this
-// checkout's committed HEAD gets the tag v<version>; an empty project outside the checkout depends
-// on `git+file://<clone>#v<version>` and runs `npm ci --offline`: npm clones the tag, installs its
-// devDependencies, runs `prepare` (the build) and packs it. The project's lockfile is made from
-// this repository's (test/helpers/packed.ts), so every tarball comes from the npm cache and nothing
-// from the network. Then `npx --no-install vapc --version`, a `vapc run --embedded --suite cors`
-// and an import of the validators. Fails on EBADENGINE, a missing dist/ or any of those failing.
+// A consumer installs the toolkit from a git URL, as docs/setup.md tells teams to before a release
+// exists (`npm run check:git-install`; .ci/run runs it). A temporary clone of this checkout's
+// committed HEAD; an empty project outside the checkout depends on `git+file://<clone>#<commit>`
+// and runs `npm ci --offline`: npm clones the commit, installs its devDependencies, runs `prepare`
+// (the build) and packs it. The project's lockfile is made from this repository's
+// (test/helpers/packed.ts), so every tarball comes from the npm cache and nothing from the network.
+// Then `npx --no-install vapc --version`, a `vapc run --embedded --suite cors` and an import of the
+// validators. Fails on EBADENGINE, a missing dist/ or any of those failing. Then the same install
+// with install scripts off (`--ignore-scripts`, a common policy): npm installs the package without
+// its build, and vapc must say so and name the two ways out (exit 2), not "run npm run build".
 // About a minute (the build inside the clone), so it is not part of npm test. Runs with tsx.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeConsumerProject } from '../test/helpers/packed.ts';
+import { writeConsumerProject } from './consumer-project.mjs';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
@@ -44,13 +46,10 @@ const work = mkdtempSync(join(tmpdir(), 'vapc-git-install-'));
 try {
   const repo = join(work, 'repo');
   if (sh('git', ['clone', '-q', '--no-local', root, repo], work).status !== 0) fail('git clone of the checkout failed');
-  const tag = `v${version}`;
-  // -f: the checkout may carry the release tag already (cloned with it); HEAD is what is checked.
-  if (sh('git', ['tag', '-f', tag], repo).status !== 0) fail(`git tag ${tag} failed`);
   const commit = git(['rev-parse', 'HEAD'], repo);
   const app = join(work, 'app');
-  const url = `git+file://${repo}#${tag}`;
-  writeConsumerProject(app, url, `git+file://${repo}#${commit}`);
+  const url = `git+file://${repo}#${commit}`;
+  writeConsumerProject(app, url, { lockfile: join(root, 'package-lock.json') });
   say(`npm ci --offline of ${url} (in ${app})`);
   let started = Date.now();
   const install = sh(npm, ['ci'], app);
@@ -91,8 +90,17 @@ try {
   ].join('\n');
   const use = sh(process.execPath, ['--input-type=module', '-e', script], app);
   if (use.status !== 0) fail(`importing the validators failed:\n${use.out}`);
+  const off = join(work, 'scripts-off');
+  writeConsumerProject(off, url, { lockfile: join(root, 'package-lock.json') });
+  say(`npm ci --offline --ignore-scripts of ${url} (in ${off})`);
+  const offInstall = sh(npm, ['ci', '--ignore-scripts'], off);
+  if (offInstall.status !== 0) fail(`npm ci --ignore-scripts exited ${offInstall.status}:\n${offInstall.out}`);
+  const offRun = sh(npx, ['--no-install', 'vapc', '--version'], off);
+  if (offRun.status !== 2 || !/install scripts are off/.test(offRun.out) || !/release tarball/.test(offRun.out))
+    fail(`with scripts off, vapc --version: exit ${offRun.status}, ${offRun.out.trim()}`);
   process.stdout.write(
-    `check-git-install: OK: ${url} installed offline in ${seconds} s (clone, devDependencies, prepare); vapc ${version}; vapc run --suite cors passed; ${use.stdout}`,
+    `check-git-install: OK: ${url} installed offline in ${seconds} s (clone, devDependencies, prepare); vapc ${version}; vapc run --suite cors passed; ${use.stdout.trim()}; ` +
+      `with --ignore-scripts: exit 2, "${offRun.out.trim().slice(0, 90)}..."\n`,
   );
 } catch (e) {
   if (!process.exitCode) {

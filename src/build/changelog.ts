@@ -134,8 +134,8 @@ ${sections.length === 0 ? '<p>No version recorded yet.</p>' : sections.map(rende
 }
 
 /** Git tags that name a version (v2.1.0, spec-v2.1.0, 2.1.0), as [tag, version]. */
-function versionTags(): Array<[string, string]> {
-  const run = spawnSync('git', ['tag', '--list'], { cwd: packageRoot, encoding: 'utf8' });
+function versionTags(repo: string): Array<[string, string]> {
+  const run = spawnSync('git', ['tag', '--list'], { cwd: repo, encoding: 'utf8' });
   if (run.status !== 0) return [];
   return run.stdout
     .split('\n')
@@ -146,13 +146,21 @@ function versionTags(): Array<[string, string]> {
     });
 }
 
-/** Loads the spec of each version tag and of the working tree (when its version is new), for changelogSections. */
-async function taggedVersions(current: JsonObject): Promise<Array<{ version: string; document: JsonObject }>> {
+/**
+ * Loads the spec of each version tag and of the working tree (when its version is new), for
+ * changelogSections. A tag counts only when the spec it holds has the version it names: the
+ * toolkit's own release tags (v0.1.0: docs/releasing.md) share the `v` form, and hold spec 2.0.1.
+ */
+export async function taggedVersions(
+  current: JsonObject,
+  repo: string = packageRoot,
+): Promise<Array<{ version: string; document: JsonObject }>> {
   const out: Array<{ version: string; document: JsonObject }> = [];
-  for (const [tag, version] of versionTags()) {
-    const source = await loadSpecSource(tag, packageRoot).catch(() => undefined);
+  for (const [tag, version] of versionTags(repo)) {
+    const source = await loadSpecSource(tag, repo).catch(() => undefined);
     if (!source) continue;
-    out.push({ version, document: source.document });
+    if (String((source.document['info'] as JsonObject | undefined)?.['version']) === version)
+      out.push({ version, document: source.document });
     source.dispose();
   }
   const version = String((current['info'] as JsonObject | undefined)?.['version'] ?? '');

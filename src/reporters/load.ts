@@ -316,7 +316,7 @@ function readCapped(dir: string, max: number): string {
     maxBytes: max,
     capOf: max === MAX_REPORT_BYTES ? 'a report' : 'the reports together',
     code: 'E_CONFIG',
-    missing: `does not exist; run \`vapc run --report-dir ${one(dir, 500)}\` first`,
+    missing: `does not exist; run \`npx --no-install vapc run --report-dir ${one(dir, 500)}\` first`,
   });
 }
 

@@ -81,11 +81,11 @@ function ruleOf(source: SarifRuleSource, trusted: boolean): Sarif.ReportingDescr
   const text =
     `${source.rule}\n\nContract: Voice-Agent Platform API, ${section} ${source.contractRef}. ` +
     `Each result names the request that broke the rule and a curl line that reproduces it; ` +
-    `rerun the check alone with \`vapc run --suite ${source.suite} --seed <the run's seed>\`.`;
+    `rerun the check alone with \`npx --no-install vapc run --suite ${source.suite} --seed <the run's seed>\`.`;
   const markdown =
     `${source.rule}\n\n**Contract:** Voice-Agent Platform API, ${section} ${source.contractRef}.\n\n` +
     `Each result names the request that broke the rule and a \`curl\` line that reproduces it; ` +
-    `rerun the check alone with \`vapc run --suite ${source.suite} --seed <the run's seed>\`.`;
+    `rerun the check alone with \`npx --no-install vapc run --suite ${source.suite} --seed <the run's seed>\`.`;
   return {
     id: source.id,
     name: source.id,

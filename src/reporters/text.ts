@@ -135,7 +135,10 @@ const CREDENTIAL_FLAGS: Array<[source: string, flag: string, env: string]> = [
  */
 export function replayCommand(report: RunReport): string {
   const c = report.config ?? {};
-  const parts = ['npx vapc run', c.embedded === true ? '--embedded' : `--base-url ${shellQuote(report.target)}`];
+  const parts = [
+    'npx --no-install vapc run',
+    c.embedded === true ? '--embedded' : `--base-url ${shellQuote(report.target)}`,
+  ];
   if (typeof c.config_file === 'string' && c.config_file) parts.push(`--config ${shellQuote(c.config_file)}`);
   parts.push(`--seed ${report.seed}`);
   if (typeof c.runs === 'number') parts.push(`--runs ${c.runs}`);

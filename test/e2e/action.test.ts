@@ -37,20 +37,34 @@ interface ActionYml {
 const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as ActionYml;
 
 describe('action.yml', () => {
-  it('is a composite action that installs in its own checkout and runs scripts/action.mjs', () => {
+  it('is a composite action that installs the packed tool into a cached folder and runs scripts/action.mjs with it', () => {
     expect(action.runs.using).toBe('composite');
-    const install = action.runs.steps.find((s) => s.run?.includes('npm ci'));
-    expect(install?.['working-directory']).toBe('${{ github.action_path }}');
-    const run = action.runs.steps.find((s) => s.id === 'vapc')!;
+    const steps = action.runs.steps;
+    const key = steps.find((s) => s.id === 'vapc-install')!;
+    expect(key.run).toBe('node "${{ github.action_path }}/scripts/action-install.mjs" key >> "$GITHUB_OUTPUT"');
+    const cache = steps.find((s) => s.id === 'vapc-cache') as Step & { with: Record<string, string> };
+    expect(cache.uses).toMatch(/^actions\/cache@v\d+$/);
+    expect(cache.with).toEqual({
+      path: '${{ steps.vapc-install.outputs.dir }}',
+      key: '${{ steps.vapc-install.outputs.key }}',
+    });
+    const install = steps.find((s) => s.run?.includes('action-install.mjs" install'))! as Step & { if: string };
+    expect(install.if).toBe("steps.vapc-cache.outputs.cache-hit != 'true'");
+    expect(install.env?.['VAPC_TOOL_DIR']).toBe('${{ steps.vapc-install.outputs.dir }}');
+    // No step installs the action's own dependencies in its checkout (devDependencies included).
+    expect(steps.filter((s) => /\bnpm (ci|install)\b/.test(s.run ?? ''))).toEqual([]);
+    const run = steps.find((s) => s.id === 'vapc')!;
     expect(run.run).toContain('${{ github.action_path }}/scripts/action.mjs');
+    expect(run.env?.['VAPC_TOOL_DIR']).toBe('${{ steps.vapc-install.outputs.dir }}');
     expect(run.shell).toBe('bash');
+    expect(steps.indexOf(key) < steps.indexOf(cache) && steps.indexOf(install) < steps.indexOf(run)).toBe(true);
   });
   it('passes every input to the script under the name the script reads, and nothing else', () => {
     const run = action.runs.steps.find((s) => s.id === 'vapc')!;
     const expected = Object.fromEntries(
       Object.entries(INPUTS as Record<string, string>).map(([input, env]) => [env, `\${{ inputs.${input} }}`]),
     );
-    expect(run.env).toEqual(expected);
+    expect(run.env).toEqual({ ...expected, VAPC_TOOL_DIR: '${{ steps.vapc-install.outputs.dir }}' });
     expect(
       Object.keys(action.inputs)
         .filter((k) => k !== 'node-version')

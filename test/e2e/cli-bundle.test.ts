@@ -118,10 +118,12 @@ describe('the CLI bundle', () => {
     }
   });
 
-  it('says to build first, exit 2, when there is no bundle', () => {
+  it('says to build first, exit 2, when a checkout (it has scripts/build.mjs) has no bundle', () => {
     const lone = mkdtempSync(join(tmpdir(), 'vapc-nobundle-'));
     try {
       mkdirSync(join(lone, 'bin'));
+      mkdirSync(join(lone, 'scripts'));
+      writeFileSync(join(lone, 'scripts', 'build.mjs'), '');
       copyFileSync(bin, join(lone, 'bin', 'vapc.js'));
       copyFileSync(join(packageRoot, 'bin', 'load-cli.js'), join(lone, 'bin', 'load-cli.js'));
       writeFileSync(join(lone, 'package.json'), '{"type":"module"}');

@@ -43,9 +43,14 @@ afterAll(async () => {
   await server.close();
 });
 
+/** `vapc run` in-process, writing into a report dir of its own unless the case names one: a run that
+ * cannot start marks its report dir aborted, and the default is the person's reports/latest. */
 async function run(argv: string[], env: Record<string, string> = {}) {
   const io = capture(env);
-  const code = await main(['run', ...argv], io);
+  const own = argv.includes('--report-dir')
+    ? []
+    : ['--report-dir', join(mkdtempSync(join(tmpdir(), 'vapc-cli-run-')), 'r')];
+  const code = await main(['run', ...argv, ...own], io);
   return { code, out: io.out(), err: io.err() };
 }
 
@@ -549,8 +554,10 @@ describe('vapc run: a config file serves the run it was written for', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'vapc-noconfig-'));
     writeFileSync(join(cwd, 'vapc.yaml'), 'dry_run: true\n');
     const io = capture();
-    await expect(runCommand({ config: false }, io, { cwd })).rejects.toThrow(/no target/);
-    await expect(runCommand({}, io, { cwd })).rejects.toThrow(/no target: .*base_url in vapc\.yaml/);
+    // The report dir named: a run that cannot start marks its report dir, by default reports/latest here.
+    const reportDir = join(cwd, 'reports');
+    await expect(runCommand({ config: false, reportDir }, io, { cwd })).rejects.toThrow(/no target/);
+    await expect(runCommand({ reportDir }, io, { cwd })).rejects.toThrow(/no target: .*base_url in vapc\.yaml/);
   });
 
   it('a wrong type in a config file names the file and the line', async () => {

@@ -113,7 +113,11 @@ describe('vapc with a reader that closed its pipe', () => {
   });
 
   it('a usage error with stderr closed still exits 2, the one word left to say it', async () => {
-    const usage = await vapc(['run', '--embedded', '--suite', 'nope'], { stdout: 'open', stderr: 'at-once' });
+    // Its own report dir: a run that cannot start marks its report dir aborted (by default the checkout's reports/latest).
+    const usage = await vapc(['run', '--embedded', '--suite', 'nope', '--report-dir', join(dir, 'usage')], {
+      stdout: 'open',
+      stderr: 'at-once',
+    });
     expect(usage.signal).toBeNull();
     expect(usage.status).toBe(2);
     expect(usage.out).toBe('');

@@ -63,7 +63,7 @@ describe('vapc run coverage flags', () => {
   }, 60_000);
 
   it('refuses a bad --min-coverage before any request', async () => {
-    const bad = await vapc([...SMALL, '--min-coverage', 'most']);
+    const bad = await vapc([...SMALL, '--report-dir', dir(), '--min-coverage', 'most']);
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('--min-coverage takes a percentage from 0 to 100');
   }, 60_000);

@@ -3,7 +3,7 @@
  * table agree with report.json, every operation has its table with one row per cell coloured by
  * state, every cell not judged shows its spec line and reason, text from the report stays text,
  * and the page asks for nothing outside the file (opened offline). A screenshot goes to
- * reports/screenshots/ as the test's artefact.
+ * the temporary folder vapc-test-screenshots/ as the test's artefact (never into the checkout's reports/).
  */
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,10 +21,9 @@ import {
   coverageByDimension,
 } from '../../src/coverage/index.js';
 import type { RunReport } from '../../src/results/model.js';
-import { launchChromium } from '../helpers/chromium.js';
+import { CHROMIUM_SETUP_MS, launchChromium, SCREENSHOTS } from '../helpers/chromium.js';
 import { fixture } from '../helpers/reports.js';
 
-const SHOTS = join(process.cwd(), 'reports', 'screenshots');
 const HOSTILE = '<img src=x onerror="window.__pwned=1">';
 let browser: Browser;
 
@@ -66,9 +65,9 @@ async function reportWithCoverage(): Promise<RunReport> {
 }
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
+  mkdirSync(SCREENSHOTS, { recursive: true });
   browser = await launchChromium();
-});
+}, CHROMIUM_SETUP_MS);
 afterAll(async () => {
   await browser?.close();
 });
@@ -124,7 +123,7 @@ describe('report.html coverage section in headless Chromium', () => {
       expect(await section.locator('#coverage-undocumented').textContent()).toContain('GET /calls 418');
       expect(await section.locator('#coverage-map tbody tr').count()).toBe(operations.length);
       await section.locator('h2').evaluate((el) => el.scrollIntoView());
-      await page.screenshot({ path: join(SHOTS, 'report-coverage.png') });
+      await page.screenshot({ path: join(SCREENSHOTS, 'report-coverage.png') });
       // Cells are inside closed <details> per operation: opening one shows its rows.
       const first = section.locator('details.cov-op').first();
       await first.locator('summary').click();

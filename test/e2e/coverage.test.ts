@@ -29,6 +29,10 @@ let planted: RunReport;
 let burst: RunReport;
 let destructive: RunReport;
 
+/** The reference server on a free port (its own default is 4010, vapc serve's). */
+const startReference = (options: { rateLimit?: number; rateWindowMs?: number }) =>
+  startReferenceServer({ host: '127.0.0.1', port: 0, ...options });
+
 /** The reference server with invites answering 500: a fault in a cell the default plan does not judge. */
 const startPlanted = (options: { rateLimit?: number; rateWindowMs?: number }) =>
   startReferenceServer({
@@ -48,12 +52,12 @@ beforeAll(async () => {
     .report;
   // The faults only destructive checks catch (key regeneration, invites) are judged when they are enabled.
   destructive = (
-    await withLoopbackServer(startReferenceServer, {}, (server) =>
+    await withLoopbackServer(startReference, {}, (server) =>
       runConformance(runnerOptions(server, spec, { suites: ['stateful'], includeDestructive: true })),
     )
   ).report;
   burst = (
-    await withLoopbackServer(startReferenceServer, SMALL_LIMIT, (server) =>
+    await withLoopbackServer(startReference, SMALL_LIMIT, (server) =>
       runConformance(runnerOptions(server, spec, { suites: ['ratelimit'] })),
     )
   ).report;
@@ -173,7 +177,7 @@ describe('coverage across shards', () => {
   it('merges three shards into the coverage block of one unsharded run', async () => {
     const run = (shard?: { index: number; count: number }) =>
       withLoopbackServer(
-        startReferenceServer,
+        startReference,
         {},
         async (server) =>
           (

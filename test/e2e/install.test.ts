@@ -1,10 +1,13 @@
-// Installing as a team would, in a fresh project outside the checkout: the toolkit's packed tarball
-// with `npm ci --offline` (a lockfile made from this repository's, so every dependency comes from
-// the npm cache `npm ci` filled: test/helpers/packed.ts), then `npx --no-install vapc`; the
-// validators package's tarball alone (no dependencies), and the example of docs/validators.md
-// compiled with the tsconfig the page gives, as ESM and as CommonJS, and run against the reference
-// server. The install from a git URL at a tag (clone, devDependencies, `prepare`: about a minute)
-// is `npm run check:git-install`, a release step (docs/releasing.md). Needs `npm run build` first.
+// Installing as a team would, in a fresh project outside the checkout, with install scripts off
+// (`ignore-scripts`, a common policy: a release tarball carries dist/ and needs none): the toolkit's
+// packed tarball with `npm ci --offline` (a lockfile made from this repository's, so every
+// dependency comes from the npm cache `npm ci` filled: test/helpers/packed.ts), then
+// `npx --no-install vapc` and its validators; the validators package's tarball alone (no
+// dependencies), and the example of docs/validators.md compiled with the tsconfig the page gives,
+// as ESM and as CommonJS, and run against the reference server; and `npm publish --dry-run` of both
+// tarballs, as the release workflow publishes them. The install from a git URL (clone,
+// devDependencies, `prepare`: about a minute) is `npm run check:git-install`, which .ci/run runs.
+// Needs `npm run build` first.
 import { execFile } from 'node:child_process';
 import {
   copyFileSync,
@@ -34,6 +37,7 @@ const validatorsDir = join(packageRoot, 'packages', 'validators');
 const env = {
   ...process.env,
   npm_config_offline: 'true',
+  npm_config_ignore_scripts: 'true',
   npm_config_audit: 'false',
   npm_config_fund: 'false',
   npm_config_update_notifier: 'false',
@@ -119,6 +123,7 @@ let server: ReferenceServer;
 let app: string;
 let lib: string;
 let installs: { app: Ran; lib: Ran };
+let tarballs: { toolkit: string; validators: string };
 let compiled: { esm: Ran; cjs: Ran };
 
 beforeAll(async () => {
@@ -127,13 +132,17 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'vapc-install-'));
   server = await startReferenceServer({ port: 0 });
   const [toolkit, validators] = [pack(work), pack(work, validatorsDir)];
+  tarballs = { toolkit, validators };
   app = join(work, 'app');
   writeConsumerProject(app, `file:${toolkit}`);
   lib = join(work, 'validators');
   writeFlavour(lib, 'module');
   writeFlavour(join(lib, 'cjs'), 'commonjs');
   copyFileSync(validators, join(lib, 'validators.tgz'));
-  const [a, l] = await Promise.all([run(npm, ['ci'], app), run(npm, ['install', './validators.tgz'], lib)]);
+  const [a, l] = await Promise.all([
+    run(npm, ['ci', '--ignore-scripts'], app),
+    run(npm, ['install', '--ignore-scripts', './validators.tgz'], lib),
+  ]);
   installs = { app: a, lib: l };
   const [esm, cjs] = await Promise.all([
     run(process.execPath, [tsc, '-p', '.'], lib),
@@ -147,8 +156,43 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-describe('the toolkit, installed from its packed tarball into a fresh project', () => {
-  it('installs offline, and npx --no-install vapc runs the local binary', async () => {
+/** The paths a tarball holds (`package/...` stripped). */
+async function tarballFiles(tgz: string): Promise<string[]> {
+  const r = await run('tar', ['-tzf', tgz], work);
+  return r.stdout.split('\n').map((f) => f.replace(/^package\//, ''));
+}
+
+describe('the release tarballs', () => {
+  it('carry dist/: the built CLI, library and spec; the validators as ESM and CommonJS', async () => {
+    expect(await tarballFiles(tarballs.toolkit)).toEqual(
+      expect.arrayContaining([
+        'bin/vapc.js',
+        'dist/cli/vapc.cjs',
+        'dist/src/index.js',
+        'dist/src/entries/runner.js',
+        'dist/openapi.json',
+        'dist/docs/index.html',
+      ]),
+    );
+    expect(await tarballFiles(tarballs.validators)).toEqual(
+      expect.arrayContaining(['dist/esm/index.js', 'dist/cjs/index.js', 'dist/openapi.json']),
+    );
+  });
+
+  it.each([
+    ['voice-agent-contract', () => tarballs.toolkit],
+    ['voice-agent-contract-validators', () => tarballs.validators],
+  ])('%s passes npm publish --dry-run', async (name, tgz) => {
+    const r = await run(npm, ['publish', '--dry-run', tgz()], work);
+    expect(r.status, r.out).toBe(0);
+    expect(r.out).toContain(`+ ${name}@${packageVersion()}`);
+    // Only the login notice of a dry run: nothing npm had to correct in the manifest.
+    expect(r.out.split('\n').filter((l) => /npm (warn|error)/i.test(l) && !/logged in/.test(l))).toEqual([]);
+  });
+});
+
+describe('the toolkit, installed from its packed tarball into a fresh project, scripts off', () => {
+  it('installs offline with --ignore-scripts, and npx --no-install vapc runs the local binary', async () => {
     expect(installs.app.status, installs.app.out).toBe(0);
     const r = await run(npx, ['--no-install', 'vapc', '--version'], app);
     expect(r.status, r.out).toBe(0);
@@ -177,9 +221,21 @@ describe('the toolkit, installed from its packed tarball into a fresh project', 
     expect(r.out).toMatch(/PASSED: \d+ passed/);
     expect(existsSync(join(app, 'reports', 'report.json'))).toBe(true);
   }, 60_000);
+  it("imports the toolkit's validators and bundled spec", async () => {
+    const script = [
+      "import { validate, validateRequest } from 'voice-agent-contract';",
+      "import spec from 'voice-agent-contract/spec' with { type: 'json' };",
+      "const bad = validate('CampaignCreate', { max_concurrency: 201 });",
+      "const ok = validateRequest('listCalls', { query: { limit: '5' } });",
+      'console.log(JSON.stringify({ bad: bad.ok, rule: bad.ok ? null : bad.issues[0].rule, ok: ok.ok, spec: spec.info.version }));',
+    ].join('\n');
+    const r = await run(process.execPath, ['--input-type=module', '-e', script], app);
+    expect(r.status, r.out).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ bad: false, rule: 'maximum', ok: true, spec: '2.0.1' });
+  });
 });
 
-describe('voice-agent-contract-validators, installed alone from its tarball', () => {
+describe('voice-agent-contract-validators, installed alone from its tarball, scripts off', () => {
   it('is one package of at most 3 MB, with the version of the toolkit', () => {
     expect(installs.lib.status, installs.lib.out).toBe(0);
     const modules = join(lib, 'node_modules');

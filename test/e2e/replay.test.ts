@@ -95,13 +95,13 @@ describe('the replay line', () => {
     expect(replay).toBeDefined();
     expect(replay).toMatch(
       new RegExp(
-        `^npx vapc run --base-url ${server.url} --config ${config.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} --seed 9 --runs \\d+ --suite ranges,auth --rpm 6000 --api-key "\\$VAPC_API_KEY" --user-id "\\$VAPC_USER_ID"$`,
+        `^npx --no-install vapc run --base-url ${server.url} --config ${config.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} --seed 9 --runs \\d+ --suite ranges,auth --rpm 6000 --api-key "\\$VAPC_API_KEY" --user-id "\\$VAPC_USER_ID"$`,
       ),
     );
     expect(replay).not.toContain(secrets.VAPC_API_KEY);
     expect(replay).not.toContain(secrets.VAPC_USER_ID);
 
-    const argv = shellWords(replay!, secrets).slice(3);
+    const argv = shellWords(replay!, secrets).slice(4); // after `npx --no-install vapc run`
     const second = capture(secrets);
     expect(await runCommand({ ...flagsOf(argv), reportDir: join(dir, 'second'), quiet: true }, second)).toBe(1);
     const a = JSON.parse(readFileSync(join(dir, 'first', 'report.json'), 'utf8')) as RunReport;
@@ -125,7 +125,9 @@ describe('the replay line', () => {
     const io = capture();
     expect(await runCommand({ seed: '3', reportDir: join(dir, 'r'), quiet: true }, io, { cwd: dir })).toBe(1);
     const replay = /^replay: (.+)$/m.exec(io.out())?.[1];
-    expect(replay).toMatch(/^npx vapc run --base-url \S+ --config vapc.yaml --seed 3 --runs \d+ --suite ranges$/);
+    expect(replay).toMatch(
+      /^npx --no-install vapc run --base-url \S+ --config vapc.yaml --seed 3 --runs \d+ --suite ranges$/,
+    );
     expect(io.out()).not.toContain(server.fixtures.api_key);
   });
 });

@@ -221,17 +221,20 @@ describe('vapc run --shard I/N and vapc report merge', () => {
     ).toBe(1);
   });
 
+  /** A report dir of the test's own: a run that cannot start marks its report dir aborted (by default the user's reports/latest). */
+  const ownReportDir = () => ['--report-dir', join(mkdtempSync(join(tmpdir(), 'vapc-shard-refused-')), 'reports')];
+
   it('rejects a malformed --shard before it starts anything (exit 2)', async () => {
     for (const bad of ['0/3', '4/3', '3', 'a/b', '1/0']) {
       const out = capture();
-      expect(await main(['run', '--embedded', '--seed', '1', '--shard', bad], out.io)).toBe(2);
+      expect(await main(['run', '--embedded', '--seed', '1', '--shard', bad, ...ownReportDir()], out.io)).toBe(2);
       expect(out.text()).toContain('--shard takes I/N');
     }
   });
 
   it('refuses --shard without a fixed seed (exit 2): random seeds per shard would not merge', async () => {
     const out = capture();
-    expect(await main(['run', '--embedded', '--shard', '1/2'], out.io)).toBe(2);
+    expect(await main(['run', '--embedded', '--shard', '1/2', ...ownReportDir()], out.io)).toBe(2);
     expect(out.text()).toContain('--shard needs a fixed --seed');
   });
 });

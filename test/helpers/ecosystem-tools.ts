@@ -2,7 +2,7 @@
 // ruleset, the official OpenAPI 3.1 JSON Schema, openapi-typescript and tsc. Shared by
 // test/e2e/ecosystem/*.test.ts; each function runs one tool once and returns plain data.
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -117,6 +117,31 @@ export async function oas31SchemaProblems(
 export async function generateTypes(document: string | object): Promise<string> {
   const input = typeof document === 'string' ? pathToFileURL(document) : (document as never);
   return astToString(await openapiTS(input, { silent: true }));
+}
+
+/**
+ * A strict TypeScript project in `dir`, as a client author sets one up: the given sources, the
+ * generated types as api.d.ts, this repository's node_modules (openapi-fetch), ES modules.
+ */
+export function strictClientProject(dir: string, types: string, sources: Record<string, string>): void {
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(sources)) writeFileSync(join(dir, name), text);
+  writeFileSync(join(dir, 'api.d.ts'), types);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'generated-client', private: true, type: 'module' }));
+  symlinkSync(join(packageRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  const compilerOptions = {
+    strict: true,
+    noUnusedLocals: true,
+    noImplicitReturns: true,
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    target: 'ES2022',
+    lib: ['ES2022', 'DOM'],
+    types: [],
+    skipLibCheck: true,
+    outDir: 'out',
+  };
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: Object.keys(sources) }));
 }
 
 /** `tsc -p` in a directory; resolves with its exit status and output (never rejects on type errors). */

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, readdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { packageRoot } from '../../src/paths.js';
+import { writeConsumerProject as writeProject } from '../../scripts/consumer-project.mjs';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 export const PACKAGE = 'voice-agent-contract';
@@ -70,48 +71,11 @@ export function pack(work: string, folder: string = packageRoot): string {
   return join(work, info.filename);
 }
 
-interface LockEntry {
-  version?: string;
-  dev?: boolean;
-  dependencies?: Record<string, string>;
-  [key: string]: unknown;
-}
-
 /**
- * A consumer project at `dir` whose package.json depends on this package as `spec` (a tarball path
- * or a git URL), with a package-lock.json made of this repository's lockfile entries for its runtime
- * dependencies and `resolved` (the same as `spec`, or a git URL at the commit a tag names). Then
- * `npm ci --offline` installs it with every dependency's tarball taken from the npm cache `npm ci`
- * filled here: a lockfile needs no registry metadata, a bare `npm install --offline <spec>` does.
+ * A consumer project at `dir` depending on this package as `spec` (a tarball path or a git URL),
+ * its lockfile made from this repository's (scripts/consumer-project.mjs): `npm ci --offline` there
+ * installs every dependency from the npm cache.
  */
 export function writeConsumerProject(dir: string, spec: string, resolved: string = spec): void {
-  const lock = JSON.parse(readFileSync(join(packageRoot, 'package-lock.json'), 'utf8')) as {
-    packages: Record<string, LockEntry>;
-  };
-  const self = lock.packages[''] as LockEntry;
-  const packages: Record<string, LockEntry> = {
-    '': { name: 'consumer', version: '1.0.0', dependencies: { [PACKAGE]: spec } },
-    [`node_modules/${PACKAGE}`]: {
-      version: self.version,
-      resolved,
-      license: self['license'],
-      dependencies: self.dependencies,
-      bin: self['bin'],
-      engines: self['engines'],
-    },
-  };
-  for (const [path, entry] of Object.entries(lock.packages)) if (path && !entry.dev) packages[path] = entry;
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, 'package.json'),
-    JSON.stringify(
-      { name: 'consumer', version: '1.0.0', private: true, type: 'module', dependencies: { [PACKAGE]: spec } },
-      null,
-      2,
-    ),
-  );
-  writeFileSync(
-    join(dir, 'package-lock.json'),
-    JSON.stringify({ name: 'consumer', version: '1.0.0', lockfileVersion: 3, requires: true, packages }, null, 2),
-  );
+  writeProject(dir, spec, { lockfile: join(packageRoot, 'package-lock.json'), resolved });
 }

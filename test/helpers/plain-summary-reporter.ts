@@ -14,8 +14,10 @@ export default class PlainSummaryReporter implements Reporter {
         else if (state === 'failed') counts.failed++;
         else counts.skipped++;
       }
-      // A file that failed to load has no tests but is a failure all the same.
-      if (module.state() === 'failed' && [...module.children.allTests()].length === 0) counts.failed++;
+      // A file that failed to load, or whose beforeAll failed (its tests then count as skipped), is
+      // a failure all the same.
+      const tests = [...module.children.allTests()];
+      if (module.state() === 'failed' && !tests.some((t) => t.result().state === 'failed')) counts.failed++;
     }
     process.stdout.write(`\nTests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
   }

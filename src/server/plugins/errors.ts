@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { RATE_LIMITED_DETAIL } from '../errors.js';
 import { clientErrorHandler, clip, frameworkErrorDetail, refuseConnect } from '../http-errors.js';
+import { LINGER_LIMITS_PER_BODY_LIMIT, LINGER_MS, lingerBeforeClose } from '../linger.js';
 
 export interface ErrorsOptions {
   bodyLimit: number;
@@ -27,12 +28,15 @@ export function errorOptions(
 
 export const errorsPlugin = fp<ErrorsOptions>(
   async (app, { bodyLimit }) => {
-    app.setErrorHandler((error: { statusCode?: number; code?: string; message?: string }, _request, reply) => {
+    app.setErrorHandler((error: { statusCode?: number; code?: string; message?: string }, request, reply) => {
       const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
       if (status === 429)
         return reply.code(429).send({ detail: `${RATE_LIMITED_DETAIL}; retry after the window resets` });
-      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+        // Let the client finish sending (within bounds) so it can read this answer.
+        lingerBeforeClose(request.raw, { maxBytes: bodyLimit * LINGER_LIMITS_PER_BODY_LIMIT, maxMs: LINGER_MS });
         return reply.code(413).send({ detail: `Request body larger than ${bodyLimit} bytes` });
+      }
       if (status >= 400 && status < 500)
         return reply.code(status).send({ detail: clip(error.message ?? 'Bad request') });
       return reply.code(500).send({ detail: 'Internal Server Error' });

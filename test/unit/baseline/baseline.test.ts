@@ -450,6 +450,9 @@ describe('vapc run --write-baseline / --baseline against servers with known devi
 });
 
 describe('vapc run --baseline: bad input exits 2 before any request', () => {
+  // A report dir of the test's own: a run that cannot start marks its report dir aborted (by default the person's reports/latest).
+  const ownReportDir = () => ['--report-dir', join(dir, `reports-${Math.random().toString(36).slice(2)}`)];
+
   it('names the file and line of a bad baseline', async () => {
     const bad = join(dir, 'bad.yaml');
     writeFileSync(
@@ -457,7 +460,7 @@ describe('vapc run --baseline: bad input exits 2 before any request', () => {
       'version: 1\nfindings:\n  - check: a\n    operation: GET /x\n    kind: k\n    reason: r\n    expires: soon\n',
     );
     const io = capture();
-    const code = await main(['run', '--base-url', 'http://127.0.0.1:1', '--baseline', bad], io);
+    const code = await main(['run', '--base-url', 'http://127.0.0.1:1', ...ownReportDir(), '--baseline', bad], io);
     expect(code).toBe(2);
     expect(io.err()).toMatch(
       /baseline .*bad\.yaml:7: finding 1: expires must be a date YYYY-MM-DD, got "soon" \[E_BASELINE\]/,
@@ -465,13 +468,16 @@ describe('vapc run --baseline: bad input exits 2 before any request', () => {
   });
   it('refuses a missing baseline file', async () => {
     const io = capture();
-    const code = await main(['run', '--base-url', 'http://127.0.0.1:1', '--baseline', join(dir, 'nope.yaml')], io);
+    const code = await main(
+      ['run', '--base-url', 'http://127.0.0.1:1', ...ownReportDir(), '--baseline', join(dir, 'nope.yaml')],
+      io,
+    );
     expect(code).toBe(2);
     expect(io.err()).toMatch(/baseline file .*nope\.yaml: no such file/);
   });
   it('refuses --prune-baseline without --baseline', async () => {
     const io = capture();
-    const code = await main(['run', '--base-url', 'http://127.0.0.1:1', '--prune-baseline'], io);
+    const code = await main(['run', '--base-url', 'http://127.0.0.1:1', ...ownReportDir(), '--prune-baseline'], io);
     expect(code).toBe(2);
     expect(io.err()).toMatch(/--prune-baseline needs --baseline FILE/);
   });

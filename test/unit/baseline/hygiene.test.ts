@@ -140,15 +140,17 @@ describe('baseline hygiene: a real reason and an expiry within the maximum', () 
     let err = '';
     const io: CliIo = { stdout: () => {}, stderr: (t) => void (err += t), env: {}, isTTY: false };
     const path = file([entry({ reason: 'tbd' })]);
-    // Port 9 (discard) on loopback: nothing is sent, the baseline is refused first.
-    expect(await main(['run', '--base-url', 'http://127.0.0.1:9', '--baseline', path, '--strict-baseline'], io)).toBe(
-      2,
-    );
+    // Port 9 (discard) on loopback: nothing is sent, the baseline is refused first. A report dir of
+    // the test's own: a run that cannot start marks its report dir aborted (the default is the user's).
+    const reports = ['--report-dir', join(mkdtempSync(join(root, 'r-')), 'reports')];
+    expect(
+      await main(['run', '--base-url', 'http://127.0.0.1:9', ...reports, '--baseline', path, '--strict-baseline'], io),
+    ).toBe(2);
     expect(err).toMatch(
       /^vapc: baseline .*: 1 entry breaks the rules \(--strict-baseline: .*\): .*the reason "tbd" is a placeholder.* \[E_BASELINE\]\n$/,
     );
     err = '';
-    expect(await main(['run', '--base-url', 'http://127.0.0.1:9', '--strict-baseline'], io)).toBe(2);
+    expect(await main(['run', '--base-url', 'http://127.0.0.1:9', ...reports, '--strict-baseline'], io)).toBe(2);
     expect(err).toMatch(/--strict-baseline needs --baseline FILE/);
   });
 });

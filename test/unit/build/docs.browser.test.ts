@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocs } from '../../../src/build/redocly.js';
 import { paths } from '../../../src/paths.js';
-import { launchChromium } from '../../helpers/chromium.js';
+import { CHROMIUM_SETUP_MS, launchChromium } from '../../helpers/chromium.js';
 
 interface BundledOperation {
   operationId: string;
@@ -64,7 +64,7 @@ beforeAll(async () => {
   docsUrl = pathToFileURL(paths.docsHtml).href;
   await page.goto(docsUrl, { waitUntil: 'load' });
   await page.waitForSelector('#redoc [id^="section/"]');
-});
+}, CHROMIUM_SETUP_MS);
 
 afterAll(async () => {
   await browser?.close();

@@ -3,12 +3,17 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync } from 'node:fs';
 import {
   changelogHtml,
   changelogSections,
   readChangelogEntries,
   renderChangelogHtml,
+  taggedVersions,
 } from '../../../src/build/changelog.js';
+import type { JsonObject } from '../../../src/diff/types.js';
+import { packageRoot } from '../../../src/paths.js';
 import { DOCS_CSP, externalResources } from '../../../src/build/redocly.js';
 import { paths } from '../../../src/paths.js';
 import { base, dereference, variant } from '../../helpers/diff.js';
@@ -58,4 +63,20 @@ describe('changelog page (npm run build)', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it("reads a tag as a spec version only when the spec it holds has that version, not the toolkit's release tags", async () => {
+    const repo = mkdtempSync(join(tmpdir(), 'vapc-changelog-tags-'));
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo, stdio: 'ignore' });
+    git('init', '-q');
+    cpSync(join(packageRoot, 'spec'), join(repo, 'spec'), { recursive: true });
+    git('add', '.');
+    git('commit', '-qm', 'spec 2.0.1');
+    git('tag', 'v2.0.1'); // the spec's version tag
+    git('tag', 'v0.1.0'); // a toolkit release at the same commit: the spec in it is 2.0.1
+    const current = { info: { version: '2.0.1' } } as unknown as JsonObject;
+    const versions = await taggedVersions(current, repo);
+    expect(versions.map((v) => v.version)).toEqual(['2.0.1']);
+    await rm(repo, { recursive: true, force: true });
+  }, 60_000);
 });

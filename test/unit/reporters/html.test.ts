@@ -6,16 +6,15 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeReports } from '../../../src/reporters/index.js';
 import type { RunReport } from '../../../src/results/model.js';
-import { launchChromium } from '../../helpers/chromium.js';
+import { CHROMIUM_SETUP_MS, launchChromium, SCREENSHOTS } from '../../helpers/chromium.js';
 import { fixture } from '../../helpers/reports.js';
 
-const SHOTS = join(process.cwd(), 'reports', 'screenshots');
 let browser: Browser;
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
+  mkdirSync(SCREENSHOTS, { recursive: true });
   browser = await launchChromium();
-});
+}, CHROMIUM_SETUP_MS);
 afterAll(async () => {
   await browser?.close();
 });
@@ -76,7 +75,7 @@ describe('report.html in headless Chromium', () => {
       );
       expect(await page.locator('script').count()).toBe(1);
       expect(await page.locator('img').count()).toBe(0);
-      await page.screenshot({ path: join(SHOTS, 'report-failing-top.png') });
+      await page.screenshot({ path: join(SCREENSHOTS, 'report-failing-top.png') });
 
       // Expand the failure whose response body is hostile HTML: it shows as text.
       const shape = page.locator('details.result[data-id="validation.error-body-shape"]');
@@ -94,8 +93,8 @@ describe('report.html in headless Chromium', () => {
       await shape.locator('button.copy').first().click();
       await expect.poll(() => shape.locator('button.copy').first().textContent()).toBe('Copied');
       await shape.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: join(SHOTS, 'report-failing-expanded.png') });
-      await page.screenshot({ path: join(SHOTS, 'report-failing-full.png'), fullPage: true });
+      await page.screenshot({ path: join(SCREENSHOTS, 'report-failing-expanded.png') });
+      await page.screenshot({ path: join(SCREENSHOTS, 'report-failing-full.png'), fullPage: true });
 
       expect(outside).toEqual([]);
       expect(problems).toEqual([]);
@@ -142,7 +141,7 @@ describe('report.html in headless Chromium', () => {
       expect(await page.locator('#verdict').textContent()).toBe('passed');
       expect(Number(await page.locator('#count-passed').textContent())).toBe(report.summary.passed);
       expect(await page.locator('#observations li').count()).toBe(report.observations.length);
-      await page.screenshot({ path: join(SHOTS, 'report-passing.png'), fullPage: true });
+      await page.screenshot({ path: join(SCREENSHOTS, 'report-passing.png'), fullPage: true });
       expect(outside).toEqual([]);
       expect(problems).toEqual([]);
     } finally {

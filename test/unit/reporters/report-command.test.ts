@@ -73,7 +73,9 @@ describe('vapc report DIR', () => {
     const dir = mkdtempSync(join(tmpdir(), 'vapc-report-empty-'));
     const { cli, out } = io();
     expect(await main(['report', dir], cli)).toBe(2);
-    expect(out.stderr).toMatch(/report\.json: does not exist; run `vapc run --report-dir .*` first \[E_CONFIG\]/);
+    expect(out.stderr).toMatch(
+      /report\.json: does not exist; run `npx --no-install vapc run --report-dir .*` first \[E_CONFIG\]/,
+    );
     expect(out.stderr).not.toMatch(/\n\s+at /);
   });
 

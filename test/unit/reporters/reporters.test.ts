@@ -297,10 +297,16 @@ describe('console reporter', () => {
 describe('replay command', () => {
   it('replays the same target, seed and runs; --embedded for the embedded server; --suite only for a subset', () => {
     const report = fixture('failing-run');
-    expect(replayCommand(report)).toBe('npx vapc run --base-url http://127.0.0.1:43117 --seed 42 --runs 40');
+    expect(replayCommand(report)).toBe(
+      'npx --no-install vapc run --base-url http://127.0.0.1:43117 --seed 42 --runs 40',
+    );
     report.config = { embedded: true, suites: ['ranges', 'auth'], include_destructive: true };
-    expect(replayCommand(report)).toBe('npx vapc run --embedded --seed 42 --suite ranges,auth --include-destructive');
-    expect(renderHtml(report)).toContain('npx vapc run --embedded --seed 42 --suite ranges,auth --include-destructive');
+    expect(replayCommand(report)).toBe(
+      'npx --no-install vapc run --embedded --seed 42 --suite ranges,auth --include-destructive',
+    );
+    expect(renderHtml(report)).toContain(
+      'npx --no-install vapc run --embedded --seed 42 --suite ranges,auth --include-destructive',
+    );
   });
 });
 

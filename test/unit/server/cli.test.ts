@@ -156,3 +156,40 @@ describe('vapc serve', () => {
     }
   });
 });
+
+describe('vapc serve: an oversized body', () => {
+  /** POSTs `mib` MiB of JSON with Node's fetch (undici): the status it read, or the error it met. */
+  const post = async (url: string, path: string, fixtures: { api_key: string; user_id: string }, mib: number) => {
+    try {
+      const r = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${fixtures.api_key}`,
+          'x-user-id': fixtures.user_id,
+        },
+        body: JSON.stringify({ name: 'x'.repeat(mib * 1024 * 1024) }),
+      });
+      return `${r.status} ${((await r.json()) as { detail: string }).detail}`;
+    } catch (e) {
+      const cause = (e as { cause?: { code?: string } }).cause;
+      return `error ${cause?.code ?? (e as Error).message}`;
+    }
+  };
+
+  it("is answered 413, and Node's fetch reads that answer (not EPIPE): the server drains the body before closing", async () => {
+    const s = await serve(['--port', '0']);
+    const url = s.lines[0]!.slice('listening '.length);
+    const fixtures = JSON.parse(s.lines[1]!.slice('fixtures '.length)) as {
+      api_key: string;
+      user_id: string;
+      recipient_list_id: string;
+    };
+    const answers: string[] = [];
+    for (const path of ['/campaign', `/recipient-lists/${fixtures.recipient_list_id}/recipients`])
+      for (const mib of [4, 16, 48]) answers.push(`${path} ${mib} MiB: ${await post(url, path, fixtures, mib)}`);
+    expect(answers.filter((a) => !a.endsWith(': 413 Request body larger than 1048576 bytes'))).toEqual([]);
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+  }, 120_000);
+});

@@ -243,3 +243,37 @@ describe('every undocumented method on a known path → 405', () => {
     expect(preflight.headers['access-control-allow-origin']).toBe('*');
   });
 });
+
+describe('the 413 of an oversized body drains a bounded amount, then closes (nginx lingering close)', () => {
+  it('a client that never stops sending gets the 413, and the connection closes after 64 times the body limit', async () => {
+    const small = await startReferenceServer({ port: 0, apiKey: 'k', userId: 'u', bodyLimit: 1024 });
+    try {
+      const socket = connect(Number(new URL(small.url).port), '127.0.0.1');
+      let answer = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (answer += chunk));
+      socket.on('error', () => undefined); // the reset past the bound
+      const closed = new Promise<void>((done) => socket.on('close', () => done()));
+      const declared = 512 * 1024 * 1024;
+      socket.write(
+        `POST /campaign HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer k\r\nX-User-ID: u\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`,
+      );
+      // Sends until the server closes: at most the declared length, in 64 KiB writes.
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      let sent = 0;
+      let open = true;
+      void closed.then(() => (open = false));
+      while (open && sent < declared) {
+        if (!socket.write(chunk)) await new Promise((done) => socket.once('drain', done).once('close', done));
+        sent += chunk.length;
+      }
+      await closed;
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer).toContain('"detail":"Request body larger than 1024 bytes"');
+      // 64 KiB read after the answer; what the kernel's buffers took besides stays far below what was declared.
+      expect(sent).toBeLessThan(declared / 8);
+    } finally {
+      await small.close();
+    }
+  }, 60_000);
+});

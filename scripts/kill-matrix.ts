@@ -7,7 +7,8 @@
  *
  *   npx tsx scripts/kill-matrix.ts                    # 5 seeds (1..5), 2 at a time
  *   npx tsx scripts/kill-matrix.ts --seeds 7,42 --jobs 1 --fault string-empty-500
- *   npx tsx scripts/kill-matrix.ts --correct         # the reference and the independent correct servers: 0 failures per seed
+ *   npx tsx scripts/kill-matrix.ts --correct         # the reference and the independent correct servers: 0 failures, verdict passed, per seed
+ *   npx tsx scripts/kill-matrix.ts --correct --both  # the same with --include-destructive and without
  *
  * Prints one line per fault (x = caught, . = missed) and the misses; exits 1 when a fault is missed
  * on some seed. Too slow for `npm test` (130 pairs x 5 seeds); the tests run every pair on seed 7
@@ -97,14 +98,23 @@ async function startCorrect(name: string, rate: { rateLimit: number; rateWindowM
   return mod.start(name === 'slow' ? { ...rate, latencyScale: 0.25, finLagMs: 300 } : rate);
 }
 
-/** Failed or errored results of a whole run (every suite, destructive ones included) against a correct server. */
-async function correctRun(name: string, seed: number): Promise<{ bad: string[]; passed: number }> {
+/**
+ * A correct server's runs: the whole plan (every suite, the burst skipped for its budget at this
+ * limit) with `destructive` as asked, whose verdict must be `passed`, then the ratelimit suite alone
+ * at a small limit, with no failure. Failed or errored results and a verdict that is not `passed`
+ * are alarms.
+ */
+async function correctRun(
+  name: string,
+  seed: number,
+  destructive: boolean,
+): Promise<{ bad: string[]; passed: number }> {
   const bad: string[] = [];
   let passed = 0;
   const spec = await referenceSpec();
   for (const [suites, rate] of [
     [
-      ['auth', 'validation', 'ranges', 'schema', 'stateful', 'cors', 'robustness'],
+      ['auth', 'validation', 'ranges', 'schema', 'stateful', 'cors', 'robustness', 'ratelimit'],
       { rateLimit: 1_000_000, rateWindowMs: 60_000 },
     ],
     [['ratelimit'], RATE],
@@ -127,7 +137,7 @@ async function correctRun(name: string, seed: number): Promise<{ bad: string[]; 
           channels: [...f.channels],
         },
         strictTypes: false,
-        includeDestructive: true,
+        includeDestructive: destructive,
         validateRequest: validateWireRequest,
       });
       bad.push(
@@ -135,7 +145,12 @@ async function correctRun(name: string, seed: number): Promise<{ bad: string[]; 
           .filter((r) => r.status === 'failed' || r.status === 'error')
           .map((r) => `${r.id} ${r.operation}: ${r.message}`),
       );
+      if (suites.length > 1 && report.verdict !== 'passed')
+        bad.push(
+          `verdict ${report.verdict}: ${report.evidence?.reasons.map((r) => r.message).join('; ')} (coverage ${report.coverage?.summary.percent}%)`,
+        );
       passed += report.results.filter((r) => r.status === 'passed').length;
+      if (suites.length > 1) coverageSeen.push(report.coverage?.summary.percent ?? 0);
     } finally {
       await server.close();
     }
@@ -143,19 +158,28 @@ async function correctRun(name: string, seed: number): Promise<{ bad: string[]; 
   return { bad, passed };
 }
 
+/** The coverage percent of every whole-plan run, for the floor's margin. */
+const coverageSeen: number[] = [];
+
 /** --correct: the reference and the independent correct servers under every seed; any failure is a false alarm. */
 async function correctMatrix(seeds: number[]): Promise<number> {
   let alarms = 0;
-  for (const name of ['reference', ...CORRECT]) {
-    const cells: string[] = [];
-    for (const seed of seeds) {
-      const { bad, passed } = await correctRun(name, seed);
-      alarms += bad.length;
-      cells.push(`${bad.length}/${passed}`);
-      for (const b of bad) process.stdout.write(`FALSE ALARM ${name} seed ${seed}: ${b}\n`);
+  const modes = process.argv.includes('--both') ? [true, false] : [!process.argv.includes('--no-destructive')];
+  for (const destructive of modes)
+    for (const name of ['reference', ...CORRECT]) {
+      const cells: string[] = [];
+      for (const seed of seeds) {
+        const { bad, passed } = await correctRun(name, seed, destructive);
+        alarms += bad.length;
+        cells.push(`${bad.length}/${passed}`);
+        for (const b of bad) process.stdout.write(`FALSE ALARM ${name} seed ${seed}: ${b}\n`);
+      }
+      const label = `${name}${destructive ? '' : ' (no destr.)'}`;
+      process.stdout.write(
+        `${label.padEnd(26)} ${cells.map((c) => c.padStart(8)).join('')}   (alarms/passed per seed)\n`,
+      );
     }
-    process.stdout.write(`${name.padEnd(14)} ${cells.map((c) => c.padStart(8)).join('')}   (failed/passed per seed)\n`);
-  }
+  process.stdout.write(`whole-plan coverage: ${Math.min(...coverageSeen)}% to ${Math.max(...coverageSeen)}%\n`);
   return alarms ? 1 : 0;
 }
 

@@ -272,6 +272,8 @@ export const remainingDecreases = defineCheck({
       }
       if (b.remaining! < a.remaining!) decreased = true;
     }
+    // The answers compared were judged on the property (their Remaining within one window).
+    if (sameWindowPairs > 0) for (const { exchange } of readings) ctx.noteJudged?.(exchange);
     findings.add(
       sameWindowPairs > 0 ? OK : unjudged('every two answers in a row fell in different windows', { cause: 'timing' }),
     );

@@ -124,6 +124,8 @@ describe('the install', () => {
     const gh = mkdtempSync(join(tmpdir(), 'vapc-action-gh-'));
     const r = await node([join(packageRoot, 'scripts', 'action.mjs')], {
       GITHUB_ACTIONS: 'true',
+      // The report directory lies inside the workspace, as the Action requires (a real runner's checkout).
+      GITHUB_WORKSPACE: gh,
       GITHUB_OUTPUT: join(gh, 'output'),
       GITHUB_STEP_SUMMARY: join(gh, 'summary'),
       VAPC_TOOL_DIR: tool,

@@ -33,18 +33,18 @@ async function reportWithCoverage(): Promise<RunReport> {
   const universe = buildUniverse(spec);
   const log = new ExchangeLog(universe, () => ({ apiKey: 'k', userId: 'u' }));
   const send = (method: string, path: string, status: number, checkId: string, body?: unknown) => {
-    log.exchange(
-      {
-        request: {
-          method,
-          url: `http://127.0.0.1:1${path}`,
-          headers: { authorization: 'Bearer k', 'x-user-id': 'u' },
-          ...(body ? { body: JSON.stringify(body) } : {}),
-        },
-        response: { status },
+    const exchange = {
+      request: {
+        method,
+        url: `http://127.0.0.1:1${path}`,
+        headers: { authorization: 'Bearer k', 'x-user-id': 'u' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
       },
-      checkId,
-    );
+      response: { status },
+    };
+    log.exchange(exchange, checkId);
+    // Each answer judged by its check (the one verdict path's note), as in a run.
+    log.judged(exchange, checkId);
     log.checkDone();
   };
   send('GET', '/calls?limit=-1', 422, 'ranges.a');

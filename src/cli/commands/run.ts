@@ -434,7 +434,8 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
       if (settings?.baseUrl !== undefined) run.target = printable(secrets.text(settings.baseUrl));
       if (settings?.seed !== undefined) run.seed = settings.seed;
       const { markAborted } = await import('../aborted.js');
-      await markAborted(settings?.reportDir ?? flags.reportDir ?? DEFAULT_REPORT_DIR, run);
+      // Relative to the run's working directory, as the config file is (RunDeps.cwd), not the process's.
+      await markAborted(resolve(deps.cwd ?? process.cwd(), settings?.reportDir ?? flags.reportDir ?? DEFAULT_REPORT_DIR), run);
     }
     throw error;
   }

@@ -435,7 +435,10 @@ export async function runCommand(flags: RunFlags, io: CliIo, deps: RunDeps = {})
       if (settings?.seed !== undefined) run.seed = settings.seed;
       const { markAborted } = await import('../aborted.js');
       // Relative to the run's working directory, as the config file is (RunDeps.cwd), not the process's.
-      await markAborted(resolve(deps.cwd ?? process.cwd(), settings?.reportDir ?? flags.reportDir ?? DEFAULT_REPORT_DIR), run);
+      await markAborted(
+        resolve(deps.cwd ?? process.cwd(), settings?.reportDir ?? flags.reportDir ?? DEFAULT_REPORT_DIR),
+        run,
+      );
     }
     throw error;
   }

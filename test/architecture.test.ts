@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { profile } from '../suites/profile.js';
 
 /**
  * The import map of src/ and suites/ against the layer table of ARCHITECTURE.md: every relative
@@ -161,6 +162,23 @@ describe('architecture: every import points down (ARCHITECTURE.md)', () => {
       'src/server/index.ts (server) -> src/generators/index.ts (generators)',
       'src/entries/runner.ts (entries) -> src/cli/main.ts (cli)',
     ]);
+  });
+
+  it("no file of src/ names one of this contract's suites: the profile (suites/profile.ts) lists them, their order and the burst", () => {
+    const names = profile.suites.map((s) => s.name);
+    expect(names.length).toBeGreaterThan(5);
+    // `schema` is also a word of OpenAPI (a parameter's schema): only the other names are searched for as such,
+    // and `schema` as a suite wherever a suite is compared.
+    const asString = new RegExp(`['"\`](${names.filter((n) => n !== 'schema').join('|')})['"\`]`);
+    const compared = new RegExp(`suite\\)?\\s*[!=]==\\s*['"\`](${names.join('|')})['"\`]`);
+    const named = files
+      .filter((f) => f.startsWith('src/') && !f.startsWith('src/generated/'))
+      .filter((f) => {
+        const text = readFileSync(join(ROOT, f), 'utf8');
+        return asString.test(text) || compared.test(text);
+      });
+    expect(named).toEqual([]);
+    expect(profile.suites.filter((s) => s.burst).map((s) => s.name)).toEqual(['ratelimit']);
   });
 
   it("the runner and the check toolkit name none of this contract's operations: the profile (suites/profile.ts) does", () => {

@@ -417,7 +417,7 @@ function plainEvents(out: ConsoleOut, progress: Progress): ModeEvents {
   };
   return {
     onStart() {
-      for (const [s, n] of Object.entries(progress.plan?.checksPerSuite ?? {})) left.set(s as Suite, n);
+      for (const [s, n] of Object.entries(progress.plan?.checksPerSuite ?? {})) if (n !== undefined) left.set(s, n);
     },
     onCheckDone(r) {
       const line = `  ${statusLine(p, r, r.status === 'passed' ? '' : ` · ${r.message}`)}\n`;

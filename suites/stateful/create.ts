@@ -8,7 +8,7 @@ import { FAILURE_KINDS as KIND } from '../../src/results/model.js';
 import { propertiesOf } from '../../src/generators/index.js';
 import { Findings, fail, isSuccess, judgeResponse, label, request, skipped, successSchema } from '../lib.js';
 import { echoJudge, sentButLost } from './echo.js';
-import { afterCreate, byId, couldNotCreate, createCampaign, needFixtures, opById, refused } from './records.js';
+import { afterCreate, byId, campaignCreate, couldNotCreate, createCampaign, needFixtures, refused } from './records.js';
 
 export const createEchoes = defineCheck({
   id: 'stateful.create-echoes',
@@ -78,11 +78,9 @@ export const getReturnsCreated = defineCheck({
   appliesTo: byId('getCampaign'),
   plannedRequests: () => 2,
   async run(ctx, op) {
-    const create = opById(ctx, 'createCampaign');
-    if (!create) return skipped('no create operation', { cause: 'runner' });
-    const missing = needFixtures(ctx, create);
-    if (missing) return skipped(missing, { cause: 'plan' });
-    const made = await createCampaign(ctx, create, 43);
+    const own = campaignCreate(ctx);
+    if ('skip' in own) return own.skip;
+    const made = await createCampaign(ctx, own.create, 43);
     if (made.id === undefined) return couldNotCreate(made);
     const param = op.parameters.find((p) => p.in === 'path')!.name;
     const exchange = await ctx.send(request(op, ctx, { pathValues: { [param]: made.id } }));

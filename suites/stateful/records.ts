@@ -29,6 +29,15 @@ export function needFixtures(ctx: CheckContext, op: Operation): string | undefin
   return missing.length ? `fixture ${missing.join(', ')} missing (needed for a valid ${label(op)} body)` : undefined;
 }
 
+/** The create a check makes its own campaign with, or its skip: no create operation, or the fixtures a valid body needs missing. */
+export function campaignCreate(ctx: CheckContext): { create: Operation } | { skip: CheckOutcome } {
+  const create = opById(ctx, 'createCampaign');
+  if (!create) return { skip: skipped('no create operation', { cause: 'runner' }) };
+  const missing = needFixtures(ctx, create);
+  if (missing) return { skip: skipped(missing, { cause: 'plan' }) };
+  return { create };
+}
+
 /**
  * A valid request refused: through the one start (no answer and a 5xx fail, a 429 judges nothing),
  * then a failure, unless the refusal is a rule the contract leaves to the server (openRule: a 403

@@ -8,8 +8,8 @@ import { FAILURE_KINDS as KIND, pointerOf } from '../../src/results/model.js';
 import type { JsonSchema, Operation } from '../../src/spec/model.js';
 import type { Exchange } from '../../src/transport/types.js';
 import { enumOf, propertiesOf } from '../../src/generators/index.js';
-import { Findings, fail, isSuccess, judgeResponse, label, request, skipped, unjudged, type Judgement } from '../lib.js';
-import { couldNotCreate, createCampaign, needFixtures, onRecord, opById } from './records.js';
+import { Findings, fail, isSuccess, judgeResponse, label, request, unjudged, type Judgement } from '../lib.js';
+import { campaignCreate, couldNotCreate, createCampaign, onRecord } from './records.js';
 
 /** One status value sent to a campaign: the judgement, whether it changed the record, and the value when answered as set. */
 async function sendStatus(
@@ -91,10 +91,9 @@ export const updateStatusValues = defineCheck({
   // Its own campaign, one PATCH per value and a GET; a refused move costs a new campaign and a PATCH more.
   plannedRequests: (op) => 2 + (enumOf(statusEnum(op)![1])?.length ?? 0),
   async run(ctx, op) {
-    const create = opById(ctx, 'createCampaign');
-    if (!create) return skipped('no create operation', { cause: 'runner' });
-    const missing = needFixtures(ctx, create);
-    if (missing) return skipped(missing, { cause: 'plan' });
+    const own = campaignCreate(ctx);
+    if ('skip' in own) return own.skip;
+    const { create } = own;
     const [field, schema] = statusEnum(op)!;
     const values = enumOf(schema)!.filter((v) => v !== null);
     const findings = new Findings();

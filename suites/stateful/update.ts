@@ -26,9 +26,9 @@ import { echoJudge } from './echo.js';
 import {
   afterCreate,
   byId,
+  campaignCreate,
   couldNotCreate,
   createCampaign,
-  needFixtures,
   opById,
   refused,
   withWrite,
@@ -67,11 +67,9 @@ async function updateCreatedCampaign(
   | { skip: CheckOutcome }
   | { id: string; param: string; body: Record<string, unknown>; exchange: Exchange; create?: Exchange }
 > {
-  const create = opById(ctx, 'createCampaign');
-  if (!create) return { skip: skipped('no create operation', { cause: 'runner' }) };
-  const missing = needFixtures(ctx, create);
-  if (missing) return { skip: skipped(missing, { cause: 'plan' }) };
-  const made = await createCampaign(ctx, create, seeds.create);
+  const own = campaignCreate(ctx);
+  if ('skip' in own) return own;
+  const made = await createCampaign(ctx, own.create, seeds.create);
   if (made.id === undefined) return { skip: couldNotCreate(made) };
   const param = op.parameters.find((p) => p.in === 'path')!.name;
   const body = uniqueNames(ctx, sampleBody(ctx, op, seeds.body) ?? {});

@@ -32,8 +32,9 @@ import {
   unjudged,
   validCreateRefused,
   type Judgement,
+  noRecord,
 } from '../lib.js';
-import { controlled, fullSet, noRecord, pathFor } from './targets.js';
+import { controlled, fullSet, pathFor } from './targets.js';
 
 const kebab = (field: string): string => field.replace(/_/g, '-');
 

@@ -32,8 +32,9 @@ import {
   baseBody,
   validCreateRefused,
   type Judgement,
+  noRecord,
 } from '../lib.js';
-import { controlled, fullSet, noRecord, pathFor } from './targets.js';
+import { controlled, fullSet, pathFor } from './targets.js';
 
 /** A probe of one numeric edge: where it goes, what it sends, how it is judged. */
 interface EdgeProbe {

@@ -8,17 +8,13 @@ import type { Operation } from '../../src/spec/model.js';
 import type { InvalidCase } from '../../src/generators/index.js';
 import { onOwnPath } from '../lib/covering.js';
 import type { RecordPath } from '../lib/requests.js';
-import { label, request, ownPathForRecord, skipped } from '../lib.js';
+import { request, ownPathForRecord } from '../lib.js';
 
 /** A record of the check's own for `op`'s path (never an invented id), or why none could be had. */
 export async function pathFor(ctx: CheckContext, op: Operation, salt: number): Promise<RecordPath> {
   if (!op.parameters.some((p) => p.in === 'path')) return { values: {} };
   return ownPathForRecord(ctx, op, salt);
 }
-
-/** The skip of a check with no record to send to, its cause the refusal that left it without one. */
-export const noRecord = (op: Operation, found: RecordPath) =>
-  skipped(found.reason ?? `no record to send ${label(op)} to`, found.why ?? { cause: 'no-record' });
 
 /**
  * Where a bound's full set of values goes: the operation on a path of its own (the create, POST

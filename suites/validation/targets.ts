@@ -12,7 +12,7 @@ import type { Refusal } from '../lib/learned.js';
 import type { RecordPath } from '../lib/requests.js';
 import {
   judgeInvalid,
-  label,
+  noRecord,
   ownPathForRecord,
   request,
   skipped,
@@ -34,10 +34,6 @@ export interface Target {
   /** The valid body the cases break one field of: a 403 or 409 refusal's control sends it (withControl). */
   base?: Record<string, unknown>;
 }
-
-/** A skip for want of a record to send to, with the cause of that want. */
-const noRecord = (op: Operation, found: RecordPath) =>
-  skipped(found.reason ?? `no record to send ${label(op)} to`, found.why ?? { cause: 'no-record' });
 
 export async function targetFor(
   ctx: CheckContext,

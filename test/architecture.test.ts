@@ -1,7 +1,8 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { profile } from '../suites/profile.js';
+import { ownSources } from './helpers/source-files.js';
 
 /**
  * The import map of src/ and suites/ against the layer table of ARCHITECTURE.md: every relative
@@ -37,16 +38,6 @@ function readLayers(): Layer[] {
   return layers;
 }
 
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
-    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(relative(ROOT, path));
-  }
-  return out;
-}
-
 const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
 
 function importsOf(file: string): string[] {
@@ -68,9 +59,7 @@ function layerOf(file: string, layers: Layer[]): Layer | undefined {
 }
 
 const layers = readLayers();
-const files = [...sourceFiles(join(ROOT, 'src')), ...sourceFiles(join(ROOT, 'suites'))].filter(
-  (f) => !f.startsWith('src/generated/'),
-);
+const files = ownSources(ROOT);
 const graph = new Map(
   files.map((f) => [f, importsOf(f).filter((t) => t.startsWith('src/') || t.startsWith('suites/'))]),
 );

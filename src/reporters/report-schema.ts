@@ -9,6 +9,20 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { NOT_JUDGED_CAUSES } from '../results/model.js';
+import type {
+  BaselineMark,
+  BaselineSummary,
+  CheckResult,
+  Failure,
+  NotJudged,
+  NotObservedEntry,
+  Observation,
+  RateLimitWindow,
+  RunReport,
+  RunStatus,
+  RunSummary,
+  ShardField,
+} from '../results/model.js';
 
 /** Bytes read from one report.json at most (a full run is under 100 KiB, a failing one a few MiB). */
 export const MAX_REPORT_BYTES = 16 * 1024 * 1024;
@@ -43,6 +57,8 @@ const failure = {
   properties: {
     expected: LINE,
     actual: LINE,
+    // The shrunk input: any JSON value, bounded by the report's depth and node caps.
+    input: {},
     repro: LONG,
     seed: { type: 'integer' },
     path: SHORT,
@@ -295,3 +311,52 @@ export function describeSchemaError(error: ErrorObject): string {
     return `${where === 'the top level' ? '' : `${where}.`}${(error.params as { missingProperty: string }).missingProperty} is missing`;
   return `${where} ${error.message ?? 'is not valid'}`;
 }
+
+/*
+ * The schema's members and the report types cannot drift: each object of the schema lists exactly
+ * the members of its type (an aborted run's report adds `error_code`), and requires only members
+ * its type requires (older reports may lack the later additions); the build fails otherwise.
+ * Bounds are the schema's own.
+ */
+type Members<S> = S extends { properties: infer P } ? keyof P : never;
+type RequiredIn<S> = S extends { required: readonly (infer R)[] } ? R : never;
+type RequiredOf<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
+/** `true` when the schema lists exactly the members of `T` and requires none that `T` leaves optional. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Fits<S, T> =
+  Same<Members<S>, keyof T> extends true ? ([RequiredIn<S>] extends [RequiredOf<T>] ? true : false) : false;
+type Schema = typeof REPORT_SCHEMA;
+/** Each is `true` only while its schema object fits its type (see above). */
+export const REPORT_MEMBERS_MATCH: {
+  report: Fits<Schema, RunReport & { error_code?: string }>;
+  summary: Fits<Schema['properties']['summary'], RunSummary>;
+  result: Fits<typeof result, CheckResult>;
+  failure: Fits<typeof failure, Failure>;
+  field: Fits<typeof failure.properties.field, NonNullable<Failure['field']>>;
+  request: Fits<typeof failure.properties.request, NonNullable<Failure['request']>>;
+  response: Fits<typeof failure.properties.response, NonNullable<Failure['response']>>;
+  baselineMark: Fits<typeof baselineMark, BaselineMark>;
+  notJudged: Fits<typeof result.properties.not_judged, NotJudged>;
+  baseline: Fits<typeof baselineSummary, BaselineSummary>;
+  notObserved: Fits<typeof notObserved, NotObservedEntry>;
+  shard: Fits<typeof shard, ShardField>;
+  observation: Fits<Schema['properties']['observations']['items'], Observation>;
+  run: Fits<Schema['properties']['run'], RunStatus>;
+  rateLimit: Fits<Schema['properties']['rate_limit'], RateLimitWindow>;
+} = {
+  report: true,
+  summary: true,
+  result: true,
+  failure: true,
+  field: true,
+  request: true,
+  response: true,
+  baselineMark: true,
+  notJudged: true,
+  baseline: true,
+  notObserved: true,
+  shard: true,
+  observation: true,
+  run: true,
+  rateLimit: true,
+};

@@ -243,13 +243,10 @@ describe('hostile report artefacts: refused with exit 2 and one line', () => {
     });
   }
 
-  it('ANSI in a suite name (suites are an enum)', async () => {
+  it('ANSI in a suite name (a suite is lower-case letters)', async () => {
     const r = fixture('failing-run');
     (r.results[0] as unknown as Record<string, unknown>).suite = 'auth\u001b[2J\u001b]0;owned\u0007';
-    expectRefused(
-      await vapc(['report', dirWith(r), '--format', 'console']),
-      /results\[0\]\.suite must be one of auth, /,
-    );
+    expectRefused(await vapc(['report', dirWith(r), '--format', 'console']), /results\[0\]\.suite must match pattern /);
   });
 
   it('OSC, ::error and a Markdown link in not_observed[].this_run (an enum)', async () => {

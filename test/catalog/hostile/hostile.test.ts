@@ -32,7 +32,7 @@ describe('hostile servers', () => {
   for (const { behaviour, exit, message } of expectations) {
     it(
       `a server that answers "${behaviour}" ends with exit ${exit} and a clear message`,
-      { timeout: 30_000 },
+      { timeout: 180_000 },
       async () => {
         const server = await startHostileServer(behaviour);
         let out = '';

@@ -5,7 +5,7 @@ import { renderHtml } from './html.js';
 import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
 import { Secrets, type SecretsOptions } from '../secrets/index.js';
-import { sanitizeReport } from '../secrets/report.js';
+import { isSafeReport, sanitizeReport, type SafeReport } from '../secrets/report.js';
 import { renderSarif, type SarifOptions } from './sarif.js';
 import { specLocator } from '../spec/source.js';
 
@@ -17,7 +17,7 @@ export { renderHtml } from './html.js';
 export { renderJson } from './json.js';
 export { renderJunit } from './junit.js';
 export { REDACTED, Secrets } from '../secrets/index.js';
-export { sanitizeReport } from '../secrets/report.js';
+export { isSafeReport, sanitizeReport, type SafeReport } from '../secrets/report.js';
 export { buildSarif, renderSarif, failureField, SARIF_SCHEMA_URI } from './sarif.js';
 export type { SarifOptions, SarifLocator, SarifPosition, SarifRuleSource, FailureField } from './sarif.js';
 
@@ -34,14 +34,7 @@ export interface WriteReportsOptions {
   /** Which files to write (default all four); `vapc report` re-renders junit/html/sarif only. */
   formats?: readonly ReportFormat[];
   /**
-   * Whether the report is already safe: true for the report `runConformance` returns (made safe
-   * at its source, then only given vapc's own fields by the baseline) and for one already passed
-   * through `sanitizeReport`, written as it is. Default false: a report read from disk or built by
-   * hand is sanitised here first, with `secrets`.
-   */
-  sanitized?: boolean;
-  /**
-   * The secrets (or the credentials to redact) a report that is not yet safe is sanitised with.
+   * The secrets (or the credentials to redact) a report that is not a `SafeReport` is sanitised with.
    * Given, each file's text is also cleared of them (a report from disk may hold a learned secret
    * in a field sanitizeReport keeps as vapc's own, an id), sanitised here or not.
    */
@@ -81,13 +74,14 @@ async function writeAtomic(file: string, text: string): Promise<void> {
 
 /**
  * Writes report.json first, then junit.xml, report.html and report.sarif, into `dir` (created if missing).
- * A report that is not `sanitized` (read from disk, built by hand) is made safe as data first (evidence
- * redacted, escaped, capped; verdicts untouched): the one sanitising pass on the write path.
+ * A report that is not a `SafeReport` (what `sanitizeReport` returned: a run's, read from disk, built by
+ * hand) is made safe as data first (evidence redacted, escaped, capped; verdicts untouched): no
+ * caller can declare a report safe but `sanitizeReport`.
  * A failing writer (a renderer bug, a full disk) never stops the others: its error is returned in
  * `errors`, and report.json, written first, survives. Returns the absolute paths.
  */
 export async function writeReports(
-  report: RunReport,
+  report: RunReport | SafeReport,
   dir: string,
   options: WriteReportsOptions = {},
 ): Promise<WrittenReports> {
@@ -101,9 +95,9 @@ export async function writeReports(
     errors: [],
   };
   await mkdir(root, { recursive: true });
-  const given = options.secrets ?? (options.sanitized ? undefined : {});
+  const given = options.secrets ?? (isSafeReport(report) ? undefined : {});
   const secrets = given === undefined ? undefined : given instanceof Secrets ? given : new Secrets(given);
-  const safe = options.sanitized ? report : sanitizeReport(report, secrets);
+  const safe = isSafeReport(report) ? report : sanitizeReport(report, secrets);
   for (const format of ALL_FORMATS.filter((f) => formats.includes(f))) {
     const file = out[format];
     try {

@@ -20,6 +20,21 @@ import { MAX_RECORDED_BODY, redactValue } from './record.js';
  * Applying it twice gives the same report.
  */
 
+/**
+ * A report `sanitizeReport` returned: the only kind `writeReports` writes as it is. The brand is a
+ * type, and a runtime mark no copy carries: a report spread into a new object (a baseline's marks,
+ * a verdict) is a plain `RunReport` again and is made safe again before it is written.
+ */
+declare const SAFE: unique symbol;
+export type SafeReport = RunReport & { readonly [SAFE]: true };
+
+const madeSafe = new WeakSet<object>();
+
+/** True for a report `sanitizeReport` returned (not a copy of one). */
+export function isSafeReport(report: RunReport): report is SafeReport {
+  return madeSafe.has(report);
+}
+
 const MAX_LINE = 2000;
 const MAX_REPRO = 200_000;
 
@@ -144,7 +159,7 @@ export function sanitizeConfig(config: RunConfig, secrets: Secrets): RunConfig {
  * disk or built by hand. A run's report is made safe at its source (each result, observation, the
  * target, the config and the run status as the runner makes them) and is not passed here again.
  */
-export function sanitizeReport(report: RunReport, secrets: Secrets | SecretsOptions = {}): RunReport {
+export function sanitizeReport(report: RunReport, secrets: Secrets | SecretsOptions = {}): SafeReport {
   const s = secrets instanceof Secrets ? secrets : new Secrets(secrets);
   const out: RunReport = {
     ...report,
@@ -155,7 +170,9 @@ export function sanitizeReport(report: RunReport, secrets: Secrets | SecretsOpti
   };
   // A report from disk may hold a credential anywhere (the tool's name, a timestamp, a coverage
   // cell): every other string and key is cleared of them too, left as it is when it holds none.
-  return redactStrings(out, s.credentials()) as RunReport;
+  const safe = redactStrings(out, s.credentials()) as SafeReport;
+  madeSafe.add(safe);
+  return safe;
 }
 
 function redactStrings(v: unknown, secrets: Secrets): unknown {

@@ -88,7 +88,6 @@ export function registerReportCommand(program: Command, ctx: CommandContext): vo
     if (files.length > 0) {
       const written = await writeReports(safe, dir, {
         formats: files,
-        sanitized: true,
         secrets,
         sarif: { rules: registry },
       });
@@ -219,7 +218,7 @@ function registerMergeCommand(report: Command, { io, exit }: CommandContext): vo
       createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: Boolean(opts.quiet), secrets }),
       createGitHubSink({ write: io.stdout, env: io.env, secrets }),
     ).onEnd?.(merged);
-    const written = await writeReports(merged, out, { sanitized: true, secrets, sarif: { rules: registry } });
+    const written = await writeReports(merged, out, { secrets, sarif: { rules: registry } });
     const guard = new OutputGuard(secrets);
     for (const e of written.errors) io.stderr(guard.line(`vapc: could not write ${e.file}: ${e.message}`));
     if (written.errors.length > 0) return exit(ExitCode.usage);

@@ -171,7 +171,6 @@ export async function finishRun(result: ConformanceResult, run: RunFinish, out: 
   reporter.onEnd?.(report);
   const { writeReports } = await import('../../reporters/index.js');
   const written = await writeReports(report, settings.reportDir, {
-    sanitized: true,
     secrets: out.secrets,
     sarif: { rules: checks, coverage: settings.sarifCoverage },
   });

@@ -10,6 +10,7 @@ import {
   githubAnnotations,
   githubStepSummary,
   renderHtml,
+  isSafeReport,
   renderJunit,
   sanitizeReport,
   writeReports,
@@ -36,6 +37,22 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const ANSI = /\x1b\[/;
 
 describe('writeReports', () => {
+  it('writes only what sanitizeReport returned as it is: a copy of a safe report, given new text, is made safe again', async () => {
+    const safe = sanitizeReport(fixture('failing-run'));
+    expect(isSafeReport(safe)).toBe(true);
+    const long = `${'x'.repeat(5000)} \u001b[2J`;
+    // A copy (as a baseline's marks or a verdict make) is a plain report, whatever it claims.
+    const copy = { ...safe, results: safe.results.map((r) => ({ ...r, message: long })) };
+    expect(isSafeReport(copy)).toBe(false);
+    const out = await writeReports(copy, join(tmp, 'copy'), { formats: ['json'] });
+    const written = JSON.parse(readFileSync(out.json, 'utf8')) as { results: Array<{ message: string }> };
+    expect(written.results[0]!.message.length).toBeLessThan(2100);
+    expect(written.results[0]!.message).not.toContain('\u001b');
+    // The safe report itself is written as it is.
+    const same = await writeReports(safe, join(tmp, 'same'), { formats: ['json'] });
+    expect(JSON.parse(readFileSync(same.json, 'utf8'))).toEqual(JSON.parse(JSON.stringify(safe)));
+  });
+
   it('writes report.json, junit.xml and report.html; report.json is the model unchanged when it holds no secret', async () => {
     const report = fixture('passing-run');
     const dir = join(tmp, 'all');

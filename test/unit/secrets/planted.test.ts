@@ -163,7 +163,7 @@ describe('a secret planted everywhere reaches no output', () => {
     expect(report.results.map((r) => r.status)).toEqual(['failed']);
     expect(report.observations.length).toBeGreaterThan(0);
     const dir = join(work, 'run');
-    const written = await writeReports(report, dir, { sanitized: true });
+    const written = await writeReports(report, dir);
     expect(written.errors).toEqual([]);
     const outputs: Array<[string, string]> = [
       ...filesOf(dir),

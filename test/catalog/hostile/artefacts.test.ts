@@ -127,17 +127,15 @@ function expectInert(text: string): void {
   }
 }
 
-// Loose bounds: the point is "ends, and small" (on main a forged shard count ran 52 s to a V8 fatal at
-// 1.5 GB). Time is wall clock in a child process, so it allows for a loaded 2-core CI machine
-// running four test workers (the 300 000-observation case took 16 s there, ~4 s when quiet).
-const BIG = { ms: 30_000, rssMb: 300 };
+// A loose bound: the point is "ends, and small" (on main a forged shard count ran 52 s to a V8 fatal at
+// 1.5 GB). Memory only: a hang is the test's timeout, and no assertion reads the wall clock.
+const BIG = { rssMb: 300 };
 
 describe('hostile report artefacts: refused with exit 2 and one line', () => {
   it('a forged shard count of 4294967295 (merge used to abort the process at 1.5 GB)', async () => {
     const dirs = shardDirs((parts) => parts.forEach((p) => (p.shard!.count = 4294967295)));
     const r = await vapcChild(['report', 'merge', ...dirs, '--report-dir', join(root, 'merged-count')]);
     expectRefused(r, /shard/);
-    expect(r.ms).toBeLessThan(BIG.ms);
     expect(r.rssMb).toBeLessThan(BIG.rssMb);
   }, 60_000);
 
@@ -152,7 +150,6 @@ describe('hostile report artefacts: refused with exit 2 and one line', () => {
     const dir = dirWith(`{"target":"${'a'.repeat(17 * 1024 * 1024)}","seed":1,"summary":{},"results":[]}`);
     const r = await vapcChild(['report', dir, '--format', 'console']);
     expectRefused(r, /refused: 17825\d\d\d bytes, more than the 16777216 a report may have/);
-    expect(r.ms).toBeLessThan(BIG.ms);
     expect(r.rssMb).toBeLessThan(BIG.rssMb);
   }, 60_000);
 
@@ -164,7 +161,6 @@ describe('hostile report artefacts: refused with exit 2 and one line', () => {
     });
     const r = await vapcChild(['report', dir]);
     expectRefused(r, /observations must NOT have more than 100000 items/);
-    expect(r.ms).toBeLessThan(BIG.ms);
     expect(r.rssMb).toBeLessThan(BIG.rssMb);
   }, 60_000);
 
@@ -174,7 +170,6 @@ describe('hostile report artefacts: refused with exit 2 and one line', () => {
     });
     const r = await vapcChild(['report', 'merge', ...dirs, '--report-dir', join(root, 'merged-positions')]);
     expectRefused(r, /holds more than 1000000 values/);
-    expect(r.ms).toBeLessThan(BIG.ms);
     expect(r.rssMb).toBeLessThan(BIG.rssMb);
   }, 60_000);
 
@@ -184,9 +179,7 @@ describe('hostile report artefacts: refused with exit 2 and one line', () => {
       '"@"',
       `${'['.repeat(100_000)}${']'.repeat(100_000)}`,
     );
-    const started = Date.now();
     expectRefused(await vapc(['report', dirWith(text)]), /nested deeper than 64 levels/);
-    expect(Date.now() - started).toBeLessThan(BIG.ms);
   });
 
   it('a __proto__ key in a result', async () => {

@@ -31,13 +31,12 @@ const result = (name: string): Run => {
   return r;
 };
 
-/** Exit 2, one line on stderr naming the file and the rule, nothing of the environment, quickly. */
+/** Exit 2, one line on stderr naming the file and the rule, nothing of the environment (a hang is the test's timeout). */
 function expectRefused(run: Run, rule: RegExp): void {
   expect(run.status, run.stderr).toBe(2);
   expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
   expect(run.stderr).toMatch(rule);
   for (const marker of MARKERS) expect(run.stdout + run.stderr).not.toContain(marker);
-  expect(run.ms).toBeLessThan(10_000);
 }
 
 beforeAll(async () => {

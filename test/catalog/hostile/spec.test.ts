@@ -104,7 +104,6 @@ function expectRefused(run: Run, ref: string | RegExp): void {
   expect(run.stderr).not.toContain(OUTSIDE_MARKER);
   expect(run.stderr).not.toContain(ENV_MARKER);
   expect(run.status).toBe(2);
-  expect(run.ms).toBeLessThan(10_000);
 }
 
 const git = (args: string[]) => {

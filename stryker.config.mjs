@@ -1,7 +1,7 @@
 // StrykerJS: how many one-token breaks of the oracles (secrets, baseline, diff, the check toolkit
 // and the judges) the tests notice. `npm run mutation` runs every module; one at a time with
 // `VAPC_MUTATE=baseline npm run mutation` (a comma list of baseline, secrets, diff, checks,
-// judges, reader, guard). Not part of `npm test`: it reruns the test files of a module once per mutant. Scores
+// judges, config, reader, guard). Not part of `npm test`: it reruns the test files of a module once per mutant. Scores
 // and the survivors accepted are kept in bench/RESULTS.md.
 /** Each module: the files mutated and the test files that judge them (only those run). */
 const MODULES = {
@@ -34,6 +34,12 @@ const MODULES = {
     tests: ['test/unit/checks/**/*.test.ts', 'test/checks/registry.test.ts', 'test/unit/runner/core.test.ts'],
   },
   judges: { mutate: ['suites/lib/judges.ts', 'suites/lib/judges/**/*.ts'], tests: ['test/checks/judges*.test.ts'] },
+  // The one settings table and its readers, precedence and CI refusals (issue 34).
+  config: {
+    mutate: ['src/config/**/*.ts'],
+    // ci-settings.test.ts changes the working directory, which vitest's worker threads refuse.
+    tests: ['test/unit/config/**/*.test.ts'],
+  },
   // The one reader of files the checkout controls (issue 32).
   reader: { mutate: ['src/files/**/*.ts'], tests: ['test/unit/files/**/*.test.ts'] },
   // The one output guard (issues 32, 34): its modes, the secrets' forms and decoded view it redacts

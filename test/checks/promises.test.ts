@@ -24,7 +24,11 @@ describe('on the reference server', () => {
   it('ratelimit.reset-honoured passes alone, sending until its own 429', async () => {
     const target = await startTarget(RATE);
     try {
-      expectPassed(await runCheck(target, 'ratelimit.reset-honoured'), 'ratelimit.reset-honoured');
+      const run = await runCheck(target, 'ratelimit.reset-honoured');
+      // A busy machine (seen at load ~19): the 1.5 s window may reset before its own 429 comes, and
+      // evidence that depends on the machine's speed skips (timing), never passes nor fails.
+      if (tooSlow(run.results, 'ratelimit.reset-honoured')) return;
+      expectPassed(run, 'ratelimit.reset-honoured');
     } finally {
       await target.close();
     }

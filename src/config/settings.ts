@@ -160,14 +160,13 @@ export type GateSetting = SettingName;
 export const gateInstead = (name: SettingName): { cli: string; input: string } =>
   SETTINGS.find((d) => d.name === name)!.gate!;
 
-/** The gate settings a loaded config file sets, with their key and line. */
+/** The gate settings a loaded config file sets, with their key and line, in the file's order. */
 export function gateSettingsIn(config: {
   keys: Partial<Record<string, { key: string; line?: number }>>;
 }): Array<{ setting: SettingName; key: string; line?: number }> {
-  return GATE_SETTINGS.filter((s) => config.keys[s] !== undefined).map((setting) => ({
-    setting,
-    ...config.keys[setting]!,
-  }));
+  return GATE_SETTINGS.filter((s) => config.keys[s] !== undefined)
+    .map((setting) => ({ setting, ...config.keys[setting]! }))
+    .sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
 }
 
 /** The settings as report.json's `config` shows them: snake_case, no credential value, the gate's own flags left out. */

@@ -26,12 +26,35 @@ import { changedUserFiles, snapshotUserFiles } from './user-files.js';
 export const DEFAULT_SERVE_PORT = 4010;
 
 /** Binds 127.0.0.1:4010 for the run; undefined when something already holds it (the same effect). */
-function holdPort(port: number): Promise<Server | undefined> {
+function bindPort(port: number): Promise<Server | undefined> {
   return new Promise((done) => {
     const server = createServer((socket) => socket.destroy());
     server.once('error', () => done(undefined));
     server.listen(port, '127.0.0.1', () => done(server));
   });
+}
+
+/**
+ * Holds the port for the whole run: when something else holds it at the start (a `vapc serve`, or
+ * another checkout's test run on the same machine), it is taken over within 100 ms of being let go.
+ * Returns the release.
+ */
+async function holdPort(port: number): Promise<() => Promise<void>> {
+  let server = await bindPort(port);
+  let stopped = false;
+  const retry = async (): Promise<void> => {
+    while (!server && !stopped) {
+      await new Promise((r) => setTimeout(r, 100).unref());
+      if (!stopped) server = await bindPort(port);
+    }
+    if (stopped) server?.close();
+  };
+  const retrying = retry();
+  return async () => {
+    stopped = true;
+    await retrying;
+    await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
+  };
 }
 
 /** Whether the files this run selected include a browser test (one that imports helpers/chromium). */
@@ -49,7 +72,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const madeLatest = !existsSync(latest);
   mkdirSync(latest, { recursive: true });
   const before = snapshotUserFiles(packageRoot);
-  const port = await holdPort(DEFAULT_SERVE_PORT);
+  const releasePort = await holdPort(DEFAULT_SERVE_PORT);
   const install = !existsSync(CHROMIUM_PATH) && (await runsBrowserTests(project)) ? startChromiumInstall() : undefined;
   if (install)
     process.stderr.write(
@@ -57,7 +80,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     );
   project.provide('chromiumInstall', install?.files ?? null);
   return async () => {
-    await new Promise<void>((done) => (port ? port.close(() => done()) : done()));
+    await releasePort();
     // An apt-get is never cut short: a half-configured dpkg would break the next install.
     await install?.ended;
     const changed = changedUserFiles(before, snapshotUserFiles(packageRoot));

@@ -59,7 +59,8 @@ const wholeRun = (name: string, over: Parameters<typeof runnerOptions>[2] = {}):
 
 const failures = (report: RunReport) => report.results.filter((r) => r.status === 'failed').flatMap((r) => r.failures!);
 
-describe.concurrent('a green verdict needs the evidence it claims', () => {
+// Whole runs, several at once: minutes on a busy 2-core machine (60 s ran out at load 25).
+describe.concurrent('a green verdict needs the evidence it claims', { timeout: 300_000 }, () => {
   it('every 422 answered 403: failed, each failure a 403 the same credentials were served before (the open rule contradicted)', async () => {
     const report = await wholeRun('403-for-422');
     expect(report.verdict).toBe('failed');
@@ -145,38 +146,42 @@ describe('fixtures cannot turn checks off', () => {
   });
 });
 
-describe.concurrent('the configured phone number and channel pairs go with every create (seeds 1-6)', () => {
-  const keepsUnsent = checkById('stateful.update-keeps-unsent');
-  const run = (server: ReferenceServer, seed: number) => {
-    const options = runnerOptions(server, spec, { seed, checks: [keepsUnsent], suites: ['stateful'] });
-    const [first] = server.fixtures.channels;
-    return runConformance({
-      ...options,
-      fixtures: {
-        ...options.fixtures,
-        phone_number_id: 'pn_ref_001',
-        phone_numbers: [{ id: 'pn_ref_001', channel: first! }],
-      },
-    });
-  };
-  const clears = faultByName('update-clears-unsent');
-  for (const seed of [1, 2, 3, 4, 5, 6]) {
-    it(`stateful.update-keeps-unsent runs on seed ${seed}, and catches "PATCH replaces the record"`, async () => {
-      const correct = await withServer(pairsPhoneWithChannel, (server) => run(server, seed));
-      expect(correct.report.results.map((r) => `${r.status} ${r.message}`)).toEqual([
-        expect.stringMatching(/^passed /),
-      ]);
-      const faulty = await withServer(
-        async (app, internals) => {
-          pairsPhoneWithChannel(app, internals);
-          await clears.configure(app, internals);
+describe.concurrent(
+  'the configured phone number and channel pairs go with every create (seeds 1-6)',
+  { timeout: 300_000 },
+  () => {
+    const keepsUnsent = checkById('stateful.update-keeps-unsent');
+    const run = (server: ReferenceServer, seed: number) => {
+      const options = runnerOptions(server, spec, { seed, checks: [keepsUnsent], suites: ['stateful'] });
+      const [first] = server.fixtures.channels;
+      return runConformance({
+        ...options,
+        fixtures: {
+          ...options.fixtures,
+          phone_number_id: 'pn_ref_001',
+          phone_numbers: [{ id: 'pn_ref_001', channel: first! }],
         },
-        (server) => run(server, seed),
-      );
-      expect(faulty.report.results.map((r) => r.status)).toEqual(['failed']);
-    });
-  }
-});
+      });
+    };
+    const clears = faultByName('update-clears-unsent');
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      it(`stateful.update-keeps-unsent runs on seed ${seed}, and catches "PATCH replaces the record"`, async () => {
+        const correct = await withServer(pairsPhoneWithChannel, (server) => run(server, seed));
+        expect(correct.report.results.map((r) => `${r.status} ${r.message}`)).toEqual([
+          expect.stringMatching(/^passed /),
+        ]);
+        const faulty = await withServer(
+          async (app, internals) => {
+            pairsPhoneWithChannel(app, internals);
+            await clears.configure(app, internals);
+          },
+          (server) => run(server, seed),
+        );
+        expect(faulty.report.results.map((r) => r.status)).toEqual(['failed']);
+      });
+    }
+  },
+);
 
 describe('vapc run: the exit status of an inconclusive run', () => {
   const dir = mkdtempSync(join(tmpdir(), 'vapc-verdict-'));

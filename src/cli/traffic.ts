@@ -1,0 +1,182 @@
+/**
+ * What `vapc drift` and `vapc proxy` share once the traffic is judged: the one pipeline of `vapc run`
+ * by return values (report → the baseline → the verdict → the console and writeReports), the
+ * coverage gate, the baseline file, and the exit status. Every stream passes the command's output
+ * guard; every file is scrubbed with the run's secrets after rendering (writeReports).
+ */
+import { constants } from 'node:fs';
+import { access, mkdir, stat } from 'node:fs/promises';
+import type { Command } from 'commander';
+import type { CheckDefinition } from '../checks/check.js';
+import { verdictRules } from '../checks/verdict-rules.js';
+import { announceCoverage, coverageGateFlags, type CoverageGateOptions } from '../coverage/index.js';
+import { VapcError } from '../errors.js';
+import { directoryRefusal } from '../files/checkout.js';
+import { createConsoleReporter } from '../reporters/console.js';
+import { createGitHubSink } from '../reporters/github-sink.js';
+import { composeEvents } from '../results/events.js';
+import type { RunReport } from '../results/model.js';
+import { printable } from '../results/printable.js';
+import { inconclusiveHeadline, withVerdict } from '../results/verdict.js';
+import { environmentGuard, OutputGuard } from '../secrets/guard.js';
+import type { Secrets } from '../secrets/index.js';
+import { baselinedReport, loadBaselineFlags, saveBaseline, todayUtc, type BaselineFlags } from './baseline.js';
+import { ExitCode, type CliIo } from './io.js';
+
+/** The flags `vapc drift` and `vapc proxy` take beside their source: reports, baseline, coverage gate, verdict. */
+export interface TrafficFlags extends BaselineFlags {
+  reportDir?: string;
+  quiet?: boolean;
+  minCoverage?: string;
+  failOnUnseenStatus?: boolean;
+  failOnUndocumentedStatus?: boolean;
+  sarifCoverage?: boolean;
+  allowInconclusive?: boolean;
+}
+
+export const DEFAULT_TRAFFIC_REPORT_DIR = 'reports/latest';
+
+/** The report, baseline, gate and verdict options, as `vapc run` spells them. */
+export function addTrafficOptions(command: Command): Command {
+  return command
+    .option(
+      '--report-dir <dir>',
+      `where report.json, junit.xml, report.html and report.sarif go (default ${DEFAULT_TRAFFIC_REPORT_DIR})`,
+    )
+    .option('--quiet', 'print only the final summary')
+    .option('--baseline <file>', 'known findings (YAML): fail only on findings not in it; expired entries fail again')
+    .option('--write-baseline <file>', "record this traffic's failures as known findings (YAML, sorted)")
+    .option('--prune-baseline', 'with --baseline: drop entries whose check and operation were judged and passed')
+    .option(
+      '--strict-baseline',
+      'with --baseline: exit 2 when an entry has a placeholder reason or no expires within 90 days',
+    )
+    .option(
+      '--min-coverage <n>',
+      'exit 1 when fewer than N percent of the coverage cells are judged, listing the cells missing',
+    )
+    .option('--fail-on-unseen-status', 'fail when a documented status never appears in the traffic')
+    .option('--fail-on-undocumented-status', 'fail when the traffic holds a status the operation does not document')
+    .option('--sarif-coverage', 'also write a note on the spec line of each coverage cell not judged into report.sarif')
+    .option(
+      '--allow-inconclusive',
+      'exit 0 when no judge judged any answer of the traffic (every report still says so)',
+    );
+}
+
+/** What a traffic command settles before it reads any traffic: the gate's options, the baseline, the report directory. */
+export interface TrafficSetup {
+  gate: CoverageGateOptions;
+  baseline: Awaited<ReturnType<typeof loadBaselineFlags>>;
+  reportDir: string;
+  today: string;
+}
+
+/**
+ * Everything that can be refused before the traffic is read: a bad --min-coverage, a bad baseline
+ * file (exit 2, file and line named), a report directory that cannot be used.
+ */
+export async function trafficSetup(flags: TrafficFlags, io: CliIo, today = todayUtc()): Promise<TrafficSetup> {
+  const gate = coverageGateFlags(flags);
+  const baseline = await loadBaselineFlags(flags, {
+    today,
+    warn: (line) => io.stderr(environmentGuard(io.env).line(line)),
+  });
+  const reportDir = flags.reportDir ?? DEFAULT_TRAFFIC_REPORT_DIR;
+  await usableReportDir(reportDir);
+  return { gate, baseline, reportDir, today };
+}
+
+/** A report directory that leads outside its confinement, names a file, or cannot be written is a usage error. */
+async function usableReportDir(dir: string): Promise<void> {
+  const outside = directoryRefusal(dir);
+  if (outside !== undefined) throw new VapcError('E_USAGE', `--report-dir ${outside}`);
+  const info = await stat(dir).catch(() => undefined);
+  if (info && !info.isDirectory())
+    throw new VapcError('E_USAGE', `--report-dir ${dir} is a file, not a directory; name a directory for the reports`);
+  try {
+    await mkdir(dir, { recursive: true });
+    await access(dir, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new VapcError('E_USAGE', `--report-dir ${dir} cannot be used (${code}); name a writable directory`);
+  }
+}
+
+/** The judged traffic to its exit status: baseline, verdict, console, report files, baseline file, coverage gate. */
+export async function finishTraffic(
+  judged: RunReport,
+  checks: readonly CheckDefinition[],
+  flags: TrafficFlags,
+  setup: TrafficSetup,
+  io: CliIo,
+  secrets: Secrets,
+): Promise<number> {
+  const guard = new OutputGuard(secrets);
+  const say = (text: string) => io.stdout(guard.block(text));
+  const shout = (text: string) => io.stderr(guard.block(text));
+  const { baseline } = setup;
+  const baselined =
+    baseline && flags.baseline !== undefined
+      ? baselinedReport(judged, baseline, {
+          file: flags.baseline,
+          today: setup.today,
+          prune: flags.pruneBaseline === true,
+        })
+      : judged;
+  const report = withVerdict(baselined, verdictRules(checks, 0), {
+    allowInconclusive: flags.allowInconclusive === true,
+  });
+  composeEvents(
+    createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: flags.quiet === true, secrets }),
+    createGitHubSink({ write: io.stdout, env: io.env, secrets }),
+  ).onEnd?.(report);
+  const { writeReports } = await import('../reporters/index.js');
+  const written = await writeReports(report, setup.reportDir, {
+    sanitized: true,
+    secrets,
+    sarif: { rules: checks, coverage: flags.sarifCoverage === true },
+  });
+  for (const e of written.errors) shout(`vapc: could not write ${e.file}: ${printable(e.message)}\n`);
+  if (!flags.quiet || written.errors.length > 0)
+    say(`reports: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`);
+  if (flags.writeBaseline !== undefined || flags.pruneBaseline)
+    for (const line of await saveBaseline(flags, report, baseline)) say(`${line}\n`);
+  const gateFailed = announceCoverage(report.coverage, setup.gate, say, shout);
+  if (written.errors.length > 0) {
+    shout(`vapc: ${written.errors.length} report file(s) could not be written: exit 2, whatever the verdict above\n`);
+    return ExitCode.usage;
+  }
+  const status = statusOf(report, flags, shout);
+  return gateFailed && status === ExitCode.ok ? ExitCode.failed : status;
+}
+
+/** 1 when a judge failed (a new finding, with a baseline) or could not run; 3 when nothing was judged (0 with --allow-inconclusive). */
+function statusOf(report: RunReport, flags: TrafficFlags, shout: (text: string) => void): number {
+  const failed = report.summary.new_failures ?? report.summary.failed;
+  if (failed > 0) return ExitCode.failed;
+  if (report.summary.errors > 0) {
+    shout(`vapc: ${report.summary.errors} judge(s) could not run (tool errors, see the report); not a pass\n`);
+    return ExitCode.failed;
+  }
+  if (report.verdict !== 'inconclusive') return ExitCode.ok;
+  if (!flags.allowInconclusive) return ExitCode.inconclusive;
+  shout(
+    `vapc: INCONCLUSIVE (${printable(inconclusiveHeadline(report.evidence!))}); exit 0 only because of --allow-inconclusive\n`,
+  );
+  return ExitCode.ok;
+}
+
+/** One line of what the traffic held: exchanges, how many on the contract and judged, the operations never exercised. */
+export function trafficLine(report: RunReport): string {
+  const t = report.traffic;
+  if (!t) return '';
+  const unseen = t.operations.filter((o) => o.exchanges === 0).map((o) => o.operation);
+  const seen = t.operations.length - unseen.length;
+  const lines = [
+    `traffic: ${t.exchanges} exchange(s), ${t.on_contract} on the contract, ${t.judged} judged; ${seen} of ${t.operations.length} operations exercised` +
+      (t.unanswered > 0 ? `; ${t.unanswered} request(s) without an answer (not judged)` : ''),
+  ];
+  if (unseen.length > 0) lines.push(`  never exercised: ${unseen.join(', ')}`);
+  return `${lines.join('\n')}\n`;
+}

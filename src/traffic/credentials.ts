@@ -17,11 +17,15 @@ import { RecordingError } from './exchange.js';
 const BODY_DEPTH = 8;
 const BODY_NODES = 2_000;
 
+/** A secret-named JSON member in a body's text (the same names as src/secrets): the body is parsed only then. */
+const SECRET_MEMBER =
+  /"(?:[\w-]*[_-])?(?:token|key|secret|password|apikey|authorization|cookie|x-user-id|x-api-key)"\s*:/i;
+
 /** Secret-named fields of a JSON body, bounded: their string values. */
 function secretFields(text: string | undefined, json?: unknown): string[] {
+  if (text === undefined || !SECRET_MEMBER.test(text)) return [];
   let value = json;
   if (value === undefined) {
-    if (text === undefined || !/"/.test(text)) return [];
     try {
       value = JSON.parse(text);
     } catch {
@@ -124,11 +128,13 @@ export class CredentialLearner {
     const res = exchange.response;
     if (!res) return;
     for (const v of cookieValues(res.headers['set-cookie'], true)) this.add(v, 'other', where);
-    const json = res.truncated ? undefined : res.json;
+    if (res.truncated) return;
+    const pointers = op && res.status >= 200 && res.status < 300 ? this.pointersOf(op) : [];
+    if (pointers.length === 0 && !SECRET_MEMBER.test(res.text)) return;
+    const json = res.json;
     if (json === undefined) return;
-    for (const v of secretFields(undefined, json)) this.add(v, 'other', where);
-    if (op && res.status >= 200 && res.status < 300)
-      for (const pointer of this.pointersOf(op))
-        for (const v of valuesAt(json, pointer)) if (typeof v === 'string') this.add(v, 'other', where);
+    for (const v of secretFields(res.text, json)) this.add(v, 'other', where);
+    for (const pointer of pointers)
+      for (const v of valuesAt(json, pointer)) if (typeof v === 'string') this.add(v, 'other', where);
   }
 }

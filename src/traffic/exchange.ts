@@ -6,7 +6,7 @@
  */
 import { VapcError } from '../errors.js';
 import { decodeBody } from '../transport/content-coding.js';
-import { toHttpResponse, DEFAULT_MAX_BODY_BYTES } from '../transport/undici.js';
+import { DEFAULT_MAX_BODY_BYTES, nestingDepth, toHttpResponse } from '../transport/undici.js';
 import type { Exchange } from '../transport/types.js';
 
 /** The most headers one message of a recording may carry, and the longest value of one. */
@@ -16,6 +16,13 @@ export const MAX_HEADER_VALUE = 16 * 1024;
 export const MAX_URL = 16 * 1024;
 /** A body is judged up to this many bytes (the runner's own cap); past it, only what is not the body is judged. */
 export const MAX_JUDGED_BODY = DEFAULT_MAX_BODY_BYTES;
+
+/**
+ * The deepest request body a recording may hold: the validators walk a body recursively, and a
+ * client's garbage (the runner's own robustness probes nest 65 levels) stays far below this.
+ * A response body deeper than 64 levels is read as not JSON, as the runner's transport reads it.
+ */
+export const MAX_BODY_DEPTH = 1000;
 
 /** The origin a recorded relative URL (a gateway's `/calls?limit=5`) is read against. */
 export const RECORDED_ORIGIN = 'http://recorded.invalid';
@@ -83,30 +90,40 @@ export function recordedHeaders(value: unknown, what: string, where: string): Re
   return out;
 }
 
-/** A body as text: base64 decoded when the recording says so; bytes past the cap are not kept. */
-function bodyBytes(value: unknown, encoding: unknown, what: string, where: string): Buffer | undefined {
+/**
+ * A body as the recording holds it: text (kept as it is while it fits the cap), or bytes when the
+ * recording says base64. Bytes past the cap are not kept.
+ */
+function bodyOf(value: unknown, encoding: unknown, what: string, where: string): string | Buffer | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') throw new RecordingError(where, `${what} is not a string`);
   if (encoding === 'base64') return Buffer.from(value, 'base64');
   if (encoding !== undefined && encoding !== null && encoding !== '')
     throw new RecordingError(where, `${what}: unknown encoding (only base64 is read)`);
-  return Buffer.from(value, 'utf8');
+  // Three bytes a character at most: only a text that may pass the cap is measured.
+  return value.length * 3 <= MAX_JUDGED_BODY || Buffer.byteLength(value) <= MAX_JUDGED_BODY
+    ? value
+    : Buffer.from(value, 'utf8');
 }
 
 function requestBodyText(raw: RawExchange, where: string): string | undefined {
-  const bytes = bodyBytes(raw.requestBody, raw.requestEncoding, 'the request body', where);
-  if (bytes === undefined) return undefined;
-  // A request body past the cap is not judged whole: judged as recorded up to it (the validators see it cut).
-  return bytes.subarray(0, MAX_JUDGED_BODY).toString('utf8');
+  const body = bodyOf(raw.requestBody, raw.requestEncoding, 'the request body', where);
+  if (body === undefined) return undefined;
+  // A request body past the cap is judged as recorded up to it (the validators see it cut).
+  const text = typeof body === 'string' ? body : body.subarray(0, MAX_JUDGED_BODY).toString('utf8');
+  if (text.length > MAX_BODY_DEPTH && nestingDepth(text, MAX_BODY_DEPTH) > MAX_BODY_DEPTH)
+    throw new RecordingError(where, `the request body is nested deeper than ${MAX_BODY_DEPTH} levels`);
+  return text;
 }
 
 /** The response as the transport would have read it: decoded (a recorded gzip body), cut at the cap. */
 function responseOf(raw: RawExchange, headers: Record<string, string>, status: number, where: string) {
   if (!raw.responseBodyRecorded) return toHttpResponse(status, headers, '', true);
-  const bytes = bodyBytes(raw.responseBody, raw.responseEncoding, 'the response body', where) ?? Buffer.alloc(0);
-  const cut = bytes.length > MAX_JUDGED_BODY;
-  const kept = cut ? bytes.subarray(0, MAX_JUDGED_BODY) : bytes;
-  // A text body was recorded decoded (HAR, NDJSON); bytes that still carry the coding are decoded here.
+  const body = bodyOf(raw.responseBody, raw.responseEncoding, 'the response body', where) ?? '';
+  if (typeof body === 'string') return toHttpResponse(status, headers, body, false);
+  const cut = body.length > MAX_JUDGED_BODY;
+  const kept = cut ? body.subarray(0, MAX_JUDGED_BODY) : body;
+  // Base64 bytes may still carry their content coding: decoded here, as the runner's transport does.
   const coded = raw.responseEncoding === 'base64' ? headers['content-encoding'] : undefined;
   const decoded = decodeBody(kept, coded, MAX_JUDGED_BODY, cut);
   const response = toHttpResponse(status, headers, decoded.text, decoded.truncated);

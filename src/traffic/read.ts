@@ -21,7 +21,7 @@ export interface RecordingLimits {
   maxHarBytes: number;
   /** The longest line of NDJSON or a log. */
   maxLineBytes: number;
-  /** The deepest nesting of one line or HAR document. */
+  /** The deepest nesting of a HAR document (read whole; a line's bodies are capped where they are read). */
   maxDepth: number;
   /** The most exchanges a recording may hold. */
   maxExchanges: number;
@@ -31,7 +31,7 @@ export const DEFAULT_LIMITS: RecordingLimits = {
   maxBytes: 8 * 1024 ** 3,
   maxHarBytes: 256 * 1024 ** 2,
   maxLineBytes: 32 * 1024 ** 2,
-  maxDepth: 64,
+  maxDepth: 1000,
   maxExchanges: 50_000_000,
 };
 
@@ -86,8 +86,15 @@ async function* linesOf(chunks: AsyncIterable<Buffer>, max: number, name: string
   if (pendingLength > 0) yield [Buffer.concat(pending).toString('utf8').replace(/\r$/, ''), number + 1];
 }
 
-function parseJson(text: string, where: string, maxDepth: number): unknown {
-  if (nestingDepth(text, maxDepth) > maxDepth) throw new RecordingError(where, `nested deeper than ${maxDepth} levels`);
+/**
+ * A line or document as JSON. JSON.parse does not recurse, so a deep line costs no stack; what is
+ * read of it is a few fields of known shape (a deep value there is refused as not a string), and a
+ * body's own nesting is checked where the body is read (exchange.ts). A HAR document, read whole,
+ * has its nesting capped first.
+ */
+function parseJson(text: string, where: string, maxDepth?: number): unknown {
+  if (maxDepth !== undefined && nestingDepth(text, maxDepth) > maxDepth)
+    throw new RecordingError(where, `nested deeper than ${maxDepth} levels`);
   try {
     return JSON.parse(text);
   } catch {
@@ -105,7 +112,7 @@ async function* lineExchanges(
   for await (const [line, number] of linesOf(chunks, limits.maxLineBytes, name)) {
     if (!/\S/.test(line)) continue;
     const where = `${name} line ${number}`;
-    yield { exchange: toExchange(fromLine(parseJson(line, where, limits.maxDepth), where, format), where), where };
+    yield { exchange: toExchange(fromLine(parseJson(line, where), where, format), where), where };
   }
 }
 

@@ -9,7 +9,8 @@ import { access, mkdir, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { CheckDefinition } from '../checks/check.js';
 import { verdictRules } from '../checks/verdict-rules.js';
-import { announceCoverage, coverageGateFlags, type CoverageGateOptions } from '../coverage/index.js';
+import { announceCoverage, coverageGateOf, type CoverageGateOptions } from '../coverage/index.js';
+import { commandSettings } from '../config/settings.js';
 import { VapcError } from '../errors.js';
 import { directoryRefusal } from '../files/checkout.js';
 import { createConsoleReporter } from '../reporters/console.js';
@@ -20,52 +21,53 @@ import { printable } from '../results/printable.js';
 import { inconclusiveHeadline, withVerdict } from '../results/verdict.js';
 import { environmentGuard, OutputGuard } from '../secrets/guard.js';
 import type { Secrets } from '../secrets/index.js';
-import { baselinedReport, loadBaselineFlags, saveBaseline, todayUtc, type BaselineFlags } from './baseline.js';
+import { baselinedReport, loadBaselineFlags, saveBaseline, todayUtc } from './baseline.js';
+import { profile } from '../../suites/profile.js';
 import { ExitCode, type CliIo } from './io.js';
 
-/** The flags `vapc drift` and `vapc proxy` take beside their source: reports, baseline, coverage gate, verdict. */
-export interface TrafficFlags extends BaselineFlags {
-  reportDir?: string;
-  quiet?: boolean;
-  minCoverage?: string;
-  failOnUnseenStatus?: boolean;
-  failOnUndocumentedStatus?: boolean;
-  sarifCoverage?: boolean;
-  allowInconclusive?: boolean;
-}
+/**
+ * The settings `vapc drift` and `vapc proxy` take beside their source, as `vapc run` reads them
+ * (src/config/table.ts): the report directory, the baseline, the coverage gate and the verdict's
+ * options; one parser and one default each, the help said of traffic where it differs.
+ */
+export const TRAFFIC_SETTINGS = commandSettings(
+  [
+    'reportDir',
+    'quiet',
+    'baseline',
+    'writeBaseline',
+    'pruneBaseline',
+    'strictBaseline',
+    'minCoverage',
+    'failOnUnseenStatus',
+    'failOnUndocumentedStatus',
+    'sarifCoverage',
+    'allowInconclusive',
+  ],
+  {
+    writeBaseline: "record this traffic's failures as known findings (YAML, sorted; reasons kept from --baseline)",
+    pruneBaseline: 'with --baseline: drop entries whose check and operation were judged and passed',
+    failOnUnseenStatus: 'fail when a documented status never appears in the traffic',
+    failOnUndocumentedStatus: 'fail when the traffic holds a status the operation does not document',
+    allowInconclusive: 'exit 0 when no judge judged any answer of the traffic (every report still says so)',
+  },
+);
 
-export const DEFAULT_TRAFFIC_REPORT_DIR = 'reports/latest';
+/** The settings of a traffic command, read from its flags. */
+export type TrafficSettings = ReturnType<typeof TRAFFIC_SETTINGS.read>;
 
-/** The report, baseline, gate and verdict options, as `vapc run` spells them. */
+/** The flags of a traffic command as commander gives them (by attribute); read through TRAFFIC_SETTINGS. */
+export type TrafficFlags = Readonly<Record<string, unknown>>;
+
+/** The report, baseline, gate and verdict options, as `vapc run` declares them. */
 export function addTrafficOptions(command: Command): Command {
-  return command
-    .option(
-      '--report-dir <dir>',
-      `where report.json, junit.xml, report.html and report.sarif go (default ${DEFAULT_TRAFFIC_REPORT_DIR})`,
-    )
-    .option('--quiet', 'print only the final summary')
-    .option('--baseline <file>', 'known findings (YAML): fail only on findings not in it; expired entries fail again')
-    .option('--write-baseline <file>', "record this traffic's failures as known findings (YAML, sorted)")
-    .option('--prune-baseline', 'with --baseline: drop entries whose check and operation were judged and passed')
-    .option(
-      '--strict-baseline',
-      'with --baseline: exit 2 when an entry has a placeholder reason or no expires within 90 days',
-    )
-    .option(
-      '--min-coverage <n>',
-      'exit 1 when fewer than N percent of the coverage cells are judged, listing the cells missing',
-    )
-    .option('--fail-on-unseen-status', 'fail when a documented status never appears in the traffic')
-    .option('--fail-on-undocumented-status', 'fail when the traffic holds a status the operation does not document')
-    .option('--sarif-coverage', 'also write a note on the spec line of each coverage cell not judged into report.sarif')
-    .option(
-      '--allow-inconclusive',
-      'exit 0 when no judge judged any answer of the traffic (every report still says so)',
-    );
+  for (const o of TRAFFIC_SETTINGS.options) command.option(o.flags, o.description);
+  return command;
 }
 
 /** What a traffic command settles before it reads any traffic: the gate's options, the baseline, the report directory. */
 export interface TrafficSetup {
+  settings: TrafficSettings;
   gate: CoverageGateOptions;
   baseline: Awaited<ReturnType<typeof loadBaselineFlags>>;
   reportDir: string;
@@ -77,14 +79,14 @@ export interface TrafficSetup {
  * file (exit 2, file and line named), a report directory that cannot be used.
  */
 export async function trafficSetup(flags: TrafficFlags, io: CliIo, today = todayUtc()): Promise<TrafficSetup> {
-  const gate = coverageGateFlags(flags);
-  const baseline = await loadBaselineFlags(flags, {
+  const settings = TRAFFIC_SETTINGS.read(flags);
+  const gate = coverageGateOf(settings);
+  const baseline = await loadBaselineFlags(settings, {
     today,
     warn: (line) => io.stderr(environmentGuard(io.env).line(line)),
   });
-  const reportDir = flags.reportDir ?? DEFAULT_TRAFFIC_REPORT_DIR;
-  await usableReportDir(reportDir);
-  return { gate, baseline, reportDir, today };
+  await usableReportDir(settings.reportDir);
+  return { settings, gate, baseline, reportDir: settings.reportDir, today };
 }
 
 /** A report directory that leads outside its confinement, names a file, or cannot be written is a usage error. */
@@ -107,11 +109,11 @@ async function usableReportDir(dir: string): Promise<void> {
 export async function finishTraffic(
   judged: RunReport,
   checks: readonly CheckDefinition[],
-  flags: TrafficFlags,
   setup: TrafficSetup,
   io: CliIo,
   secrets: Secrets,
 ): Promise<number> {
+  const flags = setup.settings;
   const guard = new OutputGuard(secrets);
   const say = (text: string) => io.stdout(guard.block(text));
   const shout = (text: string) => io.stderr(guard.block(text));
@@ -124,7 +126,7 @@ export async function finishTraffic(
           prune: flags.pruneBaseline === true,
         })
       : judged;
-  const report = withVerdict(baselined, verdictRules(checks, 0), {
+  const report = withVerdict(baselined, verdictRules(checks, 0, profile), {
     allowInconclusive: flags.allowInconclusive === true,
   });
   composeEvents(
@@ -152,7 +154,7 @@ export async function finishTraffic(
 }
 
 /** 1 when a judge failed (a new finding, with a baseline) or could not run; 3 when nothing was judged (0 with --allow-inconclusive). */
-function statusOf(report: RunReport, flags: TrafficFlags, shout: (text: string) => void): number {
+function statusOf(report: RunReport, flags: TrafficSettings, shout: (text: string) => void): number {
   const failed = report.summary.new_failures ?? report.summary.failed;
   if (failed > 0) return ExitCode.failed;
   if (report.summary.errors > 0) {

@@ -2,7 +2,7 @@
 // passive judges, through the reports, baseline, coverage gate and verdict of `vapc run`.
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../src/server/index.js';
 import { loadSpec } from '../../src/spec/load.js';
 import type { SpecModel } from '../../src/spec/model.js';

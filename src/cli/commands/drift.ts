@@ -11,10 +11,8 @@ import { profile } from '../../../suites/profile.js';
 import { ExitCode, type CliIo, type CommandContext } from '../io.js';
 import { addTrafficOptions, finishTraffic, trafficLine, trafficSetup, type TrafficFlags } from '../traffic.js';
 
-export interface DriftFlags extends TrafficFlags {
-  format?: string;
-  basePath?: string;
-}
+/** The flags of `vapc drift`: the recording's own, and the traffic settings (TRAFFIC_SETTINGS). */
+export type DriftFlags = TrafficFlags & { format?: string; basePath?: string };
 
 /** Seams for tests: the checks, today's date, the working directory and standard input. */
 export interface DriftDeps {
@@ -55,7 +53,7 @@ export async function driftCommand(
   const guard = new OutputGuard(secrets);
   const checks = deps.checks ?? registry;
   const spec = await loadSpec();
-  if (!flags.quiet) io.stdout(guard.line(`vapc drift: ${source === '-' ? 'standard input' : source}`));
+  if (!setup.settings.quiet) io.stdout(guard.line(`vapc drift: ${source === '-' ? 'standard input' : source}`));
   const result = await driftRecording({
     spec,
     checks,
@@ -67,8 +65,8 @@ export async function driftCommand(
     ...(basePath ? { basePath } : {}),
     ...(deps.cwd ? { cwd: deps.cwd } : {}),
   });
-  if (!flags.quiet) io.stdout(guard.block(trafficLine(result.report)));
-  return finishTraffic(result.report, checks, flags, setup, io, secrets);
+  if (!setup.settings.quiet) io.stdout(guard.block(trafficLine(result.report)));
+  return finishTraffic(result.report, checks, setup, io, secrets);
 }
 
 /** vapc drift FILE|DIR|-: recorded traffic judged by the runner's judges (docs/drift.md). */

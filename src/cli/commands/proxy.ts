@@ -13,12 +13,8 @@ import { profile } from '../../../suites/profile.js';
 import { ExitCode, type CliIo, type CommandContext } from '../io.js';
 import { addTrafficOptions, finishTraffic, trafficLine, trafficSetup, type TrafficFlags } from '../traffic.js';
 
-export interface ProxyFlags extends TrafficFlags {
-  target?: string;
-  listen?: string;
-  record?: string;
-  exitAfter?: string;
-}
+/** The flags of `vapc proxy`: where it forwards, listens and records, and the traffic settings (TRAFFIC_SETTINGS). */
+export type ProxyFlags = TrafficFlags & { target?: string; listen?: string; record?: string; exitAfter?: string };
 
 /** Seams for tests: the checks, today's date, and what stops the proxy instead of SIGINT/SIGTERM. */
 export interface ProxyDeps {
@@ -129,19 +125,20 @@ export async function proxyCommand(flags: ProxyFlags, io: CliIo, deps: ProxyDeps
   }
   deps.onListening?.(proxy.url);
   io.stdout(guard.line(`listening ${proxy.url}`));
-  if (!flags.quiet)
+  if (!setup.settings.quiet)
     io.stdout(guard.line(`forwarding to ${target.href}; stop with Ctrl-C (SIGINT) or SIGTERM for the reports`));
   const reason = await Promise.race([stopped, deps.stop ?? signals!.stop]);
   signals?.release();
-  if (!flags.quiet) io.stdout(guard.line(`vapc proxy: stopping (${reason}): ${proxy.forwarded} exchange(s) forwarded`));
+  if (!setup.settings.quiet)
+    io.stdout(guard.line(`vapc proxy: stopping (${reason}): ${proxy.forwarded} exchange(s) forwarded`));
   await proxy.close();
   await record?.close();
   if (fatal !== undefined) throw fatal;
   const report = judge.report();
-  if (!flags.quiet) io.stdout(guard.block(trafficLine(report)));
-  if (record && !flags.quiet)
+  if (!setup.settings.quiet) io.stdout(guard.block(trafficLine(report)));
+  if (record && !setup.settings.quiet)
     io.stdout(guard.line(`recorded ${judged} exchange(s) to ${record.path} (${record.format})`));
-  return finishTraffic(report, checks, flags, setup, io, secrets);
+  return finishTraffic(report, checks, setup, io, secrets);
 }
 
 /** vapc proxy --target URL: forwards traffic untouched, judges it after forwarding, reports when stopped (docs/proxy.md). */

@@ -15,7 +15,7 @@ import { TrafficJudge } from './judge.js';
 export interface DriftOptions {
   spec: SpecModel;
   checks: readonly CheckDefinition[];
-  profile?: Pick<ContractProfile, 'leftOpenStatuses'>;
+  profile?: ContractProfile;
   secrets: Secrets;
   /** The recording: a file, a directory, or `-` (then `stdin`). */
   path: string;

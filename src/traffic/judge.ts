@@ -33,8 +33,8 @@ export interface TrafficJudgeOptions {
   spec: SpecModel;
   /** The checks whose passive judges judge the traffic (the suites' registry: the CLI passes it). */
   checks: readonly CheckDefinition[];
-  /** The contract's profile: the statuses it leaves open, for the coverage block. */
-  profile?: Pick<ContractProfile, 'leftOpenStatuses'>;
+  /** The contract's profile: its suites and their order, the statuses it leaves open, the verdict's rules. */
+  profile?: ContractProfile;
   /** The run's secrets: the recording's credentials are added to them as each exchange is read. */
   secrets: Secrets;
   /** Where the traffic comes from, as report.json's `target` shows it. */
@@ -99,9 +99,11 @@ export class TrafficJudge {
       seed: 0,
       followRateLimit: false,
     });
-    const plan = planChecks(options.checks, { spec, fixtures: {} }, { includeDestructive: true }).filter(
-      (item) => typeof item.check.judgeExchange === 'function',
-    );
+    const plan = planChecks(
+      options.checks,
+      { spec, fixtures: {} },
+      { includeDestructive: true, ...(options.profile ? { profile: options.profile } : {}) },
+    ).filter((item) => typeof item.check.judgeExchange === 'function');
     this.pairs = plan.map((item, index) => ({
       item,
       index,
@@ -255,7 +257,7 @@ export class TrafficJudge {
       ),
       traffic: this.trafficSummary(),
     };
-    return withVerdict(report, verdictRules(this.options.checks, 0));
+    return withVerdict(report, verdictRules(this.options.checks, 0, this.options.profile));
   }
 
   private trafficSummary(): TrafficSummary {

@@ -9,13 +9,12 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { proxyCommand, type ProxyFlags } from '../../src/cli/commands/proxy.js';
-import type { CliIo } from '../../src/cli/io.js';
+import type { ProxyFlags } from '../../src/cli/commands/proxy.js';
 import { packageRoot } from '../../src/paths.js';
 import type { RunReport } from '../../src/results/model.js';
 import { startReferenceServer } from '../../src/server/index.js';
 import { startFaultyServer } from '../catalog/faults/index.js';
-import { ANSWER_HEADERS, cli, tempDir } from '../helpers/traffic.js';
+import { ANSWER_HEADERS, cli, startProxyCommand, tempDir, type InProcessProxy } from '../helpers/traffic.js';
 
 const closers: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -57,38 +56,11 @@ async function target(
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
-/** `vapc proxy` in-process on a free port; `stop()` ends it as a signal would, and resolves with its exit status. */
-async function proxy(
-  flags: ProxyFlags,
-): Promise<{ url: string; stop: () => Promise<number>; out: () => string; err: () => string; done: Promise<number> }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    stdout: (t) => void (out += t),
-    stderr: (t) => void (err += t),
-    env: { NO_COLOR: '1' },
-    isTTY: false,
-  };
-  let stopNow!: (reason: string) => void;
-  const stop = new Promise<string>((resolve) => (stopNow = resolve));
-  let listening!: (url: string) => void;
-  const ready = new Promise<string>((resolve) => (listening = resolve));
-  const done = proxyCommand({ listen: '127.0.0.1:0', reportDir: join(tempDir(), 'r'), ...flags }, io, {
-    stop,
-    onListening: listening,
-  });
-  const url = await Promise.race([
-    ready,
-    done.then((code) => Promise.reject(new Error(`proxy exited ${code}: ${err}`))),
-  ]);
-  closers.push(() => (stopNow('test over'), done.catch(() => undefined)));
-  return {
-    url,
-    done,
-    stop: () => (stopNow('test'), done),
-    out: () => out,
-    err: () => err,
-  };
+/** `vapc proxy` in-process on a free port (test/helpers/traffic.ts), stopped after each test. */
+async function proxy(flags: ProxyFlags): Promise<InProcessProxy> {
+  const p = await startProxyCommand(flags);
+  closers.push(() => p.stop().catch(() => undefined));
+  return p;
 }
 
 describe('vapc proxy: forwards byte for byte', () => {

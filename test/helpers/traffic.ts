@@ -7,6 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main, type CliIo } from '../../src/cli/main.js';
+import { proxyCommand, type ProxyFlags } from '../../src/cli/commands/proxy.js';
 import { validateWireRequest } from '../../src/checks/wire.js';
 import type { Suite } from '../../src/results/model.js';
 import { runConformance } from '../../src/runner/conformance.js';
@@ -100,3 +101,38 @@ export async function cli(argv: string[], env: Record<string, string> = {}): Pro
 
 /** A fresh temporary directory. */
 export const tempDir = (prefix = 'vapc-traffic-'): string => mkdtempSync(join(tmpdir(), prefix));
+
+export interface InProcessProxy {
+  url: string;
+  /** Resolves with its exit status once it stopped (by itself, --exit-after, or `stop`). */
+  done: Promise<number>;
+  /** Ends it as a signal would; resolves with its exit status. */
+  stop: () => Promise<number>;
+  out: () => string;
+  err: () => string;
+}
+
+/** `vapc proxy` in-process on a free loopback port (reports in a fresh directory unless `flags` names one). */
+export async function startProxyCommand(flags: ProxyFlags): Promise<InProcessProxy> {
+  let out = '';
+  let err = '';
+  const io: CliIo = {
+    stdout: (t) => void (out += t),
+    stderr: (t) => void (err += t),
+    env: { NO_COLOR: '1' },
+    isTTY: false,
+  };
+  let stopNow!: (reason: string) => void;
+  const stop = new Promise<string>((resolve) => (stopNow = resolve));
+  let listening!: (url: string) => void;
+  const ready = new Promise<string>((resolve) => (listening = resolve));
+  const done = proxyCommand({ listen: '127.0.0.1:0', reportDir: join(tempDir(), 'r'), ...flags }, io, {
+    stop,
+    onListening: listening,
+  });
+  const url = await Promise.race([
+    ready,
+    done.then((code) => Promise.reject(new Error(`proxy exited ${code}: ${err}`))),
+  ]);
+  return { url, done, stop: () => (stopNow('test'), done), out: () => out, err: () => err };
+}

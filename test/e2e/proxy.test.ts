@@ -2,7 +2,7 @@
 // loopback targets (port 0), judges each exchange after its answer went back, reports when stopped.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -124,7 +124,9 @@ describe('vapc proxy: forwards byte for byte', () => {
   it('a finding never alters the answer: a faulty body goes back as it came, and the proxy exits 1 with the finding', async () => {
     const server = await startFaultyServer('call-duration-string', { rateLimit: 1e6, rateWindowMs: 60_000 });
     closers.push(() => server.close());
-    const p = await proxy({ target: server.url });
+    const reportDir = join(tempDir(), 'r');
+    const record = join(tempDir(), 'traffic.ndjson');
+    const p = await proxy({ target: server.url, reportDir, record });
     const headers = { authorization: `Bearer ${server.fixtures.api_key}`, 'x-user-id': server.fixtures.user_id };
     const direct = await request(`${server.url}/calls?limit=3`, { headers });
     const directText = await direct.body.text();
@@ -135,7 +137,14 @@ describe('vapc proxy: forwards byte for byte', () => {
     expect(throughText).toMatch(/"duration_seconds":"/);
     expect(await p.stop()).toBe(1);
     expect(p.out()).toMatch(/schema\.response-conforms/);
-    expect(p.out() + p.err()).not.toContain(server.fixtures.api_key);
+    // No credential of the traffic in any output: the streams, every report file, the recording.
+    const outputs = [p.out(), p.err(), readFileSync(record, 'utf8')];
+    for (const f of readdirSync(reportDir)) outputs.push(readFileSync(join(reportDir, f), 'utf8'));
+    expect(outputs).toHaveLength(7);
+    for (const text of outputs) {
+      expect(text).not.toContain(server.fixtures.api_key);
+      expect(text).not.toContain(server.fixtures.user_id);
+    }
   });
 
   it('a target that does not answer: the client gets a 502 from the proxy, judged as a server fault', async () => {

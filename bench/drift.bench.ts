@@ -57,19 +57,13 @@ async function vapcFindings(file: string): Promise<string[]> {
     .map((r) => `${r.id} ${r.operation} ${(r.failures ?? []).map((f) => f.kind).join(',')}`);
 }
 
+/** `redocly drift FILE` against the bundled spec, JSON output, timed. */
+const redoclyDrift = (file: string, origin: string, extra: string[] = []) =>
+  timed(process.execPath, [REDOCLY, 'drift', file, '--api', BUNDLE, '--server', origin, '--format', 'json', ...extra]);
+
 /** Redocly's error and warning problems on a file, each as a key without the values that vary. */
 async function redoclyFindings(file: string, origin: string): Promise<{ keys: string[]; ms: number; error?: string }> {
-  const run = await timed(process.execPath, [
-    REDOCLY,
-    'drift',
-    file,
-    '--api',
-    BUNDLE,
-    '--server',
-    origin,
-    '--format',
-    'json',
-  ]);
+  const run = await redoclyDrift(file, origin);
   const problems = redoclyProblems(run.stdout);
   if (problems.length === 0 && run.status !== 0 && !run.stdout.includes('"problems"'))
     return {
@@ -200,19 +194,7 @@ async function throughput(): Promise<void> {
   const rounds = Number(process.env['BENCH_ROUNDS'] ?? 2);
   for (let round = 1; round <= rounds; round++) {
     const vapc = await timed(process.execPath, [VAPC, 'drift', big, '--report-dir', join(dir, 'reports'), '--quiet']);
-    const redocly = await timed(process.execPath, [
-      REDOCLY,
-      'drift',
-      big,
-      '--api',
-      BUNDLE,
-      '--server',
-      origin,
-      '--format',
-      'json',
-      '-o',
-      join(dir, 'redocly.json'),
-    ]);
+    const redocly = await redoclyDrift(big, origin, ['-o', join(dir, 'redocly.json')]);
     const rate = (ms: number) => Math.round(size / (ms / 1000));
     console.log(
       `round ${round}: vapc drift ${(vapc.ms / 1000).toFixed(1)} s (${rate(vapc.ms)} exchanges/s, peak ${(vapc.maxRssKb / 1024).toFixed(0)} MB, exit ${vapc.status}); ` +

@@ -4,15 +4,11 @@
  * coverage gate, the baseline file, and the exit status. Every stream passes the command's output
  * guard; every file is scrubbed with the run's secrets after rendering (writeReports).
  */
-import { constants } from 'node:fs';
-import { access, mkdir, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { CheckDefinition } from '../checks/check.js';
 import { verdictRules } from '../checks/verdict-rules.js';
 import { announceCoverage, coverageGateOf, type CoverageGateOptions } from '../coverage/index.js';
 import { commandSettings } from '../config/settings.js';
-import { VapcError } from '../errors.js';
-import { directoryRefusal } from '../files/checkout.js';
 import { createConsoleReporter } from '../reporters/console.js';
 import { createGitHubSink } from '../reporters/github-sink.js';
 import { composeEvents } from '../results/events.js';
@@ -24,6 +20,7 @@ import type { Secrets } from '../secrets/index.js';
 import { baselinedReport, loadBaselineFlags, saveBaseline, todayUtc } from './baseline.js';
 import { profile } from '../../suites/profile.js';
 import { ExitCode, type CliIo } from './io.js';
+import { prepareReportDir } from './run/finish.js';
 
 /**
  * The settings `vapc drift` and `vapc proxy` take beside their source, as `vapc run` reads them
@@ -85,24 +82,8 @@ export async function trafficSetup(flags: TrafficFlags, io: CliIo, today = today
     today,
     warn: (line) => io.stderr(environmentGuard(io.env).line(line)),
   });
-  await usableReportDir(settings.reportDir);
+  await prepareReportDir(settings.reportDir);
   return { settings, gate, baseline, reportDir: settings.reportDir, today };
-}
-
-/** A report directory that leads outside its confinement, names a file, or cannot be written is a usage error. */
-async function usableReportDir(dir: string): Promise<void> {
-  const outside = directoryRefusal(dir);
-  if (outside !== undefined) throw new VapcError('E_USAGE', `--report-dir ${outside}`);
-  const info = await stat(dir).catch(() => undefined);
-  if (info && !info.isDirectory())
-    throw new VapcError('E_USAGE', `--report-dir ${dir} is a file, not a directory; name a directory for the reports`);
-  try {
-    await mkdir(dir, { recursive: true });
-    await access(dir, constants.W_OK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new VapcError('E_USAGE', `--report-dir ${dir} cannot be used (${code}); name a writable directory`);
-  }
 }
 
 /** The judged traffic to its exit status: baseline, verdict, console, report files, baseline file, coverage gate. */

@@ -12,7 +12,7 @@ import { driftCommand } from '../../src/cli/commands/drift.js';
 import type { RunReport } from '../../src/results/model.js';
 import { checks as registry } from '../../suites/index.js';
 import type { OracleCase, RequestJudge, RequestVerdict } from './oracle.js';
-import { tempDir } from './traffic.js';
+import { capturedIo, tempDir } from './traffic.js';
 
 /** The response header that carries a case's index into the recording. */
 const CASE_HEADER = 'x-oracle-case';
@@ -65,8 +65,7 @@ export async function driftOracle(
       return undefined;
     },
   });
-  let err = '';
-  const io = { stdout: () => undefined, stderr: (t: string) => void (err += t), env: { NO_COLOR: '1' }, isTTY: false };
+  const { io, err } = capturedIo();
   const reportDir = join(dir, 'report');
   const code = await driftCommand(file, { reportDir, quiet: true, ...flags }, io, { checks: [...registry, probe] });
   const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunReport;
@@ -75,7 +74,7 @@ export async function driftOracle(
     name: 'vapc drift',
     report,
     code,
-    err,
+    err: err(),
     judge(c): RequestVerdict {
       const note = notes.get(indexOf.get(c)!);
       if (!note) return { valid: false, other: 'vapc drift did not judge the recorded request' };

@@ -85,8 +85,8 @@ export interface CliRun {
   err: string;
 }
 
-/** A CLI command in-process, its streams captured (NO_COLOR, not a TTY). */
-export async function cli(argv: string[], env: Record<string, string> = {}): Promise<CliRun> {
+/** Streams for a command run in-process, captured (NO_COLOR, not a TTY). */
+export function capturedIo(env: Record<string, string> = {}): { io: CliIo; out: () => string; err: () => string } {
   let out = '';
   let err = '';
   const io: CliIo = {
@@ -95,8 +95,14 @@ export async function cli(argv: string[], env: Record<string, string> = {}): Pro
     env: { NO_COLOR: '1', ...env },
     isTTY: false,
   };
+  return { io, out: () => out, err: () => err };
+}
+
+/** A CLI command in-process, its streams captured. */
+export async function cli(argv: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const { io, out, err } = capturedIo(env);
   const code = await main(argv, io);
-  return { code, out, err };
+  return { code, out: out(), err: err() };
 }
 
 /** A fresh temporary directory. */
@@ -114,14 +120,7 @@ export interface InProcessProxy {
 
 /** `vapc proxy` in-process on a free loopback port (reports in a fresh directory unless `flags` names one). */
 export async function startProxyCommand(flags: ProxyFlags): Promise<InProcessProxy> {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    stdout: (t) => void (out += t),
-    stderr: (t) => void (err += t),
-    env: { NO_COLOR: '1' },
-    isTTY: false,
-  };
+  const { io, out, err } = capturedIo();
   let stopNow!: (reason: string) => void;
   const stop = new Promise<string>((resolve) => (stopNow = resolve));
   let listening!: (url: string) => void;
@@ -132,7 +131,7 @@ export async function startProxyCommand(flags: ProxyFlags): Promise<InProcessPro
   });
   const url = await Promise.race([
     ready,
-    done.then((code) => Promise.reject(new Error(`proxy exited ${code}: ${err}`))),
+    done.then((code) => Promise.reject(new Error(`proxy exited ${code}: ${err()}`))),
   ]);
-  return { url, done, stop: () => (stopNow('test'), done), out: () => out, err: () => err };
+  return { url, done, stop: () => (stopNow('test'), done), out, err };
 }

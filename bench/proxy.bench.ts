@@ -2,8 +2,9 @@
  * `vapc proxy` against `redocly proxy` (Redocly CLI 2.77, experimental, validating live with --api),
  * in one run (npm run bench -- proxy), each proxy a process of its own on loopback:
  *   1. added latency: GET /calls?limit=5 on the reference server at a fixed rate (autocannon
- *      overallRate, BENCH_PROXY_RATE per second, BENCH_PROXY_SECONDS a round), direct, through
- *      `vapc proxy` and through `redocly proxy`, interleaved over BENCH_ROUNDS rounds. Latencies are
+ *      overallRate, BENCH_PROXY_RATE per second, BENCH_PROXY_SECONDS a round), direct, through a
+ *      floor (the least a Node reverse proxy does: node:http piped both ways, nothing judged, the
+ *      process hop alone), through `vapc proxy` and through `redocly proxy`, over BENCH_ROUNDS rounds. Latencies are
  *      autocannon's own per-response times (fractional ms, from its 'response' event: its histogram
  *      rounds to whole ms); p50 and p99 of each, and the added p50/p99 against direct in the same round.
  *   2. byte identity: BENCH_PROXY_BODIES requests with random binary bodies (0–256 KiB) to a target
@@ -71,8 +72,8 @@ async function answering(url: string, output: () => string): Promise<void> {
   throw new Error(`${url} never answered: ${output().slice(-400)}`);
 }
 
-async function vapcProxy(target: string, tag: string): Promise<Proxy> {
-  const { child, output } = started('vapc proxy', [
+const vapcProxy = (target: string, tag: string): Promise<Proxy> =>
+  listening('vapc proxy', [
     VAPC,
     'proxy',
     '--target',
@@ -83,12 +84,33 @@ async function vapcProxy(target: string, tag: string): Promise<Proxy> {
     join(dir, `vapc-${tag}`),
     '--quiet',
   ]);
+
+/** The floor: the least a Node reverse proxy does (node:http, keep-alive, piped both ways), nothing judged. */
+const FLOOR_SOURCE = `
+import { createServer, request, Agent } from 'node:http';
+const target = new URL(process.argv[1]);
+const agent = new Agent({ keepAlive: true });
+const server = createServer((req, res) => {
+  const up = request({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent }, (from) => {
+    res.writeHead(from.statusCode, from.rawHeaders);
+    from.pipe(res);
+  });
+  req.pipe(up);
+});
+server.listen(0, '127.0.0.1', () => console.log('listening http://127.0.0.1:' + server.address().port));
+`;
+
+async function listening(name: string, args: string[]): Promise<Proxy> {
+  const { child, output } = started(name, args);
   for (let i = 0; i < 300 && !/listening (http:\S+)/.test(output()); i++)
     await new Promise((resolve) => setTimeout(resolve, 100));
   const url = /listening (http:\S+)/.exec(output())?.[1];
-  if (!url) throw new Error(`vapc proxy did not listen: ${output().slice(-400)}`);
-  return { name: 'vapc proxy', url, child, output };
+  if (!url) throw new Error(`${name} did not listen: ${output().slice(-400)}`);
+  return { name, url, child, output };
 }
+
+const floorProxy = (target: string): Promise<Proxy> =>
+  listening('node:http floor', ['--input-type=module', '-e', FLOOR_SOURCE, target]);
 
 async function redoclyProxy(target: string, tag: string): Promise<Proxy> {
   const port = await freePort();
@@ -216,19 +238,25 @@ async function latency(): Promise<void> {
   console.log(`\n-- added latency: GET /calls?limit=5 at ${RATE}/s, ${SECONDS} s a measure, 8 connections`);
   try {
     for (let round = 1; round <= ROUNDS; round++) {
+      const floor = await floorProxy(server.url);
       const vapc = await vapcProxy(server.url, `latency-${round}`);
       const redocly = await redoclyProxy(server.url, `latency-${round}`);
       // One second of warm-up each (JIT, connections), not measured.
-      for (const url of [server.url, vapc.url, redocly.url])
+      for (const url of [server.url, floor.url, vapc.url, redocly.url])
         await autocannon({ url: `${url}/calls?limit=5`, headers, connections: 8, overallRate: RATE, duration: 1 });
       const direct = await load(server.url, headers);
+      const bare = await load(floor.url, headers);
       const through = await load(vapc.url, headers);
       const viaRedocly = await load(redocly.url, headers);
+      await stop(floor);
       const vapcStop = await stop(vapc);
       const redoclyStop = await stop(redocly);
       const line = (name: string, m: typeof direct) =>
         `${name} p50 ${f(m.p50)} ms, p99 ${f(m.p99)} ms (${m.n} answers${m.bad ? `, ${m.bad} not 200` : ''})`;
       console.log(`round ${round}: ${line('direct', direct)}`);
+      console.log(
+        `  ${line('node:http floor', bare)}: added p50 ${f(bare.p50 - direct.p50)} ms, p99 ${f(bare.p99 - direct.p99)} ms`,
+      );
       console.log(
         `  ${line('vapc proxy', through)}: added p50 ${f(through.p50 - direct.p50)} ms, p99 ${f(through.p99 - direct.p99)} ms; stopped in ${vapcStop.ms.toFixed(0)} ms (exit ${vapcStop.code}, reports written)`,
       );

@@ -17,6 +17,7 @@ import { printable } from '../results/printable.js';
 import { inconclusiveHeadline, withVerdict } from '../results/verdict.js';
 import { environmentGuard, OutputGuard } from '../secrets/guard.js';
 import type { Secrets } from '../secrets/index.js';
+import { sanitizeReport } from '../secrets/report.js';
 import { baselinedReport, loadBaselineFlags, saveBaseline, todayUtc } from './baseline.js';
 import { profile } from '../../suites/profile.js';
 import { ExitCode, type CliIo } from './io.js';
@@ -107,16 +108,17 @@ export async function finishTraffic(
           prune: flags.pruneBaseline === true,
         })
       : judged;
-  const report = withVerdict(baselined, verdictRules(checks, 0, profile), {
-    allowInconclusive: flags.allowInconclusive === true,
-  });
+  // Made safe once, after the baseline's marks and the verdict: every output gets this report.
+  const report = sanitizeReport(
+    withVerdict(baselined, verdictRules(checks, 0, profile), { allowInconclusive: flags.allowInconclusive === true }),
+    secrets,
+  );
   composeEvents(
     createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: flags.quiet === true, secrets }),
     createGitHubSink({ write: io.stdout, env: io.env, secrets }),
   ).onEnd?.(report);
   const { writeReports } = await import('../reporters/index.js');
   const written = await writeReports(report, setup.reportDir, {
-    sanitized: true,
     secrets,
     sarif: { rules: checks, coverage: flags.sarifCoverage === true },
   });

@@ -143,84 +143,106 @@ function exchangeOf(
 
 const OWN_TYPE = 'text/plain; charset=utf-8';
 
+/** What forwarding needs: where to, over which agent, and who hears of each exchange. */
+interface Route {
+  target: URL;
+  agent: HttpAgent | HttpsAgent;
+  send: typeof httpRequest;
+  /** The target's path, prefixed to every request's. */
+  prefix: string;
+  /** Bytes of each body kept for judging. */
+  max: number;
+  /** Told once an answer was sent in full (its exchange, made later, goes to `onExchange`). */
+  onForwarded(): number;
+  onExchange(exchange: Exchange, index: number): void;
+}
+
+/**
+ * Forwards one request and its answer, streamed both ways; resolves when the exchange is over.
+ * The exchange is made and handed on only after the answer was sent in full, in a later turn of
+ * the event loop: nothing of judging sits on the path of the traffic.
+ */
+function forward(route: Route, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  return new Promise<void>((done) => {
+    res.sendDate = false; // the target's Date goes back, none of the proxy's own
+    const { target } = route;
+    const path = `${route.prefix}${req.url ?? '/'}`;
+    const flight: Flight = {
+      req,
+      url: `${target.origin}${path}`,
+      headers: endToEnd(req.rawHeaders, target.host),
+      body: new Capture(route.max),
+      started: performance.now(),
+    };
+    const answer = new Capture(route.max);
+    const upstream = route.send({
+      protocol: target.protocol,
+      hostname: target.hostname,
+      port: target.port,
+      method: req.method,
+      path,
+      headers: flight.headers as unknown as Record<string, string>,
+      setHost: false,
+      agent: route.agent,
+    });
+    let settled = false;
+    const settle = (from?: Parameters<typeof exchangeOf>[2]) => {
+      if (settled) return;
+      settled = true;
+      done();
+      if (!from) return;
+      const n = route.onForwarded();
+      setImmediate(() => route.onExchange(exchangeOf(flight, answer, from), n));
+    };
+    req.on('data', (chunk: Buffer) => flight.body.add(chunk));
+    req.pipe(upstream);
+    req.on('aborted', () => upstream.destroy());
+    res.on('close', () => {
+      if (!res.writableFinished) {
+        upstream.destroy();
+        settle();
+      }
+    });
+    upstream.on('response', (from) => {
+      res.writeHead(from.statusCode ?? 502, from.statusMessage ?? '', endToEnd(from.rawHeaders));
+      from.on('data', (chunk: Buffer) => answer.add(chunk));
+      from.pipe(res);
+      from.on('error', () => res.destroy());
+      res.on('finish', () => settle({ status: from.statusCode ?? 502, rawHeaders: from.rawHeaders }));
+    });
+    upstream.on('error', (error: NodeJS.ErrnoException) => {
+      if (res.headersSent) {
+        res.destroy();
+        settle();
+        return;
+      }
+      const own = `vapc proxy: the target did not answer (${error.code ?? error.message})\n`;
+      res.writeHead(502, { 'content-type': OWN_TYPE });
+      res.end(own);
+      settle({ own });
+    });
+  });
+}
+
 /** Starts the proxy; resolves once it listens. */
 export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   const { target } = options;
   const secure = target.protocol === 'https:';
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
-  const send = secure ? httpsRequest : httpRequest;
-  const prefix = target.pathname.replace(/\/+$/, '');
-  const max = options.maxCapture ?? MAX_JUDGED_BODY;
   let forwarded = 0;
-  let index = 0;
+  const route: Route = {
+    target,
+    agent,
+    send: secure ? (httpsRequest as unknown as typeof httpRequest) : httpRequest,
+    prefix: target.pathname.replace(/\/+$/, ''),
+    max: options.maxCapture ?? MAX_JUDGED_BODY,
+    onForwarded: () => ++forwarded,
+    onExchange: options.onExchange,
+  };
   const underWay = new Set<Promise<void>>();
 
-  const forward = (req: IncomingMessage, res: ServerResponse): Promise<void> =>
-    new Promise<void>((done) => {
-      res.sendDate = false; // the target's Date goes back, none of the proxy's own
-      const path = `${prefix}${req.url ?? '/'}`;
-      const flight: Flight = {
-        req,
-        url: `${target.origin}${path}`,
-        headers: endToEnd(req.rawHeaders, target.host),
-        body: new Capture(max),
-        started: performance.now(),
-      };
-      const answer = new Capture(max);
-      const n = ++index;
-      const upstream = send({
-        protocol: target.protocol,
-        hostname: target.hostname,
-        port: target.port,
-        method: req.method,
-        path,
-        headers: flight.headers as unknown as Record<string, string>,
-        setHost: false,
-        agent,
-      });
-      let settled = false;
-      const settle = (exchange?: Exchange) => {
-        if (settled) return;
-        settled = true;
-        done();
-        // After the answer has gone: the judges never sit on the traffic's path.
-        if (exchange) setImmediate(() => options.onExchange(exchange, n));
-      };
-      req.on('data', (chunk: Buffer) => flight.body.add(chunk));
-      req.pipe(upstream);
-      req.on('aborted', () => upstream.destroy());
-      res.on('close', () => {
-        if (!res.writableFinished) {
-          upstream.destroy();
-          settle();
-        }
-      });
-      upstream.on('response', (from) => {
-        res.writeHead(from.statusCode ?? 502, from.statusMessage ?? '', endToEnd(from.rawHeaders));
-        from.on('data', (chunk: Buffer) => answer.add(chunk));
-        from.pipe(res);
-        from.on('error', () => res.destroy());
-        res.on('finish', () => {
-          forwarded++;
-          settle(exchangeOf(flight, answer, { status: from.statusCode ?? 502, rawHeaders: from.rawHeaders }));
-        });
-      });
-      upstream.on('error', (error: NodeJS.ErrnoException) => {
-        if (res.headersSent) {
-          res.destroy();
-          settle();
-          return;
-        }
-        const own = `vapc proxy: the target did not answer (${error.code ?? error.message})\n`;
-        res.writeHead(502, { 'content-type': OWN_TYPE });
-        res.end(own);
-        forwarded++;
-        settle(exchangeOf(flight, answer, { own }));
-      });
-    });
-
   const server: Server = createServer((req, res) => {
-    const flight = forward(req, res);
+    const flight = forward(route, req, res);
     underWay.add(flight);
     void flight.finally(() => underWay.delete(flight));
   });

@@ -20,7 +20,9 @@ export type ErrorCode =
   | 'E_CREDENTIALS_REFUSED'
   | 'E_CONTRACT_NOT_FOUND'
   /** A fixture id given in the config (e.g. recipient_list_id) that the target answers 404 for. */
-  | 'E_FIXTURE_NOT_FOUND';
+  | 'E_FIXTURE_NOT_FOUND'
+  /** A recording `vapc drift` cannot read as traffic (malformed, past a cap, not a regular file): exit 2, nothing written. */
+  | 'E_TRAFFIC';
 
 export class VapcError extends Error {
   readonly code: ErrorCode;

@@ -18,6 +18,8 @@ const commandModules: Record<string, () => Promise<Register>> = {
   serve: async () => (await import('./commands/serve.js')).registerServeCommand,
   report: async () => (await import('./commands/report.js')).registerReportCommand,
   diff: async () => (await import('./commands/diff.js')).registerDiffCommand,
+  drift: async () => (await import('./commands/drift.js')).registerDriftCommand,
+  proxy: async () => (await import('./commands/proxy.js')).registerProxyCommand,
 };
 commandModules['build'] = commandModules['lint']!;
 commandModules['docs'] = commandModules['lint']!;

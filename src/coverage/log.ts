@@ -115,12 +115,16 @@ export class ExchangeLog {
     this.handedOut = new HandedOutIds(fixtures);
   }
 
-  /** The runner's onExchange: one exchange as sent, with the id of the check that sent it. */
-  exchange(exchange: ExchangeFacts, checkId: string | undefined, passive = false): void {
+  /**
+   * The runner's onExchange: one exchange as sent, with the id of the check that sent it. `pair`:
+   * the result it belongs to, when the caller knows it (recorded traffic judges every pair at once);
+   * by default the next result done.
+   */
+  exchange(exchange: ExchangeFacts, checkId: string | undefined, passive = false, pair = this.pair): void {
     const touch = checkId === undefined || SETUP_TAGS.has(checkId) ? undefined : this.touchOf(exchange);
     if (touch && checkId !== undefined) {
       const record: ExchangeRecord = {
-        pair: this.pair,
+        pair,
         check: checkId,
         operation: touch.operation,
         cells: touch.cells,

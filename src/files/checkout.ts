@@ -15,7 +15,18 @@
  * broke, and never quotes what the file holds; `excerpt` is the only way text of a file goes into a
  * message: short, one line, every control character escaped.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  createReadStream,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import { VapcError, type ErrorCode } from '../errors.js';
 import { clip, excerpt, printable } from '../results/printable.js';
@@ -117,10 +128,11 @@ function isSymlink(path: string): boolean {
 }
 
 /**
- * Reads a file the checkout controls, within its confinement and cap (see the module comment).
- * Returns its text (UTF-8); any rule broken throws a VapcError naming the file and the rule.
+ * Opens a file the checkout controls for reading, within its confinement, and checks what the open
+ * file is: a regular file no larger than its cap. Returns the descriptor and the size; the caller
+ * closes it (on a refusal it is closed here).
  */
-export function readCheckoutFile(path: string, options: CheckoutFileOptions): string {
+function openChecked(path: string, options: CheckoutFileOptions): { fd: number; size: number } {
   const real = locate(path, options);
   let fd: number;
   try {
@@ -136,13 +148,27 @@ export function readCheckoutFile(path: string, options: CheckoutFileOptions): st
     const info = fstatSync(fd);
     if (!info.isFile())
       throw new VapcError(options.code, `${options.label}: refused: ${kindOf(info)}, not a regular file`);
-    const max = options.maxBytes;
-    const capOf = options.capOf ?? 'it';
-    if (info.size > max)
+    if (info.size > options.maxBytes)
       throw new VapcError(
         options.code,
-        `${options.label}: refused: ${info.size} bytes, more than the ${max} ${capOf} may have`,
+        `${options.label}: refused: ${info.size} bytes, more than the ${options.maxBytes} ${options.capOf ?? 'it'} may have`,
       );
+    return { fd, size: info.size };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+/**
+ * Reads a file the checkout controls, within its confinement and cap (see the module comment).
+ * Returns its text (UTF-8); any rule broken throws a VapcError naming the file and the rule.
+ */
+export function readCheckoutFile(path: string, options: CheckoutFileOptions): string {
+  const { fd } = openChecked(path, options);
+  try {
+    const max = options.maxBytes;
+    const capOf = options.capOf ?? 'it';
     const buffer = Buffer.alloc(max + 1);
     let length = 0;
     for (;;) {
@@ -175,4 +201,54 @@ export function directoryRefusal(dir: string, cwd: string = process.cwd()): stri
   const within = resolvedPath(confinementOf(dir, cwd));
   if (isInside(within, resolvedPath(resolve(cwd, dir)))) return undefined;
   return `${shownName(dir)} leads outside ${shownName(confinementOf(dir, cwd))} (symlinks resolved); name a directory inside it`;
+}
+
+/**
+ * Streams a file the checkout controls (a recording too large to read whole), under the same rules
+ * as `readCheckoutFile`: confined, a regular file, no larger than its cap when opened and while
+ * read (a file that grows past it is refused mid-stream). Yields its bytes in chunks.
+ */
+export function streamCheckoutFile(path: string, options: CheckoutFileOptions): AsyncIterable<Buffer> {
+  const { fd } = openChecked(path, options);
+  const stream = createReadStream('', { fd, autoClose: true, highWaterMark: 256 * 1024 });
+  return {
+    async *[Symbol.asyncIterator]() {
+      let length = 0;
+      try {
+        for await (const chunk of stream as AsyncIterable<Buffer>) {
+          length += chunk.length;
+          if (length > options.maxBytes)
+            throw new VapcError(
+              options.code,
+              `${options.label}: refused: more than the ${options.maxBytes} bytes ${options.capOf ?? 'it'} may have`,
+            );
+          yield chunk;
+        }
+      } finally {
+        stream.destroy();
+      }
+    },
+  };
+}
+
+/**
+ * The regular files directly in a directory the checkout controls whose names `keep` accepts, in
+ * name order (each still to be opened through `streamCheckoutFile` or `readCheckoutFile`). The
+ * directory itself is located under the same rules as a file: confined, symlinks resolved.
+ */
+export function checkoutDirectoryFiles(
+  path: string,
+  options: Pick<CheckoutFileOptions, 'label' | 'code' | 'cwd' | 'within'>,
+  keep: (name: string) => boolean,
+  maxFiles = 10_000,
+): string[] {
+  const real = locate(path, { ...options, maxBytes: 0 });
+  if (!statSync(real).isDirectory()) throw new VapcError(options.code, `${options.label}: refused: not a directory`);
+  const names = readdirSync(real, { withFileTypes: true })
+    .filter((d) => d.isFile() && keep(d.name))
+    .map((d) => d.name)
+    .sort();
+  if (names.length > maxFiles)
+    throw new VapcError(options.code, `${options.label}: refused: more than ${maxFiles} files to read`);
+  return names.map((name) => resolve(real, name));
 }

@@ -92,6 +92,7 @@ function failureOf(f: Json): Failure {
   if (typeof f.repro === 'string') out.repro = one(f.repro, MAX_LONG);
   if (typeof f.seed === 'number') out.seed = f.seed;
   if (typeof f.path === 'string') out.path = one(f.path);
+  if (typeof f.recorded_at === 'string') out.recorded_at = one(f.recorded_at);
   // A failure's facts as data (kind, field): baseline signatures and SARIF locations read them.
   if (typeof f.kind === 'string') out.kind = one(f.kind);
   if (isObject(f.field)) {
@@ -292,6 +293,7 @@ export function parseReport(text: string, source = 'report.json'): RunReport {
   // Bounded by the schema; kept (made printable) so a re-render says what the run said.
   if (isObject(d.rate_limit)) report.rate_limit = printableValue(d.rate_limit) as RunReport['rate_limit'];
   if (isObject(d.budget)) report.budget = printableValue(d.budget) as RunReport['budget'];
+  if (isObject(d.traffic)) report.traffic = printableValue(d.traffic) as RunReport['traffic'];
   if (isObject(d.shard)) {
     const s = d.shard;
     if ((s.index as number) > (s.count as number))

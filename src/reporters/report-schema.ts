@@ -62,6 +62,7 @@ const failure = {
     repro: LONG,
     seed: { type: 'integer' },
     path: SHORT,
+    recorded_at: LINE,
     kind: SHORT,
     field: {
       type: 'object',
@@ -267,6 +268,21 @@ export const REPORT_SCHEMA = {
           type: 'array',
           maxItems: 100_000,
           items: { type: 'object', properties: { id: SHORT, operation: SHORT, requests: COUNT } },
+        },
+      },
+    },
+    traffic: {
+      type: 'object',
+      properties: {
+        source: { enum: ['drift', 'proxy'] },
+        exchanges: COUNT,
+        on_contract: COUNT,
+        judged: COUNT,
+        unanswered: COUNT,
+        operations: {
+          type: 'array',
+          maxItems: 10_000,
+          items: { type: 'object', properties: { operation: SHORT, exchanges: COUNT } },
         },
       },
     },

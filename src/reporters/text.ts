@@ -140,8 +140,28 @@ const CREDENTIAL_FLAGS: Array<[source: string, flag: string, env: string]> = [
  * config. Credentials given by flag or env var are written as "$VAPC_API_KEY" / "$VAPC_USER_ID"
  * placeholders, never their values; those from the config file come with --config.
  */
+/**
+ * The command that judges recorded traffic again: `vapc drift` on the recording (a proxy's own
+ * `--record` file when it wrote one), or undefined for a report that is not of traffic.
+ */
+function trafficReplay(c: RunReport['config']): string | undefined {
+  const recording = c.source === 'proxy' ? c.record : c.source === 'drift' ? c.recording : undefined;
+  if (c.source === 'proxy' && typeof recording !== 'string')
+    return typeof c.target_url === 'string'
+      ? `npx --no-install vapc proxy --target ${shellQuote(c.target_url)}`
+      : undefined;
+  if (typeof recording !== 'string') return undefined;
+  const parts = ['npx --no-install vapc drift', recording === 'standard input' ? '-' : shellQuote(recording)];
+  if (c.source === 'drift' && typeof c.format === 'string' && /^[a-z]+$/.test(c.format))
+    parts.push(`--format ${c.format}`);
+  if (typeof c.base_path === 'string') parts.push(`--base-path ${shellQuote(c.base_path)}`);
+  return parts.join(' ');
+}
+
 export function replayCommand(report: RunReport): string {
   const c = report.config ?? {};
+  const traffic = trafficReplay(c);
+  if (traffic !== undefined) return traffic;
   const parts = [
     'npx --no-install vapc run',
     c.embedded === true ? '--embedded' : `--base-url ${shellQuote(report.target)}`,

@@ -106,6 +106,8 @@ export interface Failure {
   /** fast-check seed and path, to replay the property alone. */
   seed?: number;
   path?: string;
+  /** Where in a recording the exchange stands (`traffic.ndjson line 12`), for a finding of `vapc drift` or `vapc proxy`. */
+  recorded_at?: string;
 }
 
 /**
@@ -125,7 +127,9 @@ export interface Failure {
  *   during the burst, a wait cut short);
  * - `runner`: the runner's own limit or setting (its body size cap, the burst budget, no user id given,
  *   a value the wire could not carry), or nothing to send;
- * - `elsewhere`: the answer is another check's to judge.
+ * - `elsewhere`: the answer is another check's to judge;
+ * - `no-traffic`: recorded traffic (`vapc drift`, `vapc proxy`) held no exchange the check judges on
+ *   the operation (what the traffic never exercised: the coverage block says it cell by cell).
  */
 export type NotJudgedCause =
   | 'plan'
@@ -137,7 +141,8 @@ export type NotJudgedCause =
   | 'untestable'
   | 'timing'
   | 'runner'
-  | 'elsewhere';
+  | 'elsewhere'
+  | 'no-traffic';
 
 export const NOT_JUDGED_CAUSES: readonly NotJudgedCause[] = [
   'plan',
@@ -150,6 +155,7 @@ export const NOT_JUDGED_CAUSES: readonly NotJudgedCause[] = [
   'timing',
   'runner',
   'elsewhere',
+  'no-traffic',
 ];
 
 /** A skipped result's reason as data: the cause, and for a refusal the status and the field its 422 named. */
@@ -177,7 +183,7 @@ export interface NotJudgedGroup extends NotJudged {
   counted: boolean;
 }
 
-export type VerdictReasonKind = 'operations-unjudged' | 'check-unjudged' | 'coverage-floor';
+export type VerdictReasonKind = 'operations-unjudged' | 'check-unjudged' | 'coverage-floor' | 'traffic-unjudged';
 
 export interface VerdictReason {
   kind: VerdictReasonKind;
@@ -332,8 +338,25 @@ export interface RunReport {
    * when it resets, so the end of a run can say when repro lines stop meeting the burst's 429.
    */
   rate_limit?: RateLimitWindow;
+  /** Set by `vapc drift` and `vapc proxy`: what the traffic held (an addition to the fixed shape). */
+  traffic?: TrafficSummary;
   /** Set by `vapc run --budget N`: the requests allowed, those planned, and the checks left out. */
   budget?: { requests: number; planned: number; left_out: Array<{ id: string; operation: string; requests: number }> };
+}
+
+/** report.json's `traffic` (`vapc drift`, `vapc proxy`): the exchanges read and how many each operation had. */
+export interface TrafficSummary {
+  source: 'drift' | 'proxy';
+  /** Exchanges read (or forwarded). */
+  exchanges: number;
+  /** Of those, requests to an operation of the contract. */
+  on_contract: number;
+  /** Of those, exchanges at least one judge judged. */
+  judged: number;
+  /** Recorded requests that got no answer (a HAR entry with status 0): counted, not judged. */
+  unanswered: number;
+  /** Every operation of the contract with the exchanges the traffic held on it (0: never exercised). */
+  operations: Array<{ operation: string; exchanges: number }>;
 }
 
 /** report.json's `rate_limit`: the last advertised window, its reset as an ISO time. */

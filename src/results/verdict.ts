@@ -76,6 +76,8 @@ export function causeWords(n: NotJudged): string {
       return 'not in the plan (destructive not enabled, a fixture missing)';
     case 'aborted':
       return 'the run stopped before it';
+    case 'no-traffic':
+      return 'the recorded traffic held no exchange it judges';
   }
 }
 
@@ -167,6 +169,25 @@ function checkReasons(report: RunReport, rules: VerdictRules): VerdictReason[] {
   return out;
 }
 
+/**
+ * Recorded traffic (`vapc drift`, `vapc proxy`) judges what it was given: what it never exercised
+ * is the coverage block's to say (and `--min-coverage`'s to gate), not a reason to be inconclusive.
+ * But traffic of which no judge judged a single answer (nothing on the contract, an empty file,
+ * only refusals) is no evidence for a pass.
+ */
+function trafficReasons(report: RunReport): VerdictReason[] {
+  const results = report.results;
+  if (!results.some((r) => r.not_judged?.cause === 'no-traffic')) return [];
+  if (results.some((r) => r.status !== 'skipped')) return [];
+  return [
+    {
+      kind: 'traffic-unjudged',
+      items: [],
+      message: `no judge judged any answer of the traffic (${report.summary.requests} exchange(s) read): nothing to pass on`,
+    },
+  ];
+}
+
 /** The cause most pairs had. */
 function dominant(causes: readonly NotJudged[]): NotJudged {
   const counts = new Map<string, { n: number; cause: NotJudged }>();
@@ -211,7 +232,7 @@ export function decideVerdict(
 ): Verdict {
   const failed = report.summary.new_failures ?? report.summary.failed;
   const floor = rules.floor > 0 && wholePlan(report, rules) ? rules.floor : null;
-  const reasons = [...operationReasons(report, rules), ...checkReasons(report, rules)];
+  const reasons = [...operationReasons(report, rules), ...checkReasons(report, rules), ...trafficReasons(report)];
   const percent = report.coverage?.summary.percent;
   if (floor !== null && percent !== undefined && percent < floor)
     reasons.push({

@@ -110,7 +110,8 @@ function baseResult(item: PlannedCheck): Omit<CheckResult, 'status' | 'message' 
   };
 }
 
-function toResult(item: PlannedCheck, outcome: CheckOutcome, durationMs: number, requests: number): CheckResult {
+/** A pair's result from its outcome, duration and own requests (failures deduplicated and capped). */
+export function toResult(item: PlannedCheck, outcome: CheckOutcome, durationMs: number, requests: number): CheckResult {
   const result: CheckResult = {
     ...baseResult(item),
     status: outcome.status,

@@ -33,6 +33,8 @@ export const MIN_LEARNED = 8;
 export const MAX_LEARNED = 32;
 /** At most this many values of the environment (credentials by name or by shape: `environmentSecrets`). */
 export const MAX_ENVIRONMENT = 256;
+/** At most this many values of a recording (`vapc drift`, `vapc proxy`); past it the recording is refused. */
+export const MAX_RECORDED = 4096;
 /** Longer values are not secrets vapc learns (nobody's token is a paragraph). */
 const MAX_SECRET_LENGTH = 512;
 /** No piece of a credential this long may appear in any output. */
@@ -159,6 +161,7 @@ export class Secrets {
   private readonly userIds: string[] = [];
   private readonly learnedValues: string[] = [];
   private readonly environmentValues: string[] = [];
+  private readonly recordedValues: string[] = [];
   private compiled: { pattern: RegExp | undefined; byForm: Map<string, string>; pieces: Rule[] } | undefined;
   private credentialsOnly: Secrets | undefined;
 
@@ -176,6 +179,22 @@ export class Secrets {
   addEnvironmentValue(value: string | undefined): boolean {
     if (this.environmentValues.length >= MAX_ENVIRONMENT) return false;
     return this.addTo(this.environmentValues, value, MIN_LEARNED);
+  }
+
+  /**
+   * A credential found in a recording vapc judges (a cookie, a token in a body: the traffic's own,
+   * not a server's lesson): replaced by [redacted], like an environment value. False when it is not
+   * distinctive (a plain word, under 8 characters), already known, or past MAX_RECORDED (the caller
+   * refuses such a recording rather than leave a credential unscrubbed).
+   */
+  addRecorded(value: string | undefined): boolean {
+    if (typeof value !== 'string' || !isDistinctive(value) || this.recordedValues.length >= MAX_RECORDED) return false;
+    return this.addTo(this.recordedValues, value, MIN_LEARNED);
+  }
+
+  /** How many credentials of every kind it holds (a recording's learner caps them). */
+  get size(): number {
+    return this.apiKeys.length + this.userIds.length + this.learnedValues.length + this.recordedValues.length;
   }
 
   addApiKey(value: string | undefined): void {
@@ -206,7 +225,7 @@ export class Secrets {
 
   /** Every literal secret known (credentials and learned values), to hand to the reporters. */
   known(): string[] {
-    return [...this.learnedValues, ...this.environmentValues, ...this.apiKeys, ...this.userIds];
+    return [...this.learnedValues, ...this.environmentValues, ...this.recordedValues, ...this.apiKeys, ...this.userIds];
   }
 
   private addTo(list: string[], value: string | undefined, min: number): boolean {
@@ -226,7 +245,7 @@ export class Secrets {
     // Credentials before learned values: a key vapc was given keeps its placeholder.
     for (const k of this.apiKeys) add(k, API_KEY_PLACEHOLDER);
     for (const u of this.userIds) add(u, USER_ID_PLACEHOLDER);
-    for (const s of [...this.learnedValues, ...this.environmentValues]) add(s, REDACTED);
+    for (const s of [...this.learnedValues, ...this.environmentValues, ...this.recordedValues]) add(s, REDACTED);
     const forms = [...byForm.keys()].sort((a, b) => b.length - a.length);
     const pattern = forms.length > 0 ? new RegExp(forms.map(escapeRegExp).join('|'), 'g') : undefined;
     const pieces: Rule[] = [];

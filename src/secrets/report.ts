@@ -75,6 +75,7 @@ function failure(f: Failure, secrets: Secrets): Failure {
   if (f.response) out.response = response(f.response, one, secrets);
   if (typeof f.repro === 'string') out.repro = line(secrets, MAX_REPRO)(f.repro);
   if (typeof f.path === 'string') out.path = printable(secrets.evidence(f.path));
+  if (typeof f.recorded_at === 'string') out.recorded_at = one(f.recorded_at);
   // kind, location and status are vapc's own words, but a custom check may put a credential in them (as in its id).
   const own = (s: unknown): string => printable(secrets.credentials().evidence(String(s ?? '')));
   if (typeof f.kind === 'string') out.kind = own(f.kind);

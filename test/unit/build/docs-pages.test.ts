@@ -205,6 +205,7 @@ describe('docs/interface.md', () => {
     ['## `vapc run`', ['run']],
     ['## `vapc serve`', ['serve']],
     ['## `vapc report`', ['report']],
+    ['## `vapc drift`, `vapc proxy`', ['drift', 'proxy']],
     ['## `vapc diff`', ['diff']],
     ['## `vapc lint`, `vapc build`, `vapc docs`', ['lint', 'build', 'docs']],
   ]);

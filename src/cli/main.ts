@@ -18,6 +18,7 @@ const commandModules: Record<string, () => Promise<Register>> = {
   serve: async () => (await import('./commands/serve.js')).registerServeCommand,
   report: async () => (await import('./commands/report.js')).registerReportCommand,
   diff: async () => (await import('./commands/diff.js')).registerDiffCommand,
+  export: async () => (await import('./commands/export.js')).registerExportCommand,
 };
 commandModules['build'] = commandModules['lint']!;
 commandModules['docs'] = commandModules['lint']!;

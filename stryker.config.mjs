@@ -33,7 +33,7 @@ const MODULES = {
     mutate: ['src/checks/**/*.ts'],
     tests: ['test/unit/checks/**/*.test.ts', 'test/checks/registry.test.ts', 'test/unit/runner/core.test.ts'],
   },
-  judges: { mutate: ['suites/lib/judges.ts'], tests: ['test/checks/judges*.test.ts'] },
+  judges: { mutate: ['suites/lib/judges.ts', 'suites/lib/judges/**/*.ts'], tests: ['test/checks/judges*.test.ts'] },
   // The one reader of files the checkout controls (issue 32).
   reader: { mutate: ['src/files/**/*.ts'], tests: ['test/unit/files/**/*.test.ts'] },
   // The one output guard (issues 32, 34): its modes, the secrets' forms and decoded view it redacts

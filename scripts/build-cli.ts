@@ -15,7 +15,7 @@ const outfile = join(root, 'dist', 'cli', 'vapc.cjs');
 /**
  * Left out of the bundle, loaded from node_modules when used: the embedded server's Fastify stack
  * (only `serve` and `--embedded` start it), swagger-parser (only a user's `--spec`), Redocly (run
- * as its own process), cli-progress (only a live bar; src/reporters/console.ts requires it lazily).
+ * as its own process), cli-progress (only a live bar; src/reporters/console/progress.ts requires it lazily).
  */
 export const EXTERNAL = [
   '@apidevtools/swagger-parser',

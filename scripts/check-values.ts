@@ -1,5 +1,5 @@
 /**
- * Writes src/runner/check-values.ts: for each check, how many faults of the project's catalogue
+ * Writes suites/check-values.ts: for each check, how many faults of the project's catalogue
  * (test/catalog/faults) name it among the checks they must trip. `vapc run --budget N` plans the
  * checks that catch the most faults per request first (src/runner/budget.ts). Data, not code:
  * rerun after adding faults or checks (`npx tsx scripts/check-values.ts`); a check missing from the
@@ -22,5 +22,5 @@ export const CATALOGUE_FAULTS: Readonly<Record<string, number>> = {
 ${rows.join('\n')}
 };
 `;
-writeFileSync(resolve(packageRoot, 'src', 'runner', 'check-values.ts'), text);
-console.log(`check values: ${counts.size} checks, ${faults.length} faults -> src/runner/check-values.ts`);
+writeFileSync(resolve(packageRoot, 'suites', 'check-values.ts'), text);
+console.log(`check values: ${counts.size} checks, ${faults.length} faults -> suites/check-values.ts`);

@@ -7,6 +7,7 @@
 import type { Suite } from '../src/results/model.js';
 import type { CheckDefinition } from '../src/checks/check.js';
 import { buildRegistry } from '../src/checks/registry.js';
+import { SUITE_NAMES } from './profile.js';
 import { VapcError } from '../src/errors.js';
 import { authChecks } from './auth.js';
 import { validationChecks } from './validation.js';
@@ -20,18 +21,21 @@ import { robustnessChecks } from './robustness.js';
 import { ratelimitChecks } from './ratelimit.js';
 
 /** Every check, in run order. */
-export const checks: readonly CheckDefinition[] = buildRegistry([
-  ...authChecks,
-  ...validationChecks,
-  ...rangesChecks,
-  ...stringsChecks,
-  ...schemaChecks,
-  ...statefulChecks,
-  ...promisesChecks,
-  ...corsChecks,
-  ...robustnessChecks,
-  ...ratelimitChecks,
-]);
+export const checks: readonly CheckDefinition[] = buildRegistry(
+  [
+    ...authChecks,
+    ...validationChecks,
+    ...rangesChecks,
+    ...stringsChecks,
+    ...schemaChecks,
+    ...statefulChecks,
+    ...promisesChecks,
+    ...corsChecks,
+    ...robustnessChecks,
+    ...ratelimitChecks,
+  ],
+  SUITE_NAMES,
+);
 
 /** The checks of some suites, in run order. */
 export function checksOf(suites: readonly Suite[]): CheckDefinition[] {

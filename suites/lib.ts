@@ -21,6 +21,7 @@ export {
   baseBody,
   createWith,
   missingPathParams,
+  noRecord,
   ownPathForRecord,
   pairedSample,
   pathValues,

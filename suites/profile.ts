@@ -7,8 +7,9 @@
  * key regeneration replaces the credential in use.
  */
 import { asRecord, type Operation } from '../src/spec/model.js';
+import { CATALOGUE_FAULTS } from './check-values.js';
 import { FIXTURE_KEYS, type FixtureKey, type Fixtures, type PhoneNumberFixture } from '../src/results/fixtures.js';
-import type { ContractProfile, DiscoveryRead } from '../src/checks/profile.js';
+import { suiteOrder, type ContractProfile, type DiscoveryRead, type SuiteSpec } from '../src/checks/profile.js';
 import type { CheckContext } from '../src/checks/check.js';
 import { providerIdFields } from '../src/generators/index.js';
 import { creatorOf, validCreateRefused } from './lib/requests.js';
@@ -166,7 +167,24 @@ function replacedFixtures(ctx: CheckContext, configured: Fixtures): string | und
   return `the configured ${wrong.join(' and ')}: every valid create with ${wrong.length > 1 ? 'them' : 'it'} was refused; the target accepted phone_number_id ${pairing.phone_number_id} with channel ${channel} (found by discovery) instead; give values the target has, or remove them from the config file's fixtures: so discovery finds them`;
 }
 
+/**
+ * The contract's suites, in run order. The rate-limit suite bursts past the advertised limit and
+ * waits for the window's reset, so it runs last and alone in shard 1 (SuiteSpec.burst).
+ */
+const SUITES: readonly SuiteSpec[] = [
+  { name: 'auth' },
+  { name: 'validation' },
+  { name: 'ranges' },
+  { name: 'schema' },
+  { name: 'stateful' },
+  { name: 'cors' },
+  { name: 'robustness' },
+  { name: 'ratelimit', burst: true },
+];
+
 export const profile: ContractProfile = {
+  suites: SUITES,
+  checkValues: CATALOGUE_FAULTS,
   fixtureKeys: FIXTURE_KEYS,
   // `key_id` is the api_key_id fixture; the other path parameters are named as their fixture.
   fixtureOfParam: (name) =>
@@ -181,3 +199,6 @@ export const profile: ContractProfile = {
   prepare,
   leftOpenStatuses: LEFT_OPEN_STATUSES,
 };
+
+/** The contract's suite names, in run order: what --suite and the config file's `suites` accept. */
+export const SUITE_NAMES: readonly string[] = suiteOrder(profile);

@@ -34,6 +34,7 @@ import {
   statusText,
   type Judgement,
   preflightHeaders,
+  noRecord,
 } from './lib.js';
 
 const BODY_CASES = 2;
@@ -159,7 +160,7 @@ export const responseConforms = defineCheck({
         values = Object.fromEntries(
           op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, values[p.name] ?? PLACEHOLDER_ID]),
         );
-      } else return skipped(own.reason ?? `no record to send ${label(op)} to`, own.why ?? { cause: 'no-record' });
+      } else return noRecord(op, own);
     }
     // A create learns first what the server requires of a valid body (the pairing), once per run.
     await validCreateRefused(ctx, op);

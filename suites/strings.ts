@@ -49,6 +49,7 @@ import {
   skipped,
   validCreateRefused,
   type Judgement,
+  noRecord,
 } from './lib.js';
 import { withControl } from './lib/control.js';
 import { pointerOf } from '../src/results/model.js';
@@ -323,8 +324,7 @@ export const stringEdgesCheck = defineCheck({
     // Without a record, only the path edges can be sent (they replace every path parameter).
     const all = stringGroups(op, ctx.spec);
     const groups = all.filter((g) => found || (g.where === 'where' && everyPathParam(op, g.targets)));
-    if (!groups.length)
-      return skipped(shared.reason ?? `no record to send ${label(op)} to`, shared.why ?? { cause: 'no-record' });
+    if (!groups.length) return noRecord(op, shared);
     const path = found ?? {};
     // A create learns first what the server requires of a valid body (the pairing), once per run.
     await validCreateRefused(ctx, op);

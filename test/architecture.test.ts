@@ -1,6 +1,8 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { profile } from '../suites/profile.js';
+import { ownSources } from './helpers/source-files.js';
 
 /**
  * The import map of src/ and suites/ against the layer table of ARCHITECTURE.md: every relative
@@ -36,16 +38,6 @@ function readLayers(): Layer[] {
   return layers;
 }
 
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
-    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(relative(ROOT, path));
-  }
-  return out;
-}
-
 const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
 
 function importsOf(file: string): string[] {
@@ -67,9 +59,7 @@ function layerOf(file: string, layers: Layer[]): Layer | undefined {
 }
 
 const layers = readLayers();
-const files = [...sourceFiles(join(ROOT, 'src')), ...sourceFiles(join(ROOT, 'suites'))].filter(
-  (f) => !f.startsWith('src/generated/'),
-);
+const files = ownSources(ROOT);
 const graph = new Map(
   files.map((f) => [f, importsOf(f).filter((t) => t.startsWith('src/') || t.startsWith('suites/'))]),
 );
@@ -161,6 +151,23 @@ describe('architecture: every import points down (ARCHITECTURE.md)', () => {
       'src/server/index.ts (server) -> src/generators/index.ts (generators)',
       'src/entries/runner.ts (entries) -> src/cli/main.ts (cli)',
     ]);
+  });
+
+  it("no file of src/ names one of this contract's suites: the profile (suites/profile.ts) lists them, their order and the burst", () => {
+    const names = profile.suites.map((s) => s.name);
+    expect(names.length).toBeGreaterThan(5);
+    // `schema` is also a word of OpenAPI (a parameter's schema): only the other names are searched for as such,
+    // and `schema` as a suite wherever a suite is compared.
+    const asString = new RegExp(`['"\`](${names.filter((n) => n !== 'schema').join('|')})['"\`]`);
+    const compared = new RegExp(`suite\\)?\\s*[!=]==\\s*['"\`](${names.join('|')})['"\`]`);
+    const named = files
+      .filter((f) => f.startsWith('src/') && !f.startsWith('src/generated/'))
+      .filter((f) => {
+        const text = readFileSync(join(ROOT, f), 'utf8');
+        return asString.test(text) || compared.test(text);
+      });
+    expect(named).toEqual([]);
+    expect(profile.suites.filter((s) => s.burst).map((s) => s.name)).toEqual(['ratelimit']);
   });
 
   it("the runner and the check toolkit name none of this contract's operations: the profile (suites/profile.ts) does", () => {

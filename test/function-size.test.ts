@@ -1,7 +1,8 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { ownSources } from './helpers/source-files.js';
 
 /**
  * No function in src/ (generated code aside) or suites/ whose body spans more than 80 lines:
@@ -10,17 +11,6 @@ import { describe, expect, it } from 'vitest';
  */
 const ROOT = process.cwd();
 const MAX_LINES = 80;
-
-function sourceFiles(dir: string, skip: string[] = []): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (skip.includes(relative(ROOT, path))) continue;
-    if (statSync(path).isDirectory()) out.push(...sourceFiles(path, skip));
-    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(relative(ROOT, path));
-  }
-  return out;
-}
 
 function nameOf(node: ts.FunctionLikeDeclaration, source: ts.SourceFile): string {
   if (node.name) return node.name.getText(source);
@@ -63,7 +53,7 @@ describe('function size', () => {
   });
 
   it(`finds no function over ${MAX_LINES} lines in src/ and suites/`, () => {
-    const files = [...sourceFiles(join(ROOT, 'src'), ['src/generated']), ...sourceFiles(join(ROOT, 'suites'))];
+    const files = ownSources(ROOT);
     expect(files.length).toBeGreaterThan(50);
     const offenders = files.flatMap((file) => longFunctions(file, readFileSync(join(ROOT, file), 'utf8')));
     expect(offenders).toEqual([]);

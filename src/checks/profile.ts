@@ -1,8 +1,10 @@
 /**
- * What the runner needs to know of one contract beyond its checks: how to find the fixtures the
- * checks need from the target's read-only operations, which path parameters name a fixture, and
- * which operations are destructive or replace the credential in use. The runner is generic: the
- * CLI passes this contract's profile (suites/profile.ts) beside its checks.
+ * What the runner needs to know of one contract beyond its checks: its suites and their order (the
+ * one that spends the rate limit last), how much each check is worth when a budget cuts the plan,
+ * how to find the fixtures the checks need from the target's read-only operations, which path
+ * parameters name a fixture, and which operations are destructive or replace the credential in use.
+ * The runner, coverage and the shards are generic and name no suite: the CLI passes this contract's
+ * profile (suites/profile.ts) beside its checks.
  */
 import type { Fixtures } from '../results/fixtures.js';
 import type { Operation } from '../spec/model.js';
@@ -11,7 +13,26 @@ import type { CheckContext } from './check.js';
 /** Sends one read-only operation (GET, by operationId) and returns its JSON body on a 2xx, else undefined. */
 export type DiscoveryRead = (operationId: string, query?: Array<[string, string]>) => Promise<unknown>;
 
+/** A suite of the contract, as the runner orders and treats it. */
+export interface SuiteSpec {
+  name: string;
+  /**
+   * The suite spends the target's rate-limit window (a burst past the advertised limit, the wait
+   * for its reset): it runs after every other suite in the order its checks are registered, stays
+   * whole in shard 1, is sent 429 as an answer to judge (never waited out and resent), and its
+   * judged 429 answers count as coverage.
+   */
+  burst?: true;
+}
+
 export interface ContractProfile {
+  /** The suites, in run order (a burst suite after the others whatever its place here). */
+  suites: readonly SuiteSpec[];
+  /**
+   * What each check is worth to a budget's cut (--budget N): per check id, how many faults of a
+   * catalogue it catches; a check absent counts 1. None: every check is worth the same.
+   */
+  checkValues?: Readonly<Record<string, number>>;
   /** The fixture keys, in the order the report lists where each came from. */
   fixtureKeys: readonly (keyof Fixtures)[];
   /** The fixture a path parameter names (undefined: none). */
@@ -45,9 +66,25 @@ export interface ContractProfile {
  * path, an operation destructive when its spec declares side effects, none replacing a credential.
  */
 export const GENERIC_PROFILE: ContractProfile = {
+  suites: [],
   fixtureKeys: [],
   fixtureOfParam: () => undefined,
   discover: async () => ({}),
   destructive: (op) => op.sideEffects,
   replacesCredential: () => false,
 };
+
+/**
+ * The run order of the suites: the profile's (bursts last), then any suite of the checks the
+ * profile does not name, in registry order.
+ */
+export function suiteOrder(profile: ContractProfile, checks: readonly { suite: string }[] = []): string[] {
+  const named = [...profile.suites.filter((s) => !s.burst), ...profile.suites.filter((s) => s.burst)].map(
+    (s) => s.name,
+  );
+  return [...new Set([...named, ...checks.map((c) => c.suite)])];
+}
+
+/** The suites that spend the rate-limit window (SuiteSpec.burst). */
+export const burstSuites = (profile: ContractProfile): ReadonlySet<string> =>
+  new Set(profile.suites.filter((s) => s.burst).map((s) => s.name));

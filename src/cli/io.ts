@@ -77,8 +77,4 @@ export interface CommandContext {
   exit: (code: ExitCode) => void;
 }
 
-/**
- * True when the GitHub Action (scripts/action.mjs) started this command: messages then name the
- * Action's inputs, and the Action, not the CLI, writes the one `::error` of an exit 2.
- */
-export const fromAction = (env: Record<string, string | undefined>): boolean => env['VAPC_ACTION'] === 'true';
+export { fromAction } from '../results/ci.js';

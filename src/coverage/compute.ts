@@ -89,9 +89,10 @@ function planPairsOn(plan: readonly PlanPair[]): (operation: string) => readonly
 function judgedBy(
   record: ExchangeRecord,
   result: Pick<CheckResult, 'id' | 'status' | 'suite'> | undefined,
+  burstSuites: ReadonlySet<string> = new Set(),
 ): CheckResult['status'] | undefined {
   if (!result || result.id !== record.check || !record.judged) return undefined;
-  if (record.status === 429 && result.suite !== 'ratelimit') return undefined;
+  if (record.status === 429 && !burstSuites.has(result.suite)) return undefined;
   return result.status === 'passed' || result.status === 'failed' ? result.status : undefined;
 }
 
@@ -126,6 +127,8 @@ export interface CoverageInput {
   plan: readonly PlanPair[];
   /** Statuses the contract leaves open whatever the request (the profile's `leftOpenStatuses`). */
   leftOpen?: ReadonlyArray<{ status: number; rule: string }>;
+  /** The suites whose judged 429 answers count (the profile's burst suites); elsewhere a 429 judges no cell. */
+  burstSuites?: ReadonlySet<string>;
 }
 
 export function computeCoverage(input: CoverageInput): Coverage {
@@ -133,7 +136,7 @@ export function computeCoverage(input: CoverageInput): Coverage {
   const undocumented = new Map<string, UndocumentedStatus>();
   for (const record of input.records) {
     const result = input.results[record.pair];
-    const verdict = judgedBy(record, result);
+    const verdict = judgedBy(record, result, input.burstSuites);
     const extra = verdict === 'failed' ? failedHeaderCells(record, result, input.universe) : [];
     for (const key of extra.length ? [...new Set([...record.cells, ...extra])] : record.cells) {
       let t = tally.get(key);

@@ -4,8 +4,6 @@
  * verdict of `--min-coverage N`, `--fail-on-unseen-status` and `--fail-on-undocumented-status`.
  * Returns text and a verdict; the CLI prints and sets the exit status.
  */
-import { DEFAULT_COVERAGE_FLOOR } from '../results/verdict.js';
-import { VapcError } from '../errors.js';
 import {
   COVERAGE_DIMENSIONS,
   type Coverage,
@@ -122,21 +120,16 @@ export function gatedUndocumented(coverage: Coverage): Array<{ u: UndocumentedSt
     .filter((g) => g.requests > 0);
 }
 
-/** The gate's flags as `vapc run` and `vapc report merge` take them; a bad --min-coverage is a usage error. */
-export function coverageGateFlags(flags: {
-  minCoverage?: string;
+/** The gate's settings (parsed by src/config's table) as coverageGate takes them. */
+export function coverageGateOf(settings: {
+  minCoverage?: number;
   failOnUnseenStatus?: boolean;
   failOnUndocumentedStatus?: boolean;
 }): CoverageGateOptions {
   const out: CoverageGateOptions = {};
-  if (flags.minCoverage !== undefined) {
-    const n = Number(flags.minCoverage);
-    if (!/^\s*\d+(\.\d+)?\s*$/.test(flags.minCoverage) || n > 100)
-      throw new VapcError('E_USAGE', `--min-coverage takes a percentage from 0 to 100, not "${flags.minCoverage}"`);
-    out.minCoverage = n;
-  }
-  if (flags.failOnUnseenStatus) out.failOnUnseenStatus = true;
-  if (flags.failOnUndocumentedStatus) out.failOnUndocumentedStatus = true;
+  if (settings.minCoverage !== undefined) out.minCoverage = settings.minCoverage;
+  if (settings.failOnUnseenStatus) out.failOnUnseenStatus = true;
+  if (settings.failOnUndocumentedStatus) out.failOnUndocumentedStatus = true;
   return out;
 }
 
@@ -154,16 +147,4 @@ export function announceCoverage(
   const gate = coverageGate(coverage, options);
   for (const line of gate.lines) shout(`${line}\n`);
   return gate.failed;
-}
-
-/** `--coverage-floor N`: 0..100; anything else is a usage error. */
-export function parseCoverageFloor(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_COVERAGE_FLOOR;
-  const n = Number(text);
-  if (!/^\s*\d+(\.\d+)?\s*$/.test(text) || !(n >= 0 && n <= 100))
-    throw new VapcError(
-      'E_USAGE',
-      `--coverage-floor takes a percentage from 0 to 100 (0 turns the floor off), not "${text}"`,
-    );
-  return n;
 }

@@ -34,7 +34,7 @@ export { mergeCoverage } from './merge.js';
 export {
   announceCoverage,
   coverageGate,
-  coverageGateFlags,
+  coverageGateOf,
   coverageLine,
   coverageByDimension,
   unseenStatuses,
@@ -70,6 +70,7 @@ export function coverageTap<E extends ExchangeFacts>(
     credentials: () => CoverageCredentials | undefined;
     fixtures?: () => unknown;
     leftOpen?: ReadonlyArray<{ status: number; rule: string }>;
+    burstSuites?: ReadonlySet<string>;
   },
   next?: (exchange: E, checkId: string | undefined) => void,
   universe: Universe = buildUniverse(spec),
@@ -96,6 +97,7 @@ export function coverageTap<E extends ExchangeFacts>(
     ): Coverage {
       const input: CoverageInput = { universe, records: log.records, results, plan: planPairs(wholePlan) };
       if (run.leftOpen) input.leftOpen = run.leftOpen;
+      if (run.burstSuites) input.burstSuites = run.burstSuites;
       return computeCoverage(input);
     },
   };

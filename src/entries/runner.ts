@@ -27,7 +27,14 @@ export {
 } from '../runner/conformance.js';
 export { checks, checksOf, checkById } from '../../suites/index.js';
 export { profile } from '../../suites/profile.js';
-export { GENERIC_PROFILE, type ContractProfile, type DiscoveryRead } from '../checks/profile.js';
+export {
+  GENERIC_PROFILE,
+  suiteOrder,
+  type ContractProfile,
+  type DiscoveryRead,
+  type SuiteSpec,
+} from '../checks/profile.js';
+export { answerStart, judgeAnswer, type AnswerRules } from '../checks/judge.js';
 export {
   defineCheck,
   type CheckContext,
@@ -65,7 +72,8 @@ export type {
   Suite,
   Verdict,
 } from '../results/model.js';
-export { SUITES } from '../results/model.js';
+/** The contract's suite names, in run order. */
+export { SUITE_NAMES as SUITES } from '../../suites/profile.js';
 export type { RunEvents, RunPlan, PacingInfo } from '../results/events.js';
 export { Secrets, REDACTED } from '../secrets/index.js';
 export { loadSpec } from '../spec/load.js';

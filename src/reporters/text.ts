@@ -1,5 +1,4 @@
 import type { CheckResult, Failure, RunReport, Suite, Verdict } from '../results/model.js';
-import { SUITES } from '../results/model.js';
 
 /** Small helpers shared by the renderers. */
 
@@ -16,9 +15,17 @@ export interface SuiteCounts {
   duration_ms: number;
 }
 
-/** Per-suite counts in the canonical suite order, suites without results left out. */
+/** The suites in run order (the report's, as the contract's profile ordered them), then any other its results name. */
+function suiteOrderOf(report: RunReport): string[] {
+  const named = [report.config?.all_suites, report.config?.suites].flatMap((l) =>
+    Array.isArray(l) ? l.filter((s): s is string => typeof s === 'string') : [],
+  );
+  return [...new Set([...named, ...report.results.map((r) => r.suite)])];
+}
+
+/** Per-suite counts in the report's suite order, suites without results left out. */
 export function countsBySuite(report: RunReport): SuiteCounts[] {
-  const order = [...SUITES, ...new Set(report.results.map((r) => r.suite).filter((s) => !SUITES.includes(s)))];
+  const order = suiteOrderOf(report);
   const rows: SuiteCounts[] = [];
   for (const suite of order) {
     const results = report.results.filter((r) => r.suite === suite);
@@ -143,12 +150,14 @@ export function replayCommand(report: RunReport): string {
   parts.push(`--seed ${report.seed}`);
   if (typeof c.runs === 'number') parts.push(`--runs ${c.runs}`);
   const suites: unknown = c.suites;
-  // Only suite names vapc knows: a report read back may carry anything in its config, and this
-  // line is made to be copied into a shell.
+  // Only names a suite may have: a report read back may carry anything in its config, and this
+  // line is made to be copied into a shell. Left out when the run selected every suite.
   const list = (
     Array.isArray(suites) ? suites.map(String) : typeof suites === 'string' && suites ? suites.split(',') : []
-  ).filter((s): s is Suite => SUITES.includes(s as Suite));
-  if (list.length > 0 && !SUITES.every((s) => list.includes(s))) parts.push(`--suite ${list.join(',')}`);
+  ).filter((s): s is Suite => /^[a-z]{1,64}$/.test(s));
+  const all = Array.isArray(c.all_suites) ? c.all_suites.map(String) : [];
+  if (list.length > 0 && !(all.length > 0 && all.every((s) => list.includes(s))))
+    parts.push(`--suite ${list.join(',')}`);
   for (const [key, flag] of [
     ['rpm', '--rpm'],
     ['timeout_ms', '--timeout-ms'],

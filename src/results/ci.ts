@@ -40,3 +40,9 @@ function isSet(value: string | undefined): boolean {
 export function underCi(env: Readonly<Record<string, string | undefined>>): boolean {
   return isSet(env['CI']) || CI_PROVIDER_VARIABLES.some((name) => isSet(env[name]));
 }
+
+/**
+ * True when the GitHub Action (scripts/action.mjs) started this command: messages then name the
+ * Action's inputs, and the Action, not the CLI, writes the one `::error` of an exit 2.
+ */
+export const fromAction = (env: Record<string, string | undefined>): boolean => env['VAPC_ACTION'] === 'true';

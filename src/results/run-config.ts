@@ -22,8 +22,10 @@ export interface RunConfig {
   /** Generated cases per property, as the runner sized them. */
   runs?: number;
   request_budget?: number;
-  /** Suite names, in run order (results/model.ts SUITES; not imported, the model imports this file). */
+  /** The suites the run selected, in run order. */
   suites?: string[];
+  /** The contract's suites (its profile's), in run order: what a run of every suite selects. */
+  all_suites?: string[];
   rpm?: number;
   timeout_ms?: number;
   deadline_ms?: number;

@@ -1,8 +1,8 @@
 /**
  * The partition of a run into shards (`vapc run --shard I/N`) and its inverse (`vapc report merge`).
  *
- * - The ratelimit suite (last in the plan: it waits for a fresh window and bursts past the
- *   advertised limit) stays whole in shard 1, so only one shard bursts and its checks read one
+ * - The burst suite (the profile's SuiteSpec.burst, last in the plan: it waits for a fresh window
+ *   and bursts past the advertised limit) stays whole in shard 1, so only one shard bursts and its checks read one
  *   window.
  * - The other pairs (check × operation) are balanced by their planned requests (the checks' own
  *   estimates), the costliest first, each to the shard with the fewest planned requests so far
@@ -14,16 +14,14 @@
  * the merge puts them back in plan order without knowing this rule, and sees any pair missing or
  * run twice.
  */
-import type { CheckResult, ShardField, ShardInfo, Suite } from './model.js';
+import type { CheckResult, ShardField, ShardInfo } from './model.js';
 
 /** Shard I of N, 1-based (as `--shard 2/3` and report.json's `shard` field write it). */
 export type { ShardField, ShardInfo } from './model.js';
 
-const BURST_SUITE: Suite = 'ratelimit';
-
-/** A pair of the plan as the partition sees it: its suite and its planned requests. */
+/** A pair of the plan as the partition sees it: whether it is of a burst suite, and its planned requests. */
 export interface PlanCost {
-  suite: Suite;
+  burst: boolean;
   requests: number;
 }
 
@@ -31,10 +29,8 @@ export interface PlanCost {
 export function shardAssignments(plan: readonly PlanCost[], count: number): number[] {
   const owner = new Array<number>(plan.length).fill(1);
   const load = new Array<number>(count).fill(0);
-  for (const p of plan) if (p.suite === BURST_SUITE) load[0]! += Math.max(0, p.requests);
-  const dealt = plan
-    .map((p, i) => ({ i, cost: Math.max(0, p.requests) }))
-    .filter(({ i }) => plan[i]!.suite !== BURST_SUITE);
+  for (const p of plan) if (p.burst) load[0]! += Math.max(0, p.requests);
+  const dealt = plan.map((p, i) => ({ i, cost: Math.max(0, p.requests) })).filter(({ i }) => !plan[i]!.burst);
   dealt.sort((a, b) => b.cost - a.cost || a.i - b.i);
   for (const { i, cost } of dealt) {
     let best = 0;

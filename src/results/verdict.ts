@@ -13,7 +13,6 @@
  * Pure: a report and the rules in, the verdict out; `vapc run`, `vapc report` and `report merge`
  * all decide through it.
  */
-import { SUITES } from './model.js';
 import type {
   CheckResult,
   NotJudged,
@@ -42,8 +41,10 @@ export interface VerdictRules {
   successChecks: ReadonlySet<string>;
   /** Checks that must be judged on at least one operation they run on (`core: true`). */
   coreChecks: ReadonlySet<string>;
-  /** The suites the checks belong to: checks of every suite, all selected (and not cut), hold a run to the floor. */
+  /** The contract's suites (its profile's, and any its checks add): checks of every one, all selected (and not cut), hold a run to the floor. */
   suites: readonly string[];
+  /** The suites the run's checks belong to. */
+  checkedSuites: readonly string[];
   /** The coverage floor in percent; 0 turns it off. */
   floor: number;
 }
@@ -184,8 +185,14 @@ function dominant(causes: readonly NotJudged[]): NotJudged {
  */
 function wholePlan(report: RunReport, rules: VerdictRules): boolean {
   const selected = new Set(report.config?.suites ?? []);
-  const checked = new Set(rules.suites);
-  return !report.focus && !report.budget && !report.shard && SUITES.every((s) => checked.has(s) && selected.has(s));
+  const checked = new Set(rules.checkedSuites);
+  return (
+    !report.focus &&
+    !report.budget &&
+    !report.shard &&
+    rules.suites.length > 0 &&
+    rules.suites.every((s) => checked.has(s) && selected.has(s))
+  );
 }
 
 export interface Verdict {

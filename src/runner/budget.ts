@@ -1,7 +1,6 @@
 import type { Suite } from '../results/model.js';
 import type { SpecModel } from '../spec/model.js';
 import { operationLabel, type PlannedCheck } from './run.js';
-import { CATALOGUE_FAULTS } from './check-values.js';
 
 /**
  * The request budget. A live server on the development plan allows 100 requests per minute, and a
@@ -79,11 +78,9 @@ export function plannedRequestsOf(
  */
 const estimates = new WeakMap<SpecModel, WeakMap<PlannedCheck, Map<string, number>>>();
 
-/** Total planned requests of the pairs outside the ratelimit suite. */
+/** Total planned requests of the pairs outside the burst suite. */
 export function preBurstRequests(plan: readonly PlannedCheck[], runs: number, spec: SpecModel): number {
-  return plan
-    .filter((p) => p.check.suite !== 'ratelimit')
-    .reduce((sum, p) => sum + plannedRequestsOf(p, runs, spec), 0);
+  return plan.filter((p) => !p.burst).reduce((sum, p) => sum + plannedRequestsOf(p, runs, spec), 0);
 }
 
 /** The largest runs (≤ MAX_DEFAULT_RUNS) whose pre-burst plan fits the budget; at least MIN_RUNS. */
@@ -286,7 +283,7 @@ export function orderByValue(
   plan: readonly PlannedCheck[],
   runs: number,
   spec: SpecModel,
-  faults: Readonly<Record<string, number>> = CATALOGUE_FAULTS,
+  faults: Readonly<Record<string, number>> = {},
 ): PlannedCheck[] {
   const costs = plan.map((item) => plannedRequestsOf(item, runs, spec));
   const values = pairValues(plan, costs, faults);
@@ -298,15 +295,15 @@ export function orderByValue(
       ? 0
       : idx.reduce((s, i) => s + (Number.isFinite(values[i]!) ? values[i]! * costs[i]! : 0), 0) / cost;
   };
+  const burst = (suite: Suite) => Number(plan[groups.get(suite)![0]!]!.burst === true);
   const suites = [...groups.keys()].sort(
-    (a, b) =>
-      Number(a === 'ratelimit') - Number(b === 'ratelimit') || density(groups.get(b)!) - density(groups.get(a)!),
+    (a, b) => burst(a) - burst(b) || density(groups.get(b)!) - density(groups.get(a)!),
   );
   const last = (i: number) => Number(plan[i]!.check.destructive === true);
-  // The ratelimit suite keeps its own order: its checks read the window the ones before left
+  // A burst suite keeps its own order: its checks read the window the ones before left
   // (headers first, then the burst that spends it, then the wait for its reset).
   const inOrder = (suite: Suite, idx: number[]) =>
-    suite === 'ratelimit' ? idx : idx.sort((a, b) => last(a) - last(b) || values[b]! - values[a]! || a - b);
+    burst(suite) ? idx : idx.sort((a, b) => last(a) - last(b) || values[b]! - values[a]! || a - b);
   return suites.flatMap((suite) => inOrder(suite, groups.get(suite)!).map((i) => plan[i]!));
 }
 
@@ -324,7 +321,7 @@ export function applyBudget(
   options: { advertisedLimit?: number; faults?: Readonly<Record<string, number>> } = {},
 ): { plan: PlannedCheck[]; cut: BudgetCut } {
   const costs = plan.map((item) => plannedRequestsOf(item, runs, spec, options.advertisedLimit));
-  const values = pairValues(plan, costs, options.faults ?? CATALOGUE_FAULTS);
+  const values = pairValues(plan, costs, options.faults ?? {});
   // Pairs that send nothing first (Infinity), then by value; ties in plan order.
   const order = plan
     .map((_, i) => i)

@@ -2,7 +2,7 @@ import { VapcError } from '../errors.js';
 import { packageVersion } from '../paths.js';
 import type { RunEvents, RunPlan } from '../results/events.js';
 import type { RunConfig } from '../results/run-config.js';
-import { SUITES, summarize, type RateLimitWindow, type RunReport, type Suite } from '../results/model.js';
+import { summarize, type RateLimitWindow, type RunReport, type Suite } from '../results/model.js';
 import { loadSpec } from '../spec/load.js';
 import type { SpecModel } from '../spec/model.js';
 import {
@@ -30,7 +30,7 @@ import { diagnoseSetup, discoverFixtures, probeConfiguredFixtures, type Discover
 import { planChecks, runPlan, type HeardAnswer, type PlannedCheck } from './run.js';
 import { markCovered, passiveTurns } from './passive.js';
 import { validateWireRequest } from '../checks/wire.js';
-import { GENERIC_PROFILE, type ContractProfile } from '../checks/profile.js';
+import { burstSuites, GENERIC_PROFILE, suiteOrder, type ContractProfile } from '../checks/profile.js';
 import { shardPositions, type ShardField, type ShardInfo } from '../results/shard.js';
 import { composeEvents } from '../results/events.js';
 import { coverageTap } from '../coverage/index.js';
@@ -192,7 +192,7 @@ function shardOf(wholePlan: readonly PlannedCheck[], runs: number, spec: SpecMod
       ...(item.covered ? { covered: true } : {}),
     });
     return {
-      suite: item.check.suite,
+      burst: item.burst === true,
       requests: typeof estimate === 'number' && Number.isFinite(estimate) ? estimate : runs,
     };
   });
@@ -203,7 +203,7 @@ function planEventOf(plan: PlannedCheck[], suites: readonly Suite[], seed: numbe
   const planEvent: RunPlan = {
     target,
     seed,
-    suites: SUITES.filter((s) => suites.includes(s)),
+    suites: [...suites],
     checksPerSuite: {},
     total: plan.length,
   };
@@ -214,7 +214,7 @@ function planEventOf(plan: PlannedCheck[], suites: readonly Suite[], seed: numbe
 
 /**
  * The run's plan: the default --runs fitted to the request budget (and to --budget N), the checks
- * most likely to catch a fault first (src/runner/check-values.ts; the burst last), and with
+ * most likely to catch a fault first (the profile's checkValues; the burst last), and with
  * --budget N at most N planned requests, the highest-value pairs kept and the rest listed.
  */
 function orderedPlan(
@@ -226,9 +226,13 @@ function orderedPlan(
 ): { runs: number; plan: PlannedCheck[]; cut?: BudgetCut } {
   const runs =
     options.runs ?? fitRuns(registryPlan, Math.min(budget, options.budget ?? Number.POSITIVE_INFINITY), spec);
-  const plan = orderByValue(registryPlan, runs, spec);
+  const faults = (options.profile ?? GENERIC_PROFILE).checkValues ?? {};
+  const plan = orderByValue(registryPlan, runs, spec, faults);
   if (options.budget === undefined) return { runs, plan };
-  const kept = applyBudget(plan, options.budget, runs, spec, advertisedLimit === undefined ? {} : { advertisedLimit });
+  const kept = applyBudget(plan, options.budget, runs, spec, {
+    faults,
+    ...(advertisedLimit === undefined ? {} : { advertisedLimit }),
+  });
   return { runs, plan: kept.plan, cut: kept.cut };
 }
 
@@ -244,7 +248,9 @@ interface RunPlanning {
 }
 
 function planRun(ctx: RunContext, options: ConformanceOptions, spec: SpecModel): RunPlanning {
-  const suites = options.suites ?? SUITES;
+  // The selected suites in the run order of the profile (bursts last).
+  const order = suiteOrder(options.profile ?? GENERIC_PROFILE, options.checks);
+  const suites = options.suites ? order.filter((s) => options.suites!.includes(s)) : order;
   const registryPlan = planChecks(options.checks, ctx, {
     suites,
     includeDestructive: options.includeDestructive ?? false,
@@ -327,11 +333,13 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         credentials: () => ctx.credentials,
         fixtures: () => ctx.fixtures,
         ...(options.profile?.leftOpenStatuses ? { leftOpen: options.profile.leftOpenStatuses } : {}),
+        burstSuites: burstSuites(options.profile ?? GENERIC_PROFILE),
       },
       options.onExchange,
     );
     const ctx = createCheckContext({
       ...contextOptions({ ...options, onExchange: coverage.onExchange }, spec, transport, started),
+      burstSuites: burstSuites(options.profile ?? GENERIC_PROFILE),
       onJudged: (exchange, checkId) => coverage.noteJudged(exchange, checkId),
     });
     // Discovery's answers, kept for the passive checks (the plan, and so its checks, comes after).
@@ -348,6 +356,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       runs,
       request_budget: budget,
       suites: [...suites],
+      all_suites: suiteOrder(options.profile ?? GENERIC_PROFILE, options.checks),
       fixtures_sources: discovery.sources,
     };
     const planEvent = planEventOf(plan, suites, options.seed, ctx.secrets.text(transport.baseUrl));
@@ -376,7 +385,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     // The verdict of three (passed, failed, inconclusive), from the results and the coverage they judged.
     const report: RunReport = withVerdict(
       { ...makeReport(outcome.results, run, outcome.runOrder), ...withRateLimit(ctx.pacer.state) },
-      verdictRules(options.checks, options.coverageFloor),
+      verdictRules(options.checks, options.coverageFloor, options.profile),
     );
     options.events?.onEnd?.(report);
     const result: ConformanceResult = { report, discovery, secrets: ctx.secrets.known() };

@@ -44,8 +44,10 @@ export interface CheckContextOptions {
   /** Re-validates wire requests (the project's validators, adapted); without it `validateWire` reports unavailable. */
   validateRequest?: RequestValidator;
   events?: RunEvents;
-  /** Resends after a 429 outside the ratelimit suite (default 6). */
+  /** Resends after a 429 outside a burst suite (default 6). */
   maxRetries429?: number;
+  /** The suites that spend the rate-limit window (the profile's `burst`): their 429s are answers, not resent. */
+  burstSuites?: ReadonlySet<string>;
   /** Absolute time (ms since epoch) after which `send` throws RunAbortedError('deadline'). */
   deadlineAt?: number;
   /** Consecutive connection-level failures (refused, reset, timeout) after which the run is aborted. Default 8. */
@@ -203,7 +205,7 @@ function runShared(options: CheckContextOptions): RunShared {
   };
 }
 
-/** Sends for a check: documented credentials of the operation (unless `auth: 'none'`), 429 retried outside the ratelimit suite. */
+/** Sends for a check: documented credentials of the operation (unless `auth: 'none'`), 429 retried outside a burst suite. */
 function sender(
   run: RunShared,
   checkId: string | undefined,
@@ -219,7 +221,7 @@ function sender(
         ? spec.operation(operation)
         : (operation ?? run.matchOperation(input.method, input.path) ?? scopeOp);
     const headers = input.auth === 'none' ? { ...input.headers } : { ...run.headersFor(op), ...input.headers };
-    const retry = input.retryOn429 ?? suite !== 'ratelimit';
+    const retry = input.retryOn429 ?? !(suite !== undefined && run.options.burstSuites?.has(suite));
     // A request made once per run for whichever check needs it first (tagged `setup`: a shared
     // record, the create that learns a pairing) counts in the run's total, not in that check's.
     return run.sending.send(
@@ -279,7 +281,7 @@ function contextOf(
 
 /**
  * Builds the context checks run in: documented credentials applied per operation, pacing under the
- * advertised limit and the --rpm cap, 429 outside the ratelimit suite waited out and resent,
+ * advertised limit and the --rpm cap, 429 outside a burst suite waited out and resent,
  * requests counted, observations collected, secrets redacted from everything a report shows.
  */
 export function createCheckContext(options: CheckContextOptions): RunContext {

@@ -50,10 +50,10 @@ export const isPassive = (item: PlannedCheck): boolean =>
 export function passiveTurns(plan: readonly PlannedCheck[]): PlannedCheck[] {
   const last = new Map<Operation, number>();
   plan.forEach((item, i) => {
-    if (!isPassive(item) && item.check.suite !== 'ratelimit') last.set(item.operation, i);
+    if (!isPassive(item) && !item.burst) last.set(item.operation, i);
   });
   const key = (item: PlannedCheck, i: number): number =>
-    isPassive(item) && item.check.suite !== 'ratelimit' ? Math.max(i, (last.get(item.operation) ?? -1) + 0.5) : i;
+    isPassive(item) && !item.burst ? Math.max(i, (last.get(item.operation) ?? -1) + 0.5) : i;
   return plan
     .map((item, i) => ({ item, k: key(item, i), i }))
     .sort((a, b) => a.k - b.k || a.i - b.i)

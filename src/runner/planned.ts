@@ -11,4 +11,6 @@ export interface PlannedCheck {
   strictTypes?: boolean;
   /** A passive check's pair whose operation another pair sends on first (see `markCovered`). */
   covered?: boolean;
+  /** A pair of a burst suite (the profile's SuiteSpec.burst): it spends the rate-limit window, last. */
+  burst?: boolean;
 }

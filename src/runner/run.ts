@@ -1,11 +1,11 @@
 import { isToolFault } from '../errors.js';
 import type { RunEvents } from '../results/events.js';
-import { SUITES, type CheckResult, type Failure, type NotJudgedCause, type Suite } from '../results/model.js';
+import type { CheckResult, Failure, NotJudgedCause, Suite } from '../results/model.js';
 import { operationLabel, type Operation } from '../spec/model.js';
 import type { Exchange } from '../transport/types.js';
 import { sanitizeLine, sanitizeResult } from '../secrets/report.js';
 import type { CheckDefinition, CheckOutcome } from '../checks/check.js';
-import { GENERIC_PROFILE, type ContractProfile } from '../checks/profile.js';
+import { burstSuites, GENERIC_PROFILE, suiteOrder, type ContractProfile } from '../checks/profile.js';
 import { RECORDED_FAILURES, recordedFailures } from '../checks/outcomes.js';
 import { RunAbortedError, type RunContext } from './context.js';
 import { markCovered, PassiveJudges, passiveTurns, type Settled } from './passive.js';
@@ -34,7 +34,7 @@ export const isDestructive = (
 ): boolean => Boolean(check.destructive || profile.destructive(op) !== undefined);
 
 /**
- * Orders the work: suites in the fixed order (ratelimit last), within a suite the checks in
+ * Orders the work: suites in the profile's order (a burst suite last), within a suite the checks in
  * registry order × the operations in spec order, destructive pairs at the end of their suite and
  * the ones the profile says replace a credential (key regeneration) last of all within it.
  */
@@ -43,10 +43,12 @@ export function planChecks(
   ctx: Pick<RunContext, 'spec' | 'fixtures'>,
   options: PlanOptions = {},
 ): PlannedCheck[] {
-  const selected = new Set(options.suites ?? SUITES);
   const profile = options.profile ?? GENERIC_PROFILE;
+  const order = suiteOrder(profile, checks);
+  const selected = new Set(options.suites ?? order);
+  const bursts = burstSuites(profile);
   const plan: PlannedCheck[] = [];
-  for (const suite of SUITES) {
+  for (const suite of order) {
     if (!selected.has(suite)) continue;
     const normal: PlannedCheck[] = [];
     const destructivePairs: PlannedCheck[] = [];
@@ -57,6 +59,7 @@ export function planChecks(
         if (!check.appliesTo(op, ctx.spec)) continue;
         const item: PlannedCheck = { check, operation: op };
         if (options.strictTypes) item.strictTypes = true;
+        if (bursts.has(suite)) item.burst = true;
         const missing = (check.needs ?? []).filter((name) => {
           const value = ctx.fixtures[name];
           return value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
@@ -270,8 +273,8 @@ export async function runPlan(
     for (const [exchange, op, checkId] of taps.heard ?? []) passive.judge(exchange, op, checkId);
     recordAll(passive.failedNow());
     for (const [index, item] of plan.entries()) {
-      // The burst and the waits of the ratelimit suite are judged by that suite: passive results are final before it.
-      if (item.check.suite === 'ratelimit') recordAll(passive.settle());
+      // The burst and the waits of a burst suite are judged by that suite: passive results are final before it.
+      if (item.burst) recordAll(passive.settle());
       if (passive.reported(item)) continue;
       suites.at(index);
       const reason = notRunReason(item, ctx, aborted);

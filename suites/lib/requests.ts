@@ -1,5 +1,5 @@
 /** Request helpers: requests for an operation from fixtures, records created for paths that need one, CORS preflights. */
-import type { CheckContext, Fixtures } from '../../src/checks/check.js';
+import type { CheckContext, CheckOutcome, Fixtures } from '../../src/checks/check.js';
 import { learnedFixtures, learnedOf, type Refusal } from './learned.js';
 import type { NotJudged } from '../../src/results/model.js';
 import type { Operation, SpecModel } from '../../src/spec/model.js';
@@ -14,7 +14,7 @@ import {
   TEST_DATA_PREFIX,
   validBody,
 } from '../../src/generators/index.js';
-import { isSuccess, statusText } from './outcomes.js';
+import { isSuccess, skipped, statusText } from './outcomes.js';
 import { genOptions, sampleBodyOf } from './property.js';
 import { label } from './spec-queries.js';
 
@@ -233,6 +233,10 @@ export interface RecordPath {
   why?: NotJudged;
   record?: Record<string, unknown>;
 }
+
+/** The skip of a check with no record to send to, its cause the refusal that left it without one. */
+export const noRecord = (op: Operation, found: RecordPath): CheckOutcome =>
+  skipped(found.reason ?? `no record to send ${label(op)} to`, found.why ?? { cause: 'no-record' });
 
 /** Path values for `op`, creating the record its path names when the fixtures do not have it. */
 async function pathForRecord(ctx: CheckContext, op: Operation, salt = 0): Promise<RecordPath> {

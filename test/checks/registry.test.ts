@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkById, checks } from '../../suites/index.js';
-import { profile } from '../../suites/profile.js';
+import { profile, SUITE_NAMES } from '../../suites/profile.js';
 import { CHECK_ID, buildRegistry } from '../../src/checks/registry.js';
 import { defineCheck } from '../../src/checks/check.js';
 import {
@@ -70,7 +70,7 @@ describe('the check registry', () => {
     const base = checkById('auth.health-open');
     expect(() => buildRegistry([base, base])).toThrow(/duplicate/);
     expect(() => buildRegistry([defineCheck({ ...base, id: 'auth.Health Open' })])).toThrow(/malformed/);
-    expect(() => buildRegistry([defineCheck({ ...base, id: 'nosuch.check' })])).toThrow(/unknown suite/);
+    expect(() => buildRegistry([defineCheck({ ...base, id: 'nosuch.check' })], SUITE_NAMES)).toThrow(/unknown suite/);
     expect(() => buildRegistry([defineCheck({ ...base, id: 'cors.health-open' })])).toThrow(/registered in suite/);
     expect(() => buildRegistry([defineCheck({ ...base, contractRef: '' })])).toThrow(/contract reference/);
     expect(() => checkById('auth.nope')).toThrow(/unknown check/);
@@ -167,17 +167,21 @@ describe('the check registry', () => {
   });
 
   it('the default plan fits the budget of a server allowing 100 requests per minute', () => {
-    const plan = planChecks(checks, {
-      spec,
-      fixtures: {
-        org_id: 'o',
-        api_key_id: 'k',
-        recipient_list_id: 'r',
-        assistant_id: 'a',
-        phone_number_id: 'p',
-        channels: ['x', 'y'],
+    const plan = planChecks(
+      checks,
+      {
+        spec,
+        fixtures: {
+          org_id: 'o',
+          api_key_id: 'k',
+          recipient_list_id: 'r',
+          assistant_id: 'a',
+          phone_number_id: 'p',
+          channels: ['x', 'y'],
+        },
       },
-    });
+      { profile },
+    );
     expect(preBurstRequests(plan, MAX_DEFAULT_RUNS, spec)).toBeLessThanOrEqual(requestBudget(100));
   });
 });

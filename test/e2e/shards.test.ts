@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../../src/cli/main.js';
 import type { ReferenceServer } from '../../src/server/index.js';
-import { SUITES, type RunReport, type Suite } from '../../src/results/model.js';
+import type { RunReport, Suite } from '../../src/results/model.js';
+import { SUITE_NAMES } from '../../suites/profile.js';
 import { mergeShardResults, shardAssignments, shardPositions, type PlanCost } from '../../src/results/shard.js';
 import { entriesToWrite, serializeBaseline } from '../../src/baseline/index.js';
 import { startFaultyServer } from '../catalog/faults/index.js';
@@ -241,13 +242,17 @@ describe('vapc run --shard I/N and vapc report merge', () => {
 
 describe('the shard partition', () => {
   // A plan of 7 pairs per suite with uneven costs (some checks send far more requests than others).
-  const plan: PlanCost[] = [
-    ...SUITES.filter((s) => s !== 'ratelimit').flatMap((suite, k) =>
-      Array.from({ length: 7 }, (_, j) => ({ suite, requests: ((j * 7 + k * 3) % 11) + (j === 0 ? 25 : 1) })),
+  const plan: Array<PlanCost & { suite: Suite }> = [
+    ...SUITE_NAMES.filter((s) => s !== 'ratelimit').flatMap((suite, k) =>
+      Array.from({ length: 7 }, (_, j) => ({
+        suite,
+        burst: false,
+        requests: ((j * 7 + k * 3) % 11) + (j === 0 ? 25 : 1),
+      })),
     ),
-    ...Array.from({ length: 4 }, () => ({ suite: 'ratelimit' as Suite, requests: 3 })),
+    ...Array.from({ length: 4 }, () => ({ suite: 'ratelimit' as Suite, burst: true, requests: 3 })),
   ];
-  const total = plan.filter((p) => p.suite !== 'ratelimit').reduce((n, p) => n + p.requests, 0) + 12;
+  const total = plan.filter((p) => !p.burst).reduce((n, p) => n + p.requests, 0) + 12;
 
   it('puts each pair in exactly one shard, balances planned requests and keeps the ratelimit suite whole in shard 1', () => {
     for (const count of [1, 2, 3, 5]) {
@@ -259,7 +264,7 @@ describe('the shard partition', () => {
       expect(load.reduce((a, b) => a + b, 0)).toBe(total);
       // Greedy balance: no shard is more than the largest pair above the fair share.
       expect(Math.max(...load)).toBeLessThanOrEqual(total / count + 35);
-      expect(new Set(owner.filter((_, i) => plan[i]!.suite === 'ratelimit'))).toEqual(new Set([1]));
+      expect(new Set(owner.filter((_, i) => plan[i]!.burst))).toEqual(new Set([1]));
       const positions = Array.from({ length: count }, (_, k) => shardPositions(plan, { index: k + 1, count }));
       expect(positions.flat().sort((a, b) => a - b)).toEqual(plan.map((_, i) => i));
     }

@@ -11,15 +11,16 @@ import { operationLabel, secretResponsePointers } from '../../spec/model.js';
 import { ExitCode, type CommandContext } from '../io.js';
 import { environmentSecrets, OutputGuard } from '../../secrets/guard.js';
 import { mergeShardReports } from '../../reporters/merge.js';
-import { announceCoverage, coverageGateFlags } from '../../coverage/index.js';
+import { announceCoverage, coverageGateOf } from '../../coverage/index.js';
+import { commandSettings } from '../../config/settings.js';
 import type { RunReport } from '../../results/model.js';
 import { printable } from '../../results/printable.js';
 import { applyBaseline } from '../../baseline/index.js';
 import { checks as registry } from '../../../suites/index.js';
+import { profile } from '../../../suites/profile.js';
 import { loadBaselineFlags, todayUtc } from '../baseline.js';
 import { withVerdict } from '../../results/verdict.js';
 import { verdictRules } from '../../checks/verdict-rules.js';
-import { parseCoverageFloor } from '../../coverage/gate.js';
 
 const FORMATS = ['console', 'junit', 'html', 'sarif'] as const;
 type Format = (typeof FORMATS)[number];
@@ -53,67 +54,52 @@ export function registerReportCommand(program: Command, ctx: CommandContext): vo
     )
     .argument('[dir]', 'report directory holding report.json', 'reports/latest')
     .option('--format <list>', `what to render: ${FORMATS.join(',')}`, FORMATS.join(','))
-    .option('--quiet', 'print only a brief summary')
-    .option(
-      '--baseline <file>',
-      'the baseline the run used: known findings are recomputed from it (without it, every failure counts as new)',
-    )
-    .option('--allow-inconclusive', 'exit 0 when the report is inconclusive (every output still says so)')
-    .option('--coverage-floor <n>', 'the coverage floor of a whole-plan run in percent (default as for vapc run)')
-    .action(
-      async (
-        dir: string,
-        opts: {
-          format: string;
-          quiet?: boolean;
-          baseline?: string;
-          allowInconclusive?: boolean;
-          coverageFloor?: string;
-        },
-      ) => {
-        const formats = parseFormats(opts.format);
-        const loaded = judged(await rebaseline(await loadReport(dir), opts.baseline, io.stderr), opts);
-        // A run that judged nothing has no verdict to render: re-rendering would draw a green page.
-        if (loaded.run?.status === 'aborted' && loaded.results.length === 0) {
-          throw new VapcError(
-            'E_USAGE',
-            `${dir}/report.json is from a run that judged nothing (aborted: ${printable(loaded.run.reason ?? 'no reason given')}); there is no verdict to render`,
-          );
-        }
-        const files = formats.filter((f): f is Exclude<Format, 'console'> => f !== 'console') as ReportFormat[];
-        const secrets = await reportSecrets(io.env, loaded);
-        const guard = new OutputGuard(secrets);
-        // The one sanitising pass of a report read from disk, after the baseline marks: every output gets this report.
-        const safe = sanitizeReport(loaded, secrets);
-        if (formats.includes('console')) {
-          const reporter = composeEvents(
-            createConsoleReporter({
-              write: io.stdout,
-              isTTY: io.isTTY,
-              env: io.env,
-              quiet: Boolean(opts.quiet),
-              secrets,
-            }),
-            createGitHubSink({ write: io.stdout, env: io.env, secrets }),
-          );
-          reporter.onEnd?.(safe);
-        }
-        if (files.length > 0) {
-          const written = await writeReports(safe, dir, {
-            formats: files,
-            sanitized: true,
-            secrets,
-            sarif: { rules: registry },
-          });
-          for (const f of files) {
-            if (!written.errors.some((e) => e.format === f)) io.stdout(guard.line(`wrote ${written[f]}`));
-          }
-          for (const e of written.errors) io.stderr(guard.line(`vapc: could not write ${e.file}: ${e.message}`));
-          if (written.errors.length > 0) return exit(ExitCode.usage);
-        }
-        exit(verdict(loaded, opts.allowInconclusive === true));
-      },
-    );
+    .option('--quiet', 'print only a brief summary');
+  for (const o of REPORT_SETTINGS.options) report.option(o.flags, o.description);
+  report.action(async (dir: string, opts: { format: string; quiet?: boolean } & Record<string, unknown>) => {
+    const settings = REPORT_SETTINGS.read(opts);
+    const formats = parseFormats(opts.format);
+    const loaded = judged(await rebaseline(await loadReport(dir), settings.baseline, io.stderr), settings);
+    // A run that judged nothing has no verdict to render: re-rendering would draw a green page.
+    if (loaded.run?.status === 'aborted' && loaded.results.length === 0) {
+      throw new VapcError(
+        'E_USAGE',
+        `${dir}/report.json is from a run that judged nothing (aborted: ${printable(loaded.run.reason ?? 'no reason given')}); there is no verdict to render`,
+      );
+    }
+    const files = formats.filter((f): f is Exclude<Format, 'console'> => f !== 'console') as ReportFormat[];
+    const secrets = await reportSecrets(io.env, loaded);
+    const guard = new OutputGuard(secrets);
+    // The one sanitising pass of a report read from disk, after the baseline marks: every output gets this report.
+    const safe = sanitizeReport(loaded, secrets);
+    if (formats.includes('console')) {
+      const reporter = composeEvents(
+        createConsoleReporter({
+          write: io.stdout,
+          isTTY: io.isTTY,
+          env: io.env,
+          quiet: Boolean(opts.quiet),
+          secrets,
+        }),
+        createGitHubSink({ write: io.stdout, env: io.env, secrets }),
+      );
+      reporter.onEnd?.(safe);
+    }
+    if (files.length > 0) {
+      const written = await writeReports(safe, dir, {
+        formats: files,
+        sanitized: true,
+        secrets,
+        sarif: { rules: registry },
+      });
+      for (const f of files) {
+        if (!written.errors.some((e) => e.format === f)) io.stdout(guard.line(`wrote ${written[f]}`));
+      }
+      for (const e of written.errors) io.stderr(guard.line(`vapc: could not write ${e.file}: ${e.message}`));
+      if (written.errors.length > 0) return exit(ExitCode.usage);
+    }
+    exit(verdict(loaded, settings.allowInconclusive));
+  });
   registerMergeCommand(report, ctx);
 }
 
@@ -168,10 +154,32 @@ function verdict(r: RunReport, allowInconclusive: boolean): ExitCode {
 }
 
 /** The report's verdict, never the artefact's claim: decided again from its results and coverage. */
-const judged = (report: RunReport, opts: { allowInconclusive?: boolean; coverageFloor?: string }): RunReport =>
-  withVerdict(report, verdictRules(registry, parseCoverageFloor(opts.coverageFloor)), {
-    allowInconclusive: opts.allowInconclusive === true,
+const judged = (report: RunReport, settings: { allowInconclusive: boolean; coverageFloor: number }): RunReport =>
+  withVerdict(report, verdictRules(registry, settings.coverageFloor, profile), {
+    allowInconclusive: settings.allowInconclusive,
   });
+
+/** The settings `vapc report` takes, as `vapc run` reads them (src/config/table.ts): one parser, one default. */
+const REPORT_SETTINGS = commandSettings(['baseline', 'allowInconclusive', 'coverageFloor'], {
+  baseline:
+    'the baseline the run used: known findings are recomputed from it (without it, every failure counts as new)',
+  allowInconclusive: 'exit 0 when the report is inconclusive (every output still says so)',
+  coverageFloor: 'the coverage floor of a whole-plan run in percent (default as for vapc run)',
+});
+
+/** The settings `vapc report merge` takes, as `vapc run` reads them. */
+const MERGE_SETTINGS = commandSettings(
+  ['baseline', 'minCoverage', 'failOnUnseenStatus', 'failOnUndocumentedStatus', 'allowInconclusive', 'coverageFloor'],
+  {
+    baseline:
+      'the baseline the shards used: known findings are recomputed from it (without it, every failure counts as new)',
+    minCoverage: 'exit 1 when fewer than N percent of the merged coverage cells are judged, listing the cells missing',
+    failOnUnseenStatus: 'exit 1 when a documented status was never observed in any shard',
+    failOnUndocumentedStatus: 'exit 1 when a shard observed a status the operation does not document',
+    allowInconclusive: 'exit 0 when the merged run is inconclusive (every output still says so)',
+    coverageFloor: 'the coverage floor of the merged whole-plan run in percent (default as for vapc run)',
+  },
+);
 
 /**
  * vapc report merge DIR... --report-dir OUT: joins the reports of `vapc run --shard I/N` into the
@@ -179,7 +187,7 @@ const judged = (report: RunReport, opts: { allowInconclusive?: boolean; coverage
  * Exit 0/1 as for `vapc run`; 2 when the shards do not make one run (see reporters/merge.ts).
  */
 function registerMergeCommand(report: Command, { io, exit }: CommandContext): void {
-  report
+  const merge = report
     .command('merge')
     .description(
       'merge the report directories of `vapc run --shard I/N` (all N of them) into one report (exit 1 when a check failed, 2 when the shards do not make one run)',
@@ -190,66 +198,43 @@ function registerMergeCommand(report: Command, { io, exit }: CommandContext): vo
       'where the merged report.json, junit.xml, report.html and report.sarif go',
       'reports/latest',
     )
-    .option('--quiet', 'print only a brief summary')
-    .option(
-      '--baseline <file>',
-      'the baseline the shards used: known findings are recomputed from it (without it, every failure counts as new)',
-    )
-    .option(
-      '--min-coverage <n>',
-      'exit 1 when fewer than N percent of the merged coverage cells are judged, listing the cells missing',
-    )
-    .option('--fail-on-unseen-status', 'exit 1 when a documented status was never observed in any shard')
-    .option('--fail-on-undocumented-status', 'exit 1 when a shard observed a status the operation does not document')
-    .option('--allow-inconclusive', 'exit 0 when the merged run is inconclusive (every output still says so)')
-    .option(
-      '--coverage-floor <n>',
-      'the coverage floor of the merged whole-plan run in percent (default as for vapc run)',
-    )
-    .action(async (dirs: string[], _opts: unknown, command: Command) => {
-      const opts = command.optsWithGlobals<{
-        reportDir: string;
-        quiet?: boolean;
-        baseline?: string;
-        minCoverage?: string;
-        failOnUnseenStatus?: boolean;
-        failOnUndocumentedStatus?: boolean;
-        allowInconclusive?: boolean;
-        coverageFloor?: string;
-      }>();
-      const gateOptions = coverageGateFlags(opts);
-      const out = resolve(opts.reportDir);
-      const clash = dirs.find((d) => resolve(d) === out);
-      if (clash !== undefined)
-        throw new VapcError(
-          'E_USAGE',
-          `--report-dir ${opts.reportDir} is one of the shard directories; merge into another directory`,
-        );
-      const shards = await loadReports(dirs);
-      const rebaselined = judged(await rebaseline(mergeShardReports(shards), opts.baseline, io.stderr), opts);
-      const secrets = await reportSecrets(io.env, rebaselined);
-      // Reports read from disk, merged and marked: sanitised once here, and every output gets this one.
-      const merged = sanitizeReport(rebaselined, secrets);
-      composeEvents(
-        createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: Boolean(opts.quiet), secrets }),
-        createGitHubSink({ write: io.stdout, env: io.env, secrets }),
-      ).onEnd?.(merged);
-      const written = await writeReports(merged, out, { sanitized: true, secrets, sarif: { rules: registry } });
-      const guard = new OutputGuard(secrets);
-      for (const e of written.errors) io.stderr(guard.line(`vapc: could not write ${e.file}: ${e.message}`));
-      if (written.errors.length > 0) return exit(ExitCode.usage);
-      io.stdout(
-        guard.line(
-          `merged ${shards.length} shards: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}`,
-        ),
+    .option('--quiet', 'print only a brief summary');
+  for (const o of MERGE_SETTINGS.options) merge.option(o.flags, o.description);
+  merge.action(async (dirs: string[], _opts: unknown, command: Command) => {
+    const opts = command.optsWithGlobals<{ reportDir: string; quiet?: boolean } & Record<string, unknown>>();
+    const settings = MERGE_SETTINGS.read(opts);
+    const out = resolve(opts.reportDir);
+    const clash = dirs.find((d) => resolve(d) === out);
+    if (clash !== undefined)
+      throw new VapcError(
+        'E_USAGE',
+        `--report-dir ${opts.reportDir} is one of the shard directories; merge into another directory`,
       );
-      const gateFailed = announceCoverage(
-        merged.coverage,
-        gateOptions,
-        (t) => io.stdout(guard.block(t)),
-        (t) => io.stderr(guard.block(t)),
-      );
-      const status = verdict(merged, opts.allowInconclusive === true);
-      exit(gateFailed && status === ExitCode.ok ? ExitCode.failed : status);
-    });
+    const shards = await loadReports(dirs);
+    const rebaselined = judged(await rebaseline(mergeShardReports(shards), settings.baseline, io.stderr), settings);
+    const secrets = await reportSecrets(io.env, rebaselined);
+    // Reports read from disk, merged and marked: sanitised once here, and every output gets this one.
+    const merged = sanitizeReport(rebaselined, secrets);
+    composeEvents(
+      createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: Boolean(opts.quiet), secrets }),
+      createGitHubSink({ write: io.stdout, env: io.env, secrets }),
+    ).onEnd?.(merged);
+    const written = await writeReports(merged, out, { sanitized: true, secrets, sarif: { rules: registry } });
+    const guard = new OutputGuard(secrets);
+    for (const e of written.errors) io.stderr(guard.line(`vapc: could not write ${e.file}: ${e.message}`));
+    if (written.errors.length > 0) return exit(ExitCode.usage);
+    io.stdout(
+      guard.line(
+        `merged ${shards.length} shards: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}`,
+      ),
+    );
+    const gateFailed = announceCoverage(
+      merged.coverage,
+      coverageGateOf(settings),
+      (t) => io.stdout(guard.block(t)),
+      (t) => io.stderr(guard.block(t)),
+    );
+    const status = verdict(merged, settings.allowInconclusive);
+    exit(gateFailed && status === ExitCode.ok ? ExitCode.failed : status);
+  });
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveRunSettings, type RunFlags } from '../../../src/cli/commands/run.js';
 import { DEFAULT_REPORT_DIR, mergeSettings, type RunSettings } from '../../../src/config/settings.js';
+import { DEFAULT_COVERAGE_FLOOR } from '../../../src/results/verdict.js';
 
 /** A vapc.yaml setting every key to a value no flag or env below uses. */
 const FILE_YAML = `
@@ -107,6 +108,13 @@ describe('vapc run settings: flag > env > config file > default', () => {
       strictTypes: false,
       quiet: false,
       fixtures: {},
+      pruneBaseline: false,
+      strictBaseline: false,
+      failOnUnseenStatus: false,
+      failOnUndocumentedStatus: false,
+      sarifCoverage: false,
+      allowInconclusive: false,
+      coverageFloor: DEFAULT_COVERAGE_FLOOR,
     });
   });
 

@@ -8,7 +8,7 @@ import {
   buildUniverse,
   computeCoverage,
   coverageGate,
-  coverageGateFlags,
+  coverageGateOf,
   coverageLine,
   ExchangeLog,
   mergeCoverage,
@@ -335,7 +335,7 @@ describe('coverage merge, gate and plan', () => {
     expect(coverageGate(coverage, { minCoverage: 1 }).failed).toBe(false);
     expect(coverageGate(coverage, {}).failed).toBe(false);
     expect(coverageGate(coverage, { failOnUnseenStatus: true }).lines.join('\n')).toContain('POST /things 201');
-    expect(() => coverageGateFlags({ minCoverage: 'lots' })).toThrow(/--min-coverage takes a percentage/);
+    expect(coverageGateOf({ minCoverage: 50, failOnUnseenStatus: false })).toEqual({ minCoverage: 50 });
   });
 
   it('--min-coverage N passes a run judged at exactly N% and fails one judged below it', () => {

@@ -307,6 +307,12 @@ describe('replay command', () => {
     expect(renderHtml(report)).toContain(
       'npx --no-install vapc run --embedded --seed 42 --suite ranges,auth --include-destructive',
     );
+    // A report that does not say which suites the contract has: the selected list is given, which replays the same run.
+    report.config = { embedded: true, suites: ['auth', 'ranges'] };
+    expect(replayCommand(report)).toBe('npx --no-install vapc run --embedded --seed 42 --suite auth,ranges');
+    // Names no suite may have are never pasted into the command.
+    report.config = { embedded: true, suites: ['auth', '$(rm -rf ~)'], all_suites: ['auth', 'ranges'] };
+    expect(replayCommand(report)).toBe('npx --no-install vapc run --embedded --seed 42 --suite auth');
   });
 });
 

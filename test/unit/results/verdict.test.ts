@@ -5,7 +5,7 @@
  * runner's limits, the machine's speed).
  */
 import { describe, expect, it } from 'vitest';
-import { SUITES, type CheckResult, type NotJudged, type RunReport } from '../../../src/results/model.js';
+import { type CheckResult, type NotJudged, type RunReport } from '../../../src/results/model.js';
 import type { CoverageCell } from '../../../src/results/coverage.js';
 import {
   decideVerdict,
@@ -13,11 +13,13 @@ import {
   notJudgedGroups,
   type VerdictRules,
 } from '../../../src/results/verdict.js';
+import { SUITE_NAMES } from '../../../suites/profile.js';
 
 const RULES: VerdictRules = {
   successChecks: new Set(['schema.response-conforms', 'stateful.create-echoes']),
   coreChecks: new Set(['validation.wrong-type']),
-  suites: SUITES,
+  suites: SUITE_NAMES,
+  checkedSuites: SUITE_NAMES,
   floor: 50,
 };
 
@@ -65,7 +67,7 @@ function report(results: CheckResult[], cells: CoverageCell[], over: Partial<Run
     },
     results,
     observations: [],
-    config: { suites: [...SUITES] } as RunReport['config'],
+    config: { suites: [...SUITE_NAMES] } as RunReport['config'],
     coverage: {
       summary: {
         cells: cells.length,
@@ -209,7 +211,7 @@ describe('decideVerdict', () => {
     expect(decideVerdict(low({ budget: { requests: 1, planned: 1, left_out: [] } }), RULES).verdict).toBe('passed');
     expect(decideVerdict(low(), { ...RULES, floor: 0 }).verdict).toBe('passed');
     // The checks of some suites only (a custom check of one's own) cannot reach the floor: not held to it.
-    expect(decideVerdict(low(), { ...RULES, suites: ['schema'] }).verdict).toBe('passed');
+    expect(decideVerdict(low(), { ...RULES, checkedSuites: ['schema'] }).verdict).toBe('passed');
     // At the floor exactly: passed.
     const half = report([result('stateful.create-echoes', 'POST /campaign', 'passed')], [judged201, unjudged201]);
     expect(decideVerdict(half, RULES).verdict).toBe('passed');

@@ -13,6 +13,11 @@ import { loadSpec } from '../../../src/spec/load.js';
 import type { SpecModel } from '../../../src/spec/model.js';
 import type { Exchange, HttpRequest, Transport } from '../../../src/transport/types.js';
 import { createUndiciTransport } from '../../../src/transport/undici.js';
+import { profile } from '../../../suites/profile.js';
+import { burstSuites as burstSuitesOf } from '../../../src/checks/profile.js';
+
+/** The contract's burst suite (ratelimit), as the CLI's runs pass it. */
+const burstSuites = burstSuitesOf(profile);
 
 let spec: SpecModel;
 beforeAll(async () => {
@@ -115,7 +120,7 @@ describe('createCheckContext', () => {
     expect(slept.length).toBe(1);
 
     const t2 = fakeTransport(() => ({ status: 429 }));
-    const ctx2 = createCheckContext({ spec, transport: t2, sleep: async () => undefined });
+    const ctx2 = createCheckContext({ spec, transport: t2, sleep: async () => undefined, burstSuites });
     const burst = ctx2.scope('ratelimit.x', 'ratelimit');
     expect((await burst.send({ method: 'GET', path: '/health' })).response!.status).toBe(429);
     expect(burst.requests).toBe(1);
@@ -129,7 +134,7 @@ describe('createCheckContext', () => {
       headers: { 'x-ratelimit-limit': limit, 'x-ratelimit-remaining': limit, 'x-ratelimit-reset': '50' },
     }));
     const slept: number[] = [];
-    const ctx = createCheckContext({ spec, transport: t, sleep: async (ms) => void slept.push(ms) });
+    const ctx = createCheckContext({ spec, transport: t, sleep: async (ms) => void slept.push(ms), burstSuites });
     await ctx.scope('schema.x', 'schema').send({ method: 'GET', path: '/users/me' });
     const outcome = await burst429.run(
       ctx.scope('ratelimit.burst-429', 'ratelimit', spec.operation('getCurrentUser')),
@@ -317,7 +322,7 @@ describe('runChecks', () => {
       }),
       mk({ id: 'auth.h', suite: 'auth', run }),
     ];
-    const plan = planChecks(checks, ctx, { includeDestructive: true });
+    const plan = planChecks(checks, ctx, { includeDestructive: true, profile });
     expect(plan.map((p) => `${p.check.id} ${p.operation.id}`)).toEqual([
       'auth.h getHealth',
       'stateful.all getHealth',
@@ -382,7 +387,7 @@ describe('request budget', () => {
         run,
       }),
     ];
-    const plan = planChecks(checks, ctx);
+    const plan = planChecks(checks, ctx, { profile });
     const budget = requestBudget(100);
     expect(budget).toBe(288);
     const runs = fitRuns(plan, budget, spec);

@@ -7,6 +7,7 @@ import { plannedRequestsOf } from '../../../src/runner/budget.js';
 import { loadSpec } from '../../../src/spec/load.js';
 import type { SpecModel } from '../../../src/spec/model.js';
 import type { HttpRequest, Transport } from '../../../src/transport/types.js';
+import { profile } from '../../../suites/profile.js';
 
 let spec: SpecModel;
 beforeAll(async () => {
@@ -75,7 +76,9 @@ describe('passive checks (judgeExchange)', () => {
     const t = transport([]);
     const ctx = createCheckContext({ spec, transport: t });
     const ran = { own: 0 };
-    const { results, runOrder } = await runChecks([passive(ran), sender('auth.a', 2), sender('cors.c')], ctx);
+    const { results, runOrder } = await runChecks([passive(ran), sender('auth.a', 2), sender('cors.c')], ctx, {
+      profile,
+    });
     // Covered by the time its turn comes, it sends nothing, and its result waits for every answer
     // before the ratelimit suite; the results stay in plan order (shards name plan positions).
     expect(results.map((r) => r.id)).toEqual(['auth.a', 'schema.passive', 'cors.c']);
@@ -95,6 +98,7 @@ describe('passive checks (judgeExchange)', () => {
     const { runOrder: results } = await runChecks(
       [sender('auth.a'), sender('auth.b'), passive(ran), sender('cors.c')],
       ctx,
+      { profile },
     );
     expect(results.map((r) => [r.id, r.status, r.requests])).toEqual([
       ['auth.a', 'passed', 1],
@@ -112,9 +116,9 @@ describe('passive checks (judgeExchange)', () => {
     const t = transport([]);
     const ctx = createCheckContext({ spec, transport: t });
     const ran = { own: 0 };
-    const alone = planChecks([passive(ran)], ctx);
+    const alone = planChecks([passive(ran)], ctx, { profile });
     expect(plannedRequestsOf(alone[0]!, 1, spec)).toBe(1);
-    const covered = planChecks([passive(ran), sender('auth.a')], ctx);
+    const covered = planChecks([passive(ran), sender('auth.a')], ctx, { profile });
     expect(
       plannedRequestsOf(
         covered.find((p) => p.check.id === 'schema.passive')!,
@@ -122,7 +126,7 @@ describe('passive checks (judgeExchange)', () => {
         spec,
       ),
     ).toBe(0);
-    const { results } = await runChecks([passive(ran)], ctx);
+    const { results } = await runChecks([passive(ran)], ctx, { profile });
     expect(results.map((r) => [r.id, r.status, r.requests])).toEqual([['schema.passive', 'passed', 1]]);
   });
 
@@ -130,7 +134,9 @@ describe('passive checks (judgeExchange)', () => {
     const t = transport([200, 200, 503]);
     const ctx = createCheckContext({ spec, transport: t });
     const ran = { own: 0 };
-    const { results, runOrder } = await runChecks([passive(ran), sender('cors.c'), sender('ratelimit.r')], ctx);
+    const { results, runOrder } = await runChecks([passive(ran), sender('cors.c'), sender('ratelimit.r')], ctx, {
+      profile,
+    });
     // cors.c comes after it in the plan: its own turn moves after cors.c, which covers it; the
     // ratelimit suite's 503 comes after it is final, so it is that suite's to judge.
     expect(runOrder.map((r) => [r.id, r.status, r.requests])).toEqual([

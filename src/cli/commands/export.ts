@@ -30,7 +30,9 @@ import { directoryRefusal } from '../../files/checkout.js';
 import { checksOf } from '../../../suites/index.js';
 import { profile } from '../../../suites/profile.js';
 import { ExitCode, type CliIo, type CommandContext } from '../io.js';
-import { EMBEDDED_RATE_LIMIT, EMBEDDED_RATE_WINDOW_MS, resolveRunSettings, type RunFlags } from './run.js';
+import { resolveRunSettings, type RunFlags } from './run.js';
+import { targetOf } from '../run/target.js';
+import { runOptions } from '../../config/settings.js';
 
 export interface ExportFlags {
   out?: string;
@@ -96,31 +98,6 @@ function sourceUrlFor(out: string | undefined, cwd: string): string {
   return rel.startsWith('.') ? rel : `./${rel}`;
 }
 
-async function targetOf(flags: ExportFlags, io: CliIo, cwd: string) {
-  const settings = await resolveRunSettings(flags as RunFlags, io.env, cwd);
-  const spec = await loadSpec();
-  const credentials = { apiKey: settings.apiKey, userId: settings.userId };
-  if (!settings.embedded)
-    return { settings, spec, baseUrl: settings.baseUrl!, credentials, fixtures: { ...settings.fixtures } };
-  const { startReferenceServer } = await import('../../server/index.js');
-  const server = await startReferenceServer({
-    host: '127.0.0.1',
-    port: 0,
-    spec,
-    rateLimit: EMBEDDED_RATE_LIMIT,
-    rateWindowMs: EMBEDDED_RATE_WINDOW_MS,
-  });
-  const { org_id, recipient_list_id, api_key_id, channels } = server.fixtures;
-  return {
-    settings,
-    spec,
-    server,
-    baseUrl: server.url,
-    credentials: { apiKey: server.fixtures.api_key, userId: server.fixtures.user_id },
-    fixtures: { org_id, recipient_list_id, api_key_id, channels: [...channels], ...settings.fixtures },
-  };
-}
-
 /** The YAML of the document, refused (a fault of the tool) if it would carry any secret the run knows. */
 function documentText(document: unknown, secrets: Secrets): string {
   // Every string quoted: a plain `on` or `2030-01-01T00:00:00Z` is a boolean or a date to a YAML 1.1 reader.
@@ -145,16 +122,19 @@ async function writeOut(file: string, text: string, cwd: string): Promise<string
 /** The whole `vapc export arazzo`: returns the exit status (see the module comment). */
 export async function exportArazzoCommand(flags: ExportFlags, io: CliIo, deps: ExportDeps = {}): Promise<number> {
   const cwd = deps.cwd ?? process.cwd();
-  const target = await targetOf(flags, io, cwd);
+  const settings = await resolveRunSettings(flags as RunFlags, io.env, cwd);
+  const spec = await loadSpec();
+  const target = await targetOf(settings, spec);
   try {
-    const { spec, baseUrl, credentials, fixtures, settings } = target;
+    const { baseUrl, credentials, fixtures } = target;
     const secrets = environmentSecrets(io.env);
     secrets.addApiKey(credentials.apiKey);
     secrets.addUserId(credentials.userId);
     const guard = new OutputGuard(secrets);
     const say = (text: string) => io.stderr(guard.block(text));
     const seed = settings.seed ?? randomSeed();
-    const checks = checksOf(['stateful']);
+    const suites = profile.suites.filter((s) => s.scenarios).map((s) => s.name);
+    const checks = checksOf(suites);
     const record = recorder(spec);
     say(
       `vapc export arazzo: the stateful scenarios against ${settings.embedded ? `the embedded reference server at ${baseUrl}` : baseUrl} · seed ${seed}\n`,
@@ -168,7 +148,7 @@ export async function exportArazzoCommand(flags: ExportFlags, io: CliIo, deps: E
       credentials: Object.fromEntries(Object.entries(credentials).filter(([, v]) => v !== undefined)),
       fixtures,
       seed,
-      suites: ['stateful'],
+      suites,
       includeDestructive: settings.includeDestructive === true,
       validateRequest: validateWireRequest,
       onExchange: record.onExchange,
@@ -243,26 +223,36 @@ async function finish(results: readonly CheckResult[], f: Finish): Promise<numbe
   return ExitCode.ok;
 }
 
+/** The settings of vapc run that the export reads. */
+const EXPORT_FLAGS = new Set([
+  '--base-url',
+  '--embedded',
+  '--api-key',
+  '--user-id',
+  '--config',
+  '--no-config',
+  '--trust-config',
+  '--seed',
+  '--timeout-ms',
+  '--include-destructive',
+]);
+
 /** `vapc export arazzo`: see the module comment and docs/arazzo.md. */
 export function registerExportCommand(program: Command, ctx: CommandContext): void {
   const exporter = program.command('export').description('Export what a run verified, in a standard format');
-  exporter
+  const command = exporter
     .command('arazzo')
     .description(
       'Run the stateful scenarios against the target and, when every one passes, write them as an Arazzo 1.0.1 document (exit 0 written, 1 a stateful check failed, 2 usage/setup error, 3 nothing to export)',
     )
-    .option('--out <file>', 'write the document to FILE (default: standard output; the summary goes to standard error)')
-    .option('--base-url <url>', 'the server under test (env VAPC_BASE_URL); required unless --embedded')
-    .option('--embedded', 'start the bundled reference server on a free loopback port and export from it')
-    .option('--api-key <key>', 'bearer value (env VAPC_API_KEY); never written into the document')
-    .option('--user-id <id>', 'X-User-ID value (env VAPC_USER_ID); never written into the document')
-    .option('--config <file>', 'YAML config file, as vapc run reads it (default: vapc.yaml in the working directory)')
-    .option('--no-config', 'read no config file')
-    .option('--trust-config', 'under CI, also read the gate settings from the config file (as vapc run)')
-    .option('--seed <n>', 'fast-check seed of the scenarios (default: random, printed)')
-    .option('--timeout-ms <n>', 'per-request timeout in milliseconds (default 10000)')
-    .option('--include-destructive', 'also export key regeneration and invites (run against the target to be verified)')
-    .action(async (flags: ExportFlags) => {
-      ctx.exit((await exportArazzoCommand(flags, ctx.io)) as ExitCode);
-    });
+    .option(
+      '--out <file>',
+      'write the document to FILE (default: standard output; the summary goes to standard error)',
+    );
+  // The target, credentials and run settings as vapc run reads them (src/config/table.ts).
+  for (const option of runOptions().filter((o) => EXPORT_FLAGS.has(o.flags.split(' ')[0]!)))
+    command.option(option.flags, option.description);
+  command.action(async (flags: ExportFlags) => {
+    ctx.exit((await exportArazzoCommand(flags, ctx.io)) as ExitCode);
+  });
 }

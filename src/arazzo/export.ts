@@ -13,7 +13,7 @@
  * criterion in the file has been seen to hold.
  */
 import type { Exchange } from '../transport/types.js';
-import { asRecord, secretResponsePointers, type Operation, type SpecModel } from '../spec/model.js';
+import { asRecord, secretResponsePointers, type JsonSchema, type Operation, type SpecModel } from '../spec/model.js';
 import { pathPattern } from '../spec/path-template.js';
 import { propertiesOf } from '../spec/schema.js';
 import type { Fixtures } from '../results/fixtures.js';
@@ -27,12 +27,14 @@ import {
   type XSecurity,
 } from './document.js';
 import { judgeCriterion } from './criteria.js';
+import { allOf, typeCriterion } from './types.js';
 import { evaluate, type ExpressionScope, type StepExchange } from './expressions.js';
 import {
   afterWrite,
   fromCreation,
   instantPattern,
   recordAt,
+  recordFieldOf,
   recordProperties,
   successSchemaOf,
   writableFields,
@@ -109,6 +111,14 @@ function stepExchange(exchange: Exchange, op: Operation): StepExchange {
   };
 }
 
+/** The record fields a creation sent as an empty object or array. */
+function emptySentFields(sent: unknown, props: Record<string, JsonSchema>): string[] {
+  return Object.entries(asRecord(sent))
+    .filter(([, v]) => v !== null && typeof v === 'object' && Object.keys(v).length === 0)
+    .map(([k]) => recordFieldOf(k, props))
+    .filter((f): f is string => f !== undefined && /^[A-Za-z_]\w*$/.test(f));
+}
+
 /** The status criterion the contract documents for a success answer: its listed 2xx statuses, or any 2xx where it writes `2XX`. */
 function statusCriterion(op: Operation): Criterion {
   const listed = op.responses.map((r) => r.status).filter((s) => /^2\d\d$/.test(s));
@@ -124,6 +134,8 @@ class WorkflowWriter {
   readonly scope: ExpressionScope = { inputs: {}, steps: {}, workflows: {} };
   private readonly exchanges = new Map<string, StepExchange>();
   private readonly records = new Map<string, RecordState>();
+  /** Per record, the fields its creation sent as `{}` or `[]`: no leaf to compare, yet never to come back null. */
+  private readonly emptySent = new Map<string, string[]>();
   /** Values a step's answer carried that later steps send as credentials: the output expression for each. */
   private readonly secretOutputs = new Map<string, string>();
   private readonly writable: Set<string>;
@@ -263,6 +275,20 @@ class WorkflowWriter {
     return out;
   }
 
+  /** A field created as `{}` or `[]` is still not null in the answer that carries the record. */
+  private emptyCriteria(id: string, ex: StepExchange): Criterion[] {
+    const at = recordAt(ex.response?.body, id);
+    if (!at) return [];
+    const path = at.pointer === '' ? '@' : `@.${at.pointer.slice(1)}`;
+    return (this.emptySent.get(id) ?? [])
+      .filter((f) => f in at.record)
+      .map((f) => ({
+        context: '$response.body',
+        type: 'jsonpath',
+        condition: `$[?${path}.${f} && !(${path}.${f} == null)]`,
+      }));
+  }
+
   /** Criteria of an answer's shape: the fields an update-shaped record omits, an open object where one is documented. */
   private shapeCriteria(op: Operation, ex: StepExchange): Criterion[] {
     const mine = Object.keys(propertiesOf(successSchemaOf(op) ?? {}));
@@ -276,7 +302,7 @@ class WorkflowWriter {
     const full = Object.keys(propertiesOf(successSchemaOf(creator) ?? {}));
     const omitted = full.filter((f) => !mine.includes(f));
     if (omitted.length === 0 || mine.length === 0 || !mine.every((f) => full.includes(f))) return [];
-    const absent = omitted.map((f) => `(!@.${f} || @.${f} == null)`).join(' && ');
+    const absent = allOf(omitted.map((f) => `(!@.${f} || @.${f} == null)`));
     return [{ context: '$response.body', type: 'jsonpath', condition: `$[?${absent}]` }];
   }
 
@@ -328,7 +354,11 @@ class WorkflowWriter {
     const out = [statusCriterion(op)];
     const target = created ?? Object.values(ex.request.path).find((v) => this.records.has(v));
     if (target) out.push(...this.recordCriteria(op, stepId, this.records.get(target)!, ex, op.method === 'GET'));
+    if (target) out.push(...this.emptyCriteria(target, ex));
     out.push(...this.shapeCriteria(op, ex), ...this.credentialCriteria(op, stepId, ex));
+    const status = ex.response?.status ?? 0;
+    const types = status >= 200 && status < 300 ? typeCriterion(ex.response?.body, successSchemaOf(op)) : undefined;
+    if (types) out.push(types);
     return out;
   }
 
@@ -346,6 +376,7 @@ class WorkflowWriter {
       afterWrite(state, stepId, ex.request.body, { pointer: '', record: body }, props);
       for (const leaf of [...state.fields.keys()]) if (secret(leaf)) state.fields.delete(leaf);
       this.records.set(state.id, state);
+      this.emptySent.set(state.id, emptySentFields(ex.request.body, props));
       return state.id;
     }
     if (target && op.method !== 'GET' && ex.request.body !== undefined) {

@@ -12,7 +12,7 @@ import { loadSpec } from '../../src/spec/load.js';
 import type { SpecModel } from '../../src/spec/model.js';
 import { checksOf } from '../../suites/index.js';
 import { profile } from '../../suites/profile.js';
-import { start as startFaulty } from '../catalog/independent/with-faults/server.mjs';
+import { startIndependent as startFaulty } from '../helpers/independent-faults.js';
 import {
   exportFromEmbedded,
   inputsFor,

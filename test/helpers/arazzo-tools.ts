@@ -94,9 +94,14 @@ export async function spectralArazzo(file: string): Promise<Array<{ code: string
 
 /**
  * The inputs a team passes to the exported workflows for a server: its credentials, and the
- * fixtures the runner's discovery finds on it (a dry run sends only discovery's reads).
+ * fixtures the runner's discovery finds on it (a dry run sends only discovery's reads). `pairs`:
+ * the server takes a phone number with its own channel only (the team knows; discovery cannot).
  */
-export async function inputsFor(server: LoopbackServer, spec: SpecModel): Promise<Record<string, string>> {
+export async function inputsFor(
+  server: LoopbackServer,
+  spec: SpecModel,
+  pairs = true,
+): Promise<Record<string, string>> {
   const f = server.fixtures;
   const { discovery } = await runConformance({
     baseUrl: server.url,
@@ -117,6 +122,9 @@ export async function inputsFor(server: LoopbackServer, spec: SpecModel): Promis
   const phones = (found['phone_numbers'] ?? []) as Array<Record<string, string>>;
   const phone = phones.find((p) => p['id'] === found['phone_number_id']) ?? phones[0];
   const channel = phone?.['channel'] ?? phone?.['provider'] ?? found.channels[0]!;
+  // The workflows send `channel_2` with the same phone number: another channel the server lists
+  // where a phone number takes any channel, the phone's own where the server pairs them.
+  const other = (pairs ? undefined : found.channels.find((c) => c !== channel)) ?? channel;
   const inputs: Record<string, string> = {
     api_key: f.api_key,
     user_id: f.user_id,
@@ -124,7 +132,7 @@ export async function inputsFor(server: LoopbackServer, spec: SpecModel): Promis
     recipient_list_id: f.recipient_list_id,
     api_key_id: f.api_key_id,
     channel,
-    channel_2: channel,
+    channel_2: other,
   };
   if (typeof found['assistant_id'] === 'string') inputs['assistant_id'] = found['assistant_id'];
   const phoneId = phone?.['id'] ?? found['phone_number_id'];

@@ -20,9 +20,7 @@ export type ErrorCode =
   | 'E_CREDENTIALS_REFUSED'
   | 'E_CONTRACT_NOT_FOUND'
   /** A fixture id given in the config (e.g. recipient_list_id) that the target answers 404 for. */
-  | 'E_FIXTURE_NOT_FOUND'
-  /** An Arazzo workflow file (`vapc run --arazzo FILE`) that cannot be read, breaks Redocly's Arazzo rules or asks for what vapc cannot run (exit 2). */
-  | 'E_WORKFLOW';
+  | 'E_FIXTURE_NOT_FOUND';
 
 export class VapcError extends Error {
   readonly code: ErrorCode;

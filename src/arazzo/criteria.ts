@@ -168,16 +168,3 @@ export function judgeCriterion(criterion: Criterion, scope: ExpressionScope): Cr
     return { held: false, why: error instanceof Error ? error.message : String(error) };
   }
 }
-
-/** Whether a condition reads only `$statusCode` (a failure of it is a status failure, not a value mismatch). */
-export const isStatusCriterion = (c: Criterion): boolean =>
-  criterionType(c) === 'simple' && /\$statusCode/.test(c.condition) && !/\$(?!statusCode)[a-z]/i.test(c.condition);
-
-/** The response pointer a criterion reads (`$response.body#/campaign/id` → body `/campaign/id`), for a failure's field. */
-export function readsResponse(c: Criterion): { location: 'response' | 'response-header'; pointer: string } | undefined {
-  const text = `${c.context ?? ''} ${c.condition}`;
-  const body = /\$response\.body(?:#(\/[^\s=!<>&|()]*))?/.exec(text);
-  if (body) return { location: 'response', pointer: body[1] ?? '' };
-  const header = /\$response\.header\.([A-Za-z0-9_-]+)/.exec(text);
-  return header ? { location: 'response-header', pointer: `/${header[1]!.toLowerCase()}` } : undefined;
-}

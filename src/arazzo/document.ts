@@ -59,7 +59,7 @@ export interface Step {
   description?: string;
   operationId?: string;
   operationPath?: string;
-  /** A step that runs another workflow: not run by vapc (refused when the file is read). */
+  /** A step that runs another workflow (the export writes none). */
   workflowId?: string;
   parameters?: Array<Parameter | Reusable>;
   requestBody?: RequestBody;

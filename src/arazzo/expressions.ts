@@ -124,15 +124,7 @@ export function evaluate(expr: string, scope: ExpressionScope): unknown {
   }
 }
 
-/** True when a string is one runtime expression as a whole (a value to evaluate, not text). */
-export function isExpression(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  const text = value.trim();
-  return EXPRESSION.exec(text)?.[0] === text;
-}
-
 const EMBEDDED = /\{(\$[^{}]+)\}/g;
-const HAS_EMBEDDED = /\{\$[^{}]+\}/;
 
 /** A string's embedded `{$...}` expressions replaced by their values (objects as JSON). */
 export function interpolate(text: string, scope: ExpressionScope): string {
@@ -140,27 +132,4 @@ export function interpolate(text: string, scope: ExpressionScope): string {
     const value = evaluate(expr, scope);
     return typeof value === 'string' ? value : JSON.stringify(value);
   });
-}
-
-/** A value as a step sends it: a whole-string expression evaluated, embedded ones filled in, objects and arrays member by member. */
-export function resolveValue(value: unknown, scope: ExpressionScope): unknown {
-  if (typeof value === 'string') {
-    if (isExpression(value)) return evaluate(value, scope);
-    return HAS_EMBEDDED.test(value) ? interpolate(value, scope) : value;
-  }
-  if (Array.isArray(value)) return value.map((v) => resolveValue(v, scope));
-  if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveValue(v, scope)]));
-  return value;
-}
-
-/** The runtime expressions a value holds, whole or embedded (to find which inputs and outputs a workflow reads). */
-export function expressionsIn(value: unknown): string[] {
-  if (typeof value === 'string') {
-    if (isExpression(value)) return [value.trim()];
-    return [...value.matchAll(EMBEDDED)].map((m) => m[1]!.trim());
-  }
-  if (Array.isArray(value)) return value.flatMap(expressionsIn);
-  if (value && typeof value === 'object') return Object.values(value).flatMap(expressionsIn);
-  return [];
 }

@@ -2,10 +2,8 @@
 // independent implementation of the test catalogue (test/catalog/independent/<name>/server.mjs),
 // each with its own credentials and the fixtures discovery finds on it, as a team would pass them:
 // the criteria hold for what the contract promises, not for one server's choices.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSpec } from '../../src/spec/load.js';
-import type { SpecModel } from '../../src/spec/model.js';
-import { exportFromEmbedded, inputsFor, respect, scratch, type Exported } from '../helpers/arazzo-tools.js';
+import { describe, expect, it } from 'vitest';
+import { exportedOnce, inputsFor, respect } from '../helpers/arazzo-tools.js';
 import { withLoopbackServer, type LoopbackServer } from '../helpers/loopback-runs.js';
 
 const CORRECT = [
@@ -21,17 +19,7 @@ const CORRECT = [
   'wire',
 ];
 
-let spec: SpecModel;
-let work: Awaited<ReturnType<typeof scratch>>;
-let exported: Exported;
-
-beforeAll(async () => {
-  spec = await loadSpec();
-  work = await scratch();
-  exported = await exportFromEmbedded(work.dir, 1);
-  expect(exported.status, exported.stderr).toBe(0);
-});
-afterAll(() => work.done());
+const { spec, exported, dir } = exportedOnce();
 
 describe('redocly respect passes the exported scenarios on every correct independent server', () => {
   // One respect process at a time: on a shared 2-core machine concurrent ones starve.
@@ -42,7 +30,7 @@ describe('redocly respect passes the exported scenarios on every correct indepen
           start: (o: object) => Promise<LoopbackServer>;
         };
         await withLoopbackServer(start, {}, async (s) => {
-          const run = await respect(exported.file, s.url, await inputsFor(s, spec), work.dir);
+          const run = await respect(exported().file, s.url, await inputsFor(s, spec()), dir());
           expect(run.failed).toEqual([]);
           expect(run.status).toBe(0);
           expect(run.checks).toBeGreaterThan(200);

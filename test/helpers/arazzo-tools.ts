@@ -10,15 +10,16 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
 import spectralCore from '@stoplight/spectral-core';
 import spectralParsers from '@stoplight/spectral-parsers';
 import spectralRulesets from '@stoplight/spectral-rulesets';
 import { exportArazzoCommand } from '../../src/cli/commands/export.js';
 import { packageRoot } from '../../src/paths.js';
 import { runConformance } from '../../src/runner/conformance.js';
+import { loadSpec } from '../../src/spec/load.js';
 import type { SpecModel } from '../../src/spec/model.js';
-import { profile } from '../../suites/profile.js';
-import type { LoopbackServer } from './loopback-runs.js';
+import { runnerOptions, type LoopbackServer } from './loopback-runs.js';
 
 const REDOCLY = join(packageRoot, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
 const QUIET_ENV = { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
@@ -27,6 +28,24 @@ const QUIET_ENV = { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 't
 export async function scratch(): Promise<{ dir: string; done: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'vapc-arazzo-'));
   return { dir, done: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Registers, for the calling test file, one export from an embedded reference server (seed 1) in a
+ * scratch directory removed after the file, and the spec; the getters read them in the tests.
+ */
+export function exportedOnce(): { spec: () => SpecModel; exported: () => Exported; dir: () => string } {
+  let spec: SpecModel | undefined;
+  let work: Awaited<ReturnType<typeof scratch>> | undefined;
+  let exported: Exported | undefined;
+  beforeAll(async () => {
+    spec = await loadSpec();
+    work = await scratch();
+    exported = await exportFromEmbedded(work.dir, 1);
+    expect(exported.status, exported.stderr).toBe(0);
+  });
+  afterAll(() => work?.done());
+  return { spec: () => spec!, exported: () => exported!, dir: () => work!.dir };
 }
 
 export interface Exported {
@@ -103,21 +122,7 @@ export async function inputsFor(
   pairs = true,
 ): Promise<Record<string, string>> {
   const f = server.fixtures;
-  const { discovery } = await runConformance({
-    baseUrl: server.url,
-    spec,
-    checks: [],
-    profile,
-    credentials: { apiKey: f.api_key, userId: f.user_id },
-    fixtures: {
-      org_id: f.org_id,
-      recipient_list_id: f.recipient_list_id,
-      api_key_id: f.api_key_id,
-      channels: [...f.channels],
-    },
-    seed: 1,
-    dryRun: true,
-  });
+  const { discovery } = await runConformance(runnerOptions(server, spec, { checks: [], dryRun: true }));
   const found = { ...discovery.fixtures, ...f } as Record<string, unknown> & { channels: readonly string[] };
   const phones = (found['phone_numbers'] ?? []) as Array<Record<string, string>>;
   const phone = phones.find((p) => p['id'] === found['phone_number_id']) ?? phones[0];

@@ -206,6 +206,7 @@ describe('docs/interface.md', () => {
     ['## `vapc serve`', ['serve']],
     ['## `vapc report`', ['report']],
     ['## `vapc diff`', ['diff']],
+    ['## `vapc export arazzo`', ['export']],
     ['## `vapc lint`, `vapc build`, `vapc docs`', ['lint', 'build', 'docs']],
   ]);
   const text = read(join(docsDir, 'interface.md'));

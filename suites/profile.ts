@@ -176,7 +176,7 @@ const SUITES: readonly SuiteSpec[] = [
   { name: 'validation' },
   { name: 'ranges' },
   { name: 'schema' },
-  { name: 'stateful' },
+  { name: 'stateful', scenarios: true },
   { name: 'cors' },
   { name: 'robustness' },
   { name: 'ratelimit', burst: true },

@@ -23,6 +23,11 @@ export interface SuiteSpec {
    * judged 429 answers count as coverage.
    */
   burst?: true;
+  /**
+   * The suite's checks are stateful scenarios (records made, read, changed): `vapc export arazzo`
+   * writes what they sent on a run that passed as Arazzo workflows.
+   */
+  scenarios?: true;
 }
 
 export interface ContractProfile {

@@ -20,6 +20,7 @@ const commandModules: Record<string, () => Promise<Register>> = {
   diff: async () => (await import('./commands/diff.js')).registerDiffCommand,
   drift: async () => (await import('./commands/drift.js')).registerDriftCommand,
   proxy: async () => (await import('./commands/proxy.js')).registerProxyCommand,
+  export: async () => (await import('./commands/export.js')).registerExportCommand,
 };
 commandModules['build'] = commandModules['lint']!;
 commandModules['docs'] = commandModules['lint']!;
@@ -52,11 +53,17 @@ export async function buildProgram(ctx: CommandContext, argv: string[] = []): Pr
 const HELP = new Set(['-h', '--help']);
 const VERSION = new Set(['-V', '--version']);
 
+/** The commands that take a subcommand word, with it. */
+const SUBCOMMANDS: ReadonlyArray<readonly [string, string]> = [
+  ['report', 'merge'],
+  ['export', 'arazzo'],
+];
+
 /**
  * `--help` and `--version` print and exit 0 wherever commander finds them, so `vapc diff --help
  * HEAD` or `vapc run --changed-since -V` would pass a gate without a diff or a run: a revision (or
  * any argument a workflow passes on) must never be read as one. They are honoured only alone:
- * `vapc --version`, `vapc --help`, `vapc <command> --help`, `vapc report merge --help`; with any
+ * `vapc --version`, `vapc --help`, `vapc <command> --help`, `vapc report merge --help`, `vapc export arazzo --help`; with any
  * other argument (before `--`, which ends options) they are a usage error.
  */
 function helpOrVersionMisused(argv: readonly string[]): string | undefined {
@@ -68,7 +75,7 @@ function helpOrVersionMisused(argv: readonly string[]): string | undefined {
   const commandPath =
     words.length === 0 ||
     (words.length === 1 && words[0]! in commandModules) ||
-    (words.length === 2 && words[0] === 'report' && words[1] === 'merge');
+    (words.length === 2 && SUBCOMMANDS.some(([command, sub]) => words[0] === command && words[1] === sub));
   if (VERSION.has(flag) ? argv.length === 1 : commandPath) return undefined;
   return `${flag} takes no other argument (vapc ${VERSION.has(flag) ? '--version' : '<command> --help'}); an argument that starts with "-" (a revision, a file) goes after --`;
 }

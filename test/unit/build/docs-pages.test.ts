@@ -207,6 +207,7 @@ describe('docs/interface.md', () => {
     ['## `vapc report`', ['report']],
     ['## `vapc drift`, `vapc proxy`', ['drift', 'proxy']],
     ['## `vapc diff`', ['diff']],
+    ['## `vapc export arazzo`', ['export']],
     ['## `vapc lint`, `vapc build`, `vapc docs`', ['lint', 'build', 'docs']],
   ]);
   const text = read(join(docsDir, 'interface.md'));

@@ -192,6 +192,13 @@ describe('settingsFromEnv', () => {
     });
   });
 
+  it('a text setting is used as the variable gives it, blanks included', () => {
+    expect(settingsFromEnv({ VAPC_API_KEY: ' k ', VAPC_BASE_URL: 'http://127.0.0.1:2 ' })).toStrictEqual({
+      apiKey: ' k ',
+      baseUrl: 'http://127.0.0.1:2 ',
+    });
+  });
+
   it('VAPC_FIXTURES: not JSON, or a JSON that is not a mapping of fixture ids, is refused naming the variable', () => {
     expect(outcome(() => settingsFromEnv({ VAPC_FIXTURES: '{org_id: 1' }))).toBe(
       'E_CONFIG VAPC_FIXTURES: not JSON; give an object such as {"org_id": "org_123"}',

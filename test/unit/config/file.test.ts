@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG_FILES, findConfigFile, MAX_CONFIG_BYTES, readConfigFile } from '../../../src/config/file.js';
+import { CONFIG_KEYS } from '../../../src/config/settings.js';
 import { isVapcError } from '../../../src/errors.js';
 
 let root: string;
@@ -108,10 +109,20 @@ describe('readConfigFile', () => {
     expect(await read('fixtures:\n  org_id: ""\nquiet:\n  org_id: x\n')).toBe(
       'E_CONFIG config file vapc.yaml: fixtures.org_id: expected an id (a non-empty string), got string "" (line 2)',
     );
+    // Nor a `fixtures:` nested in it.
+    expect(await read('fixtures:\n  org_id: ""\n  fixtures:\n    org_id: x\n')).toBe(
+      'E_CONFIG config file vapc.yaml: fixtures.org_id: expected an id (a non-empty string), got string "" (line 2)',
+    );
     expect(await read('seed: 1\nfixtures: 5\n')).toMatch(
       /^E_CONFIG config file vapc\.yaml: fixtures: expected a mapping of fixture ids \(.*\), got number 5 \(line 2\)$/,
     );
     expect(await read('seed: 1\nfixtures: [org_id]\n')).toMatch(/got a list \(line 2\)$/);
+  });
+
+  it('a key that is not a scalar (a YAML complex key) gives no line to another key', async () => {
+    expect(await read('undefined: 1\n? [a, b]\n: 2\n')).toBe(
+      `E_CONFIG config file vapc.yaml: unknown key "undefined"; known keys: ${CONFIG_KEYS.join(', ')} (snake_case or camelCase) (line 1)`,
+    );
   });
 
   it('refuses YAML that is not valid, and a duplicate key, with the line and column', async () => {

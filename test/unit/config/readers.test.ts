@@ -163,6 +163,12 @@ describe('settingsFromFlags', () => {
     );
   });
 
+  it('knows no suite unless told', () => {
+    expect(outcome(() => settingsFromFlags({ suite: 'auth' }))).toBe(
+      'E_USAGE --suite: unknown suite "auth"; known suites: ',
+    );
+  });
+
   it('with `only`, reads only those rows: another flag, even a bad one, is not looked at', () => {
     expect(settingsFromFlags({ minCoverage: '40', shard: 'bad', quiet: true }, [], ['minCoverage'])).toStrictEqual({
       minCoverage: 40,
@@ -254,6 +260,12 @@ describe('settingsFromObject: a config file mapping', () => {
     expect(settingsFromObject({ suite: 'cors,auth' }, 'vapc.yaml', new Map(), SUITES)).toEqual({
       suites: ['cors', 'auth'],
     });
+  });
+
+  it('knows no suite unless told', () => {
+    expect(outcome(() => settingsFromObject({ suite: 'auth' }, 'vapc.yaml'))).toBe(
+      'E_CONFIG vapc.yaml: suite: unknown suite "auth"; known suites: ',
+    );
   });
 
   it('a number given as a quoted string, or a boolean as text, is refused: YAML says what it is', () => {
@@ -354,21 +366,22 @@ describe("redactedSettings: report.json's config", () => {
 });
 
 describe('the options of `vapc run` and their help, from the table', () => {
-  const options = runOptions(SUITES);
-  const help = (flag: string) => options.find((o) => o.flags === flag)?.description;
+  // Called in each test: a mutation run switches a mutant on per test, not while the file is collected.
+  const help = (flag: string) => runOptions(SUITES).find((o) => o.flags === flag)?.description;
 
   it('names the environment variable of a setting that has one, and the suites --suite knows', () => {
     expect(help('--base-url <url>')).toBe('the server under test; required unless --embedded (env VAPC_BASE_URL)');
     expect(help('--seed <n>')).toBe('fast-check seed (default: random, printed and written to report.json)');
     expect(help('--suite <list>')).toBe('only these suites: auth,cors,ranges');
     expect(runOptions([]).find((o) => o.flags === '--suite <list>')?.description).toBe('only these suites');
+    expect(runOptions().find((o) => o.flags === '--suite <list>')?.description).toBe('only these suites');
     expect(runOptions().find((o) => o.flags === '--runs <n>')?.description).toBe(
       'generated cases per property (default: the most that fit the request budget)',
     );
   });
 
   it('the config options follow --user-id, in order, with their help derived from the table', () => {
-    const flags = options.map((o) => o.flags);
+    const flags = runOptions(SUITES).map((o) => o.flags);
     const at = flags.indexOf('--user-id <id>');
     expect(flags.slice(at, at + 5)).toEqual([
       '--user-id <id>',
@@ -389,6 +402,7 @@ describe('the options of `vapc run` and their help, from the table', () => {
   });
 
   it('every option once; the settings without a flag (fixtures) are not options', () => {
+    const options = runOptions(SUITES);
     expect(new Set(options.map((o) => o.flags)).size).toBe(options.length);
     expect(options.some((o) => /fixtures/.test(o.flags))).toBe(false);
     expect(options).toHaveLength(SETTINGS.filter((d) => d.flag).length + 3);

@@ -177,8 +177,14 @@ describe('coerce: one converter per kind', () => {
       [2 ** 53, 'number 9007199254740992'],
     ] as const)
       expect(yaml('int', bad)).toBe(`E_CONFIG vapc.yaml: key: expected an integer, got ${got}`);
-    for (const bad of ['x5', '5x', '5.0', '', '1e3'])
+    for (const bad of ['x5', '5x', '5.0', '', '1e3', '0x10'])
       expect(text('int', bad)).toBe(`E_CONFIG --flag: expected an integer, got string "${bad}"`);
+  });
+
+  it('from text, only a string is read as text (a list holding a number is not a number)', () => {
+    expect(text('int', ['5'])).toBe('E_CONFIG --flag: expected an integer, got a list');
+    expect(text('positiveInt', ['5'])).toBe('E_CONFIG --flag: expected a positive integer, got a list');
+    expect(text('positiveNumber', ['5'])).toBe('E_CONFIG --flag: expected a positive number, got a list');
   });
 
   it('positiveInt: 1 and more', () => {
@@ -207,7 +213,7 @@ describe('coerce: one converter per kind', () => {
       ['5', 'string "5"'],
     ] as const)
       expect(yaml('positiveNumber', bad)).toBe(`E_CONFIG vapc.yaml: key: expected a positive number, got ${got}`);
-    for (const bad of ['0', 'x5', '5x', '5.', '-1', '2.5x', 'Infinity'])
+    for (const bad of ['0', 'x5', '5x', '5.', '-1', '2.5x', 'Infinity', '0x10', '1e3'])
       expect(text('positiveNumber', bad)).toBe(`E_CONFIG --flag: expected a positive number, got string "${bad}"`);
   });
 

@@ -4,41 +4,19 @@
  * and the key and line each came from, and the line every refusal names. Every path here is an
  * absolute path or relative to a directory passed in: nothing changes the working directory.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG_FILES, findConfigFile, MAX_CONFIG_BYTES, readConfigFile } from '../../../src/config/file.js';
 import { CONFIG_KEYS } from '../../../src/config/settings.js';
-import { isVapcError } from '../../../src/errors.js';
+import { scratchDirs, settled } from './helpers.js';
 
-let root: string;
-let count = 0;
-
-beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'vapc-config-file-'));
-});
-afterAll(() => {
-  rmSync(root, { recursive: true, force: true });
-});
-
-/** A fresh directory holding the given files; returns its path. */
-function dirWith(files: Record<string, string> = {}): string {
-  const dir = join(root, `d${(count += 1)}`);
-  mkdirSync(dir);
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return dir;
-}
+const { root, dirWith } = scratchDirs('vapc-config-file-');
 
 /** Reads `text` as `vapc.yaml` of a fresh directory: the loaded config, or the refusal's code and message. */
 async function read(text: string, suites: readonly string[] = ['auth', 'cors']): Promise<unknown> {
   const dir = dirWith({ 'vapc.yaml': text });
-  try {
-    return await readConfigFile(join(dir, 'vapc.yaml'), dir, 'vapc.yaml', suites);
-  } catch (error) {
-    if (isVapcError(error)) return `${error.code} ${error.message}`;
-    throw error;
-  }
+  return settled(readConfigFile(join(dir, 'vapc.yaml'), dir, 'vapc.yaml', suites));
 }
 
 describe('findConfigFile: the config file of a working directory', () => {
@@ -47,7 +25,7 @@ describe('findConfigFile: the config file of a working directory', () => {
     expect(findConfigFile(dirWith({ 'vapc.yaml': '', '.vapc.yaml': '' }))).toBe('vapc.yaml');
     expect(findConfigFile(dirWith({ '.vapc.yaml': '' }))).toBe('.vapc.yaml');
     expect(findConfigFile(dirWith({ 'vapc.yml': '', 'redocly.yaml': '' }))).toBeUndefined();
-    expect(findConfigFile(join(root, 'no-such-dir'))).toBeUndefined();
+    expect(findConfigFile(join(root(), 'no-such-dir'))).toBeUndefined();
   });
 
   it('a directory of that name is not a config file; a symlink is found (the reader then judges it)', () => {
@@ -55,7 +33,7 @@ describe('findConfigFile: the config file of a working directory', () => {
     mkdirSync(join(dir, 'vapc.yaml'));
     expect(findConfigFile(dir)).toBe('.vapc.yaml');
     const linked = dirWith();
-    symlinkSync(join(root, 'nowhere.yaml'), join(linked, 'vapc.yaml'));
+    symlinkSync(join(root(), 'nowhere.yaml'), join(linked, 'vapc.yaml'));
     expect(findConfigFile(linked)).toBe('vapc.yaml');
   });
 });

@@ -22,19 +22,10 @@ import {
   type RunSettings,
 } from '../../../src/config/settings.js';
 import { attributeOf, flagName, SETTINGS } from '../../../src/config/table.js';
-import { isVapcError } from '../../../src/errors.js';
 import { DEFAULT_COVERAGE_FLOOR } from '../../../src/results/verdict.js';
+import { outcome } from './helpers.js';
 
 const SUITES = ['auth', 'cors', 'ranges'];
-
-function outcome(read: () => unknown): unknown {
-  try {
-    return read();
-  } catch (error) {
-    if (isVapcError(error)) return `${error.code} ${error.message}`;
-    throw error;
-  }
-}
 
 describe('the table helpers', () => {
   it("attributeOf gives commander's attribute of a flag, flagName the flag without its argument", () => {

@@ -5,34 +5,18 @@
  * "under CI": `CI` true in any case or 1, or a provider's own variable; --trust-config lifts it), and
  * the target a run needs. The working directory is passed in, never changed.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveSettings, type ConfigFlags } from '../../../src/config/resolve.js';
 import { GATE_SETTINGS, mergeSettings } from '../../../src/config/settings.js';
 import { SETTINGS } from '../../../src/config/table.js';
-import { isVapcError, VapcError } from '../../../src/errors.js';
+import { VapcError } from '../../../src/errors.js';
 import { CI_PROVIDER_VARIABLES } from '../../../src/results/ci.js';
+import { scratchDirs, settled } from './helpers.js';
 
 const URL_FILE = 'http://127.0.0.1:1111';
 const URL_FLAG = 'http://127.0.0.1:3333';
-let root: string;
-let count = 0;
-
-beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'vapc-resolve-'));
-});
-afterAll(() => {
-  rmSync(root, { recursive: true, force: true });
-});
-
-function dirWith(files: Record<string, string> = {}): string {
-  const dir = join(root, `d${(count += 1)}`);
-  mkdirSync(dir);
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return dir;
-}
+const { dirWith } = scratchDirs('vapc-resolve-');
 
 /** Resolves in `cwd` with `env`; the base URLs checked are recorded in `checked`. */
 async function resolveIn(
@@ -47,16 +31,6 @@ async function resolveIn(
     suites: ['auth', 'cors'],
     checkBaseUrl: (url) => void checked.push(url),
   });
-}
-
-async function refusal(run: Promise<unknown>): Promise<string> {
-  try {
-    await run;
-  } catch (error) {
-    if (isVapcError(error)) return `${error.code} ${error.message}`;
-    throw error;
-  }
-  return 'not refused';
 }
 
 const defaults = mergeSettings({}, {}, {});
@@ -87,7 +61,7 @@ describe('which config file a run reads', () => {
     const elsewhere = dirWith({ 'other.yaml': `base_url: ${URL_FILE}\nseed: 3\n` });
     const path = join(elsewhere, 'other.yaml');
     expect(await resolveIn(cwd, { config: path })).toMatchObject({ seed: 3, configFile: path });
-    expect(await refusal(resolveIn(cwd, { config: 'missing.yaml' }))).toBe(
+    expect(await settled(resolveIn(cwd, { config: 'missing.yaml' }))).toBe(
       'E_CONFIG config file missing.yaml: no such file',
     );
   });
@@ -117,7 +91,7 @@ describe('which config file a run reads', () => {
 
   it('a bad file is refused before anything else is judged', async () => {
     const cwd = dirWith({ 'vapc.yaml': 'seed: 1\nseed: 2\n' });
-    expect(await refusal(resolveIn(cwd, { baseUrl: URL_FLAG }))).toBe(
+    expect(await settled(resolveIn(cwd, { baseUrl: URL_FLAG }))).toBe(
       'E_CONFIG config file vapc.yaml is not valid YAML at line 2, column 1: Map keys must be unique',
     );
   });
@@ -172,7 +146,7 @@ describe('under CI, a config file of the checkout may not set a gate setting', (
   for (const env of CI_ENVS)
     it(`${JSON.stringify(env)}: base_url is refused with the file, its line and what to give instead`, async () => {
       const cwd = dirWith({ 'vapc.yaml': `seed: 1\nbase_url: ${URL_FILE}\n` });
-      expect(await refusal(resolveIn(cwd, { baseUrl: URL_FLAG }, env))).toBe(
+      expect(await settled(resolveIn(cwd, { baseUrl: URL_FLAG }, env))).toBe(
         'E_CONFIG config file vapc.yaml line 2: "base_url" is not read from a config file under CI (the pull request under test could change it); give --base-url URL on the command line or set VAPC_BASE_URL (or pass --trust-config if the file is trusted)',
       );
     });
@@ -181,7 +155,7 @@ describe('under CI, a config file of the checkout may not set a gate setting', (
     for (const name of GATE_SETTINGS) {
       const def = SETTINGS.find((d) => d.name === name)!;
       const cwd = dirWith({ '.vapc.yaml': `quiet: true\n${gateLine(name)}\n` });
-      expect(await refusal(resolveIn(cwd, { baseUrl: URL_FLAG }, { CI: 'true' }))).toBe(
+      expect(await settled(resolveIn(cwd, { baseUrl: URL_FLAG }, { CI: 'true' }))).toBe(
         `E_CONFIG config file .vapc.yaml line 2: "${def.key}" is not read from a config file under CI (the pull request under test could change it); ${def.gate!.cli} (or pass --trust-config if the file is trusted)`,
       );
     }
@@ -189,14 +163,14 @@ describe('under CI, a config file of the checkout may not set a gate setting', (
 
   it('the first gate setting in the table order is named, with the key as written', async () => {
     const cwd = dirWith({ 'vapc.yaml': 'dryRun: true\nreport-dir: r\n' });
-    expect(await refusal(resolveIn(cwd, { baseUrl: URL_FLAG }, { CI: '1' }))).toMatch(
+    expect(await settled(resolveIn(cwd, { baseUrl: URL_FLAG }, { CI: '1' }))).toMatch(
       /^E_CONFIG config file vapc\.yaml line 2: "report-dir" is not read from a config file under CI/,
     );
   });
 
   it('from the GitHub Action, the message names the Action input', async () => {
     const cwd = dirWith({ 'vapc.yaml': 'include_destructive: true\n' });
-    expect(await refusal(resolveIn(cwd, { baseUrl: URL_FLAG }, { GITHUB_ACTIONS: 'true', VAPC_ACTION: 'true' }))).toBe(
+    expect(await settled(resolveIn(cwd, { baseUrl: URL_FLAG }, { GITHUB_ACTIONS: 'true', VAPC_ACTION: 'true' }))).toBe(
       'E_CONFIG config file vapc.yaml line 1: "include_destructive" is not read from a config file under CI (the pull request under test could change it); add --include-destructive to the input `args` (or add --trust-config to `args` if the file is trusted)',
     );
   });
@@ -221,7 +195,7 @@ describe('under CI, a config file of the checkout may not set a gate setting', (
 
   it('a file named with --config under CI is judged the same way', async () => {
     const cwd = dirWith({ 'ci.yaml': 'suite: auth\n' });
-    expect(await refusal(resolveIn(cwd, { config: 'ci.yaml', baseUrl: URL_FLAG }, { CI: 'true' }))).toMatch(
+    expect(await settled(resolveIn(cwd, { config: 'ci.yaml', baseUrl: URL_FLAG }, { CI: 'true' }))).toMatch(
       /^E_CONFIG config file ci\.yaml line 1: "suite" is not read from a config file under CI .*; give --suite LIST on the command line/,
     );
   });
@@ -250,12 +224,12 @@ describe('the target', () => {
         },
       },
     );
-    expect(await refusal(bad)).toBe('E_USAGE --base-url: not http(s)');
+    expect(await settled(bad)).toBe('E_USAGE --base-url: not http(s)');
   });
 
   it('--embedded and --base-url together are refused; a base URL from the environment or a file is dropped', async () => {
     const checked: string[] = [];
-    expect(await refusal(resolveIn(dirWith(), { embedded: true, baseUrl: URL_FLAG }))).toBe(
+    expect(await settled(resolveIn(dirWith(), { embedded: true, baseUrl: URL_FLAG }))).toBe(
       'E_USAGE give either --base-url or --embedded, not both',
     );
     const fromEnv = await resolveIn(dirWith(), { embedded: true }, { VAPC_BASE_URL: URL_FLAG }, checked);
@@ -268,16 +242,16 @@ describe('the target', () => {
   });
 
   it('no target: the message says where one may be given', async () => {
-    expect(await refusal(resolveIn(dirWith(), {}))).toBe(
+    expect(await settled(resolveIn(dirWith(), {}))).toBe(
       'E_USAGE no target: give --base-url URL (or VAPC_BASE_URL, or base_url in a config file (--config FILE, or vapc.yaml in the working directory)), or --embedded',
     );
-    expect(await refusal(resolveIn(dirWith({ '.vapc.yaml': 'seed: 1\n' }), {}))).toBe(
+    expect(await settled(resolveIn(dirWith({ '.vapc.yaml': 'seed: 1\n' }), {}))).toBe(
       'E_USAGE no target: give --base-url URL (or VAPC_BASE_URL, or base_url in .vapc.yaml), or --embedded',
     );
-    expect(await refusal(resolveIn(dirWith({ 'vapc.yaml': 'seed: 1\n' }), {}, { CI: 'true' }))).toBe(
+    expect(await settled(resolveIn(dirWith({ 'vapc.yaml': 'seed: 1\n' }), {}, { CI: 'true' }))).toBe(
       'E_USAGE no target: give --base-url URL (or VAPC_BASE_URL), or --embedded',
     );
-    expect(await refusal(resolveIn(dirWith(), {}, { CI: 'true', VAPC_ACTION: 'true' }))).toBe(
+    expect(await settled(resolveIn(dirWith(), {}, { CI: 'true', VAPC_ACTION: 'true' }))).toBe(
       'E_USAGE no target: set the input `base-url` to the server under test',
     );
   });

@@ -16,19 +16,10 @@ import {
   snakeOf,
   type Kind,
 } from '../../../src/config/values.js';
-import { isVapcError, VapcError } from '../../../src/errors.js';
+import { VapcError } from '../../../src/errors.js';
+import { outcome } from './helpers.js';
 
 const KNOWN = ['auth', 'validation', 'ranges', 'schema', 'cors'];
-
-/** What `read` does: its value, or the refusal's code and message. */
-function outcome(read: () => unknown): unknown {
-  try {
-    return read();
-  } catch (error) {
-    if (isVapcError(error)) return `${error.code} ${error.message}`;
-    throw error;
-  }
-}
 
 describe('snakeOf: how a key is compared', () => {
   it('reads snake_case, camelCase and kebab-case alike', () => {

@@ -44,7 +44,8 @@ export interface ResolveContext {
  */
 function refuseGateSettings(config: LoadedConfig, file: string, flags: ConfigFlags, env: ResolveContext['env']): void {
   if (flags.trustConfig || !underCi(env)) return;
-  const first = gateSettingsIn(config)[0];
+  // The first in the file: the line a reader fixes first (as before the table, whose order differs).
+  const first = gateSettingsIn(config).sort((a, b) => (a.line ?? 0) - (b.line ?? 0))[0];
   if (!first) return;
   const instead = gateInstead(first.setting);
   const how = fromAction(env)

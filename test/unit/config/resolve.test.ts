@@ -161,10 +161,14 @@ describe('under CI, a config file of the checkout may not set a gate setting', (
     }
   });
 
-  it('the first gate setting in the table order is named, with the key as written', async () => {
-    const cwd = dirWith({ 'vapc.yaml': 'dryRun: true\nreport-dir: r\n' });
+  it('the first gate setting in the file is named, with the key as written', async () => {
+    const cwd = dirWith({ 'vapc.yaml': 'seed: 1\ndryRun: true\nreport-dir: r\n' });
     expect(await settled(resolveIn(cwd, { baseUrl: URL_FLAG }, { CI: '1' }))).toMatch(
-      /^E_CONFIG config file vapc\.yaml line 2: "report-dir" is not read from a config file under CI/,
+      /^E_CONFIG config file vapc\.yaml line 2: "dryRun" is not read from a config file under CI/,
+    );
+    const reversed = dirWith({ 'vapc.yaml': 'report-dir: r\ndryRun: true\n' });
+    expect(await settled(resolveIn(reversed, { baseUrl: URL_FLAG }, { CI: '1' }))).toMatch(
+      /^E_CONFIG config file vapc\.yaml line 1: "report-dir" is not read from a config file under CI/,
     );
   });
 

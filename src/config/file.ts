@@ -41,11 +41,6 @@ export interface LoadedConfig {
   keys: Partial<Record<keyof PartialSettings, { key: string; line?: number }>>;
 }
 
-/** Loads a YAML config file; unreadable, malformed, unknown keys or wrong types → VapcError E_CONFIG. */
-export async function loadConfigFile(path: string, suites: readonly string[] = []): Promise<PartialSettings> {
-  return (await readConfigFile(path, process.cwd(), path, suites)).settings;
-}
-
 /** Reads a YAML config file with the line of each key (see the module comment); `suites` are the names `suite:` may hold. */
 export async function readConfigFile(
   path: string,

@@ -44,6 +44,7 @@ export interface ResolveContext {
  */
 function refuseGateSettings(config: LoadedConfig, file: string, flags: ConfigFlags, env: ResolveContext['env']): void {
   if (flags.trustConfig || !underCi(env)) return;
+  // The first in the file (gateSettingsIn keeps the file's order): the line a reader fixes first.
   const first = gateSettingsIn(config)[0];
   if (!first) return;
   const instead = gateInstead(first.setting);
@@ -60,7 +61,7 @@ function refuseGateSettings(config: LoadedConfig, file: string, flags: ConfigFla
 /** Which config file a run reads, and why a file found on disk is ignored. */
 function configFileOf(flags: ConfigFlags, cwd: string): { file?: string; path?: string; ignored?: string } {
   if (flags.config === false) return {};
-  if (typeof flags.config === 'string') return { file: flags.config, path: resolve(flags.config) };
+  if (typeof flags.config === 'string') return { file: flags.config, path: resolve(cwd, flags.config) };
   const found = findConfigFile(cwd);
   if (found === undefined) return {};
   // The embedded run tests the bundled server: a file found on disk was written for another target.

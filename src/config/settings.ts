@@ -154,7 +154,6 @@ export function mergeSettings(flags: PartialSettings, env: PartialSettings, file
 
 /** The settings a config file in the checkout may not set under CI (the table's gate settings). */
 export const GATE_SETTINGS: readonly SettingName[] = SETTINGS.filter((d) => d.gate).map((d) => d.name);
-export type GateSetting = SettingName;
 
 /** What to use instead of a gate setting in a config file: on the command line, and as an Action input. */
 export const gateInstead = (name: SettingName): { cli: string; input: string } =>

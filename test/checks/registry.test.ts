@@ -34,6 +34,15 @@ beforeAll(async () => {
   spec = await referenceSpec();
 });
 
+/** Every fixture a check may need, so no pair of the plan skips for want of one. */
+const EVERY_FIXTURE = {
+  org_id: 'o',
+  api_key_id: 'k',
+  recipient_list_id: 'r',
+  assistant_id: 'a',
+  phone_number_id: 'p',
+  channels: ['x', 'y'],
+};
 describe('the check registry', () => {
   it('every check has an id suite.name, a rule, a contract reference, a severity and applies to an operation', () => {
     expect(checks.length).toBeGreaterThanOrEqual(35);
@@ -152,14 +161,7 @@ describe('the check registry', () => {
   it('destructive operations are only reached by checks the runner skips without the flag', () => {
     const plan = planChecks(checks, {
       spec,
-      fixtures: {
-        org_id: 'o',
-        api_key_id: 'k',
-        recipient_list_id: 'r',
-        assistant_id: 'a',
-        phone_number_id: 'p',
-        channels: ['x', 'y'],
-      },
+      fixtures: EVERY_FIXTURE,
     });
     const reaching = plan.filter((p) => p.operation.sideEffects || p.check.destructive);
     expect(reaching.length).toBeGreaterThan(0);
@@ -171,14 +173,7 @@ describe('the check registry', () => {
       checks,
       {
         spec,
-        fixtures: {
-          org_id: 'o',
-          api_key_id: 'k',
-          recipient_list_id: 'r',
-          assistant_id: 'a',
-          phone_number_id: 'p',
-          channels: ['x', 'y'],
-        },
+        fixtures: EVERY_FIXTURE,
       },
       { profile },
     );

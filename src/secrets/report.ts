@@ -156,9 +156,10 @@ export function sanitizeConfig(config: RunConfig, secrets: Secrets): RunConfig {
 }
 
 /**
- * The whole report made safe to write or print (see the module comment): for a report read from
- * disk or built by hand. A run's report is made safe at its source (each result, observation, the
- * target, the config and the run status as the runner makes them) and is not passed here again.
+ * The whole report made safe to write or print (see the module comment), returned as a
+ * `SafeReport`: for a report read from disk, built by hand, or a run's once the baseline's marks
+ * and the verdict are added (`writeReports` passes it here). A run's results are also made safe at
+ * their source (each result and observation as the runner records it), for the live console.
  */
 export function sanitizeReport(report: RunReport, secrets: Secrets | SecretsOptions = {}): SafeReport {
   const s = secrets instanceof Secrets ? secrets : new Secrets(secrets);

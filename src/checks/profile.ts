@@ -80,14 +80,13 @@ export const GENERIC_PROFILE: ContractProfile = {
 };
 
 /**
- * The run order of the suites: the profile's (bursts last), then any suite of the checks the
- * profile does not name, in registry order.
+ * The run order of the suites: the profile's, then any suite of the checks the profile does not
+ * name (in registry order), and the burst suites last of all, so nothing runs on a spent window.
  */
 export function suiteOrder(profile: ContractProfile, checks: readonly { suite: string }[] = []): string[] {
-  const named = [...profile.suites.filter((s) => !s.burst), ...profile.suites.filter((s) => s.burst)].map(
-    (s) => s.name,
-  );
-  return [...new Set([...named, ...checks.map((c) => c.suite)])];
+  const bursts = profile.suites.filter((s) => s.burst).map((s) => s.name);
+  const others = [...profile.suites.map((s) => s.name), ...checks.map((c) => c.suite)];
+  return [...new Set([...others.filter((n) => !bursts.includes(n)), ...bursts])];
 }
 
 /** The suites that spend the rate-limit window (SuiteSpec.burst). */

@@ -25,7 +25,7 @@ import {
   unjudged,
   type Judgement,
 } from '../../../src/checks/outcomes.js';
-import { GENERIC_PROFILE } from '../../../src/checks/profile.js';
+import { GENERIC_PROFILE, suiteOrder } from '../../../src/checks/profile.js';
 import { checkProperty } from '../../../src/checks/property.js';
 import { buildRegistry, CHECK_ID } from '../../../src/checks/registry.js';
 import { validateWireRequest, wireParts } from '../../../src/checks/wire.js';
@@ -532,5 +532,18 @@ describe('GENERIC_PROFILE', () => {
     expect(GENERIC_PROFILE.destructive(op)).toBe('sends an email');
     expect(GENERIC_PROFILE.destructive({} as Operation)).toBeUndefined();
     expect(GENERIC_PROFILE.replacesCredential(op)).toBe(false);
+  });
+});
+
+describe('suiteOrder', () => {
+  it("runs the profile's suites in its order, then suites only checks name, and the burst suites last of all", () => {
+    const profile = {
+      ...GENERIC_PROFILE,
+      suites: [{ name: 'limits', burst: true as const }, { name: 'notes' }, { name: 'auth' }],
+    };
+    const checks = [{ suite: 'auth' }, { suite: 'extra' }, { suite: 'limits' }, { suite: 'notes' }];
+    expect(suiteOrder(profile, checks)).toEqual(['notes', 'auth', 'extra', 'limits']);
+    expect(suiteOrder(profile)).toEqual(['notes', 'auth', 'limits']);
+    expect(suiteOrder(GENERIC_PROFILE, checks)).toEqual(['auth', 'extra', 'limits', 'notes']);
   });
 });

@@ -4,26 +4,16 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../../src/cli/main.js';
+import { main } from '../../src/cli/main.js';
 import { startReferenceServer, type ReferenceServer } from '../../src/server/index.js';
 import { loadSpec } from '../../src/spec/load.js';
 import type { SpecModel } from '../../src/spec/model.js';
 import { defineCheck, type CheckDefinition } from '../../src/checks/check.js';
 import { runCommand } from '../../src/cli/commands/run.js';
 import { VapcError } from '../../src/errors.js';
+import { captureIo } from '../helpers/captured-io.js';
 
-function capture(env: Record<string, string> = {}): CliIo & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    stdout: (t) => void (out += t),
-    stderr: (t) => void (err += t),
-    env: { NO_COLOR: '1', ...env },
-    isTTY: false,
-    out: () => out,
-    err: () => err,
-  };
-}
+const capture = captureIo;
 
 const STACK = /\n\s+at .+:\d+:\d+/;
 const dir = mkdtempSync(join(tmpdir(), 'vapc-cli-run-'));

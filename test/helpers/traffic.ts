@@ -18,6 +18,7 @@ import type { Exchange } from '../../src/transport/types.js';
 import { checks } from '../../suites/index.js';
 import { profile } from '../../suites/profile.js';
 import type { LoopbackServer } from './loopback-runs.js';
+import { captureIo } from './captured-io.js';
 
 /** Every suite but the rate-limit burst (which spends a window). */
 export const RECORDED_SUITES: Suite[] = ['auth', 'validation', 'ranges', 'schema', 'stateful', 'cors', 'robustness'];
@@ -87,15 +88,8 @@ export interface CliRun {
 
 /** Streams for a command run in-process, captured (NO_COLOR, not a TTY). */
 export function capturedIo(env: Record<string, string> = {}): { io: CliIo; out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    stdout: (t) => void (out += t),
-    stderr: (t) => void (err += t),
-    env: { NO_COLOR: '1', ...env },
-    isTTY: false,
-  };
-  return { io, out: () => out, err: () => err };
+  const io = captureIo(env);
+  return { io, out: io.out, err: io.err };
 }
 
 /** A CLI command in-process, its streams captured. */

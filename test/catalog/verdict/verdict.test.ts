@@ -19,11 +19,11 @@ import {
 import type { RunReport } from '../../../src/results/model.js';
 import type { SpecModel } from '../../../src/spec/model.js';
 import { runCommand } from '../../../src/cli/commands/run.js';
-import type { CliIo } from '../../../src/cli/io.js';
 import { runnerOptions } from '../../helpers/loopback-runs.js';
 import { pairsPhoneWithChannel, verdictServer } from './servers.js';
 import { faultByName } from '../faults/index.js';
 import { checkById } from '../../../suites/index.js';
+import { captureIo } from '../../helpers/captured-io.js';
 
 let spec: SpecModel;
 beforeAll(async () => {
@@ -185,18 +185,7 @@ describe.concurrent(
 
 describe('vapc run: the exit status of an inconclusive run', () => {
   const dir = mkdtempSync(join(tmpdir(), 'vapc-verdict-'));
-  const capture = (): CliIo & { out: () => string; err: () => string } => {
-    let out = '';
-    let err = '';
-    return {
-      stdout: (t) => void (out += t),
-      stderr: (t) => void (err += t),
-      env: { NO_COLOR: '1' },
-      isTTY: false,
-      out: () => out,
-      err: () => err,
-    };
-  };
+  const capture = () => captureIo();
 
   it('exits 3 (never 0) with the reason in the headline; --allow-inconclusive exits 0 and says so', async () => {
     await withServer('read-only-key', async (server) => {

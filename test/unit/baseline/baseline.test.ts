@@ -14,13 +14,14 @@ import {
   TODO_REASON,
   type Baseline,
 } from '../../../src/baseline/index.js';
-import { main, type CliIo } from '../../../src/cli/main.js';
+import { main } from '../../../src/cli/main.js';
 import { isVapcError } from '../../../src/errors.js';
 import type { CheckResult, RunReport } from '../../../src/results/model.js';
 import type { ReferenceServer } from '../../../src/server/index.js';
 import { loadSpec } from '../../../src/spec/load.js';
 import type { SpecModel } from '../../../src/spec/model.js';
 import { faultByName, startFaultyServer } from '../../catalog/faults/index.js';
+import { captureIo } from '../../helpers/captured-io.js';
 
 const result = (over: Partial<CheckResult>): CheckResult => ({
   id: 'ranges.max-concurrency-above-maximum',
@@ -251,18 +252,7 @@ describe('baseline: applied to a report', () => {
 
 // ---- end to end: vapc run against servers with known deviations ---------------------------------
 
-function capture(): CliIo & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    stdout: (t) => void (out += t),
-    stderr: (t) => void (err += t),
-    env: { NO_COLOR: '1' },
-    isTTY: false,
-    out: () => out,
-    err: () => err,
-  };
-}
+const capture = () => captureIo();
 
 /** The known deviations: two ranges faults on the reference server; `extra` adds one more fault. */
 const KNOWN = ['range-max-concurrency-above-max', 'range-machine-detection-below-min'];

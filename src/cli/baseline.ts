@@ -1,5 +1,3 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import {
   applyBaseline,
   baselineHygiene,
@@ -16,6 +14,7 @@ import {
 } from '../baseline/index.js';
 import { VapcError } from '../errors.js';
 import { readCheckoutFile, shownName } from '../files/checkout.js';
+import { writeAtomic } from '../files/write.js';
 import type { RunEvents } from '../results/events.js';
 import type { RunReport } from '../results/model.js';
 import { printable } from '../results/printable.js';
@@ -127,13 +126,6 @@ export function baselinedReport(
   const applied = applyBaseline(report, baseline, { file: options.file, today: options.today });
   if (!options.prune || !applied.baseline) return applied;
   return { ...applied, baseline: { ...applied.baseline, pruned: prunedEntries(baseline, applied).dropped.length } };
-}
-
-async function writeAtomic(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text, 'utf8');
-  await rename(tmp, file);
 }
 
 /**

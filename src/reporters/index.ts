@@ -1,4 +1,4 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { RunReport } from '../results/model.js';
 import { renderHtml } from './html.js';
@@ -8,6 +8,7 @@ import { Secrets, type SecretsOptions } from '../secrets/index.js';
 import { isSafeReport, sanitizeReport, type SafeReport } from '../secrets/report.js';
 import { renderSarif, type SarifOptions } from './sarif.js';
 import { specLocator } from '../spec/source.js';
+import { writeAtomic } from '../files/write.js';
 
 export { createConsoleReporter, renderSummary, colorEnabled, isCi, pacingText } from './console.js';
 export { createGitHubSink, type GitHubSinkOptions } from './github-sink.js';
@@ -64,13 +65,6 @@ const RENDERERS: Record<ReportFormat, (r: RunReport, o: WriteReportsOptions) => 
   html: renderHtml,
   sarif: (r, o) => renderSarif(r, { locator: specLocator(), ...o.sarif }),
 };
-
-/** Writes via a temporary file and a rename, so a reader never sees half a report. */
-async function writeAtomic(file: string, text: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text, 'utf8');
-  await rename(tmp, file);
-}
 
 /**
  * Writes report.json first, then junit.xml, report.html and report.sarif, into `dir` (created if missing).

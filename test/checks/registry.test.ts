@@ -43,6 +43,7 @@ const EVERY_FIXTURE = {
   phone_number_id: 'p',
   channels: ['x', 'y'],
 };
+
 describe('the check registry', () => {
   it('every check has an id suite.name, a rule, a contract reference, a severity and applies to an operation', () => {
     expect(checks.length).toBeGreaterThanOrEqual(35);
@@ -129,15 +130,7 @@ describe('the check registry', () => {
   });
 
   it('the plan (--dry-run) counts and lists the numeric edges', () => {
-    const fixtures = {
-      org_id: 'o',
-      api_key_id: 'k',
-      recipient_list_id: 'r',
-      assistant_id: 'a',
-      phone_number_id: 'p',
-      channels: ['x', 'y'],
-    };
-    const dry = dryRunPlan(planChecks(checks, { spec, fixtures }), MAX_DEFAULT_RUNS, spec, 100);
+    const dry = dryRunPlan(planChecks(checks, { spec, fixtures: EVERY_FIXTURE }), MAX_DEFAULT_RUNS, spec, 100);
     const calls = spec.operation('listCalls');
     const line = dry.lines.find((l) => l.suite === 'ranges' && l.operation === 'GET /calls')!;
     expect(line.requests).toBe(

@@ -48,7 +48,29 @@ function capture(): Captured {
 
 const SUITE_LIST = 'auth,validation,ranges,schema,stateful,cors,ratelimit';
 const read = (dir: string): RunReport => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as RunReport;
-const verdicts = (r: RunReport) => r.results.map((x) => `${x.id} | ${x.operation} | ${x.status}`);
+/**
+ * The results' verdicts in order. A check whose evidence depends on the machine's speed (a rate-limit
+ * window reset while it was spent) may pass in one run and skip as `timing` in another on a busy
+ * machine: such a check, named in `timing`, shows as judged either way.
+ */
+const verdicts = (r: RunReport, timing: ReadonlySet<string> = new Set()) =>
+  r.results.map((x) => {
+    const key = `${x.id} | ${x.operation}`;
+    return `${key} | ${timing.has(key) && (x.status === 'passed' || x.status === 'skipped') ? 'passed or timing' : x.status}`;
+  });
+const timingSkips = (...reports: RunReport[]): Set<string> =>
+  new Set(
+    reports.flatMap((r) =>
+      r.results
+        .filter((x) => x.status === 'skipped' && x.not_judged?.cause === 'timing')
+        .map((x) => `${x.id} | ${x.operation}`),
+    ),
+  );
+/** The summary's counts (not its timings); with a timing skip in either run, passed and skipped together. */
+const counts = (r: RunReport, timing: ReadonlySet<string>) =>
+  timing.size === 0
+    ? { ...r.summary, requests: 0, duration_ms: 0 }
+    : { ...r.summary, passed: r.summary.passed + r.summary.skipped, skipped: 0, requests: 0, duration_ms: 0 };
 
 describe('vapc run --shard I/N and vapc report merge', () => {
   let server: ReferenceServer;
@@ -118,11 +140,12 @@ describe('vapc run --shard I/N and vapc report merge', () => {
     expect(code, out.text()).toBe(1);
     const one = read(single);
     const all = read(merged);
-    expect(verdicts(all)).toEqual(verdicts(one));
+    const timing = timingSkips(one, all);
+    expect(verdicts(all, timing)).toEqual(verdicts(one, timing));
     expect(all.results.some((r) => r.status === 'failed')).toBe(true);
     expect(all.shard).toBeUndefined();
     expect(all.seed).toBe(one.seed);
-    expect({ ...all.summary, requests: 0, duration_ms: 0 }).toEqual({ ...one.summary, requests: 0, duration_ms: 0 });
+    expect(counts(all, timing)).toEqual(counts(one, timing));
     const sarif = JSON.parse(readFileSync(join(merged, 'report.sarif'), 'utf8')) as {
       runs: Array<{ results: unknown[] }>;
     };

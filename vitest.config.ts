@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The slow tier runs on its own (vitest.slow.config.ts, `npm run test:slow`; CI runs both).
+    exclude: ['test/slow/**', '**/node_modules/**'],
     // Once per run: chromium installed once for the browser tests, vapc serve's default port held,
     // and a check that no test wrote into reports/ or left a file in the checkout.
     globalSetup: ['./test/helpers/global-setup.ts'],

@@ -3,9 +3,22 @@
 // from the packed package.json: the package's own files are exactly what `npm pack` ships, and
 // nothing is fetched. (`npm install --offline <tarball>` needs registry metadata that the npm cache
 // of a fresh `npm ci` does not hold: it failed with ENOTCACHED on a fresh clone.)
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, readdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { packageRoot } from '../../src/paths.js';
 import { writeConsumerProject as writeProject } from '../../scripts/consumer-project.mjs';
 
@@ -78,4 +91,34 @@ export function pack(work: string, folder: string = packageRoot): string {
  */
 export function writeConsumerProject(dir: string, spec: string, resolved: string = spec): void {
   writeProject(dir, spec, { lockfile: join(packageRoot, 'package-lock.json'), resolved });
+}
+
+/** Runs a command in a consumer project to its end: its exit status and its stdout and stderr together. */
+export function runIn(command: string, args: string[], cwd: string): { status: number | null; out: string } {
+  const r = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout: 90_000,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
+  return { status: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
+}
+
+/**
+ * Registers, for the calling test file, one packed consumer project (consumerWithTarball) made
+ * before its tests and removed after them. Needs `npm run build` first.
+ */
+export function packedConsumerOnce(): () => PackedConsumer {
+  let work: string | undefined;
+  let consumer: PackedConsumer | undefined;
+  beforeAll(() => {
+    if (!existsSync(join(packageRoot, 'dist', 'src', 'index.js')))
+      throw new Error('dist/ is missing: run `npm run build` first');
+    work = mkdtempSync(join(tmpdir(), 'vapc-pack-'));
+    consumer = consumerWithTarball(work);
+  }, 120_000);
+  afterAll(() => {
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+  return () => consumer!;
 }

@@ -2,7 +2,7 @@
 // the reference server's catalogue (test/catalog/faults) that vapc's stateful suite kills
 // (test/catalog/independent/faults-state.test.ts): `redocly respect` on the exported scenarios
 // (issue 36) fails each of them too, a test per fault. The everyday sample (every eighth fault); the
-// rest are test/slow/arazzo-respect-faults.test.ts (test/helpers/respect-matrix.ts).
+// rest are test/slow/arazzo-respect-faults-{even,odd}.test.ts (test/helpers/respect-matrix.ts).
 import { expect, it } from 'vitest';
 import { describeRespectFaults, inFaultSample, STATEFUL_FAULTS } from '../helpers/respect-matrix.js';
 

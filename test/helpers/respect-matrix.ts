@@ -3,7 +3,7 @@
  * everyday suite and the slow tier (test/slow/README.md): the correct independent servers, where it
  * must pass, and the catalogues' stateful faults, where it must fail. Each respect process costs
  * ~4 s of CPU, so `npm test` runs a fixed sample of each (test/e2e/arazzo-respect-*.test.ts) and
- * `npm run test:slow` the rest (test/slow/arazzo-respect-*.test.ts): CI runs both, every server and
+ * `npm run test:slow` the rest (test/slow/arazzo-respect-*.test.ts, the faults in two files so two workers share them): CI runs both, every server and
  * every fault once. One respect process at a time per file: on a 2-core machine concurrent ones starve.
  */
 import { describe, expect, it } from 'vitest';

@@ -56,13 +56,15 @@ a run, so without the third verdict a server that refuses every write with 403, 
   judged on none of its operations, for the same causes;
 - with the whole plan (every suite, no \`--changed-since\`, no \`--budget\` cut, not a shard), fewer
   than 50% of the coverage cells were judged (\`--coverage-floor N\`, [coverage.md](coverage.md#the-default-floor)).
+- no check judged anything at all (every result skipped, whatever the causes: a \`--deadline\` that
+  cut every check is no evidence for a pass).
 
 Why each check × operation judged nothing is data (\`not_judged\` on a skipped result: \`cause\`,
 the \`status\` answered, the field a 422 named); report.json's \`evidence\` groups them by cause
 ("refused with 422 naming body.x_internal_quota: 41 check(s) not judged") and gives the reasons of
 an inconclusive verdict. A cause that is the plan's choice (destructive not enabled, a fixture
 missing), the runner's limit, the machine's speed (\`timing\`) or another check's to judge never
-makes a run inconclusive. \`--allow-inconclusive\` (the Action's \`allow-inconclusive\` input) makes an
+makes a run inconclusive by itself. \`--allow-inconclusive\` (the Action's \`allow-inconclusive\` input) makes an
 inconclusive run exit 0; every report still says so. The reference server and every correct
 independent server of test/catalog end \`passed\` on every seed.
 

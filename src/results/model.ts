@@ -183,7 +183,8 @@ export interface NotJudgedGroup extends NotJudged {
   counted: boolean;
 }
 
-export type VerdictReasonKind = 'operations-unjudged' | 'check-unjudged' | 'coverage-floor' | 'traffic-unjudged';
+export type VerdictReasonKind =
+  'operations-unjudged' | 'check-unjudged' | 'coverage-floor' | 'traffic-unjudged' | 'nothing-judged';
 
 export interface VerdictReason {
   kind: VerdictReasonKind;

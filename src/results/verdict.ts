@@ -170,20 +170,30 @@ function checkReasons(report: RunReport, rules: VerdictRules): VerdictReason[] {
 }
 
 /**
- * Recorded traffic (`vapc drift`, `vapc proxy`) judges what it was given: what it never exercised
- * is the coverage block's to say (and `--min-coverage`'s to gate), not a reason to be inconclusive.
- * But traffic of which no judge judged a single answer (nothing on the contract, an empty file,
- * only refusals) is no evidence for a pass.
+ * A run of which no check judged anything (every result skipped, whatever the causes: a deadline
+ * that cut every check, the plan's own choices) is no evidence for a pass: measured on a busy
+ * machine, a server answering only 429 ended green once its deadline had aborted every check that
+ * would have counted the 429s. Recorded traffic (`vapc drift`, `vapc proxy`) judges what it was
+ * given, and what it never exercised is the coverage block's to say, not a reason to be
+ * inconclusive; but traffic of which no judge judged a single answer (nothing on the contract, an
+ * empty file, only refusals) is the same nothing, said in its words.
  */
-function trafficReasons(report: RunReport): VerdictReason[] {
+function nothingJudgedReasons(report: RunReport): VerdictReason[] {
   const results = report.results;
-  if (!results.some((r) => r.not_judged?.cause === 'no-traffic')) return [];
-  if (results.some((r) => r.status !== 'skipped')) return [];
+  if (results.length === 0 || results.some((r) => r.status !== 'skipped')) return [];
+  if (results.some((r) => r.not_judged?.cause === 'no-traffic'))
+    return [
+      {
+        kind: 'traffic-unjudged',
+        items: [],
+        message: `no judge judged any answer of the traffic (${report.summary.requests} exchange(s) read): nothing to pass on`,
+      },
+    ];
   return [
     {
-      kind: 'traffic-unjudged',
+      kind: 'nothing-judged',
       items: [],
-      message: `no judge judged any answer of the traffic (${report.summary.requests} exchange(s) read): nothing to pass on`,
+      message: `no check judged anything (${results.length} result(s), every one skipped): nothing to pass on`,
     },
   ];
 }
@@ -232,7 +242,7 @@ export function decideVerdict(
 ): Verdict {
   const failed = report.summary.new_failures ?? report.summary.failed;
   const floor = rules.floor > 0 && wholePlan(report, rules) ? rules.floor : null;
-  const reasons = [...operationReasons(report, rules), ...checkReasons(report, rules), ...trafficReasons(report)];
+  const reasons = [...operationReasons(report, rules), ...checkReasons(report, rules), ...nothingJudgedReasons(report)];
   const percent = report.coverage?.summary.percent;
   if (floor !== null && percent !== undefined && percent < floor)
     reasons.push({

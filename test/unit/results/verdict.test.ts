@@ -138,7 +138,10 @@ describe('decideVerdict', () => {
   it('not inconclusive for what the server did not cause: the plan, the runner, the speed of the machine, another check', () => {
     for (const cause of ['plan', 'runner', 'timing', 'untestable', 'elsewhere', 'covered', 'aborted'] as const) {
       const r = report(
-        [result('stateful.create-echoes', 'POST /campaign', 'skipped', { cause })],
+        [
+          result('stateful.create-echoes', 'POST /campaign', 'skipped', { cause }),
+          result('validation.wrong-type', 'POST /campaign', 'passed'),
+        ],
         [unjudged201, judged201],
       );
       expect(decideVerdict(r, RULES).verdict, cause).toBe('passed');
@@ -152,6 +155,33 @@ describe('decideVerdict', () => {
       [judged201],
     );
     expect(decideVerdict(other, RULES).verdict).toBe('passed');
+  });
+
+  it('inconclusive: a run of which no check judged anything, whatever the causes (a deadline that cut every check)', () => {
+    for (const cause of ['aborted', 'timing', 'plan', 'runner'] as const) {
+      const r = report(
+        [
+          result('stateful.create-echoes', 'POST /campaign', 'skipped', { cause }),
+          result('validation.wrong-type', 'POST /campaign', 'skipped', { cause }),
+        ],
+        [judged201],
+      );
+      const { verdict, evidence } = decideVerdict(r, RULES);
+      expect(verdict, cause).toBe('inconclusive');
+      expect(evidence.reasons.map((x) => x.kind)).toEqual(['nothing-judged']);
+      expect(evidence.reasons[0]!.message).toBe(
+        'no check judged anything (2 result(s), every one skipped): nothing to pass on',
+      );
+    }
+    // One judged result is evidence (what else it needs is the other clauses' to say).
+    const one = report(
+      [
+        result('stateful.create-echoes', 'POST /campaign', 'skipped', { cause: 'aborted' }),
+        result('validation.wrong-type', 'POST /campaign', 'passed'),
+      ],
+      [judged201],
+    );
+    expect(decideVerdict(one, RULES).verdict).toBe('passed');
   });
 
   it('inconclusive: a core check judged on none of the operations it ran on, for a counted cause', () => {

@@ -51,7 +51,6 @@ const IMPLEMENTATIONS: Array<{ key: string; name: string; start: Start; seeds: [
   },
 ];
 
-/** Registers the runs against the named implementations (their `key`s). */
 /**
  * Which runs a tier takes: the everyday suite (`npm test`) the first seed without destructive
  * operations, the second with them, and the rate-limit burst; the slow tier (test/slow/) the other two

@@ -24,6 +24,7 @@ import {
 import { attributeOf, flagName, SETTINGS } from '../../../src/config/table.js';
 import { DEFAULT_COVERAGE_FLOOR } from '../../../src/results/verdict.js';
 import { outcome } from './helpers.js';
+import { FIXTURES } from '../../../suites/fixtures.js';
 
 const SUITES = ['auth', 'cors', 'ranges'];
 
@@ -171,16 +172,20 @@ describe('settingsFromEnv', () => {
   it('reads each variable of the table; empty or blank values are not values', () => {
     expect(settingsFromEnv({})).toStrictEqual({});
     expect(
-      settingsFromEnv({ VAPC_BASE_URL: '', VAPC_API_KEY: '  ', VAPC_USER_ID: '\n', VAPC_FIXTURES: ' ' }),
+      settingsFromEnv({ VAPC_BASE_URL: '', VAPC_API_KEY: '  ', VAPC_USER_ID: '\n', VAPC_FIXTURES: ' ' }, [], FIXTURES),
     ).toStrictEqual({});
     expect(
-      settingsFromEnv({
-        VAPC_BASE_URL: 'http://127.0.0.1:2',
-        VAPC_API_KEY: 'k',
-        VAPC_USER_ID: 'u',
-        VAPC_FIXTURES: '{"org_id": "org_1", "channels": ["a", "b"]}',
-        VAPC_SEED: '5',
-      }),
+      settingsFromEnv(
+        {
+          VAPC_BASE_URL: 'http://127.0.0.1:2',
+          VAPC_API_KEY: 'k',
+          VAPC_USER_ID: 'u',
+          VAPC_FIXTURES: '{"org_id": "org_1", "channels": ["a", "b"]}',
+          VAPC_SEED: '5',
+        },
+        [],
+        FIXTURES,
+      ),
     ).toStrictEqual({
       baseUrl: 'http://127.0.0.1:2',
       apiKey: 'k',
@@ -197,13 +202,13 @@ describe('settingsFromEnv', () => {
   });
 
   it('VAPC_FIXTURES: not JSON, or a JSON that is not a mapping of fixture ids, is refused naming the variable', () => {
-    expect(outcome(() => settingsFromEnv({ VAPC_FIXTURES: '{org_id: 1' }))).toBe(
+    expect(outcome(() => settingsFromEnv({ VAPC_FIXTURES: '{org_id: 1' }, [], FIXTURES))).toBe(
       'E_CONFIG VAPC_FIXTURES: not JSON; give an object such as {"org_id": "org_123"}',
     );
-    expect(outcome(() => settingsFromEnv({ VAPC_FIXTURES: '[]' }))).toMatch(
+    expect(outcome(() => settingsFromEnv({ VAPC_FIXTURES: '[]' }, [], FIXTURES))).toMatch(
       /^E_CONFIG VAPC_FIXTURES: expected a mapping of fixture ids \(.*\), got a list$/,
     );
-    expect(outcome(() => settingsFromEnv({ VAPC_FIXTURES: '{"org_id": ""}' }))).toBe(
+    expect(outcome(() => settingsFromEnv({ VAPC_FIXTURES: '{"org_id": ""}' }, [], FIXTURES))).toBe(
       'E_CONFIG VAPC_FIXTURES.org_id: expected an id (a non-empty string), got string ""',
     );
   });
@@ -239,6 +244,7 @@ describe('settingsFromObject: a config file mapping', () => {
         'vapc.yaml',
         new Map(),
         SUITES,
+        FIXTURES,
       ),
     ).toStrictEqual({
       baseUrl: 'http://127.0.0.1:1',
@@ -301,12 +307,14 @@ describe('settingsFromObject: a config file mapping', () => {
             ['fixtures', 2],
             ['fixtures.assistant_id', 4],
           ]),
+          [],
+          FIXTURES,
         ),
       ),
     ).toBe('E_CONFIG vapc.yaml: fixtures.assistant_id: expected an id (a non-empty string), got string "" (line 4)');
-    expect(outcome(() => settingsFromObject({ fixtures: [] }, 'vapc.yaml', new Map([['fixtures', 2]])))).toMatch(
-      /^E_CONFIG vapc\.yaml: fixtures: expected a mapping of fixture ids \(.*\), got a list \(line 2\)$/,
-    );
+    expect(
+      outcome(() => settingsFromObject({ fixtures: [] }, 'vapc.yaml', new Map([['fixtures', 2]]), [], FIXTURES)),
+    ).toMatch(/^E_CONFIG vapc\.yaml: fixtures: expected a mapping of fixture ids \(.*\), got a list \(line 2\)$/);
   });
 });
 

@@ -18,6 +18,7 @@ import {
 } from '../../../src/config/values.js';
 import { VapcError } from '../../../src/errors.js';
 import { outcome } from './helpers.js';
+import { FIXTURES } from '../../../suites/fixtures.js';
 
 const KNOWN = ['auth', 'validation', 'ranges', 'schema', 'cors'];
 
@@ -213,8 +214,10 @@ describe('coerce: one converter per kind', () => {
     expect(outcome(() => coerce('suites', 'auth', '--suite', true))).toBe(
       'E_CONFIG --suite: unknown suite "auth"; known suites: ',
     );
-    expect(outcome(() => coerce('fixtures', { orgId: 'o' }, 'VAPC_FIXTURES', true))).toEqual({ org_id: 'o' });
-    expect(outcome(() => coerce('fixtures', [], 'VAPC_FIXTURES', true))).toMatch(
+    expect(outcome(() => coerce('fixtures', { orgId: 'o' }, 'VAPC_FIXTURES', true, [], FIXTURES))).toEqual({
+      org_id: 'o',
+    });
+    expect(outcome(() => coerce('fixtures', [], 'VAPC_FIXTURES', true, [], FIXTURES))).toMatch(
       /^E_CONFIG VAPC_FIXTURES: expected a mapping of fixture ids \(org_id, .*\), got a list$/,
     );
   });
@@ -264,7 +267,7 @@ describe('atLine: the line of a config file key, once, at the end of its refusal
 
 describe('parseFixtures: the ids the checks need', () => {
   const parse = (value: unknown, lines: ReadonlyMap<string, number> = new Map()) =>
-    outcome(() => parseFixtures(value, 'vapc.yaml: fixtures', lines));
+    outcome(() => parseFixtures(value, 'vapc.yaml: fixtures', lines, FIXTURES));
 
   it('reads each known key (camelCase too), numbers as their text', () => {
     expect(

@@ -67,12 +67,12 @@ export function settingsFromFlags(
   return out as PartialSettings;
 }
 
-/** A VAPC_FIXTURES value as a refusal shows one: the first declared fixture with an example value. */
-function fixturesExample(fixtures: readonly FixtureSpec[]): string {
+/** What a refusal of VAPC_FIXTURES asks for: an object such as the first declared fixture with an example value. */
+function fixturesWanted(fixtures: readonly FixtureSpec[]): string {
   const shown = fixtures.find((d) => d.kind === 'id' && d.example !== undefined);
   return shown?.kind === 'id'
-    ? JSON.stringify({ [shown.key]: shown.example }).replace(':', ': ')
-    : 'a JSON object of fixture ids';
+    ? `an object such as ${JSON.stringify({ [shown.key]: shown.example }).replace(':', ': ')}`
+    : 'an object of fixture ids';
 }
 
 /**
@@ -97,7 +97,7 @@ export function settingsFromEnv(
     try {
       value = JSON.parse(text);
     } catch {
-      throw new VapcError('E_CONFIG', `${def.env}: not JSON; give an object such as ${fixturesExample(fixtures)}`);
+      throw new VapcError('E_CONFIG', `${def.env}: not JSON; give ${fixturesWanted(fixtures)}`);
     }
     out[def.name] = parseFixtures(value, def.env!, new Map(), fixtures);
   }

@@ -205,6 +205,17 @@ describe('settingsFromEnv', () => {
     expect(outcome(() => settingsFromEnv({ VAPC_FIXTURES: '{org_id: 1' }, [], FIXTURES))).toBe(
       'E_CONFIG VAPC_FIXTURES: not JSON; give an object such as {"org_id": "org_123"}',
     );
+    // The example is the declared fixture's: another contract's, or none.
+    const notes = [
+      { key: 'tags', kind: 'list', items: 'tags' },
+      { key: 'notebook_id', kind: 'id', example: 'nb_7' },
+    ] as const;
+    expect(outcome(() => settingsFromEnv({ VAPC_FIXTURES: '{' }, [], notes))).toBe(
+      'E_CONFIG VAPC_FIXTURES: not JSON; give an object such as {"notebook_id": "nb_7"}',
+    );
+    expect(outcome(() => settingsFromEnv({ VAPC_FIXTURES: '{' }, [], [{ key: 'notebook_id', kind: 'id' }]))).toBe(
+      'E_CONFIG VAPC_FIXTURES: not JSON; give an object of fixture ids',
+    );
     expect(outcome(() => settingsFromEnv({ VAPC_FIXTURES: '[]' }, [], FIXTURES))).toMatch(
       /^E_CONFIG VAPC_FIXTURES: expected a mapping of fixture ids \(.*\), got a list$/,
     );

@@ -17,6 +17,7 @@ import {
   type Kind,
 } from '../../../src/config/values.js';
 import { VapcError } from '../../../src/errors.js';
+import type { FixtureSpec } from '../../../src/results/fixtures.js';
 import { outcome } from './helpers.js';
 import { FIXTURES } from '../../../suites/fixtures.js';
 
@@ -355,5 +356,49 @@ describe('parseFixtures: the ids the checks need', () => {
     expect(parse({ org_id: '', assistant_id: 'a' }, new Map([['fixtures.org_id', 7]]))).toBe(
       'E_CONFIG vapc.yaml: fixtures.org_id: expected an id (a non-empty string), got string "" (line 7)',
     );
+  });
+});
+
+describe("parseFixtures: another contract's declaration", () => {
+  const DECLARED: readonly FixtureSpec[] = [
+    { key: 'notebook_id', kind: 'id' },
+    { key: 'tags', kind: 'list', items: 'the tag names' },
+    { key: 'shelves', kind: 'tagged-ids', tag: 'room' },
+  ];
+  const parse = (value: unknown, declared: readonly FixtureSpec[] = DECLARED) =>
+    outcome(() => parseFixtures(value, 'vapc.yaml: fixtures', new Map(), declared));
+
+  it('reads the keys it declares, each of its kind, and names its own tag', () => {
+    expect(
+      parse({
+        notebookId: 7,
+        tags: ['a'],
+        shelves: [
+          { id: 's1', room: 'r1', other: 'x' },
+          { id: 's2', room: '' },
+        ],
+      }),
+    ).toStrictEqual({ notebook_id: '7', tags: ['a'], shelves: [{ id: 's1', room: 'r1' }, { id: 's2' }] });
+    expect(parse({ tags: 'a' })).toBe(
+      'E_CONFIG vapc.yaml: fixtures.tags: expected a list of the tag names (strings), got string "a"',
+    );
+    expect(parse({ shelves: [{ id: 's1', room: 5 }] })).toBe(
+      'E_CONFIG vapc.yaml: fixtures.shelves: expected a list of {id, room} (room optional), got a list',
+    );
+    // The tag it declares, not another contract's: a `channel` beside the id is not read.
+    expect(parse({ shelves: [{ id: 's1', channel: 5 }] })).toStrictEqual({ shelves: [{ id: 's1' }] });
+  });
+
+  it("refuses another contract's keys, naming its own; a contract that declares none refuses every key", () => {
+    expect(parse({ org_id: 'o' })).toBe(
+      'E_CONFIG vapc.yaml: fixtures: unknown fixture "org_id"; known fixtures: notebook_id, tags, shelves',
+    );
+    expect(parse({ org_id: 'o' }, [])).toBe(
+      'E_CONFIG vapc.yaml: fixtures: unknown fixture "org_id"; known fixtures: none declared',
+    );
+    expect(parse([], [])).toBe(
+      'E_CONFIG vapc.yaml: fixtures: expected a mapping of fixture ids (none declared), got a list',
+    );
+    expect(parse({}, [])).toStrictEqual({});
   });
 });

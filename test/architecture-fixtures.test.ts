@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES } from '../suites/fixtures.js';
+import { checks } from '../suites/index.js';
 import { ownSources } from './helpers/source-files.js';
 
 const ROOT = process.cwd();
@@ -50,6 +51,13 @@ function keysNamed(text: string, keys: readonly string[]): string[] {
 describe("the generic code names none of this contract's fixtures", () => {
   it('searches for every key the profile declares', () => {
     expect([...KEYS].sort()).toEqual(FIXTURES.map((f) => f.key).sort());
+  });
+
+  it("every fixture a check needs is one the profile declares (a check's `needs` is not type-checked against them)", () => {
+    const declared: string[] = FIXTURES.map((f) => f.key);
+    const needed = checks.flatMap((c) => c.needs ?? []);
+    expect(needed.length).toBeGreaterThan(0);
+    expect(needed.filter((key) => !declared.includes(key))).toEqual([]);
   });
 
   it('no literal or identifier of src/config, src/generators, src/runner, src/coverage or src/results is one', () => {

@@ -11,7 +11,7 @@ export interface DiscoveryResult {
   /** Discovered fixtures merged under the configured ones (config wins). */
   fixtures: Fixtures;
   /** Where each fixture came from. */
-  sources: Partial<Record<string, 'config' | 'discovered'>>;
+  sources: Record<string, 'config' | 'discovered'>;
   /** One line per discovery request: what it answered. */
   notes: string[];
   exchanges: Exchange[];

@@ -160,4 +160,11 @@ describe('readConfigFile', () => {
       message: `config file ${join(dir, 'vapc.yaml')}: suite: unknown suite "auth"; known suites:  (line 1)`,
     });
   });
+
+  it('by default knows no fixture: a fixture key is refused', async () => {
+    const dir = dirWith({ 'vapc.yaml': 'fixtures:\n  org_id: o\n' });
+    await expect(readConfigFile(join(dir, 'vapc.yaml'), dir, 'vapc.yaml')).rejects.toMatchObject({
+      message: 'config file vapc.yaml: fixtures: unknown fixture "org_id"; known fixtures: none declared (line 2)',
+    });
+  });
 });

@@ -216,6 +216,13 @@ describe('settingsFromEnv', () => {
     expect(outcome(() => settingsFromEnv({ VAPC_FIXTURES: '{' }, [], [{ key: 'notebook_id', kind: 'id' }]))).toBe(
       'E_CONFIG VAPC_FIXTURES: not JSON; give an object of fixture ids',
     );
+    // No declaration given is none declared: every key refused, from the environment or a file.
+    expect(outcome(() => settingsFromEnv({ VAPC_FIXTURES: '{"org_id": "o"}' }))).toBe(
+      'E_CONFIG VAPC_FIXTURES: unknown fixture "org_id"; known fixtures: none declared',
+    );
+    expect(outcome(() => settingsFromObject({ fixtures: { org_id: 'o' } }, 'vapc.yaml'))).toBe(
+      'E_CONFIG vapc.yaml: fixtures: unknown fixture "org_id"; known fixtures: none declared',
+    );
     expect(outcome(() => settingsFromEnv({ VAPC_FIXTURES: '[]' }, [], FIXTURES))).toMatch(
       /^E_CONFIG VAPC_FIXTURES: expected a mapping of fixture ids \(.*\), got a list$/,
     );

@@ -396,6 +396,13 @@ describe("parseFixtures: another contract's declaration", () => {
     expect(parse({ org_id: 'o' }, [])).toBe(
       'E_CONFIG vapc.yaml: fixtures: unknown fixture "org_id"; known fixtures: none declared',
     );
+    // No declaration given is none declared.
+    expect(outcome(() => parseFixtures({ org_id: 'o' }, 'w', new Map()))).toBe(
+      'E_CONFIG w: unknown fixture "org_id"; known fixtures: none declared',
+    );
+    expect(outcome(() => coerce('fixtures', { org_id: 'o' }, 'w', true))).toBe(
+      'E_CONFIG w: unknown fixture "org_id"; known fixtures: none declared',
+    );
     expect(parse([], [])).toBe(
       'E_CONFIG vapc.yaml: fixtures: expected a mapping of fixture ids (none declared), got a list',
     );

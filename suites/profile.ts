@@ -8,7 +8,14 @@
  */
 import { asRecord, type Operation } from '../src/spec/model.js';
 import { CATALOGUE_FAULTS } from './check-values.js';
-import { FIXTURE_KEYS, type FixtureKey, type Fixtures, type PhoneNumberFixture } from '../src/results/fixtures.js';
+import type { Fixtures } from '../src/results/fixtures.js';
+import {
+  contractFixtures,
+  FIXTURES,
+  fixtureOfParam,
+  type ContractFixtures,
+  type PhoneNumberFixture,
+} from './fixtures.js';
 import { suiteOrder, type ContractProfile, type DiscoveryRead, type SuiteSpec } from '../src/checks/profile.js';
 import type { CheckContext } from '../src/checks/check.js';
 import { providerIdFields } from '../src/generators/index.js';
@@ -40,7 +47,7 @@ class PhoneBook {
 }
 
 /** An assistant (the first with a phone number, else the first) and every phone number named. */
-function fromAssistants(assistants: unknown, found: Fixtures, phones: PhoneBook): void {
+function fromAssistants(assistants: unknown, found: ContractFixtures, phones: PhoneBook): void {
   if (!Array.isArray(assistants)) return;
   const all = assistants.map(rec);
   for (const a of all) phones.add(str(a['phone_number_id']));
@@ -52,7 +59,7 @@ function fromAssistants(assistants: unknown, found: Fixtures, phones: PhoneBook)
 }
 
 /** The user's organisation: its default, or the first it belongs to. */
-function fromCurrentUser(body: unknown, found: Fixtures): void {
+function fromCurrentUser(body: unknown, found: ContractFixtures): void {
   const me = rec(body);
   const org =
     str(me['default_org_id']) ??
@@ -62,7 +69,7 @@ function fromCurrentUser(body: unknown, found: Fixtures): void {
 }
 
 /** Two channels from the calls' providers, phone numbers with their channel, fallbacks for the rest. */
-function fromCalls(calls: unknown, found: Fixtures, phones: PhoneBook): void {
+function fromCalls(calls: unknown, found: ContractFixtures, phones: PhoneBook): void {
   if (!Array.isArray(calls)) return;
   const providers: string[] = [];
   for (const call of calls.map(rec)) {
@@ -78,7 +85,7 @@ function fromCalls(calls: unknown, found: Fixtures, phones: PhoneBook): void {
 }
 
 async function discover(read: DiscoveryRead): Promise<Fixtures> {
-  const found: Fixtures = {};
+  const found: ContractFixtures = {};
   const phones = new PhoneBook();
   fromAssistants(await read('listAssistants'), found, phones);
   fromCurrentUser(await read('getCurrentUser'), found);
@@ -119,9 +126,10 @@ const BODY_FIXTURES = ['phone_number_id', 'assistant_id', 'channels', 'phone_num
  */
 async function prepare(
   ctx: CheckContext,
-  configured: Fixtures,
+  fixtures: Fixtures,
   operations: readonly Operation[],
 ): Promise<string | undefined> {
+  const configured = contractFixtures(fixtures);
   // Phone numbers configured with their channel: every valid body goes by those pairs (learned.ts).
   if (configured.phone_numbers?.some((p) => p.channel !== undefined)) learnedOf(ctx).configuredPairs = true;
   const given = BODY_FIXTURES.filter((k) => configured[k] !== undefined);
@@ -153,7 +161,7 @@ async function prepare(
  * the phone numbers and channels discovery found): the configured phone number, or every configured
  * channel, is one the target refuses. Named, with what the target accepted instead.
  */
-function replacedFixtures(ctx: CheckContext, configured: Fixtures): string | undefined {
+function replacedFixtures(ctx: CheckContext, configured: ContractFixtures): string | undefined {
   const learned = learnedOf(ctx);
   const pairing = learned.pairing;
   if (!pairing) return undefined;
@@ -185,14 +193,8 @@ const SUITES: readonly SuiteSpec[] = [
 export const profile: ContractProfile = {
   suites: SUITES,
   checkValues: CATALOGUE_FAULTS,
-  fixtureKeys: FIXTURE_KEYS,
-  // `key_id` is the api_key_id fixture; the other path parameters are named as their fixture.
-  fixtureOfParam: (name) =>
-    name === 'key_id'
-      ? 'api_key_id'
-      : (FIXTURE_KEYS as readonly string[]).includes(name)
-        ? (name as FixtureKey)
-        : undefined,
+  fixtures: FIXTURES,
+  fixtureOfParam,
   discover,
   destructive: (op) => op.sideEffects,
   replacesCredential: (op) => (CREDENTIAL_REPLACING as readonly string[]).includes(op.id),

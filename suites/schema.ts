@@ -12,6 +12,7 @@ import type { Operation } from '../src/spec/model.js';
 import type { Exchange } from '../src/transport/types.js';
 import { validBody } from '../src/generators/index.js';
 import { validateResponse } from '../src/validators/index.js';
+import { contractFixtures } from './fixtures.js';
 import {
   Findings,
   OK,
@@ -424,7 +425,8 @@ export const callsProviderFilter = defineCheck({
         .map((c) => (c as { provider?: unknown })?.provider)
         .filter((p): p is string => typeof p === 'string'),
     );
-    const providers = (ctx.fixtures.channels?.length ? ctx.fixtures.channels : [...seen]).slice(0, 2);
+    const { channels } = contractFixtures(ctx.fixtures);
+    const providers = (channels?.length ? channels : [...seen]).slice(0, 2);
     if (!providers.length)
       return skipped('no provider identifier known (fixtures.channels) and no call to read one from', {
         cause: 'untestable',

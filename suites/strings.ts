@@ -53,6 +53,7 @@ import {
 } from './lib.js';
 import { withControl } from './lib/control.js';
 import { pointerOf } from '../src/results/model.js';
+import { FIXTURES } from './fixtures.js';
 
 type Where = 'body' | 'where';
 type Parts = NonNullable<Parameters<typeof request>[2]>;
@@ -100,7 +101,7 @@ const UPDATE_CONTAINERS = 'empty containers';
 
 /** The grouped probes of an operation: per place (body; path and query), per edge, the targets that allow it. */
 export function stringGroups(op: Operation, spec?: SpecModel): Group[] {
-  const targets = stringTargets(op);
+  const targets = stringTargets(op, FIXTURES);
   const out: Group[] = [];
   for (const where of ['body', 'where'] as const) {
     const mine = targets.filter((t) => placeOf(t) === where);
@@ -121,7 +122,7 @@ export function stringGroups(op: Operation, spec?: SpecModel): Group[] {
 /** The single-field probes of values a stated length refuses: one past maxLength, empty below minLength. */
 export function refusedProbes(op: Operation): Array<{ target: StringTarget; edge: StringEdge }> {
   const out: Array<{ target: StringTarget; edge: StringEdge }> = [];
-  for (const target of stringTargets(op)) {
+  for (const target of stringTargets(op, FIXTURES)) {
     if (target.maxLength !== undefined) out.push({ target, edge: lengthEdges(target)[1]! });
     if (target.minLength !== undefined && target.minLength > 0)
       out.push({ target, edge: { label: 'empty', value: '' } });

@@ -164,7 +164,8 @@ class WorkflowWriter {
     const f = this.o.fixtures as Record<string, unknown>;
     for (const [key, v] of Object.entries(f))
       if (v === value && typeof v === 'string') return this.input(key, { type: 'string', default: value }, value);
-    const channels = (this.o.fixtures.channels ?? []).filter((c): c is string => typeof c === 'string');
+    const listed = this.o.fixtures.channels;
+    const channels = Array.isArray(listed) ? listed.filter((c): c is string => typeof c === 'string') : [];
     const i = channels.indexOf(value);
     if (i >= 0) return this.input(i === 0 ? 'channel' : `channel_${i + 1}`, { type: 'string', default: value }, value);
     return undefined;

@@ -197,8 +197,8 @@ export interface CheckDefinition {
   plannedRequests?(op: Operation, runs: number, spec: SpecModel, options?: PlanEstimateOptions): number;
   /** The fixed inputs the check tries on `op`, one line per parameter or field, listed by --dry-run. */
   plannedCases?(op: Operation, spec: SpecModel): string[];
-  /** Fixtures the check cannot run without: when one is missing the check is skipped with the reason. */
-  needs?: Array<keyof Fixtures>;
+  /** Fixtures the check cannot run without (keys the profile declares): when one is missing the check is skipped with the reason. */
+  needs?: string[];
   run(ctx: CheckContext, op: Operation): Promise<CheckOutcome>;
   /**
    * Passive judging: the runner calls it on every answer the run gets on an operation the check

@@ -6,7 +6,7 @@
  * The runner, coverage and the shards are generic and name no suite: the CLI passes this contract's
  * profile (suites/profile.ts) beside its checks.
  */
-import type { Fixtures } from '../results/fixtures.js';
+import type { Fixtures, FixtureSpec } from '../results/fixtures.js';
 import type { Operation } from '../spec/model.js';
 import type { CheckContext } from './check.js';
 
@@ -38,10 +38,14 @@ export interface ContractProfile {
    * catalogue it catches; a check absent counts 1. None: every check is worth the same.
    */
   checkValues?: Readonly<Record<string, number>>;
-  /** The fixture keys, in the order the report lists where each came from. */
-  fixtureKeys: readonly (keyof Fixtures)[];
+  /**
+   * The fixtures of the contract, in the order the report lists where each came from: each key and
+   * what its value is (an id, a list of strings, a list of tagged ids), and which request body field
+   * a valid generator fills from it. The config file's `fixtures:` and VAPC_FIXTURES accept these.
+   */
+  fixtures: readonly FixtureSpec[];
   /** The fixture a path parameter names (undefined: none). */
-  fixtureOfParam(name: string): keyof Fixtures | undefined;
+  fixtureOfParam(name: string): string | undefined;
   /** Reads the fixtures from the target's read-only operations; `read` sends, counts and notes each. */
   discover(read: DiscoveryRead): Promise<Fixtures>;
   /** Why an operation has effects outside test data (it then runs only with --include-destructive); undefined when it has none. */
@@ -67,12 +71,12 @@ export interface ContractProfile {
 }
 
 /**
- * The profile of a contract the runner knows nothing about: no discovery, no fixture named by a
+ * The profile of a contract the runner knows nothing about: no fixtures, no discovery, no fixture named by a
  * path, an operation destructive when its spec declares side effects, none replacing a credential.
  */
 export const GENERIC_PROFILE: ContractProfile = {
   suites: [],
-  fixtureKeys: [],
+  fixtures: [],
   fixtureOfParam: () => undefined,
   discover: async () => ({}),
   destructive: (op) => op.sideEffects,

@@ -11,6 +11,7 @@ import { VapcError } from '../errors.js';
 import { excerpt, readCheckoutFile, shownName } from '../files/checkout.js';
 import { clip, printable } from '../results/printable.js';
 import { settingsFromObject, settingOfKey } from './settings.js';
+import type { FixtureSpec } from '../results/fixtures.js';
 import type { PartialSettings } from './table.js';
 import { snakeOf } from './values.js';
 
@@ -41,12 +42,16 @@ export interface LoadedConfig {
   keys: Partial<Record<keyof PartialSettings, { key: string; line?: number }>>;
 }
 
-/** Reads a YAML config file with the line of each key (see the module comment); `suites` are the names `suite:` may hold. */
+/**
+ * Reads a YAML config file with the line of each key (see the module comment); `suites` are the
+ * names `suite:` may hold, `fixtures` the contract's fixtures `fixtures:` may give.
+ */
 export async function readConfigFile(
   path: string,
   cwd: string = process.cwd(),
   label: string = path,
   suites: readonly string[] = [],
+  fixtures: readonly FixtureSpec[] = [],
 ): Promise<LoadedConfig> {
   const name = `config file ${shownName(label)}`;
   const text = readCheckoutFile(path, {
@@ -73,7 +78,7 @@ export async function readConfigFile(
     throw new VapcError('E_CONFIG', `${name} is refused: ${aliasRefusal(doc, lines, error)}`);
   }
   const positions = keyLines(doc, lines);
-  const settings = settingsFromObject(data, name, positions, suites);
+  const settings = settingsFromObject(data, name, positions, suites, fixtures);
   const keys: LoadedConfig['keys'] = {};
   for (const rawKey of Object.keys((data ?? {}) as Record<string, unknown>)) {
     const setting = settingOfKey(rawKey)?.name;

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { VapcError } from '../errors.js';
 import { excerpt, shownName } from '../files/checkout.js';
 import { fromAction, underCi } from '../results/ci.js';
+import type { FixtureSpec } from '../results/fixtures.js';
 import { DEFAULT_CONFIG_FILES, findConfigFile, readConfigFile, type LoadedConfig } from './file.js';
 import {
   gateInstead,
@@ -29,11 +30,16 @@ export interface ConfigFlags {
   embedded?: boolean;
 }
 
-/** What resolving needs besides the flags: the environment, the working directory, the suite names `--suite` may hold, how a base URL is checked. */
+/**
+ * What resolving needs besides the flags: the environment, the working directory, the suite names
+ * `--suite` may hold and the fixtures `fixtures:` and VAPC_FIXTURES may give (both the contract
+ * profile's), how a base URL is checked.
+ */
 export interface ResolveContext {
   env: Record<string, string | undefined>;
   cwd: string;
   suites: readonly string[];
+  fixtures: readonly FixtureSpec[];
   checkBaseUrl: (url: string) => void;
 }
 
@@ -106,11 +112,11 @@ export async function resolveSettings(
   const { file: configFile, path, ignored } = configFileOf(flags, at.cwd);
   let fromFile: PartialSettings = {};
   if (path !== undefined) {
-    const loaded = await readConfigFile(path, at.cwd, configFile, at.suites);
+    const loaded = await readConfigFile(path, at.cwd, configFile, at.suites, at.fixtures);
     refuseGateSettings(loaded, configFile!, flags, at.env);
     fromFile = loaded.settings;
   }
-  const settings = mergeSettings(fromFlags, settingsFromEnv(at.env, at.suites), fromFile);
+  const settings = mergeSettings(fromFlags, settingsFromEnv(at.env, at.suites, at.fixtures), fromFile);
   if (configFile !== undefined) settings.configFile = configFile;
   if (ignored !== undefined) settings.configIgnored = ignored;
   checkTarget(settings, fromFlags, configFile, at);

@@ -16,6 +16,7 @@ import {
   type SettingDef,
   type SettingName,
 } from './table.js';
+import type { FixtureSpec } from '../results/fixtures.js';
 import { atLine, coerce, describeValue, parseFixtures, snakeOf, type KeyLines } from './values.js';
 
 export { DEFAULT_REPORT_DIR, type PartialSettings, type RunSettings } from './table.js';
@@ -66,6 +67,14 @@ export function settingsFromFlags(
   return out as PartialSettings;
 }
 
+/** What a refusal of VAPC_FIXTURES asks for: an object such as the first declared fixture with an example value. */
+function fixturesWanted(fixtures: readonly FixtureSpec[]): string {
+  const shown = fixtures.find((d) => d.kind === 'id' && d.example !== undefined);
+  return shown?.kind === 'id'
+    ? `an object such as ${JSON.stringify({ [shown.key]: shown.example }).replace(':', ': ')}`
+    : 'an object of fixture ids';
+}
+
 /**
  * Settings from the environment: each setting's variable of the table (VAPC_BASE_URL,
  * VAPC_API_KEY, VAPC_USER_ID, and VAPC_FIXTURES, a JSON object of fixture ids: the `fixtures:` of a
@@ -74,6 +83,7 @@ export function settingsFromFlags(
 export function settingsFromEnv(
   env: Record<string, string | undefined>,
   suites: readonly string[] = [],
+  fixtures: readonly FixtureSpec[] = [],
 ): PartialSettings {
   const out: Record<string, unknown> = {};
   for (const def of SETTINGS) {
@@ -87,9 +97,9 @@ export function settingsFromEnv(
     try {
       value = JSON.parse(text);
     } catch {
-      throw new VapcError('E_CONFIG', `${def.env}: not JSON; give an object such as {"org_id": "org_123"}`);
+      throw new VapcError('E_CONFIG', `${def.env}: not JSON; give ${fixturesWanted(fixtures)}`);
     }
-    out[def.name] = parseFixtures(value, def.env!, new Map());
+    out[def.name] = parseFixtures(value, def.env!, new Map(), fixtures);
   }
   return out as PartialSettings;
 }
@@ -100,6 +110,7 @@ export function settingsFromObject(
   source: string,
   lines: KeyLines = new Map(),
   suites: readonly string[] = [],
+  fixtures: readonly FixtureSpec[] = [],
 ): PartialSettings {
   if (data === null || data === undefined) return {};
   if (typeof data !== 'object' || Array.isArray(data)) {
@@ -110,7 +121,7 @@ export function settingsFromObject(
   }
   const out: Record<string, unknown> = {};
   for (const [rawKey, value] of Object.entries(data as Record<string, unknown>))
-    atLine(lines.get(rawKey), () => readKey(out, rawKey, value, { source, lines, suites }));
+    atLine(lines.get(rawKey), () => readKey(out, rawKey, value, { source, lines, suites, fixtures }));
   return out as PartialSettings;
 }
 
@@ -118,7 +129,7 @@ function readKey(
   out: Record<string, unknown>,
   rawKey: string,
   value: unknown,
-  at: { source: string; lines: KeyLines; suites: readonly string[] },
+  at: { source: string; lines: KeyLines; suites: readonly string[]; fixtures: readonly FixtureSpec[] },
 ): void {
   const def = settingOfKey(rawKey);
   if (!def) {
@@ -135,7 +146,7 @@ function readKey(
   }
   out[def.name] =
     def.kind === 'fixtures'
-      ? parseFixtures(value, `${at.source}: fixtures`, at.lines)
+      ? parseFixtures(value, `${at.source}: fixtures`, at.lines, at.fixtures)
       : coerce(def.kind, value, `${at.source}: ${rawKey}`, false, at.suites);
 }
 

@@ -5,7 +5,7 @@
  */
 import { VapcError } from '../errors.js';
 import { excerpt } from '../files/checkout.js';
-import { FIXTURE_KEYS, type Fixtures } from '../results/fixtures.js';
+import type { Fixtures, FixtureSpec, TaggedId } from '../results/fixtures.js';
 import { snakeCase } from '../results/names.js';
 
 export type Kind = 'string' | 'boolean' | 'int' | 'positiveInt' | 'positiveNumber' | 'suites' | 'fixtures';
@@ -111,6 +111,7 @@ export function coerce(
   where: string,
   fromText: boolean,
   suites: readonly string[] = [],
+  fixtures: readonly FixtureSpec[] = [],
 ): unknown {
   const fail = (expected: string): never => {
     throw new VapcError('E_CONFIG', `${where}: expected ${expected}, got ${describeValue(value)}`);
@@ -119,7 +120,7 @@ export function coerce(
     case 'suites':
       return parseSuites(value, where, suites);
     case 'fixtures':
-      return parseFixtures(value, where, new Map());
+      return parseFixtures(value, where, new Map(), fixtures);
     default:
       return CONVERT[kind](value, fail, fromText);
   }
@@ -138,54 +139,73 @@ export function atLine<T>(line: number | undefined, read: () => T): T {
   }
 }
 
-/** `phone_numbers: [{id, channel}]`: phone numbers with the channel each goes with (channel optional). */
-function parsePhoneNumbers(v: unknown, where: string): NonNullable<Fixtures['phone_numbers']> {
-  const ok = (p: unknown): p is { id: string; channel?: string } =>
+/** `[{id, <tag>}]` (a tagged-ids fixture): ids with the tag each goes with (the tag optional). */
+function parseTaggedIds(v: unknown, tag: string, where: string): TaggedId[] {
+  const ok = (p: unknown): p is TaggedId =>
     p !== null &&
     typeof p === 'object' &&
     typeof (p as { id?: unknown }).id === 'string' &&
     (p as { id: string }).id !== '' &&
-    ['undefined', 'string'].includes(typeof (p as { channel?: unknown }).channel);
+    ['undefined', 'string'].includes(typeof (p as Record<string, unknown>)[tag]);
   if (!Array.isArray(v) || v.length === 0 || !v.every(ok))
     throw new VapcError(
       'E_CONFIG',
-      `${where}: expected a list of {id, channel} (channel optional), got ${describeValue(v)}`,
+      `${where}: expected a list of {id, ${tag}} (${tag} optional), got ${describeValue(v)}`,
     );
-  return v.map((p) => (p.channel ? { id: p.id, channel: p.channel } : { id: p.id }));
+  return v.map((p) => (p[tag] ? { id: p.id, [tag]: p[tag] } : { id: p.id }));
 }
 
-/** The `fixtures:` mapping (of a config file, or VAPC_FIXTURES): the ids by key, each checked; `lines` puts a key's line in errors. */
-export function parseFixtures(value: unknown, where: string, lines: KeyLines): Fixtures {
+/** The keys a refusal lists: the declared ones, or none. */
+const keysOf = (declared: readonly FixtureSpec[]): string =>
+  declared.length ? declared.map((d) => d.key).join(', ') : 'none declared';
+
+/**
+ * The `fixtures:` mapping (of a config file, or VAPC_FIXTURES): the values by key, each checked
+ * against what the contract declares (`declared`, its profile's fixtures); `lines` puts a key's line in errors.
+ */
+export function parseFixtures(
+  value: unknown,
+  where: string,
+  lines: KeyLines,
+  declared: readonly FixtureSpec[] = [],
+): Fixtures {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new VapcError(
       'E_CONFIG',
-      `${where}: expected a mapping of fixture ids (${FIXTURE_KEYS.join(', ')}), got ${describeValue(value)}`,
+      `${where}: expected a mapping of fixture ids (${keysOf(declared)}), got ${describeValue(value)}`,
     );
   }
   const out: Fixtures = {};
   for (const [rawKey, v] of Object.entries(value as Record<string, unknown>))
-    atLine(lines.get(`fixtures.${rawKey}`), () => parseFixture(out, rawKey, v, where));
+    atLine(lines.get(`fixtures.${rawKey}`), () => parseFixture(out, rawKey, v, where, declared));
   return out;
 }
 
-function parseFixture(out: Fixtures, rawKey: string, v: unknown, where: string): void {
-  const key = snakeOf(rawKey) as (typeof FIXTURE_KEYS)[number];
-  if (!FIXTURE_KEYS.includes(key)) {
+function parseFixture(
+  out: Fixtures,
+  rawKey: string,
+  v: unknown,
+  where: string,
+  declared: readonly FixtureSpec[],
+): void {
+  const key = snakeOf(rawKey);
+  const spec = declared.find((d) => d.key === key);
+  if (!spec) {
     throw new VapcError(
       'E_CONFIG',
-      `${where}: unknown fixture ${excerpt(rawKey)}; known fixtures: ${FIXTURE_KEYS.join(', ')}`,
+      `${where}: unknown fixture ${excerpt(rawKey)}; known fixtures: ${keysOf(declared)}`,
     );
   }
-  if (key === 'channels') {
+  if (spec.kind === 'list') {
     if (!Array.isArray(v) || v.length === 0 || v.some((c) => typeof c !== 'string' || c === '')) {
       throw new VapcError(
         'E_CONFIG',
-        `${where}.channels: expected a list of the provider identifiers (strings), got ${describeValue(v)}`,
+        `${where}.${key}: expected a list of ${spec.items} (strings), got ${describeValue(v)}`,
       );
     }
-    out.channels = v as string[];
-  } else if (key === 'phone_numbers') {
-    out.phone_numbers = parsePhoneNumbers(v, `${where}.${rawKey}`);
+    out[key] = v as string[];
+  } else if (spec.kind === 'tagged-ids') {
+    out[key] = parseTaggedIds(v, spec.tag, `${where}.${rawKey}`);
   } else {
     if (typeof v === 'number' && Number.isFinite(v)) out[key] = String(v);
     else if (typeof v === 'string' && v !== '') out[key] = v;

@@ -61,7 +61,7 @@ export { passWithEvidence, type EvidenceTally } from '../checks/evidence.js';
 export type { Exchange, HttpRequest, HttpResponse, Transport, TransportErrorCode } from '../transport/types.js';
 export { VapcError, isVapcError, type ErrorCode } from '../errors.js';
 export { buildRegistry, CHECK_ID } from '../checks/registry.js';
-export type { Fixtures } from '../results/fixtures.js';
+export type { Fixtures, FixtureSpec, FixtureValue, TaggedId } from '../results/fixtures.js';
 export type {
   CheckResult,
   Failure,

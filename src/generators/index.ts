@@ -28,7 +28,7 @@ export {
   TEST_DATA_PREFIX,
   fillPath,
   missingFixtures,
-  FIXTURE_FIELDS,
+  bodyFixtureFields,
   pathFixture,
   validBody,
   validQueryValue,

@@ -25,7 +25,8 @@ import {
   toPointer,
   typesOf,
 } from './schema.js';
-import { FIXTURE_FIELDS } from './valid.js';
+import type { FixtureSpec } from '../results/fixtures.js';
+import { bodyFixtureFields } from './valid.js';
 
 export interface StringTarget {
   location: 'query' | 'path' | 'body';
@@ -111,15 +112,20 @@ export function stringAllowed(target: Pick<StringTarget, 'minLength' | 'maxLengt
   );
 }
 
-/** Is this schema a string whose text the contract leaves free? */
-function freeString(schema: JsonSchema, name: string, location: StringTarget['location']): boolean {
+/** Is this schema a string whose text the contract leaves free? (`fixtureFields`: the body fields that carry a fixture id.) */
+function freeString(
+  schema: JsonSchema,
+  name: string,
+  location: StringTarget['location'],
+  fixtureFields: readonly string[],
+): boolean {
   const s = nonNull(schema);
   const types = typesOf(s);
   if (!types.includes('string') || types.some((t) => t === 'integer' || t === 'number' || t === 'boolean'))
     return false;
   if (enumOf(s)?.length || 'const' in s || isProviderId(s)) return false;
   // A path id is looked up as sent, so its edges are tried; a body reference to test data is not free text.
-  return location !== 'body' || !(FIXTURE_FIELDS as readonly string[]).includes(name);
+  return location !== 'body' || !fixtureFields.includes(name);
 }
 
 function targetOf(
@@ -127,8 +133,9 @@ function targetOf(
   name: string,
   loc: Array<string | number>,
   schema: JsonSchema,
+  fixtureFields: readonly string[],
 ): StringTarget | undefined {
-  if (!freeString(schema, name, location)) return undefined;
+  if (!freeString(schema, name, location, fixtureFields)) return undefined;
   const s = nonNull(schema);
   const target: StringTarget = { location, name, loc };
   if (location === 'body') target.pointer = toPointer(loc);
@@ -137,9 +144,14 @@ function targetOf(
   return target;
 }
 
-/** Every free string query and path parameter and body field (nested ones included) of an operation. */
-export function stringTargets(op: Operation): StringTarget[] {
-  return operationTargets(op, targetOf);
+/**
+ * Every free string query and path parameter and body field (nested ones included) of an
+ * operation; a body field that carries a fixture id (`fixtureSpecs`, the profile's fixtures) is
+ * not free text.
+ */
+export function stringTargets(op: Operation, fixtureSpecs?: readonly FixtureSpec[]): StringTarget[] {
+  const fields = bodyFixtureFields(fixtureSpecs);
+  return operationTargets(op, (location, name, loc, schema) => targetOf(location, name, loc, schema, fields));
 }
 
 /**

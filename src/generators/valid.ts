@@ -5,7 +5,7 @@
  * strings, empty arrays, nested open objects, boundary numbers) that is still valid.
  */
 import fc from 'fast-check';
-import type { Fixtures } from '../results/fixtures.js';
+import type { Fixtures, FixtureSpec, FixtureValue } from '../results/fixtures.js';
 import type { JsonSchema, Operation } from '../spec/model.js';
 import { enumOf, isProviderId, itemsOf, nonNull, propertiesOf, typesOf, unspecifiedOf } from './schema.js';
 
@@ -13,6 +13,12 @@ export type ValueMode = 'realistic' | 'hostile';
 
 export interface GenOptions {
   fixtures?: Fixtures;
+  /**
+   * What the contract's fixtures are to a body (its profile's `fixtures`): the fields filled from an
+   * id fixture of the same name, the fixture whose values the provider-id fields take. None: no
+   * field is filled from a fixture.
+   */
+  fixtureSpecs?: readonly FixtureSpec[];
   /** realistic (default): values a real client sends; hostile: valid but awkward values. */
   mode?: ValueMode;
   /** Prefix for names of created test data, so a live server's operators recognise it. */
@@ -22,8 +28,44 @@ export interface GenOptions {
 /** Names of test data created by conformance runs start with this. */
 export const TEST_DATA_PREFIX = 'vapc-test';
 
-/** Body field names that carry a fixture id (Fixtures keys of the same name): references to test data, not free text. */
-export const FIXTURE_FIELDS = ['assistant_id', 'phone_number_id', 'recipient_list_id', 'org_id', 'api_key_id'] as const;
+/** What the declared fixtures are to a request body (see GenOptions.fixtureSpecs). */
+interface BodyFixtures {
+  /** Body fields that carry a fixture id (the id fixture of the same name), each required by a valid body or not. */
+  fields: ReadonlyMap<string, 'required' | 'optional'>;
+  /** The list fixture whose values the provider-id fields take. */
+  providerIds?: string;
+}
+
+const bodyFixturesBySpecs = new WeakMap<readonly FixtureSpec[], BodyFixtures>();
+const NO_BODY_FIXTURES: BodyFixtures = { fields: new Map() };
+
+function bodyFixturesOf(specs: readonly FixtureSpec[] | undefined): BodyFixtures {
+  if (!specs) return NO_BODY_FIXTURES;
+  let out = bodyFixturesBySpecs.get(specs);
+  if (!out) {
+    const fields = new Map<string, 'required' | 'optional'>();
+    for (const s of specs) if (s.kind === 'id' && s.body) fields.set(s.key, s.body);
+    const providerIds = specs.find((s) => s.kind === 'list' && s.providerIds)?.key;
+    out = providerIds === undefined ? { fields } : { fields, providerIds };
+    bodyFixturesBySpecs.set(specs, out);
+  }
+  return out;
+}
+
+/** Body field names that carry a fixture id (the declared id fixtures marked `body`): references to test data, not free text. */
+export const bodyFixtureFields = (specs: readonly FixtureSpec[] | undefined): string[] => [
+  ...bodyFixturesOf(specs).fields.keys(),
+];
+
+/** The strings of a list fixture's value (none when it is not a list of strings). */
+const stringsOf = (value: FixtureValue | undefined): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+
+/** The values the provider-id fields take: the declared fixture's (empty when none is declared or known). */
+const providerValues = (options: Pick<GenOptions, 'fixtures' | 'fixtureSpecs'>): string[] => {
+  const key = bodyFixturesOf(options.fixtureSpecs).providerIds;
+  return key === undefined ? [] : stringsOf(options.fixtures?.[key]);
+};
 
 function isTimestamp(schema: JsonSchema): boolean {
   return unspecifiedOf(schema).some((u) => /timestamp/i.test(u));
@@ -104,6 +146,7 @@ export function validValue(schema: JsonSchema, ctx: FieldContext): fc.Arbitrary<
   const s = nonNull(schema);
   const mode = ctx.options.mode ?? 'realistic';
   const fixtures = ctx.options.fixtures ?? {};
+  const body = bodyFixturesOf(ctx.options.fixtureSpecs);
   const values = enumOf(s);
   if (values && values.length) return fc.constantFrom(...values.filter((v) => v !== null));
   if ('const' in s) return fc.constant(s['const']);
@@ -112,11 +155,12 @@ export function validValue(schema: JsonSchema, ctx: FieldContext): fc.Arbitrary<
 
   switch (type) {
     case 'string': {
-      if ((FIXTURE_FIELDS as readonly string[]).includes(ctx.field)) {
-        const id = fixtures[ctx.field as (typeof FIXTURE_FIELDS)[number]];
+      if (body.fields.has(ctx.field)) {
+        const id = fixtures[ctx.field];
         if (typeof id === 'string') return fc.constant(id);
       }
-      if (isProviderId(s) && fixtures.channels?.length) return fc.constantFrom(...fixtures.channels);
+      const providers = isProviderId(s) ? providerValues(ctx.options) : [];
+      if (providers.length) return fc.constantFrom(...providers);
       const shown = shownValues(s);
       if (shown) return fc.constantFrom(...shown);
       if (isTimestamp(s)) return futureIso(/end/i.test(ctx.field));
@@ -158,11 +202,7 @@ export function validValue(schema: JsonSchema, ctx: FieldContext): fc.Arbitrary<
       const model: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [name, child] of Object.entries(properties)) {
         // A reference to test data the run has no fixture for is left out rather than invented.
-        if (
-          (FIXTURE_FIELDS as readonly string[]).includes(name) &&
-          fixtures[name as (typeof FIXTURE_FIELDS)[number]] === undefined
-        )
-          continue;
+        if (body.fields.has(name) && fixtures[name] === undefined) continue;
         model[name] = validValue(child, { field: name, options: ctx.options });
       }
       return fc.record(model);
@@ -174,17 +214,19 @@ export function validValue(schema: JsonSchema, ctx: FieldContext): fc.Arbitrary<
 
 /**
  * What a body arbitrary depends on besides its schema: the mode, the name prefix and the fixture
- * values `validValue` reads (ids by field name, the provider channels).
+ * values `validValue` reads (ids by body field name, the provider ids' values), and which fields
+ * those are.
  */
 function optionsKey(options: GenOptions): string {
   const fixtures = options.fixtures ?? {};
+  const body = bodyFixturesOf(options.fixtureSpecs);
   let key = `${options.mode ?? 'realistic'}\u0000${options.namePrefix ?? ''}`;
-  for (const name of FIXTURE_FIELDS) {
+  for (const name of body.fields.keys()) {
     const id = fixtures[name];
-    key += `\u0000${typeof id === 'string' ? `s${id}` : id === undefined ? 'u' : `o${JSON.stringify(id)}`}`;
+    key += `\u0000${name}=${typeof id === 'string' ? `s${id}` : id === undefined ? 'u' : `o${JSON.stringify(id)}`}`;
   }
-  const channels = fixtures.channels;
-  key += `\u0000${channels === undefined ? 'u' : JSON.stringify(channels)}`;
+  const providers = body.providerIds === undefined ? undefined : fixtures[body.providerIds];
+  key += `\u0000${body.providerIds ?? ''}=${providers === undefined ? 'u' : JSON.stringify(providers)}`;
   return key;
 }
 
@@ -215,28 +257,37 @@ export function validBody(op: Operation, options: GenOptions = {}): fc.Arbitrary
   return arb;
 }
 
-/** Fields the body documents that need a fixture the run does not have (so a valid body cannot be built). */
-export function missingFixtures(op: Operation, fixtures: Fixtures): string[] {
+/**
+ * The fixtures the body needs that the run does not have (so a valid body cannot be built): the
+ * required id fixtures of its fields, and the provider ids' fixture for a provider-id field
+ * (`options.fixtureSpecs` says which; an `optional` one is left out of the body instead).
+ */
+export function missingFixtures(op: Operation, options: Pick<GenOptions, 'fixtures' | 'fixtureSpecs'>): string[] {
   if (!op.requestBody) return [];
+  const fixtures = options.fixtures ?? {};
+  const body = bodyFixturesOf(options.fixtureSpecs);
   const missing: string[] = [];
   for (const [name, schema] of Object.entries(propertiesOf(op.requestBody.schema))) {
-    // recipient_list_id is an optional attachment; the others identify what a campaign calls with.
+    if (body.fields.get(name) === 'required' && !fixtures[name]) missing.push(name);
     if (
-      name !== 'recipient_list_id' &&
-      (FIXTURE_FIELDS as readonly string[]).includes(name) &&
-      !fixtures[name as (typeof FIXTURE_FIELDS)[number]]
+      body.providerIds !== undefined &&
+      typesOf(schema).includes('string') &&
+      isProviderId(nonNull(schema)) &&
+      !providerValues(options).length
     )
-      missing.push(name);
-    if (typesOf(schema).includes('string') && isProviderId(nonNull(schema)) && !fixtures.channels?.length)
-      missing.push('channels');
+      missing.push(body.providerIds);
   }
   return missing;
 }
 
-/** Path parameters that name a fixture (`org_id`, `recipient_list_id`, `api_key_id` via `key_id`). */
-export function pathFixture(name: string, fixtures: Fixtures): string | undefined {
-  if (name === 'key_id') return fixtures.api_key_id;
-  const value = (fixtures as Record<string, unknown>)[name];
+/** The id fixture a path parameter names (`fixtureOf`: the profile's fixtureOfParam; by default, the fixture of its name). */
+export function pathFixture(
+  name: string,
+  fixtures: Fixtures,
+  fixtureOf: (param: string) => string | undefined = (param) => param,
+): string | undefined {
+  const key = fixtureOf(name);
+  const value = key === undefined ? undefined : fixtures[key];
   return typeof value === 'string' ? value : undefined;
 }
 

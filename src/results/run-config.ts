@@ -36,7 +36,7 @@ export interface RunConfig {
   report_dir?: string;
   fixtures?: Fixtures;
   /** Where each fixture came from. */
-  fixtures_sources?: Partial<Record<keyof Fixtures, 'config' | 'discovered'>>;
+  fixtures_sources?: Record<string, 'config' | 'discovered'>;
   /** Set by `vapc report merge`: how many shards the report joins. */
   merged_shards?: number;
   [key: string]: unknown;

@@ -11,7 +11,7 @@ export interface DiscoveryResult {
   /** Discovered fixtures merged under the configured ones (config wins). */
   fixtures: Fixtures;
   /** Where each fixture came from. */
-  sources: Partial<Record<keyof Fixtures, 'config' | 'discovered'>>;
+  sources: Record<string, 'config' | 'discovered'>;
   /** One line per discovery request: what it answered. */
   notes: string[];
   exchanges: Exchange[];
@@ -33,24 +33,20 @@ export interface DiscoveryAnswer {
  * profile's keys come first, in its order, then any other key given or found.
  */
 function mergeFixtures(
-  keys: ContractProfile['fixtureKeys'],
+  keys: readonly string[],
   configured: Fixtures,
   found: Fixtures,
 ): Pick<DiscoveryResult, 'fixtures' | 'sources'> {
   const fixtures: Fixtures = {};
   const sources: DiscoveryResult['sources'] = {};
-  for (const key of new Set([
-    ...keys,
-    ...(Object.keys(configured) as (keyof Fixtures)[]),
-    ...(Object.keys(found) as (keyof Fixtures)[]),
-  ])) {
+  for (const key of new Set([...keys, ...Object.keys(configured), ...Object.keys(found)])) {
     const fromConfig = configured[key];
     const fromApi = found[key];
     if (fromConfig !== undefined && !(Array.isArray(fromConfig) && fromConfig.length === 0)) {
-      (fixtures as Record<string, unknown>)[key] = fromConfig;
+      fixtures[key] = fromConfig;
       sources[key] = 'config';
     } else if (fromApi !== undefined) {
-      (fixtures as Record<string, unknown>)[key] = fromApi;
+      fixtures[key] = fromApi;
       sources[key] = 'discovered';
     }
   }
@@ -110,7 +106,11 @@ export async function discoverFixtures(
   };
 
   const found = await profile.discover(get);
-  const { fixtures, sources } = mergeFixtures(profile.fixtureKeys, configured, found);
+  const { fixtures, sources } = mergeFixtures(
+    profile.fixtures.map((f) => f.key),
+    configured,
+    found,
+  );
   const result: DiscoveryResult = {
     fixtures,
     sources,

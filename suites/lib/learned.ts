@@ -3,7 +3,8 @@
  * phone number, channel and assistant it accepted, or why none was accepted. Kept per run (on the
  * run's fixtures object), read by every valid body the suites generate.
  */
-import type { CheckContext, Fixtures } from '../../src/checks/check.js';
+import type { CheckContext } from '../../src/checks/check.js';
+import { contractFixtures, type ContractFixtures } from '../fixtures.js';
 import type { NotJudged } from '../../src/results/model.js';
 
 /** Why a valid request is refused, in words and as data (the status and the field a 422 named). */
@@ -14,13 +15,13 @@ export interface Refusal {
 
 export interface Learned {
   /** The fixture values of the create the server accepted after a refusal (phone number, channel, assistant). */
-  pairing?: Partial<Fixtures>;
+  pairing?: ContractFixtures;
   /**
    * The phone number, assistant and channel of the first create the server accepted: bodies that
    * must be accepted to judge one field (a create's base body) carry them, and a refused create
    * is tried again with them. Generation itself is left alone (so are the checks' samples).
    */
-  accepted?: Partial<Fixtures>;
+  accepted?: ContractFixtures;
   /** True once the combinations were tried: they are tried once per run. */
   searched: boolean;
   /** The configured fixtures pair phone numbers with channels (fixtures.phone_numbers with a channel): bodies follow them. */
@@ -49,9 +50,10 @@ export function learnedOf(ctx: Pick<CheckContext, 'fixtures'>): Learned {
  * generates, not half of them (issue 31). Pairs read from the calls are not followed (they are tried
  * when a create is refused): the channels stay varied where nothing says they must not.
  */
-export function learnedFixtures(ctx: Pick<CheckContext, 'fixtures'>): Fixtures {
+export function learnedFixtures(ctx: Pick<CheckContext, 'fixtures'>): ContractFixtures {
   const learned = byRun.get(ctx.fixtures);
-  const fixtures = learned?.pairing ? { ...ctx.fixtures, ...learned.pairing } : ctx.fixtures;
+  const run = contractFixtures(ctx.fixtures);
+  const fixtures = learned?.pairing ? { ...run, ...learned.pairing } : run;
   if (!learned?.configuredPairs) return fixtures;
   const channel = fixtures.phone_numbers?.find((p) => p.id === fixtures.phone_number_id)?.channel;
   if (channel === undefined || (fixtures.channels?.length === 1 && fixtures.channels[0] === channel)) return fixtures;

@@ -4,12 +4,17 @@ import type { CheckContext } from '../../src/checks/check.js';
 import type { Operation } from '../../src/spec/model.js';
 import { cloneJson, validBody, type GenOptions } from '../../src/generators/index.js';
 import { learnedFixtures } from './learned.js';
+import { FIXTURES } from '../fixtures.js';
 
 export { checkProperty, type PropertyOptions } from '../../src/checks/property.js';
 
-/** Generation options of the run: its fixtures, with the pairing the server was seen to require (learned.ts). */
+/**
+ * Generation options of the run: its fixtures, with the pairing the server was seen to require
+ * (learned.ts), and what they are to a body (the contract's declared fixtures).
+ */
 export const genOptions = (ctx: CheckContext, extra: Partial<GenOptions> = {}): GenOptions => ({
   fixtures: learnedFixtures(ctx),
+  fixtureSpecs: FIXTURES,
   ...extra,
 });
 

@@ -1,5 +1,6 @@
 /** Request helpers: requests for an operation from fixtures, records created for paths that need one, CORS preflights. */
-import type { CheckContext, CheckOutcome, Fixtures } from '../../src/checks/check.js';
+import type { CheckContext, CheckOutcome } from '../../src/checks/check.js';
+import { BODY_FIXTURE_FIELDS, fixtureOfParam, type ContractFixtures } from '../fixtures.js';
 import { learnedFixtures, learnedOf, type Refusal } from './learned.js';
 import type { NotJudged } from '../../src/results/model.js';
 import type { Operation, SpecModel } from '../../src/spec/model.js';
@@ -8,7 +9,6 @@ import {
   enumFields,
   enumOf,
   fillPath,
-  FIXTURE_FIELDS,
   pathFixture,
   providerIdFields,
   TEST_DATA_PREFIX,
@@ -39,7 +39,7 @@ export function pathValues(
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const p of op.parameters.filter((x) => x.in === 'path')) {
-    const v = extra[p.name] ?? pathFixture(p.name, ctx.fixtures);
+    const v = extra[p.name] ?? pathFixture(p.name, ctx.fixtures, fixtureOfParam);
     if (v !== undefined) out[p.name] = v;
   }
   return out;
@@ -91,12 +91,12 @@ export function creatorOf(ctx: { spec: { operations: Operation[] } }, op: Operat
 }
 
 /** Phone number × channel (× assistant) combinations to try when a valid create is refused: explicit pairs first. */
-export function pairings(fixtures: Fixtures): Array<Partial<Fixtures>> {
+export function pairings(fixtures: ContractFixtures): Array<ContractFixtures> {
   const phones = [...(fixtures.phone_numbers ?? [])];
   if (fixtures.phone_number_id && !phones.some((p) => p.id === fixtures.phone_number_id))
     phones.push({ id: fixtures.phone_number_id });
   const channels = fixtures.channels ?? [];
-  const out: Array<Partial<Fixtures>> = [];
+  const out: Array<ContractFixtures> = [];
   for (const phone of [...phones].sort((a, b) => Number(Boolean(b.channel)) - Number(Boolean(a.channel)))) {
     for (const channel of phone.channel ? [phone.channel] : channels)
       out.push({ phone_number_id: phone.id, channels: [channel] });
@@ -105,9 +105,9 @@ export function pairings(fixtures: Fixtures): Array<Partial<Fixtures>> {
 }
 
 /** The fixture-backed values of an accepted create body (phone number, assistant, ... and the channel), as fixtures. */
-function pairingOf(creator: Operation, body: Record<string, unknown>): Partial<Fixtures> {
-  const out: Partial<Fixtures> = {};
-  for (const f of FIXTURE_FIELDS) {
+function pairingOf(creator: Operation, body: Record<string, unknown>): ContractFixtures {
+  const out: ContractFixtures = {};
+  for (const f of BODY_FIXTURE_FIELDS) {
     const value = body[f];
     if (typeof value === 'string') out[f] = value;
   }
@@ -122,7 +122,7 @@ function pinAccepted(ctx: CheckContext, creator: Operation, body: Record<string,
   const accepted = learnedOf(ctx).accepted;
   if (!accepted) return body;
   const out = { ...body };
-  for (const f of FIXTURE_FIELDS) if (accepted[f] !== undefined && f in out) out[f] = accepted[f];
+  for (const f of BODY_FIXTURE_FIELDS) if (accepted[f] !== undefined && f in out) out[f] = accepted[f];
   const channel = providerIdFields(creator).find((f) => f.depth === 0);
   if (channel && accepted.channels?.[0] !== undefined && channel.field in out)
     out[channel.field] = accepted.channels[0];
@@ -161,7 +161,7 @@ export async function createWith(
   const learned = learnedOf(ctx);
   if (learned.refused !== undefined) return { reason: learned.refused.reason, why: learned.refused.why };
   learned.tried = true;
-  const attempt = async (s: number, over?: Partial<Fixtures>) => {
+  const attempt = async (s: number, over?: ContractFixtures) => {
     const fixtures = over ? { ...learnedFixtures(ctx), ...over } : learnedFixtures(ctx);
     const body = uniqueNames(ctx, sampleBodyOf(ctx, validBody(creator, { ...genOptions(ctx), fixtures }), s));
     const exchange = await ctx.send(request(creator, ctx, { json: body }));

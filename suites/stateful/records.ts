@@ -8,6 +8,7 @@ import { FAILURE_KINDS as KIND, type NotJudged } from '../../src/results/model.j
 import type { Operation } from '../../src/spec/model.js';
 import type { Exchange } from '../../src/transport/types.js';
 import { missingFixtures } from '../../src/generators/index.js';
+import { FIXTURES } from '../fixtures.js';
 import { createWith, openRule, Findings, fail, label, skipped, statusText, type Judgement } from '../lib.js';
 
 export const byId = (id: string) => (op: Operation) => op.id === id;
@@ -25,7 +26,7 @@ export async function createCampaign(
 }
 
 export function needFixtures(ctx: CheckContext, op: Operation): string | undefined {
-  const missing = missingFixtures(op, ctx.fixtures);
+  const missing = missingFixtures(op, { fixtures: ctx.fixtures, fixtureSpecs: FIXTURES });
   return missing.length ? `fixture ${missing.join(', ')} missing (needed for a valid ${label(op)} body)` : undefined;
 }
 

@@ -15,6 +15,7 @@ import {
   setPointer,
   type InvalidCase,
 } from '../../src/generators/index.js';
+import { contractFixtures } from '../fixtures.js';
 import { withControl } from '../lib/control.js';
 import {
   Findings,
@@ -76,7 +77,7 @@ export const enumViolation = defineCheck({
     }
     // The provider ids are a closed set the spec cannot list (the contract does not name them): judged
     // only when the run knows both, and on the wire body as sent.
-    const channels = ctx.fixtures.channels ?? [];
+    const channels = contractFixtures(ctx.fixtures).channels ?? [];
     for (const field of providerIdFields(op).filter((f) => f.depth === 0)) {
       if (channels.length < 2) {
         ctx.observe({

@@ -3,11 +3,13 @@
  * contract (two operations of a small notes API, test/fixtures/second-profile/notes.yaml) with a
  * profile of its own (a custom suite, and a burst suite listed first that still runs last) goes
  * through the same public entries a package would use (`voice-agent-contract/runner` and
- * `/reporters`), against a loopback server of its own, with its own fault.
+ * `/reporters`), against a loopback server of its own, with its own fault. Its fixtures are read by
+ * the same config parser and filled into bodies by the same generators.
  */
+import fc from 'fast-check';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,21 +23,32 @@ import {
   loadSpec,
   OK,
   runConformance,
+  suiteOrder,
   type CheckDefinition,
   type CheckOutcome,
   type Judgement,
   type ContractProfile,
+  type Fixtures,
   type SpecModel,
 } from '../../src/entries/runner.js';
 import { parseReport, renderSummary, writeReports } from '../../src/entries/reporters.js';
 import { packageRoot } from '../../src/paths.js';
+import { resolveSettings } from '../../src/config/resolve.js';
+import { missingFixtures, validBody } from '../../src/generators/index.js';
 
 const SPEC = join(packageRoot, 'test', 'fixtures', 'second-profile', 'notes.yaml');
 
-/** The notes contract's profile: its suites (the burst one named first, run last), nothing to discover. */
+/**
+ * The notes contract's profile: its suites (the burst one named first, run last), its fixtures (a
+ * notebook a create's body may name, tags), nothing to discover.
+ */
 const NOTES_PROFILE: ContractProfile = {
   ...GENERIC_PROFILE,
   suites: [{ name: 'limits', burst: true }, { name: 'notes' }],
+  fixtures: [
+    { key: 'notebook_id', kind: 'id', body: 'required' },
+    { key: 'tags', kind: 'list', items: 'the tag names' },
+  ],
   checkValues: { 'notes.create-echoes': 3 },
 };
 
@@ -150,12 +163,13 @@ describe('a second contract through the same runner and reporters', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const run = (baseUrl: string) =>
+  const run = (baseUrl: string, fixtures: Fixtures = {}) =>
     runConformance({
       baseUrl,
       spec,
       checks,
       profile: NOTES_PROFILE,
+      fixtures,
       credentials: { apiKey: 'notes-key' },
       seed: 1,
       runs: 1,
@@ -208,5 +222,67 @@ describe('a second contract through the same runner and reporters', () => {
     } finally {
       await server.close();
     }
+  });
+
+  /** Resolves a run's settings in a directory of its own holding `vapc.yaml`, for the notes profile's suites and fixtures. */
+  const resolveNotes = (name: string, yaml: string, env: Record<string, string> = {}) => {
+    const cwd = join(dir, name);
+    mkdirSync(cwd);
+    writeFileSync(join(cwd, 'vapc.yaml'), yaml);
+    return resolveSettings(
+      {},
+      { env, cwd, suites: suiteOrder(NOTES_PROFILE), fixtures: NOTES_PROFILE.fixtures, checkBaseUrl: () => {} },
+    );
+  };
+
+  it("reads its own fixtures through the same config parser (vapc.yaml and VAPC_FIXTURES), refusing another contract's", async () => {
+    const settings = await resolveNotes(
+      'config-own',
+      'base_url: http://127.0.0.1:9\nsuite: notes\nfixtures:\n  notebookId: nb_1\n  tags: [red, blue]\n',
+      { VAPC_FIXTURES: '{"tags": ["green"]}' },
+    );
+    expect(settings.suites).toEqual(['notes']);
+    expect(settings.fixtures).toStrictEqual({ notebook_id: 'nb_1', tags: ['green'] });
+    await expect(
+      resolveNotes('config-foreign', 'base_url: http://127.0.0.1:9\nfixtures:\n  notebook_id: nb_1\n  org_id: org_1\n'),
+    ).rejects.toMatchObject({
+      code: 'E_CONFIG',
+      message: 'config file vapc.yaml: fixtures: unknown fixture "org_id"; known fixtures: notebook_id, tags (line 4)',
+    });
+    await expect(
+      resolveNotes('config-kind', 'base_url: http://127.0.0.1:9\nfixtures:\n  tags: red\n'),
+    ).rejects.toMatchObject({
+      message:
+        'config file vapc.yaml: fixtures.tags: expected a list of the tag names (strings), got string "red" (line 3)',
+    });
+    await expect(
+      resolveNotes('env-foreign', 'base_url: http://127.0.0.1:9\n', { VAPC_FIXTURES: '{"channels": ["a"]}' }),
+    ).rejects.toMatchObject({
+      message: 'VAPC_FIXTURES: unknown fixture "channels"; known fixtures: notebook_id, tags',
+    });
+
+    // The configured fixtures reach the run, which reports where each came from.
+    const server = await notesServer(true);
+    try {
+      const { report } = await run(server.url, settings.fixtures);
+      expect(report.config?.fixtures_sources).toEqual({ notebook_id: 'config', tags: 'config' });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('its generators fill the body field its profile marks from the fixture, and need that fixture', () => {
+    // createNote with a notebook_id beside its text (the spec's own create has none: its coverage stays whole).
+    const note = spec.operation('createNote');
+    const schema = note.requestBody!.schema;
+    const properties = { ...(schema['properties'] as object), notebook_id: { type: 'string' } };
+    const create = { ...note, requestBody: { ...note.requestBody!, schema: { ...schema, properties } } };
+    const options = { fixtures: { notebook_id: 'nb_1' }, fixtureSpecs: NOTES_PROFILE.fixtures };
+    for (const body of fc.sample(validBody(create, options), { seed: 1, numRuns: 5 }))
+      expect(body['notebook_id']).toBe('nb_1');
+    expect(missingFixtures(create, options)).toEqual([]);
+    expect(missingFixtures(create, { fixtures: {}, fixtureSpecs: NOTES_PROFILE.fixtures })).toEqual(['notebook_id']);
+    // A profile that declares no fixture: the field is generated text, and nothing is missing.
+    expect(missingFixtures(create, { fixtures: {}, fixtureSpecs: GENERIC_PROFILE.fixtures })).toEqual([]);
   });
 });

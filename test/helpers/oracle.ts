@@ -30,6 +30,7 @@ import type { Operation, SpecModel } from '../../src/spec/model.js';
 import { fillPath } from '../../src/spec/path-template.js';
 import type { WireRequest } from '../../src/transport/types.js';
 import { validateRequest } from '../../src/validators/index.js';
+import { FIXTURES } from '../../suites/fixtures.js';
 
 export type Loc = Array<string | number>;
 
@@ -116,7 +117,11 @@ function wire(op: Operation, path: string, query: Array<[string, string]>, body?
 function validCases(op: Operation, seed: number, sizes: Sizes): OracleCase[] {
   const modes = op.requestBody ? (['realistic', 'hostile'] as const) : (['realistic'] as const);
   return modes.flatMap((mode, m) => {
-    const arb = fc.tuple(pathArb(op), queryArb(op), validBody(op, { fixtures: ORACLE_FIXTURES, mode }));
+    const arb = fc.tuple(
+      pathArb(op),
+      queryArb(op),
+      validBody(op, { fixtureSpecs: FIXTURES, fixtures: ORACLE_FIXTURES, mode }),
+    );
     return sample(arb, seed + m, sizes.valid).map(([path, query, body], i) => ({
       id: `${op.id} valid-${mode} ${i}`,
       operationId: op.id,
@@ -132,7 +137,7 @@ function invalidOf(spec: SpecModel, op: Operation, seed: number, sizes: Sizes): 
   const query = nonIntegerQuery(op);
   if (query) out.push(...sample(query, seed, sizes.perField));
   if (!op.requestBody) return out;
-  const [base] = sample(validBody(op, { fixtures: ORACLE_FIXTURES }), seed, 1);
+  const [base] = sample(validBody(op, { fixtureSpecs: FIXTURES, fixtures: ORACLE_FIXTURES }), seed, 1);
   out.push(...malformedJsonExamples(base));
   for (const field of typedFields(op)) {
     const arb = wrongTypeCase(base, field);

@@ -21,7 +21,7 @@ import { Secrets } from '../../secrets/index.js';
 import { loadSpec } from '../../spec/load.js';
 import { parseBaseUrl } from '../../transport/undici.js';
 import { checks as registry } from '../../../suites/index.js';
-import { SUITE_NAMES } from '../../../suites/profile.js';
+import { profile, SUITE_NAMES } from '../../../suites/profile.js';
 import type { AbortedRun } from '../aborted.js';
 import { loadBaselineFlags, markKnownLive, todayUtc } from '../baseline.js';
 import { ExitCode, type CliIo, type CommandContext } from '../io.js';
@@ -71,7 +71,7 @@ export interface RunDeps {
   cwd?: string;
 }
 
-/** The settings of one run from its flags, environment and config file (src/config/resolve.ts), for this contract's suites. */
+/** The settings of one run from its flags, environment and config file (src/config/resolve.ts), for this contract's suites and fixtures. */
 export function resolveRunSettings(
   flags: RunFlags,
   env: Record<string, string | undefined>,
@@ -81,6 +81,7 @@ export function resolveRunSettings(
     env,
     cwd,
     suites: SUITE_NAMES,
+    fixtures: profile.fixtures,
     checkBaseUrl: (url) => void parseBaseUrl(url),
   });
 }

@@ -6,7 +6,7 @@
  */
 import { constants } from 'node:fs';
 import { access, mkdir, stat } from 'node:fs/promises';
-import type { CheckDefinition, Fixtures } from '../../checks/check.js';
+import type { CheckDefinition } from '../../checks/check.js';
 import { verdictRules } from '../../checks/verdict-rules.js';
 import type { RunSettings } from '../../config/settings.js';
 import { profile } from '../../../suites/profile.js';
@@ -62,10 +62,7 @@ export function dryRunText(
 ): string {
   const lines = result.discovery.notes.map((n) => `  discovery: ${printable(secrets.evidence(n))}\n`).join('');
   const found = Object.entries(result.discovery.fixtures)
-    .map(
-      ([k, v]) =>
-        `${k}=${printable(secrets.evidence(fixtureText(v)))} (${result.discovery.sources[k as keyof Fixtures]})`,
-    )
+    .map(([k, v]) => `${k}=${printable(secrets.evidence(fixtureText(v)))} (${result.discovery.sources[k]})`)
     .join(', ');
   return `${lines}  fixtures: ${found || 'none'}\n${renderDryRun(result.dryRun)}`;
 }

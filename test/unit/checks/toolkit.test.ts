@@ -525,7 +525,7 @@ describe('buildRegistry', () => {
 
 describe('GENERIC_PROFILE', () => {
   it('knows no fixture, discovers nothing, replaces no credential, and is destructive where the spec says so', async () => {
-    expect(GENERIC_PROFILE.fixtureKeys).toEqual([]);
+    expect(GENERIC_PROFILE.fixtures).toEqual([]);
     expect(GENERIC_PROFILE.fixtureOfParam('campaign_id')).toBeUndefined();
     expect(await GENERIC_PROFILE.discover(async () => ({ id: 'x' }))).toEqual({});
     const op = { sideEffects: 'sends an email' } as Operation;

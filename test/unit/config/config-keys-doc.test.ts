@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../../src/cli/main.js';
 import { CONFIG_KEYS, FLAG_ONLY_CONFIG_KEYS, settingsFromObject } from '../../../src/config/settings.js';
 import { isVapcError } from '../../../src/errors.js';
-import { FIXTURE_KEYS } from '../../../src/results/fixtures.js';
+import { FIXTURES } from '../../../suites/fixtures.js';
 import { packageRoot } from '../../../src/paths.js';
 
 const page = readFileSync(join(packageRoot, 'docs', 'running.md'), 'utf8');
@@ -79,10 +79,10 @@ describe('docs/running.md: the keys of vapc.yaml', () => {
   it('lists the fixtures: keys the reader knows, on this page and in docs/interface.md', () => {
     const keys = (spans: string[]) => spans.filter((k) => /^[a-z_]+$/.test(k)).sort();
     expect(keys(spansBetween('The `fixtures:` keys are', 'a check that needs a fixture'))).toEqual(
-      [...FIXTURE_KEYS].sort(),
+      FIXTURES.map((f) => f.key).sort(),
     );
     expect(keys(spansBetween('The `fixtures:` keys of the config file', 'A check that', interfacePage))).toEqual(
-      [...FIXTURE_KEYS].sort(),
+      FIXTURES.map((f) => f.key).sort(),
     );
   });
 });

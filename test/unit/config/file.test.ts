@@ -10,13 +10,14 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG_FILES, findConfigFile, MAX_CONFIG_BYTES, readConfigFile } from '../../../src/config/file.js';
 import { CONFIG_KEYS } from '../../../src/config/settings.js';
 import { scratchDirs, settled } from './helpers.js';
+import { FIXTURES } from '../../../suites/fixtures.js';
 
 const { root, dirWith } = scratchDirs('vapc-config-file-');
 
 /** Reads `text` as `vapc.yaml` of a fresh directory: the loaded config, or the refusal's code and message. */
 async function read(text: string, suites: readonly string[] = ['auth', 'cors']): Promise<unknown> {
   const dir = dirWith({ 'vapc.yaml': text });
-  return settled(readConfigFile(join(dir, 'vapc.yaml'), dir, 'vapc.yaml', suites));
+  return settled(readConfigFile(join(dir, 'vapc.yaml'), dir, 'vapc.yaml', suites, FIXTURES));
 }
 
 describe('findConfigFile: the config file of a working directory', () => {
@@ -157,6 +158,13 @@ describe('readConfigFile', () => {
     const dir = dirWith({ 'vapc.yaml': 'suite: auth\n' });
     await expect(readConfigFile(join(dir, 'vapc.yaml'), dir)).rejects.toMatchObject({
       message: `config file ${join(dir, 'vapc.yaml')}: suite: unknown suite "auth"; known suites:  (line 1)`,
+    });
+  });
+
+  it('by default knows no fixture: a fixture key is refused', async () => {
+    const dir = dirWith({ 'vapc.yaml': 'fixtures:\n  org_id: o\n' });
+    await expect(readConfigFile(join(dir, 'vapc.yaml'), dir, 'vapc.yaml')).rejects.toMatchObject({
+      message: 'config file vapc.yaml: fixtures: unknown fixture "org_id"; known fixtures: none declared (line 2)',
     });
   });
 });

@@ -24,6 +24,7 @@ import {
 import { attributeOf, flagName, SETTINGS } from '../../../src/config/table.js';
 import { DEFAULT_COVERAGE_FLOOR } from '../../../src/results/verdict.js';
 import { outcome } from './helpers.js';
+import { FIXTURES } from '../../../suites/fixtures.js';
 
 const SUITES = ['auth', 'cors', 'ranges'];
 
@@ -171,16 +172,20 @@ describe('settingsFromEnv', () => {
   it('reads each variable of the table; empty or blank values are not values', () => {
     expect(settingsFromEnv({})).toStrictEqual({});
     expect(
-      settingsFromEnv({ VAPC_BASE_URL: '', VAPC_API_KEY: '  ', VAPC_USER_ID: '\n', VAPC_FIXTURES: ' ' }),
+      settingsFromEnv({ VAPC_BASE_URL: '', VAPC_API_KEY: '  ', VAPC_USER_ID: '\n', VAPC_FIXTURES: ' ' }, [], FIXTURES),
     ).toStrictEqual({});
     expect(
-      settingsFromEnv({
-        VAPC_BASE_URL: 'http://127.0.0.1:2',
-        VAPC_API_KEY: 'k',
-        VAPC_USER_ID: 'u',
-        VAPC_FIXTURES: '{"org_id": "org_1", "channels": ["a", "b"]}',
-        VAPC_SEED: '5',
-      }),
+      settingsFromEnv(
+        {
+          VAPC_BASE_URL: 'http://127.0.0.1:2',
+          VAPC_API_KEY: 'k',
+          VAPC_USER_ID: 'u',
+          VAPC_FIXTURES: '{"org_id": "org_1", "channels": ["a", "b"]}',
+          VAPC_SEED: '5',
+        },
+        [],
+        FIXTURES,
+      ),
     ).toStrictEqual({
       baseUrl: 'http://127.0.0.1:2',
       apiKey: 'k',
@@ -197,13 +202,31 @@ describe('settingsFromEnv', () => {
   });
 
   it('VAPC_FIXTURES: not JSON, or a JSON that is not a mapping of fixture ids, is refused naming the variable', () => {
-    expect(outcome(() => settingsFromEnv({ VAPC_FIXTURES: '{org_id: 1' }))).toBe(
+    expect(outcome(() => settingsFromEnv({ VAPC_FIXTURES: '{org_id: 1' }, [], FIXTURES))).toBe(
       'E_CONFIG VAPC_FIXTURES: not JSON; give an object such as {"org_id": "org_123"}',
     );
-    expect(outcome(() => settingsFromEnv({ VAPC_FIXTURES: '[]' }))).toMatch(
+    // The example is the declared fixture's: another contract's, or none.
+    const notes = [
+      { key: 'tags', kind: 'list', items: 'tags' },
+      { key: 'notebook_id', kind: 'id', example: 'nb_7' },
+    ] as const;
+    expect(outcome(() => settingsFromEnv({ VAPC_FIXTURES: '{' }, [], notes))).toBe(
+      'E_CONFIG VAPC_FIXTURES: not JSON; give an object such as {"notebook_id": "nb_7"}',
+    );
+    expect(outcome(() => settingsFromEnv({ VAPC_FIXTURES: '{' }, [], [{ key: 'notebook_id', kind: 'id' }]))).toBe(
+      'E_CONFIG VAPC_FIXTURES: not JSON; give an object of fixture ids',
+    );
+    // No declaration given is none declared: every key refused, from the environment or a file.
+    expect(outcome(() => settingsFromEnv({ VAPC_FIXTURES: '{"org_id": "o"}' }))).toBe(
+      'E_CONFIG VAPC_FIXTURES: unknown fixture "org_id"; known fixtures: none declared',
+    );
+    expect(outcome(() => settingsFromObject({ fixtures: { org_id: 'o' } }, 'vapc.yaml'))).toBe(
+      'E_CONFIG vapc.yaml: fixtures: unknown fixture "org_id"; known fixtures: none declared',
+    );
+    expect(outcome(() => settingsFromEnv({ VAPC_FIXTURES: '[]' }, [], FIXTURES))).toMatch(
       /^E_CONFIG VAPC_FIXTURES: expected a mapping of fixture ids \(.*\), got a list$/,
     );
-    expect(outcome(() => settingsFromEnv({ VAPC_FIXTURES: '{"org_id": ""}' }))).toBe(
+    expect(outcome(() => settingsFromEnv({ VAPC_FIXTURES: '{"org_id": ""}' }, [], FIXTURES))).toBe(
       'E_CONFIG VAPC_FIXTURES.org_id: expected an id (a non-empty string), got string ""',
     );
   });
@@ -239,6 +262,7 @@ describe('settingsFromObject: a config file mapping', () => {
         'vapc.yaml',
         new Map(),
         SUITES,
+        FIXTURES,
       ),
     ).toStrictEqual({
       baseUrl: 'http://127.0.0.1:1',
@@ -301,12 +325,14 @@ describe('settingsFromObject: a config file mapping', () => {
             ['fixtures', 2],
             ['fixtures.assistant_id', 4],
           ]),
+          [],
+          FIXTURES,
         ),
       ),
     ).toBe('E_CONFIG vapc.yaml: fixtures.assistant_id: expected an id (a non-empty string), got string "" (line 4)');
-    expect(outcome(() => settingsFromObject({ fixtures: [] }, 'vapc.yaml', new Map([['fixtures', 2]])))).toMatch(
-      /^E_CONFIG vapc\.yaml: fixtures: expected a mapping of fixture ids \(.*\), got a list \(line 2\)$/,
-    );
+    expect(
+      outcome(() => settingsFromObject({ fixtures: [] }, 'vapc.yaml', new Map([['fixtures', 2]]), [], FIXTURES)),
+    ).toMatch(/^E_CONFIG vapc\.yaml: fixtures: expected a mapping of fixture ids \(.*\), got a list \(line 2\)$/);
   });
 });
 

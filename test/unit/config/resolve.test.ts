@@ -12,6 +12,7 @@ import { GATE_SETTINGS, mergeSettings } from '../../../src/config/settings.js';
 import { SETTINGS } from '../../../src/config/table.js';
 import { VapcError } from '../../../src/errors.js';
 import { CI_PROVIDER_VARIABLES } from '../../../src/results/ci.js';
+import { FIXTURES } from '../../../suites/fixtures.js';
 import { scratchDirs, settled } from './helpers.js';
 
 const URL_FILE = 'http://127.0.0.1:1111';
@@ -29,6 +30,7 @@ async function resolveIn(
     env,
     cwd,
     suites: ['auth', 'cors'],
+    fixtures: FIXTURES,
     checkBaseUrl: (url) => void checked.push(url),
   });
 }
@@ -223,6 +225,7 @@ describe('the target', () => {
         env: {},
         cwd: dirWith(),
         suites: [],
+        fixtures: [],
         checkBaseUrl: () => {
           throw new VapcError('E_USAGE', '--base-url: not http(s)');
         },

@@ -18,6 +18,7 @@ import {
 import { attributeOf, flagName, SETTINGS, type SettingDef } from '../../../src/config/table.js';
 import { isVapcError } from '../../../src/errors.js';
 import { SUITE_NAMES } from '../../../suites/profile.js';
+import { FIXTURES } from '../../../suites/fixtures.js';
 
 /** Three distinct valid values of a setting, as text (flags, env) and as parsed; index 0 file, 1 env, 2 flag. */
 function samples(def: SettingDef): Array<{ text: string; value: unknown }> {
@@ -63,9 +64,10 @@ describe('the settings table', () => {
             'vapc.yaml',
             new Map(),
             SUITE_NAMES,
+            FIXTURES,
           )
         : {};
-      const fromEnv = def.env ? settingsFromEnv({ [def.env]: env!.text }, SUITE_NAMES) : {};
+      const fromEnv = def.env ? settingsFromEnv({ [def.env]: env!.text }, SUITE_NAMES, FIXTURES) : {};
       const fromFlags = def.flag
         ? settingsFromFlags({ [attributeOf(def.flag)]: flagValue(def, flag!.text) }, SUITE_NAMES)
         : {};
@@ -92,11 +94,12 @@ describe('the settings table', () => {
         expect(refusal(() => settingsFromFlags({ [attributeOf(def.flag!)]: bad }, SUITE_NAMES))).toMatch(
           new RegExp(`^E_USAGE ${flagName(def.flag)}`),
         );
-      if (def.env) expect(refusal(() => settingsFromEnv({ [def.env!]: bad }, SUITE_NAMES))).toContain(def.env);
+      if (def.env)
+        expect(refusal(() => settingsFromEnv({ [def.env!]: bad }, SUITE_NAMES, FIXTURES))).toContain(def.env);
       if (def.key)
-        expect(refusal(() => settingsFromObject({ [def.key!]: bad }, 'vapc.yaml', new Map(), SUITE_NAMES))).toContain(
-          `vapc.yaml`,
-        );
+        expect(
+          refusal(() => settingsFromObject({ [def.key!]: bad }, 'vapc.yaml', new Map(), SUITE_NAMES, FIXTURES)),
+        ).toContain(`vapc.yaml`);
     }
   });
 

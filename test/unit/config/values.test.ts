@@ -17,7 +17,9 @@ import {
   type Kind,
 } from '../../../src/config/values.js';
 import { VapcError } from '../../../src/errors.js';
+import type { FixtureSpec } from '../../../src/results/fixtures.js';
 import { outcome } from './helpers.js';
+import { FIXTURES } from '../../../suites/fixtures.js';
 
 const KNOWN = ['auth', 'validation', 'ranges', 'schema', 'cors'];
 
@@ -213,8 +215,10 @@ describe('coerce: one converter per kind', () => {
     expect(outcome(() => coerce('suites', 'auth', '--suite', true))).toBe(
       'E_CONFIG --suite: unknown suite "auth"; known suites: ',
     );
-    expect(outcome(() => coerce('fixtures', { orgId: 'o' }, 'VAPC_FIXTURES', true))).toEqual({ org_id: 'o' });
-    expect(outcome(() => coerce('fixtures', [], 'VAPC_FIXTURES', true))).toMatch(
+    expect(outcome(() => coerce('fixtures', { orgId: 'o' }, 'VAPC_FIXTURES', true, [], FIXTURES))).toEqual({
+      org_id: 'o',
+    });
+    expect(outcome(() => coerce('fixtures', [], 'VAPC_FIXTURES', true, [], FIXTURES))).toMatch(
       /^E_CONFIG VAPC_FIXTURES: expected a mapping of fixture ids \(org_id, .*\), got a list$/,
     );
   });
@@ -264,7 +268,7 @@ describe('atLine: the line of a config file key, once, at the end of its refusal
 
 describe('parseFixtures: the ids the checks need', () => {
   const parse = (value: unknown, lines: ReadonlyMap<string, number> = new Map()) =>
-    outcome(() => parseFixtures(value, 'vapc.yaml: fixtures', lines));
+    outcome(() => parseFixtures(value, 'vapc.yaml: fixtures', lines, FIXTURES));
 
   it('reads each known key (camelCase too), numbers as their text', () => {
     expect(
@@ -352,5 +356,56 @@ describe('parseFixtures: the ids the checks need', () => {
     expect(parse({ org_id: '', assistant_id: 'a' }, new Map([['fixtures.org_id', 7]]))).toBe(
       'E_CONFIG vapc.yaml: fixtures.org_id: expected an id (a non-empty string), got string "" (line 7)',
     );
+  });
+});
+
+describe("parseFixtures: another contract's declaration", () => {
+  const DECLARED: readonly FixtureSpec[] = [
+    { key: 'notebook_id', kind: 'id' },
+    { key: 'tags', kind: 'list', items: 'the tag names' },
+    { key: 'shelves', kind: 'tagged-ids', tag: 'room' },
+  ];
+  const parse = (value: unknown, declared: readonly FixtureSpec[] = DECLARED) =>
+    outcome(() => parseFixtures(value, 'vapc.yaml: fixtures', new Map(), declared));
+
+  it('reads the keys it declares, each of its kind, and names its own tag', () => {
+    expect(
+      parse({
+        notebookId: 7,
+        tags: ['a'],
+        shelves: [
+          { id: 's1', room: 'r1', other: 'x' },
+          { id: 's2', room: '' },
+        ],
+      }),
+    ).toStrictEqual({ notebook_id: '7', tags: ['a'], shelves: [{ id: 's1', room: 'r1' }, { id: 's2' }] });
+    expect(parse({ tags: 'a' })).toBe(
+      'E_CONFIG vapc.yaml: fixtures.tags: expected a list of the tag names (strings), got string "a"',
+    );
+    expect(parse({ shelves: [{ id: 's1', room: 5 }] })).toBe(
+      'E_CONFIG vapc.yaml: fixtures.shelves: expected a list of {id, room} (room optional), got a list',
+    );
+    // The tag it declares, not another contract's: a `channel` beside the id is not read.
+    expect(parse({ shelves: [{ id: 's1', channel: 5 }] })).toStrictEqual({ shelves: [{ id: 's1' }] });
+  });
+
+  it("refuses another contract's keys, naming its own; a contract that declares none refuses every key", () => {
+    expect(parse({ org_id: 'o' })).toBe(
+      'E_CONFIG vapc.yaml: fixtures: unknown fixture "org_id"; known fixtures: notebook_id, tags, shelves',
+    );
+    expect(parse({ org_id: 'o' }, [])).toBe(
+      'E_CONFIG vapc.yaml: fixtures: unknown fixture "org_id"; known fixtures: none declared',
+    );
+    // No declaration given is none declared.
+    expect(outcome(() => parseFixtures({ org_id: 'o' }, 'w', new Map()))).toBe(
+      'E_CONFIG w: unknown fixture "org_id"; known fixtures: none declared',
+    );
+    expect(outcome(() => coerce('fixtures', { org_id: 'o' }, 'w', true))).toBe(
+      'E_CONFIG w: unknown fixture "org_id"; known fixtures: none declared',
+    );
+    expect(parse([], [])).toBe(
+      'E_CONFIG vapc.yaml: fixtures: expected a mapping of fixture ids (none declared), got a list',
+    );
+    expect(parse({}, [])).toStrictEqual({});
   });
 });

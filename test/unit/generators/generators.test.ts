@@ -32,6 +32,7 @@ import { walkProperties } from '../../../src/spec/model.js';
 import { loadSpec } from '../../../src/spec/load.js';
 import type { Operation, SpecModel } from '../../../src/spec/model.js';
 import { validateRequest } from '../../../src/validators/index.js';
+import { FIXTURES } from '../../../suites/fixtures.js';
 
 let spec: SpecModel;
 let bodyOps: Operation[];
@@ -59,7 +60,7 @@ describe('validBody', () => {
     for (const op of bodyOps) {
       for (const mode of ['realistic', 'hostile'] as const) {
         fc.assert(
-          fc.property(validBody(op, { fixtures, mode }), (body) => {
+          fc.property(validBody(op, { fixtureSpecs: FIXTURES, fixtures, mode }), (body) => {
             const result = check(op, body);
             expect(result.ok ? [] : result.issues.map((i) => i.message)).toEqual([]);
           }),
@@ -71,14 +72,14 @@ describe('validBody', () => {
 
   it('is fully populated: every documented field present (realistic mode, fixtures known)', () => {
     for (const op of bodyOps) {
-      const body = fc.sample(validBody(op, { fixtures }), { seed: SEED, numRuns: 1 })[0]!;
+      const body = fc.sample(validBody(op, { fixtureSpecs: FIXTURES, fixtures }), { seed: SEED, numRuns: 1 })[0]!;
       expect(Object.keys(body).sort()).toEqual(Object.keys(propertiesOf(op.requestBody!.schema)).sort());
     }
   });
 
   it('injects fixture ids and provider ids, and uses only the values the contract shows where enums are unknown', () => {
     const op = spec.operation('createCampaign');
-    for (const body of fc.sample(validBody(op, { fixtures }), { seed: SEED, numRuns: 20 })) {
+    for (const body of fc.sample(validBody(op, { fixtureSpecs: FIXTURES, fixtures }), { seed: SEED, numRuns: 20 })) {
       expect(body['assistant_id']).toBe('asst_1');
       expect(body['phone_number_id']).toBe('pn_1');
       expect(fixtures.channels).toContain(body['channel']);
@@ -89,10 +90,13 @@ describe('validBody', () => {
   });
 
   it('leaves out a reference it has no fixture for instead of inventing one', () => {
-    const body = fc.sample(validBody(spec.operation('createCampaign'), { fixtures: { channels: ['a', 'b'] } }), {
-      seed: SEED,
-      numRuns: 1,
-    })[0]!;
+    const body = fc.sample(
+      validBody(spec.operation('createCampaign'), { fixtureSpecs: FIXTURES, fixtures: { channels: ['a', 'b'] } }),
+      {
+        seed: SEED,
+        numRuns: 1,
+      },
+    )[0]!;
     expect(body).not.toHaveProperty('assistant_id');
     expect(body).not.toHaveProperty('recipient_list_id');
   });
@@ -101,7 +105,7 @@ describe('validBody', () => {
 describe('invalid cases break exactly one stated constraint', () => {
   it('wrong type: one issue, at the field, for every field of every body', () => {
     for (const op of bodyOps) {
-      const base = fc.sample(validBody(op, { fixtures }), { seed: SEED, numRuns: 1 })[0]!;
+      const base = fc.sample(validBody(op, { fixtureSpecs: FIXTURES, fixtures }), { seed: SEED, numRuns: 1 })[0]!;
       for (const field of typedFields(op)) {
         const arb = wrongTypeCase(base, field);
         expect(arb, `${op.id} ${field.pointer}`).toBeDefined();
@@ -146,7 +150,7 @@ describe('invalid cases break exactly one stated constraint', () => {
     const op = spec.operation('updateCampaign');
     const fields = enumFields(op);
     expect(fields.map((f) => f.field)).toEqual(['status']);
-    const base = fc.sample(validBody(op, { fixtures }), { seed: SEED, numRuns: 1 })[0]!;
+    const base = fc.sample(validBody(op, { fixtureSpecs: FIXTURES, fixtures }), { seed: SEED, numRuns: 1 })[0]!;
     for (const kase of fc.sample(enumCase(base, fields[0]!)!, { seed: SEED, numRuns: 20 })) {
       const result = check(op, kase.body);
       expect(result.ok).toBe(false);
@@ -176,7 +180,7 @@ describe('boundaries come from spec.bounds()', () => {
     expect(bounds.length).toBeGreaterThanOrEqual(3);
     for (const bound of bounds) {
       const op = spec.operation(bound.operationId);
-      const base = fc.sample(validBody(op, { fixtures }), { seed: SEED, numRuns: 1 })[0]!;
+      const base = fc.sample(validBody(op, { fixtureSpecs: FIXTURES, fixtures }), { seed: SEED, numRuns: 1 })[0]!;
       const edges = boundaryValues(bound);
       expect(edges.map((e) => e.value)).toEqual([bound.minimum! - 1, bound.minimum, bound.maximum, bound.maximum! + 1]);
       for (const edge of edges) {
@@ -241,7 +245,9 @@ describe('numeric edges come from the spec', () => {
 
   it('every number gets -1, 0, 2^31, 2^53, 2^53+1, -2^53 and a numeric string; "allowed" is what the validators say', () => {
     for (const op of spec.operations) {
-      const base = op.requestBody ? fc.sample(validBody(op, { fixtures }), { seed: SEED, numRuns: 1 })[0]! : undefined;
+      const base = op.requestBody
+        ? fc.sample(validBody(op, { fixtureSpecs: FIXTURES, fixtures }), { seed: SEED, numRuns: 1 })[0]!
+        : undefined;
       for (const target of numericTargets(op)) {
         const edges = numericEdges(target);
         expect(edges.map((e) => e.label)).toEqual([
@@ -301,7 +307,7 @@ describe('numeric edges come from the spec', () => {
   it('typeLimitsOutside gives the range checks the type limits beyond each bound, all invalid', () => {
     for (const bound of spec.bounds()) {
       const op = spec.operation(bound.operationId);
-      const base = fc.sample(validBody(op, { fixtures }), { seed: SEED, numRuns: 1 })[0]!;
+      const base = fc.sample(validBody(op, { fixtureSpecs: FIXTURES, fixtures }), { seed: SEED, numRuns: 1 })[0]!;
       const below = typeLimitsOutside(bound, 'below-minimum');
       const above = typeLimitsOutside(bound, 'above-maximum');
       expect(below).toEqual(expect.arrayContaining([-1, -(2 ** 53)]));

@@ -20,13 +20,14 @@ import {
 import { loadSpec } from '../../../src/spec/load.js';
 import type { Operation, SpecModel } from '../../../src/spec/model.js';
 import { containerProbes, refusedProbes, stringGroups } from '../../../suites/strings.js';
+import { FIXTURES } from '../../../suites/fixtures.js';
 
 let spec: SpecModel;
 beforeAll(async () => {
   spec = await loadSpec();
 });
 
-const where = (op: Operation) => stringTargets(op).map((t) => `${t.location} ${t.loc.join('.')}`);
+const where = (op: Operation) => stringTargets(op, FIXTURES).map((t) => `${t.location} ${t.loc.join('.')}`);
 
 describe('string targets, from the spec', () => {
   it('every free string of a body, nested ones included; no enum, provider id or reference to test data', () => {

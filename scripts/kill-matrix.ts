@@ -14,6 +14,7 @@
  * on some seed. Too slow for `npm test` (130 pairs x 5 seeds); the tests run every pair on seed 7
  * (test/checks/<suite>.test.ts) and issue 23's faults on a second seed (test/checks/promises.test.ts).
  */
+import { parseArgs } from 'node:util';
 import { checkById, checksOf } from '../suites/index.js';
 import { profile } from '../suites/profile.js';
 import { runConformance } from '../src/runner/conformance.js';
@@ -26,10 +27,35 @@ import type { LoopbackServer } from '../test/helpers/loopback-runs.js';
 const DESTRUCTIVE = new Set(['stateful.create-invite', 'stateful.regenerate-key']);
 const RATE = { rateLimit: 20, rateWindowMs: 1500 };
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
+const USAGE = `usage: npx tsx scripts/kill-matrix.ts [--seeds 1,2,3,4,5] [--jobs 2] [--fault NAME]
+       npx tsx scripts/kill-matrix.ts --correct [--both | --no-destructive] [--seeds ...]`;
+
+/** The flags; an unknown one or --help prints the usage and exits (never a silent start of the whole matrix). */
+function flags(): Record<string, string | boolean | undefined> {
+  try {
+    const { values } = parseArgs({
+      options: {
+        seeds: { type: 'string' },
+        jobs: { type: 'string' },
+        fault: { type: 'string' },
+        correct: { type: 'boolean' },
+        both: { type: 'boolean' },
+        'no-destructive': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+    if (values.help) {
+      process.stdout.write(`${USAGE}\n`);
+      process.exit(0);
+    }
+    return values;
+  } catch (error) {
+    process.stderr.write(`kill-matrix: ${(error as Error).message}\n${USAGE}\n`);
+    process.exit(2);
+  }
 }
+const FLAGS = flags();
+const arg = (name: string): string | undefined => FLAGS[name] as string | undefined;
 
 /** Is the fault caught on this seed: does one of its checks fail? Returns the failing ids. */
 async function caught(fault: ServerFault, seed: number): Promise<string[]> {
@@ -164,7 +190,7 @@ const coverageSeen: number[] = [];
 /** --correct: the reference and the independent correct servers under every seed; any failure is a false alarm. */
 async function correctMatrix(seeds: number[]): Promise<number> {
   let alarms = 0;
-  const modes = process.argv.includes('--both') ? [true, false] : [!process.argv.includes('--no-destructive')];
+  const modes = FLAGS['both'] ? [true, false] : [!FLAGS['no-destructive']];
   for (const destructive of modes)
     for (const name of ['reference', ...CORRECT]) {
       const cells: string[] = [];
@@ -185,7 +211,7 @@ async function correctMatrix(seeds: number[]): Promise<number> {
 
 async function main(): Promise<number> {
   const seeds = (arg('seeds') ?? '1,2,3,4,5').split(',').map(Number);
-  if (process.argv.includes('--correct')) return correctMatrix(seeds);
+  if (FLAGS['correct']) return correctMatrix(seeds);
   const jobs = Math.max(1, Number(arg('jobs') ?? 2));
   const only = arg('fault');
   const list = faults.filter(

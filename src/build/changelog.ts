@@ -146,6 +146,21 @@ function versionTags(repo: string): Array<[string, string]> {
     });
 }
 
+/** The tree a tag points to (undefined when git cannot say). */
+function treeOf(tag: string, repo: string): string | undefined {
+  const run = spawnSync('git', ['rev-parse', '--verify', '--quiet', `${tag}^{tree}`], { cwd: repo, encoding: 'utf8' });
+  return run.status === 0 ? run.stdout.trim() || undefined : undefined;
+}
+
+/** The bundled spec of a revision (undefined when it has none that loads). */
+async function specAt(revision: string, repo: string): Promise<JsonObject | undefined> {
+  const source = await loadSpecSource(revision, repo).catch(() => undefined);
+  if (!source) return undefined;
+  const document = source.document;
+  source.dispose();
+  return document;
+}
+
 /**
  * Loads the spec of each version tag and of the working tree (when its version is new), for
  * changelogSections. A tag counts only when the spec it holds has the version it names: the
@@ -156,12 +171,14 @@ export async function taggedVersions(
   repo: string = packageRoot,
 ): Promise<Array<{ version: string; document: JsonObject }>> {
   const out: Array<{ version: string; document: JsonObject }> = [];
+  // Tags of one tree (a spec version and a toolkit release at the same commit) hold one spec: loaded once.
+  const byTree = new Map<string, JsonObject | undefined>();
   for (const [tag, version] of versionTags(repo)) {
-    const source = await loadSpecSource(tag, repo).catch(() => undefined);
-    if (!source) continue;
-    if (String((source.document['info'] as JsonObject | undefined)?.['version']) === version)
-      out.push({ version, document: source.document });
-    source.dispose();
+    const tree = treeOf(tag, repo) ?? tag;
+    if (!byTree.has(tree)) byTree.set(tree, await specAt(tag, repo));
+    const document = byTree.get(tree);
+    if (document && String((document['info'] as JsonObject | undefined)?.['version']) === version)
+      out.push({ version, document });
   }
   const version = String((current['info'] as JsonObject | undefined)?.['version'] ?? '');
   if (out.length > 0 && !out.some((v) => v.version === version)) out.push({ version, document: current });

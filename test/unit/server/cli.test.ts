@@ -187,7 +187,7 @@ describe('vapc serve: an oversized body', () => {
     };
     const answers: string[] = [];
     for (const path of ['/campaign', `/recipient-lists/${fixtures.recipient_list_id}/recipients`])
-      for (const mib of [4, 16, 48]) answers.push(`${path} ${mib} MiB: ${await post(url, path, fixtures, mib)}`);
+      for (const mib of [4, 16]) answers.push(`${path} ${mib} MiB: ${await post(url, path, fixtures, mib)}`);
     expect(answers.filter((a) => !a.endsWith(': 413 Request body larger than 1048576 bytes'))).toEqual([]);
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);

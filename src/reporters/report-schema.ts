@@ -9,6 +9,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { NOT_JUDGED_CAUSES } from '../results/model.js';
+import type { WorkflowAction, WorkflowCoverage, WorkflowFileCoverage, WorkflowTally } from '../results/workflows.js';
 import type {
   BaselineMark,
   BaselineSummary,
@@ -216,6 +217,83 @@ const coverage = {
   },
 } as const;
 
+/** report.json's `workflows` (`vapc run --arazzo`): per file and workflow, what ran and was judged. */
+const workflowAction = {
+  type: 'object',
+  required: ['step', 'on', 'name', 'type', 'taken'],
+  properties: {
+    step: SHORT,
+    on: { enum: ['success', 'failure'] },
+    name: SHORT,
+    type: { enum: ['end', 'goto', 'retry'] },
+    taken: COUNT,
+  },
+} as const;
+const workflowTally = {
+  type: 'object',
+  required: [
+    'id',
+    'check',
+    'steps',
+    'runs',
+    'steps_run',
+    'steps_judged',
+    'criteria_evaluated',
+    'criteria_held',
+    'criteria_failed',
+    'actions',
+  ],
+  properties: {
+    id: SHORT,
+    check: SHORT,
+    steps: COUNT,
+    runs: COUNT,
+    steps_run: COUNT,
+    steps_judged: COUNT,
+    criteria_evaluated: COUNT,
+    criteria_held: COUNT,
+    criteria_failed: COUNT,
+    actions: { type: 'array', maxItems: 10_000, items: workflowAction },
+  },
+} as const;
+const workflowFile = {
+  type: 'object',
+  required: ['file', 'workflows'],
+  properties: { file: SHORT, workflows: { type: 'array', maxItems: 10_000, items: workflowTally } },
+} as const;
+const workflows = {
+  type: 'object',
+  required: ['summary', 'files'],
+  properties: {
+    summary: {
+      type: 'object',
+      required: [
+        'files',
+        'workflows',
+        'runs',
+        'steps_run',
+        'steps_judged',
+        'criteria_evaluated',
+        'criteria_held',
+        'criteria_failed',
+        'actions_taken',
+      ],
+      properties: {
+        files: COUNT,
+        workflows: COUNT,
+        runs: COUNT,
+        steps_run: COUNT,
+        steps_judged: COUNT,
+        criteria_evaluated: COUNT,
+        criteria_held: COUNT,
+        criteria_failed: COUNT,
+        actions_taken: COUNT,
+      },
+    },
+    files: { type: 'array', maxItems: 1000, items: workflowFile },
+  },
+} as const;
+
 /** report.json as `vapc report` reads it (see the module comment). */
 export const REPORT_SCHEMA = {
   type: 'object',
@@ -271,6 +349,7 @@ export const REPORT_SCHEMA = {
         },
       },
     },
+    workflows,
     traffic: {
       type: 'object',
       properties: {
@@ -359,6 +438,11 @@ export const REPORT_MEMBERS_MATCH: {
   observation: Fits<Schema['properties']['observations']['items'], Observation>;
   run: Fits<Schema['properties']['run'], RunStatus>;
   rateLimit: Fits<Schema['properties']['rate_limit'], RateLimitWindow>;
+  workflows: Fits<typeof workflows, WorkflowCoverage>;
+  workflowSummary: Fits<typeof workflows.properties.summary, WorkflowCoverage['summary']>;
+  workflowFile: Fits<typeof workflowFile, WorkflowFileCoverage>;
+  workflowTally: Fits<typeof workflowTally, WorkflowTally>;
+  workflowAction: Fits<typeof workflowAction, WorkflowAction>;
 } = {
   report: true,
   summary: true,
@@ -375,4 +459,9 @@ export const REPORT_MEMBERS_MATCH: {
   observation: true,
   run: true,
   rateLimit: true,
+  workflows: true,
+  workflowSummary: true,
+  workflowFile: true,
+  workflowTally: true,
+  workflowAction: true,
 };

@@ -1,0 +1,104 @@
+/**
+ * report.json's `workflows` (`vapc run --arazzo FILE`, docs/arazzo.md): per workflow file and
+ * workflow, how often it ran, the steps run and judged, the success criteria evaluated, held and
+ * failed, and the `onSuccess`/`onFailure` actions taken, by name. Present only when the run was
+ * given workflow files. Shards each count what they ran; `mergeWorkflowCoverage` adds them up.
+ */
+
+/** An action of a step taken on a run: which step, on success or failure, its name and type, how many times. */
+export interface WorkflowAction {
+  step: string;
+  on: 'success' | 'failure';
+  name: string;
+  type: 'end' | 'goto' | 'retry';
+  taken: number;
+}
+
+export interface WorkflowTally {
+  /** The workflowId; the check that ran it is `workflows.<id>`. */
+  id: string;
+  check: string;
+  /** Steps the workflow declares. */
+  steps: number;
+  /** Times the workflow was started (once per generated set of inputs). */
+  runs: number;
+  /** Steps sent (a retried step counts each time). */
+  steps_run: number;
+  /** Steps whose answer was judged (its criteria and the passive judges), not a 429 or an unjudged answer. */
+  steps_judged: number;
+  criteria_evaluated: number;
+  criteria_held: number;
+  criteria_failed: number;
+  actions: WorkflowAction[];
+}
+
+export interface WorkflowFileCoverage {
+  /** The file as given (`--arazzo FILE`). */
+  file: string;
+  workflows: WorkflowTally[];
+}
+
+export interface WorkflowCoverage {
+  summary: {
+    files: number;
+    workflows: number;
+    runs: number;
+    steps_run: number;
+    steps_judged: number;
+    criteria_evaluated: number;
+    criteria_held: number;
+    criteria_failed: number;
+    actions_taken: number;
+  };
+  files: WorkflowFileCoverage[];
+}
+
+const COUNTS = ['runs', 'steps_run', 'steps_judged', 'criteria_evaluated', 'criteria_held', 'criteria_failed'] as const;
+
+/** The summary of the files' tallies. */
+export function summarizeWorkflows(files: readonly WorkflowFileCoverage[]): WorkflowCoverage {
+  const all = files.flatMap((f) => f.workflows);
+  const sum = (key: (typeof COUNTS)[number]) => all.reduce((n, w) => n + w[key], 0);
+  return {
+    summary: {
+      files: files.length,
+      workflows: all.length,
+      runs: sum('runs'),
+      steps_run: sum('steps_run'),
+      steps_judged: sum('steps_judged'),
+      criteria_evaluated: sum('criteria_evaluated'),
+      criteria_held: sum('criteria_held'),
+      criteria_failed: sum('criteria_failed'),
+      actions_taken: all.reduce((n, w) => n + w.actions.reduce((m, a) => m + a.taken, 0), 0),
+    },
+    files: files.map((f) => ({ file: f.file, workflows: f.workflows.map((w) => ({ ...w, actions: [...w.actions] })) })),
+  };
+}
+
+/** The shards' workflow coverage added up, per file and workflow (each shard ran some workflows; the others count 0). */
+export function mergeWorkflowCoverage(
+  parts: ReadonlyArray<WorkflowCoverage | undefined>,
+): WorkflowCoverage | undefined {
+  const given = parts.filter((p): p is WorkflowCoverage => p !== undefined);
+  if (given.length === 0) return undefined;
+  const files = new Map<string, Map<string, WorkflowTally>>();
+  for (const part of given)
+    for (const file of part.files) {
+      const byId = files.get(file.file) ?? new Map<string, WorkflowTally>();
+      files.set(file.file, byId);
+      for (const w of file.workflows) byId.set(w.id, addTally(byId.get(w.id), w));
+    }
+  return summarizeWorkflows([...files].map(([file, byId]) => ({ file, workflows: [...byId.values()] })));
+}
+
+function addTally(into: WorkflowTally | undefined, w: WorkflowTally): WorkflowTally {
+  if (!into) return { ...w, actions: w.actions.map((a) => ({ ...a })) };
+  const out: WorkflowTally = { ...into, actions: into.actions.map((a) => ({ ...a })) };
+  for (const key of COUNTS) out[key] += w[key];
+  for (const a of w.actions) {
+    const same = out.actions.find((b) => b.step === a.step && b.on === a.on && b.name === a.name);
+    if (same) same.taken += a.taken;
+    else out.actions.push({ ...a });
+  }
+  return out;
+}

@@ -1,0 +1,92 @@
+// `vapc run --arazzo FILE` (issue 36 point 2): a workflow written by hand from the contract alone
+// (test/fixtures/arazzo/campaign-lifecycle.arazzo.yaml) runs on the reference server with no failure
+// on seeds 1-5 and its steps judged, its free inputs varied by the seed; and the document `vapc export
+// arazzo` writes, run by vapc itself, kills every stateful fault of both catalogues that redocly
+// respect fails on it (test/e2e/arazzo-respect-faults.test.ts lists the same 36: the independent
+// catalogue's judged stateful faults and the reference catalogue's faults its stateful checks catch).
+import { describe, expect, it } from 'vitest';
+import { FAULTS } from '../catalog/independent/with-faults/server.mjs';
+import { checkOf, serverFaults, startFaultyServer } from '../catalog/faults/index.js';
+import { exportedOnce } from '../helpers/arazzo-tools.js';
+import { runWorkflows } from '../helpers/arazzo-runs.js';
+import { startIndependent } from '../helpers/independent-faults.js';
+import { failedOf, loopbackServers, withLoopbackServer, type LoopbackServer } from '../helpers/loopback-runs.js';
+import { packageRoot } from '../../src/paths.js';
+import { startReferenceServer } from '../../src/server/index.js';
+
+const HAND_WRITTEN = 'test/fixtures/arazzo/campaign-lifecycle.arazzo.yaml';
+const INDEPENDENT = FAULTS.filter((f) => f.suite === 'stateful' && f.unjudged === undefined);
+const REFERENCE = serverFaults.filter((f) => f.catches.some((c) => checkOf(c).startsWith('stateful.')));
+
+const { spec, dir } = exportedOnce();
+const reference = loopbackServers(startReferenceServer);
+
+describe('a workflow written by hand from the contract runs under --arazzo on the reference server', () => {
+  for (const seed of [1, 2, 3, 4, 5])
+    it(`seed ${seed}: no failure, every workflow judged, the free inputs generated`, async () => {
+      const server = await reference();
+      const { report } = await runWorkflows(server, spec(), HAND_WRITTEN, packageRoot, seed);
+      expect(failedOf(report.results)).toEqual([]);
+      const own = report.results.filter((r) => r.suite === 'workflows');
+      expect(own.map((r) => [r.id, r.status])).toEqual([
+        ['workflows.recipients-and-calls', 'passed'],
+        ['workflows.campaign-lifecycle', 'passed'],
+      ]);
+      const w = report.workflows!;
+      expect(w.summary.steps_judged).toBeGreaterThan(0);
+      expect(w.summary.criteria_failed).toBe(0);
+      expect(w.summary.criteria_held).toBe(w.summary.criteria_evaluated);
+      expect(own[1]!.message).toMatch(/inputs campaign_name, concurrency, new_concurrency generated/);
+    });
+
+  it('the seed chooses the free inputs: the same seed sends the same bodies, another seed others', async () => {
+    const bodies = async (seed: number) => {
+      const server = await reference();
+      const sent: string[] = [];
+      const onExchange = (e: { request: { method: string; body?: string } }, id: string | undefined) => {
+        if (id?.startsWith('workflows.') && e.request.method !== 'GET') sent.push(e.request.body ?? '');
+      };
+      await runWorkflows(server, spec(), HAND_WRITTEN, packageRoot, seed, { onExchange });
+      return sent;
+    };
+    const three = await bodies(3);
+    expect(three.length).toBeGreaterThan(6);
+    expect(await bodies(3)).toEqual(three);
+    expect(await bodies(4)).not.toEqual(three);
+  });
+});
+
+/** vapc with --arazzo of the exported document against a faulty server: some workflow fails. */
+async function killed(server: LoopbackServer, fault: { name: string; description: string }): Promise<void> {
+  const { report } = await runWorkflows(server, spec(), 'verified.arazzo.yaml', dir(), 1);
+  const failed = report.results.filter((r) => r.suite === 'workflows' && r.status === 'failed');
+  expect(failed.length, `vapc --arazzo passed ${fault.name} (${fault.description})`).toBeGreaterThan(0);
+}
+
+describe('vapc --arazzo of the exported document kills every stateful fault respect fails on it', () => {
+  it('passes on the reference server', async () => {
+    const server = await reference();
+    const { report } = await runWorkflows(server, spec(), 'verified.arazzo.yaml', dir(), 1);
+    expect(failedOf(report.results)).toEqual([]);
+    expect(report.results.filter((r) => r.status === 'passed')).toHaveLength(8);
+  });
+  it('the catalogues have the 36 faults', () => {
+    expect(INDEPENDENT.length + REFERENCE.length).toBe(36);
+  });
+  describe.concurrent('each fault of the independent catalogue', () => {
+    for (const f of INDEPENDENT)
+      it(f.name, { timeout: 60_000 }, () =>
+        withLoopbackServer(startIndependent, { fault: f.name }, (s) => killed(s, f)),
+      );
+  });
+  describe.concurrent('each fault of the reference catalogue', () => {
+    for (const f of REFERENCE)
+      it(f.name, { timeout: 60_000 }, () =>
+        withLoopbackServer(
+          (o) => startFaultyServer(f.name, { host: '127.0.0.1', ...o }),
+          {},
+          (s) => killed(s, f),
+        ),
+      );
+  });
+});

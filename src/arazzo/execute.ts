@@ -155,6 +155,8 @@ function chosen(list: readonly Action[], scope: ExpressionScope): Action | undef
 /** One run of a workflow with one set of inputs (see the module comment). */
 export class WorkflowRun {
   readonly scope: ExpressionScope;
+  /** Set when the run was stopped for sending more than MAX_STEP_SENDS steps (its gotos loop): the reason. */
+  looped: string | undefined;
   private sends = 0;
   private readonly retries = new Map<string, number>();
 
@@ -181,14 +183,7 @@ export class WorkflowRun {
     let failed = false;
     while (at >= 0 && at < this.wf.steps.length) {
       if (++this.sends > MAX_STEP_SENDS) {
-        this.findings.add(
-          unjudged(
-            `${this.what(this.wf.steps[at]!)}: stopped after ${MAX_STEP_SENDS} step sends (the workflow's gotos loop)`,
-            {
-              cause: 'runner',
-            },
-          ),
-        );
+        this.looped = `${this.what(this.wf.steps[at]!)}: stopped after ${MAX_STEP_SENDS} step sends (the workflow's gotos loop)`;
         return undefined;
       }
       const next = await this.step(at);

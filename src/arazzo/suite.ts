@@ -169,7 +169,11 @@ async function runWorkflow(
   const options: WorkflowRunOptions = { ...o, judges: o.judges };
   let last: Record<string, unknown> | undefined;
   for (const set of inputs.sets) {
-    last = await new WorkflowRun(ctx, wf, set, outputs, findings, tally, options).run();
+    const run = new WorkflowRun(ctx, wf, set, outputs, findings, tally, options);
+    last = await run.run();
+    // A workflow that never ends is the file's fault, not the server's: never green, never failed.
+    if (run.looped && findings.failures.length === 0)
+      return { status: 'skipped', message: `not judged: ${run.looped}`, notJudged: { cause: 'runner' } };
     if (findings.failures.length) break;
   }
   if (last && findings.failures.length === 0) outputs[wf.workflow.workflowId] = { outputs: last };

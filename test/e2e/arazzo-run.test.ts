@@ -70,6 +70,16 @@ describe('vapc --arazzo of the exported document kills every stateful fault resp
     expect(failedOf(report.results)).toEqual([]);
     expect(report.results.filter((r) => r.status === 'passed')).toHaveLength(8);
   });
+  it('a field the server does not store is a failure of kind criterion, located in the answer (update-not-stored)', async () => {
+    const report = await withLoopbackServer(
+      (o) => startFaultyServer('update-not-stored', { host: '127.0.0.1', ...o }),
+      {},
+      async (s) => (await runWorkflows(s, spec(), 'verified.arazzo.yaml', dir(), 1)).report,
+    );
+    const failures = report.results.filter((r) => r.suite === 'workflows').flatMap((r) => r.failures ?? []);
+    expect(failures.some((f) => f.kind === 'criterion' && f.field?.location === 'response')).toBe(true);
+    expect(report.workflows!.summary.criteria_failed).toBeGreaterThan(0);
+  });
   it('the catalogues have the 36 faults', () => {
     expect(INDEPENDENT.length + REFERENCE.length).toBe(36);
   });

@@ -102,3 +102,14 @@ function addTally(into: WorkflowTally | undefined, w: WorkflowTally): WorkflowTa
   }
   return out;
 }
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The console's and the HTML report's line: `workflows: 2 of 1 file, 6 runs, 21/21 steps judged, 57 criteria (57 held, 0 failed), 0 actions taken`. */
+export function workflowsLine(w: WorkflowCoverage): string {
+  const s = w.summary;
+  return (
+    `workflows: ${s.workflows} of ${plural(s.files, 'file')}, ${plural(s.runs, 'run')}, ${s.steps_judged}/${s.steps_run} steps judged, ` +
+    `${`${s.criteria_evaluated} ${s.criteria_evaluated === 1 ? 'criterion' : 'criteria'}`} evaluated (${s.criteria_held} held, ${s.criteria_failed} failed), ${plural(s.actions_taken, 'action')} taken`
+  );
+}

@@ -12,6 +12,7 @@ import { main } from '../../src/cli/main.js';
 import { isVapcError } from '../../src/errors.js';
 import type { RunReport } from '../../src/results/model.js';
 import { reportValidator } from '../../src/reporters/report-schema.js';
+import { replayCommand } from '../../src/reporters/text.js';
 import { startReferenceServer } from '../../src/server/index.js';
 import { captureIo } from '../helpers/captured-io.js';
 import { loopbackServers } from '../helpers/loopback-runs.js';
@@ -261,6 +262,14 @@ describe('criteria and actions, against a server given by URL with credentials b
     expect(s.criteria_evaluated).toBe(s.criteria_held + s.criteria_failed);
     expect(s.criteria_failed).toBeGreaterThan(0);
     expect(s.workflows).toBe(4);
+  });
+
+  it("the console says what the workflows ran, and the run's replay line names the file", () => {
+    expect(run.out).toMatch(
+      /^workflows: 4 of 1 file, 4 runs, \d+\/\d+ steps judged, \d+ criteria evaluated \(\d+ held, [1-9]\d* failed\), [1-9]\d* actions taken$/m,
+    );
+    expect(replayCommand(run.report)).toContain(' --suite workflows');
+    expect(replayCommand(run.report)).toContain(' --arazzo actions.arazzo.yaml');
   });
 
   it('no secret in the console or any report', () => {

@@ -13,6 +13,10 @@ import { startIndependent } from '../helpers/independent-faults.js';
 import { failedOf, loopbackServers, withLoopbackServer, type LoopbackServer } from '../helpers/loopback-runs.js';
 import { packageRoot } from '../../src/paths.js';
 import { startReferenceServer } from '../../src/server/index.js';
+import { renderHtml } from '../../src/reporters/html.js';
+import { mergeShardReports } from '../../src/reporters/merge.js';
+import { reportValidator } from '../../src/reporters/report-schema.js';
+import { workflowsLine } from '../../src/results/workflows.js';
 
 const HAND_WRITTEN = 'test/fixtures/arazzo/campaign-lifecycle.arazzo.yaml';
 const INDEPENDENT = FAULTS.filter((f) => f.suite === 'stateful' && f.unjudged === undefined);
@@ -53,6 +57,41 @@ describe('a workflow written by hand from the contract runs under --arazzo on th
     expect(three.length).toBeGreaterThan(6);
     expect(await bodies(3)).toEqual(three);
     expect(await bodies(4)).not.toEqual(three);
+  });
+});
+
+describe("report.json's workflows in the HTML report and across shards", () => {
+  it('report.html shows a row per workflow with its counts; a report without workflows has no section', async () => {
+    const server = await reference();
+    const { report } = await runWorkflows(server, spec(), HAND_WRITTEN, packageRoot, 1);
+    expect(reportValidator()(report)).toBe(true);
+    const html = renderHtml(report);
+    expect(html).toContain('<section id="workflows">');
+    expect(html).toContain(`<p id="workflows-line">${workflowsLine(report.workflows!)}</p>`);
+    expect(workflowsLine(report.workflows!)).toMatch(
+      /^workflows: 2 of 1 file, 6 runs, 21\/21 steps judged, \d+ criteria evaluated \(\d+ held, 0 failed\), 0 actions taken$/,
+    );
+    for (const id of ['campaign-lifecycle', 'recipients-and-calls'])
+      expect(html).toMatch(
+        new RegExp(
+          `<tr data-check="workflows\\.${id}"><td>test/fixtures/arazzo/campaign-lifecycle\\.arazzo\\.yaml</td><td>${id}</td><td>3</td>`,
+        ),
+      );
+    const { workflows: _w, ...without } = report;
+    expect(renderHtml(without)).not.toContain('id="workflows"');
+  });
+
+  it("the merge of shard reports adds their workflows up to the whole run's", async () => {
+    const run = async (shard?: { index: number; count: number }) => {
+      const server = await reference();
+      return (await runWorkflows(server, spec(), HAND_WRITTEN, packageRoot, 2, shard ? { shard } : {})).report;
+    };
+    const whole = await run();
+    const shards = [];
+    for (const index of [1, 2]) shards.push({ source: `shard ${index}`, report: await run({ index, count: 2 }) });
+    const merged = mergeShardReports(shards);
+    expect(merged.workflows).toEqual(whole.workflows);
+    expect(shards.every((s) => s.report.workflows!.summary.steps_run < whole.workflows!.summary.steps_run)).toBe(true);
   });
 });
 

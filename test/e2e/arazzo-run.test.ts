@@ -14,6 +14,7 @@ import { failedOf, loopbackServers, withLoopbackServer, type LoopbackServer } fr
 import { packageRoot } from '../../src/paths.js';
 import { startReferenceServer } from '../../src/server/index.js';
 import { renderHtml } from '../../src/reporters/html.js';
+import { lintWorkflowText, readWorkflowFile } from '../../src/cli/run/workflows.js';
 import { mergeShardReports } from '../../src/reporters/merge.js';
 import { reportValidator } from '../../src/reporters/report-schema.js';
 import { workflowsLine } from '../../src/results/workflows.js';
@@ -57,6 +58,13 @@ describe('a workflow written by hand from the contract runs under --arazzo on th
     expect(three.length).toBeGreaterThan(6);
     expect(await bodies(3)).toEqual(three);
     expect(await bodies(4)).not.toEqual(three);
+  });
+});
+
+describe('the hand-written workflow as the CLI reads it', () => {
+  it("lints clean with Redocly's Arazzo rules (the check every --arazzo file goes through)", async () => {
+    const { text } = readWorkflowFile(HAND_WRITTEN, packageRoot, spec());
+    await expect(lintWorkflowText(HAND_WRITTEN, text)).resolves.toBeUndefined();
   });
 });
 

@@ -89,6 +89,27 @@ function operationOf(step: Step, spec: SpecModel, place: string, r: Refusal): Op
   return op;
 }
 
+/** A condition's length at most (the export writes JSONPath type criteria of a few thousand characters). */
+const MAX_CONDITION = 64_000;
+
+/**
+ * A regex criterion's pattern, refused when it does not compile or nests a quantifier in a
+ * quantified group (`(a+)+`, the classic catastrophic backtracking on an answer the server chose).
+ */
+function regexOf(condition: string, at: string, r: Refusal): void {
+  if (/\([^()]*[+*][^()]*\)[+*{]/.test(condition))
+    r.at(
+      at,
+      'a regex criterion with a quantified group of a quantifier (such as (a+)+) is refused: it can backtrack without end',
+    );
+  try {
+    const m = /^\/(.*)\/([a-z]*)$/s.exec(condition);
+    void (m ? new RegExp(m[1]!, m[2]!.replace(/[gy]/g, '')) : new RegExp(condition));
+  } catch {
+    r.at(at, 'a regex criterion whose pattern does not compile');
+  }
+}
+
 function checkCriteria(criteria: unknown, place: string, r: Refusal): void {
   if (criteria === undefined) return;
   if (!Array.isArray(criteria)) r.at(place, 'successCriteria is a list');
@@ -99,6 +120,8 @@ function checkCriteria(criteria: unknown, place: string, r: Refusal): void {
     if (!['simple', 'regex', 'jsonpath'].includes(type))
       r.at(at, `criteria of type ${shown(type)} are not judged by vapc (simple, regex and jsonpath are)`);
     if (type !== 'simple' && !str(c.context)) r.at(at, `a ${type} criterion needs a context`);
+    if (c.condition.length > MAX_CONDITION) r.at(at, `a condition is at most ${MAX_CONDITION} characters`);
+    if (type === 'regex') regexOf(c.condition, at, r);
   });
 }
 

@@ -79,6 +79,13 @@ describe('a bad workflow file is one line and exit 2, before any request', () =>
       workflow(`${STEP}        parameters:\n          - $ref: './elsewhere.yaml'\n`),
       /a \$ref is not read by vapc/,
     ],
+    [
+      'redos.yaml',
+      workflow(
+        `${STEP}        successCriteria:\n          - {context: $response.body, type: regex, condition: '^(a+)+$'}\n`,
+      ),
+      /a regex criterion with a quantified group of a quantifier \(such as \(a\+\)\+\) is refused/,
+    ],
     ['big.yaml', `${workflow(STEP)}# ${'x'.repeat(1024 * 1024)}\n`, /^workflow file big\.yaml: refused: .*1048576/],
   ];
   for (const [name, text, why] of cases)

@@ -105,6 +105,26 @@ describe('the settings table', () => {
     }
   });
 
+  it('--arazzo is repeatable (commander collects the files) and arazzo: in a file is a list or one path', () => {
+    const option = runOptions(SUITE_NAMES).find((o) => o.flags === '--arazzo <file>')!;
+    expect(option.collect!('b.yaml', option.collect!('a.yaml', undefined))).toEqual(['a.yaml', 'b.yaml']);
+    expect(settingsFromFlags({ arazzo: ['a.yaml', 'b.yaml', 'a.yaml'] }, SUITE_NAMES).arazzo).toEqual([
+      'a.yaml',
+      'b.yaml',
+    ]);
+    expect(settingsFromObject({ arazzo: 'one.yaml' }, 'vapc.yaml').arazzo).toEqual(['one.yaml']);
+    expect(refusal(() => settingsFromObject({ arazzo: [1] }, 'vapc.yaml'))).toBe(
+      'E_CONFIG vapc.yaml: arazzo: expected a file path or a list of file paths, got a list',
+    );
+    expect(refusal(() => settingsFromObject({ arazzo: [] }, 'vapc.yaml'))).toMatch(
+      /^E_CONFIG vapc\.yaml: arazzo: expected a file path/,
+    );
+    expect(refusal(() => settingsFromFlags({ check: 'workflows.a,not an id' }))).toMatch(
+      /^E_USAGE --check takes check ids/,
+    );
+    expect(settingsFromFlags({ check: 'workflows.a, workflows.b' }).checks).toEqual(['workflows.a', 'workflows.b']);
+  });
+
   it('`vapc report` and `vapc report merge` read the rows they share with the same parser and default', () => {
     const shared = commandSettings(['minCoverage', 'coverageFloor', 'allowInconclusive', 'baseline']);
     expect(shared.options.map((o) => o.flags)).toEqual([

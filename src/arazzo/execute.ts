@@ -19,7 +19,7 @@ import type { Operation } from '../spec/model.js';
 import type { Exchange, HttpRequest } from '../transport/types.js';
 import { criterionType, type Action, type Criterion, type XSecurity } from './document.js';
 import { judgeCriterion } from './criteria.js';
-import { evaluate, EXPRESSION, interpolate, type ExpressionScope, type StepExchange } from './expressions.js';
+import { evaluate, EXPRESSION, interpolate, toStepExchange, type ExpressionScope } from './expressions.js';
 import type { ResolvedStep, ResolvedWorkflow } from './read.js';
 
 /** Step sends per workflow run before a loop of gotos is stopped. */
@@ -111,26 +111,6 @@ export function buildRequest(ctx: CheckContext, s: ResolvedStep, scope: Expressi
   return request;
 }
 
-/** The exchange as the expressions read it: the request's path values, query and body as sent; the answer's JSON. */
-function stepExchangeOf(exchange: Exchange, request: HttpRequest, path: Record<string, string>): StepExchange {
-  const res = exchange.response;
-  return {
-    url: exchange.request.url,
-    method: exchange.request.method,
-    request: {
-      headers: exchange.request.headers,
-      query: Object.fromEntries(request.query ?? []),
-      path,
-      ...(request.json === undefined ? {} : { body: request.json }),
-    },
-    ...(res
-      ? {
-          response: { status: res.status, headers: res.headers, ...(res.json === undefined ? {} : { body: res.json }) },
-        }
-      : {}),
-  };
-}
-
 /** Where a criterion looks in the answer: the first `$response.body#/pointer` it names, else the body (or a header). */
 function fieldOf(c: Criterion, status: number | undefined): FailureField {
   const both = `${c.context ?? ''} ${c.condition}`;
@@ -211,7 +191,11 @@ export class WorkflowRun {
     }
     const exchange = await this.ctx.send({ ...request, operation: s.operation });
     this.tally.steps_run++;
-    const current = stepExchangeOf(exchange, request, this.pathValues(s));
+    const current = toStepExchange(exchange, {
+      query: Object.fromEntries(request.query ?? []),
+      path: this.pathValues(s),
+      body: request.json,
+    });
     const scope = { ...this.scope, current };
     for (const judge of this.o.judges)
       if (judge.appliesTo(s.operation, this.ctx.spec)) {
@@ -332,11 +316,13 @@ export class WorkflowRun {
 
   private async onFailure(at: number, s: ResolvedStep, judgement: Judgement, scope: ExpressionScope) {
     const action = chosen(s.onFailure, scope);
-    if (action) this.count(s, 'failure', action);
+    // An action is counted when it is taken: a retry past its limit is not (the step fails).
+    if (action && action.type !== 'retry') this.count(s, 'failure', action);
     if (action?.type === 'retry') {
       const tries = (this.retries.get(s.step.stepId) ?? 0) + 1;
       this.retries.set(s.step.stepId, tries);
       if (tries <= Math.min(action.retryLimit ?? 1, MAX_RETRIES)) {
+        this.count(s, 'failure', action);
         const wait = Math.min(Math.max(0, (action.retryAfter ?? 0) * 1000), MAX_RETRY_WAIT_MS);
         if (wait > 0) await this.ctx.pause(wait, `the workflow's retryAfter (${this.what(s)})`);
         return { at, failed: false };

@@ -229,30 +229,26 @@ const workflowAction = {
     taken: COUNT,
   },
 } as const;
+/** The counts of a workflow's tally (and, summed, of the summary). */
+const RUN_COUNTS = [
+  'runs',
+  'steps_run',
+  'steps_judged',
+  'criteria_evaluated',
+  'criteria_held',
+  'criteria_failed',
+] as const;
+/** Count members, each one a COUNT. */
+const countsOf = <K extends string>(names: readonly K[]) =>
+  Object.fromEntries(names.map((n) => [n, COUNT])) as Record<K, typeof COUNT>;
 const workflowTally = {
   type: 'object',
-  required: [
-    'id',
-    'check',
-    'steps',
-    'runs',
-    'steps_run',
-    'steps_judged',
-    'criteria_evaluated',
-    'criteria_held',
-    'criteria_failed',
-    'actions',
-  ],
+  required: ['id', 'check', 'steps', ...RUN_COUNTS, 'actions'],
   properties: {
     id: SHORT,
     check: SHORT,
     steps: COUNT,
-    runs: COUNT,
-    steps_run: COUNT,
-    steps_judged: COUNT,
-    criteria_evaluated: COUNT,
-    criteria_held: COUNT,
-    criteria_failed: COUNT,
+    ...countsOf(RUN_COUNTS),
     actions: { type: 'array', maxItems: 10_000, items: workflowAction },
   },
 } as const;
@@ -261,35 +257,12 @@ const workflowFile = {
   required: ['file', 'workflows'],
   properties: { file: SHORT, workflows: { type: 'array', maxItems: 10_000, items: workflowTally } },
 } as const;
+const SUMMARY_COUNTS = ['files', 'workflows', ...RUN_COUNTS, 'actions_taken'] as const;
 const workflows = {
   type: 'object',
   required: ['summary', 'files'],
   properties: {
-    summary: {
-      type: 'object',
-      required: [
-        'files',
-        'workflows',
-        'runs',
-        'steps_run',
-        'steps_judged',
-        'criteria_evaluated',
-        'criteria_held',
-        'criteria_failed',
-        'actions_taken',
-      ],
-      properties: {
-        files: COUNT,
-        workflows: COUNT,
-        runs: COUNT,
-        steps_run: COUNT,
-        steps_judged: COUNT,
-        criteria_evaluated: COUNT,
-        criteria_held: COUNT,
-        criteria_failed: COUNT,
-        actions_taken: COUNT,
-      },
-    },
+    summary: { type: 'object', required: SUMMARY_COUNTS, properties: countsOf(SUMMARY_COUNTS) },
     files: { type: 'array', maxItems: 1000, items: workflowFile },
   },
 } as const;

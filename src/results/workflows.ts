@@ -14,12 +14,8 @@ export interface WorkflowAction {
   taken: number;
 }
 
-export interface WorkflowTally {
-  /** The workflowId; the check that ran it is `workflows.<id>`. */
-  id: string;
-  check: string;
-  /** Steps the workflow declares. */
-  steps: number;
+/** What a workflow's runs did, counted (and summed over the workflows in the summary). */
+export interface RunCounts {
   /** Times the workflow was started (once per generated set of inputs). */
   runs: number;
   /** Steps sent (a retried step counts each time). */
@@ -29,6 +25,14 @@ export interface WorkflowTally {
   criteria_evaluated: number;
   criteria_held: number;
   criteria_failed: number;
+}
+
+export interface WorkflowTally extends RunCounts {
+  /** The workflowId; the check that ran it is `<suite>.<id>`. */
+  id: string;
+  check: string;
+  /** Steps the workflow declares. */
+  steps: number;
   actions: WorkflowAction[];
 }
 
@@ -39,26 +43,23 @@ export interface WorkflowFileCoverage {
 }
 
 export interface WorkflowCoverage {
-  summary: {
-    files: number;
-    workflows: number;
-    runs: number;
-    steps_run: number;
-    steps_judged: number;
-    criteria_evaluated: number;
-    criteria_held: number;
-    criteria_failed: number;
-    actions_taken: number;
-  };
+  summary: RunCounts & { files: number; workflows: number; actions_taken: number };
   files: WorkflowFileCoverage[];
 }
 
-const COUNTS = ['runs', 'steps_run', 'steps_judged', 'criteria_evaluated', 'criteria_held', 'criteria_failed'] as const;
+const COUNTS: ReadonlyArray<keyof RunCounts> = [
+  'runs',
+  'steps_run',
+  'steps_judged',
+  'criteria_evaluated',
+  'criteria_held',
+  'criteria_failed',
+];
 
 /** The summary of the files' tallies. */
 export function summarizeWorkflows(files: readonly WorkflowFileCoverage[]): WorkflowCoverage {
   const all = files.flatMap((f) => f.workflows);
-  const sum = (key: (typeof COUNTS)[number]) => all.reduce((n, w) => n + w[key], 0);
+  const sum = (key: keyof RunCounts) => all.reduce((n, w) => n + w[key], 0);
   return {
     summary: {
       files: files.length,

@@ -9,7 +9,13 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { NOT_JUDGED_CAUSES } from '../results/model.js';
-import type { WorkflowAction, WorkflowCoverage, WorkflowFileCoverage, WorkflowTally } from '../results/workflows.js';
+import {
+  RUN_COUNTS,
+  type WorkflowAction,
+  type WorkflowCoverage,
+  type WorkflowFileCoverage,
+  type WorkflowTally,
+} from '../results/workflows.js';
 import type {
   BaselineMark,
   BaselineSummary,
@@ -229,15 +235,6 @@ const workflowAction = {
     taken: COUNT,
   },
 } as const;
-/** The counts of a workflow's tally (and, summed, of the summary). */
-const RUN_COUNTS = [
-  'runs',
-  'steps_run',
-  'steps_judged',
-  'criteria_evaluated',
-  'criteria_held',
-  'criteria_failed',
-] as const;
 /** Count members, each one a COUNT. */
 const countsOf = <K extends string>(names: readonly K[]) =>
   Object.fromEntries(names.map((n) => [n, COUNT])) as Record<K, typeof COUNT>;

@@ -47,14 +47,16 @@ export interface WorkflowCoverage {
   files: WorkflowFileCoverage[];
 }
 
-const COUNTS: ReadonlyArray<keyof RunCounts> = [
+/** The members of RunCounts, in report order (the report schema lists them from here). */
+export const RUN_COUNTS = [
   'runs',
   'steps_run',
   'steps_judged',
   'criteria_evaluated',
   'criteria_held',
   'criteria_failed',
-];
+] as const satisfies ReadonlyArray<keyof RunCounts>;
+const COUNTS = RUN_COUNTS;
 
 /** The summary of the files' tallies. */
 export function summarizeWorkflows(files: readonly WorkflowFileCoverage[]): WorkflowCoverage {

@@ -8,6 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/commands/run.js';
+import { runChecksOf } from '../../src/cli/run/workflows.js';
+import type { RunSettings } from '../../src/config/settings.js';
+import { loadSpec } from '../../src/spec/load.js';
+import { checks } from '../../suites/index.js';
 import { main } from '../../src/cli/main.js';
 import { isVapcError } from '../../src/errors.js';
 import type { RunReport } from '../../src/results/model.js';
@@ -31,6 +35,13 @@ sourceDescriptions:
 const workflow = (steps: string, id = 'w', inputs = '') =>
   `${HEAD}workflows:\n  - workflowId: ${id}\n${inputs}    steps:\n${steps}`;
 const STEP = `      - stepId: me\n        operationId: getCurrentUser\n`;
+
+/** A directory of its own holding one file. */
+async function written(name: string, text: string): Promise<string> {
+  const own = await mkdtemp(join(dir, 'own-'));
+  await writeFile(join(own, name), text);
+  return own;
+}
 
 /** `vapc run --embedded --arazzo FILE` in `dir`: the error it stops with (code and message), or 'ran'. */
 async function refusal(name: string, text?: string): Promise<{ code: string; message: string } | 'ran'> {
@@ -131,6 +142,22 @@ describe('a bad workflow file is one line and exit 2, before any request', () =>
     expect(status).toBe(2);
     expect(io.err().trim().split('\n')).toHaveLength(1);
     expect(io.err()).toMatch(/^vapc: workflow file package\.json: arazzo: version .*\[E_WORKFLOW\]/);
+  });
+
+  it('--suite without workflows runs no workflow: the files are not even read', async () => {
+    const spec = await loadSpec();
+    const settings = { suites: ['auth'], arazzo: ['missing.yaml'] } as unknown as RunSettings;
+    const got = await runChecksOf(settings, { cwd: dir, spec, registry: checks, seed: 1 });
+    expect(got.checks).toBe(checks);
+    expect(got.coverage).toBeUndefined();
+    const all = await runChecksOf({ arazzo: ['w.yaml'] } as unknown as RunSettings, {
+      cwd: await written('w.yaml', workflow(STEP)),
+      spec,
+      registry: checks,
+      seed: 1,
+    });
+    expect(all.checks.map((c) => c.id).slice(-1)).toEqual(['workflows.w']);
+    expect(all.coverage).toBeDefined();
   });
 
   it('--suite workflows without --arazzo is a usage error', async () => {

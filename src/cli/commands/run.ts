@@ -27,7 +27,6 @@ import { loadBaselineFlags, markKnownLive, todayUtc } from '../baseline.js';
 import { ExitCode, type CliIo, type CommandContext } from '../io.js';
 import { announceSetupError, dryRunText, finishRun, prepareReportDir, runHeader } from '../run/finish.js';
 import { conformanceOptions, credentialSources, focusSince, targetOf, type Target } from '../run/target.js';
-import { runChecksOf } from '../run/workflows.js';
 
 export { EMBEDDED_RATE_LIMIT, EMBEDDED_RATE_WINDOW_MS } from '../run/target.js';
 
@@ -149,12 +148,14 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
   });
   const spec = await loadSpec();
   // Bad workflow files (--arazzo) stop the run before the target is started or any request is sent.
-  const { checks, coverage } = await runChecksOf(settings, {
-    cwd: deps.cwd ?? process.cwd(),
-    spec,
-    registry: deps.checks ?? registry,
-    seed,
-  });
+  // Their reader and runner load only for a run that may need them (--arazzo, --check, --suite).
+  const registryChecks = deps.checks ?? registry;
+  const { checks, coverage } =
+    settings.arazzo?.length || settings.checks?.length || settings.suites?.length
+      ? await (
+          await import('../run/workflows.js')
+        ).runChecksOf(settings, { cwd: deps.cwd ?? process.cwd(), spec, registry: registryChecks, seed })
+      : { checks: registryChecks, coverage: undefined };
   const target = await targetOf(settings, spec);
   try {
     const out = outputOf(io, target);

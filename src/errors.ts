@@ -22,7 +22,9 @@ export type ErrorCode =
   /** A fixture id given in the config (e.g. recipient_list_id) that the target answers 404 for. */
   | 'E_FIXTURE_NOT_FOUND'
   /** A recording `vapc drift` cannot read as traffic (malformed, past a cap, not a regular file): exit 2, nothing written. */
-  | 'E_TRAFFIC';
+  | 'E_TRAFFIC'
+  /** An Arazzo workflow file (`vapc run --arazzo FILE`) that cannot be read, breaks Redocly's Arazzo rules or asks for what vapc cannot run (exit 2). */
+  | 'E_WORKFLOW';
 
 export class VapcError extends Error {
   readonly code: ErrorCode;

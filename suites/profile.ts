@@ -187,6 +187,8 @@ const SUITES: readonly SuiteSpec[] = [
   { name: 'stateful', scenarios: true },
   { name: 'cors' },
   { name: 'robustness' },
+  // A team's Arazzo workflows (`vapc run --arazzo FILE`): checks built at run time from the files.
+  { name: 'workflows', workflows: true },
   { name: 'ratelimit', burst: true },
 ];
 

@@ -28,7 +28,7 @@ import {
 } from './document.js';
 import { judgeCriterion } from './criteria.js';
 import { allOf, typeCriterion } from './types.js';
-import { evaluate, type ExpressionScope, type StepExchange } from './expressions.js';
+import { evaluate, toStepExchange, type ExpressionScope, type StepExchange } from './expressions.js';
 import {
   afterWrite,
   fromCreation,
@@ -93,22 +93,7 @@ function stepExchange(exchange: Exchange, op: Operation): StepExchange {
   } catch {
     body = undefined;
   }
-  const res = exchange.response;
-  return {
-    url: exchange.request.url,
-    method: exchange.request.method,
-    request: {
-      headers: exchange.request.headers,
-      query: Object.fromEntries(url.searchParams),
-      path,
-      ...(body === undefined ? {} : { body }),
-    },
-    ...(res
-      ? {
-          response: { status: res.status, headers: res.headers, ...(res.json === undefined ? {} : { body: res.json }) },
-        }
-      : {}),
-  };
+  return toStepExchange(exchange, { query: Object.fromEntries(url.searchParams), path, body });
 }
 
 /** The record fields a creation sent as an empty object or array. */

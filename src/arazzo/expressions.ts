@@ -6,6 +6,7 @@
  * reads a scope; a pointer that reaches no value is an error (as in Redocly respect), never `undefined`
  * taken for a value.
  */
+import type { Exchange } from '../transport/types.js';
 
 /** One exchange of a step as expressions read it: the request as sent, the answer as received. */
 export interface StepExchange {
@@ -18,6 +19,29 @@ export interface StepExchange {
     body?: unknown;
   };
   response?: { status: number; headers: Record<string, string>; body?: unknown };
+}
+
+/** An exchange as the expressions read it: the request's query, path values and JSON body as sent, the answer with its JSON. */
+export function toStepExchange(
+  exchange: Exchange,
+  sent: { query: Record<string, string>; path: Record<string, string>; body?: unknown },
+): StepExchange {
+  const res = exchange.response;
+  return {
+    url: exchange.request.url,
+    method: exchange.request.method,
+    request: {
+      headers: exchange.request.headers,
+      query: sent.query,
+      path: sent.path,
+      ...(sent.body === undefined ? {} : { body: sent.body }),
+    },
+    ...(res
+      ? {
+          response: { status: res.status, headers: res.headers, ...(res.json === undefined ? {} : { body: res.json }) },
+        }
+      : {}),
+  };
 }
 
 export interface ExpressionScope {

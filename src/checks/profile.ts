@@ -28,6 +28,11 @@ export interface SuiteSpec {
    * writes what they sent on a run that passed as Arazzo workflows.
    */
   scenarios?: true;
+  /**
+   * The suite of a team's Arazzo workflows (`vapc run --arazzo FILE`): its checks, one per workflow,
+   * are built at run time from the files given and named `<suite>.<workflowId>`.
+   */
+  workflows?: true;
 }
 
 export interface ContractProfile {

@@ -16,7 +16,11 @@ export function verdictRules(
   return {
     successChecks: new Set(checks.filter((c) => c.expects === 'success').map((c) => c.id)),
     coreChecks: new Set(checks.filter((c) => c.core).map((c) => c.id)),
-    suites: suiteOrder(profile, checks),
+    // The suite of a team's workflows (SuiteSpec.workflows) has checks only when files are given
+    // (`--arazzo`): a run without them still runs the whole plan.
+    suites: suiteOrder(profile, checks).filter(
+      (name) => checks.some((c) => c.suite === name) || !profile.suites.some((s) => s.name === name && s.workflows),
+    ),
     checkedSuites: [...new Set(checks.map((c) => c.suite))],
     floor,
   };

@@ -205,14 +205,25 @@ function trustHelp(): string {
   return `under CI, also read ${keys.join(', ')} from the config file (refused there by default: the pull request under test wrote it)`;
 }
 
+/** An option as commander declares it; `collect` gathers a repeatable flag's values into a list. */
+export interface RunOption {
+  flags: string;
+  description: string;
+  collect?: (value: string, previous: string[] | undefined) => string[];
+}
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
 /** Every option of `vapc run` as commander declares it, in `--help` order: the table's flags and the config file's own. */
-export function runOptions(suites: readonly string[] = []): Array<{ flags: string; description: string }> {
-  const out: Array<{ flags: string; description: string }> = [];
+export function runOptions(suites: readonly string[] = []): RunOption[] {
+  const out: RunOption[] = [];
   for (const def of SETTINGS) {
     if (def.flag) {
       const env = def.env ? ` (env ${def.env})` : '';
       const list = def.kind === 'suites' && suites.length ? `: ${suites.join(',')}` : '';
-      out.push({ flags: def.flag, description: `${def.help}${list}${env}` });
+      const option: RunOption = { flags: def.flag, description: `${def.help}${list}${env}` };
+      if (def.repeatable) option.collect = collect;
+      out.push(option);
     }
     for (const meta of META_OPTIONS.filter((m) => m.after === def.name)) {
       const help = meta.flag.startsWith('--config')

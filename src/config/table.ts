@@ -8,6 +8,8 @@
  */
 import type { Fixtures } from '../results/fixtures.js';
 import { DEFAULT_COVERAGE_FLOOR } from '../results/verdict.js';
+import { VapcError } from '../errors.js';
+import { excerpt } from '../files/checkout.js';
 import { parsePercent, parseShard, type Kind } from './values.js';
 
 /** The default report directory. */
@@ -46,6 +48,10 @@ export interface RunSettings {
   allowInconclusive: boolean;
   coverageFloor: number;
   shard?: { index: number; count: number };
+  /** --check ID,...: only these checks (a workflow's failure replays with it). */
+  checks?: string[];
+  /** --arazzo FILE (repeatable): a team's Arazzo workflow files, run as the `workflows` suite. */
+  arazzo?: string[];
   /** The config file the settings came from (given with --config, or found in the working directory). */
   configFile?: string;
   /** A config file found in the working directory and not read (an embedded run without --config). */
@@ -82,6 +88,8 @@ export interface SettingDef {
   gate?: { cli: string; input: string };
   /** The value when no source sets it. */
   default?: unknown;
+  /** A flag given more than once adds to a list (`--arazzo A --arazzo B`). */
+  repeatable?: true;
   /** Left out of report.json's `config` (the gate's own flags: the report says what they did elsewhere). */
   unreported?: true;
   /** A credential: the report says where it came from, never its value. */
@@ -106,6 +114,14 @@ export const META_OPTIONS: ReadonlyArray<{ flag: string; help: string; after: Se
     after: 'userId',
   },
 ];
+
+/** `--check a,b`: check ids (`suite.name`), each once; anything else is a usage error. */
+function checkIds(text: string, flag: string): string[] {
+  const ids = text.split(',').map((s) => s.trim());
+  if (ids.length === 0 || ids.length > 1000 || ids.some((id) => !/^[a-z][a-z0-9-]*\.[A-Za-z0-9_.-]{1,120}$/.test(id)))
+    throw new VapcError('E_USAGE', `${flag} takes check ids separated by commas (suite.name), not ${excerpt(text)}`);
+  return [...new Set(ids)];
+}
 
 const coverageFloor = (text: string, flag: string) => parsePercent(text, flag, ' (0 turns the floor off)');
 
@@ -155,6 +171,14 @@ export const SETTINGS: readonly SettingDef[] = [
     kind: 'suites',
     help: 'only these suites',
     gate: { cli: 'give --suite LIST on the command line', input: 'set the input `suites`' },
+  },
+  {
+    name: 'checks',
+    flag: '--check <ids>',
+    kind: 'string',
+    parse: (text, flag) => checkIds(text, flag),
+    instead: '--check ID',
+    help: 'only these checks (comma-separated ids, e.g. workflows.create-campaign): what a failure of a workflow replays with',
   },
   {
     name: 'seed',
@@ -227,6 +251,15 @@ export const SETTINGS: readonly SettingDef[] = [
     default: false,
     help: 'print the planned requests and projected time; send only read-only discovery requests',
     gate: { cli: 'give --dry-run on the command line', input: 'add --dry-run to the input `args`' },
+  },
+  {
+    name: 'arazzo',
+    flag: '--arazzo <file>',
+    key: 'arazzo',
+    kind: 'paths',
+    repeatable: true,
+    help: "a team's Arazzo 1.0.x workflow file, run as the workflows suite with inputs varied within the spec's schemas (repeatable; docs/arazzo.md)",
+    gate: { cli: 'give --arazzo FILE on the command line', input: 'add --arazzo FILE to the input `args`' },
   },
   {
     name: 'strictTypes',

@@ -8,7 +8,10 @@ import { excerpt } from '../files/checkout.js';
 import type { Fixtures, FixtureSpec, TaggedId } from '../results/fixtures.js';
 import { snakeCase } from '../results/names.js';
 
-export type Kind = 'string' | 'boolean' | 'int' | 'positiveInt' | 'positiveNumber' | 'suites' | 'fixtures';
+export type Kind = 'string' | 'boolean' | 'int' | 'positiveInt' | 'positiveNumber' | 'suites' | 'fixtures' | 'paths';
+
+/** The most files a repeatable path setting (`--arazzo`) takes. */
+export const MAX_PATHS = 32;
 
 /** A config file's key as the readers compare it: snake_case (camelCase and kebab-case accepted). */
 export const snakeOf = (key: string): string => snakeCase(key).replace(/-/g, '_');
@@ -77,6 +80,14 @@ const CONVERT: Record<
   (value: unknown, fail: (expected: string) => never, fromText: boolean) => unknown
 > = {
   string: (value, fail) => (typeof value !== 'string' || value.trim() === '' ? fail('a non-empty string') : value),
+  // A repeatable flag gives a list (commander collects it), a config file a list or one path.
+  paths: (value, fail) => {
+    const list = typeof value === 'string' ? [value] : value;
+    if (!Array.isArray(list) || list.length === 0 || list.some((v) => typeof v !== 'string' || v.trim() === ''))
+      return fail('a file path or a list of file paths');
+    if (list.length > MAX_PATHS) return fail(`at most ${MAX_PATHS} file paths`);
+    return [...new Set(list as string[])];
+  },
   boolean: (value, fail, fromText) => {
     if (typeof value === 'boolean') return value;
     if (fromText && typeof value === 'string' && /^(true|false|1|0|yes|no)$/i.test(value.trim()))

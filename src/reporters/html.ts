@@ -13,6 +13,7 @@ import {
   VERDICTS,
 } from './text.js';
 import { COVERAGE_CSS, coverageHtml } from './coverage-html.js';
+import { workflowsHtml } from './workflows-html.js';
 
 /**
  * report.html: one self-contained page (inline CSS and JS, no network: a Content-Security-Policy
@@ -337,7 +338,7 @@ ${suiteTableHtml(report)}
 ${results.map((r) => resultHtml(ids, r)).join('\n')}
 <p class="empty" id="no-match" hidden>No result matches the filters.</p>
 </div>
-${baselineSectionHtml(report)}${coverageHtml(report.coverage, esc)}<h2>Observations</h2>
+${baselineSectionHtml(report)}${coverageHtml(report.coverage, esc)}${workflowsHtml(report.workflows, esc)}<h2>Observations</h2>
 ${observationsHtml(obs)}
 <h2>Configuration</h2>
 <pre id="config">${esc(JSON.stringify(report.config ?? {}, null, 2))}</pre>

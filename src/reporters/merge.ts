@@ -3,6 +3,7 @@ import { summarize, type Observation, type RunReport } from '../results/model.js
 import { clip } from '../results/printable.js';
 import { mergeShardResults } from '../results/shard.js';
 import { mergeCoverage } from '../coverage/merge.js';
+import { mergeWorkflowCoverage } from '../results/workflows.js';
 
 /** A shard's report and where it was read from (named in refusals). */
 export interface ShardReport {
@@ -11,7 +12,7 @@ export interface ShardReport {
 }
 
 /** Options that change the plan or the cases sent: shards must agree on them to make one run. */
-const PLAN_KEYS = ['suites', 'runs', 'strict_types', 'include_destructive'] as const;
+const PLAN_KEYS = ['suites', 'runs', 'strict_types', 'include_destructive', 'arazzo', 'checks'] as const;
 
 const refuse = (message: string): never => {
   throw new VapcError('E_USAGE', `cannot merge: ${message}`);
@@ -107,5 +108,8 @@ export function mergeShardReports(shards: readonly ShardReport[]): RunReport {
   };
   const coverage = mergeCoverage(ordered.map((s) => s.report.coverage));
   if (coverage) merged.coverage = coverage;
+  // Each shard ran some of the workflows: their counts add up (the others counted 0 in it).
+  const workflows = mergeWorkflowCoverage(ordered.map((s) => s.report.workflows));
+  if (workflows) merged.workflows = workflows;
   return merged;
 }

@@ -9,6 +9,13 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { NOT_JUDGED_CAUSES } from '../results/model.js';
+import {
+  RUN_COUNTS,
+  type WorkflowAction,
+  type WorkflowCoverage,
+  type WorkflowFileCoverage,
+  type WorkflowTally,
+} from '../results/workflows.js';
 import type {
   BaselineMark,
   BaselineSummary,
@@ -216,6 +223,47 @@ const coverage = {
   },
 } as const;
 
+/** report.json's `workflows` (`vapc run --arazzo`): per file and workflow, what ran and was judged. */
+const workflowAction = {
+  type: 'object',
+  required: ['step', 'on', 'name', 'type', 'taken'],
+  properties: {
+    step: SHORT,
+    on: { enum: ['success', 'failure'] },
+    name: SHORT,
+    type: { enum: ['end', 'goto', 'retry'] },
+    taken: COUNT,
+  },
+} as const;
+/** Count members, each one a COUNT. */
+const countsOf = <K extends string>(names: readonly K[]) =>
+  Object.fromEntries(names.map((n) => [n, COUNT])) as Record<K, typeof COUNT>;
+const workflowTally = {
+  type: 'object',
+  required: ['id', 'check', 'steps', ...RUN_COUNTS, 'actions'],
+  properties: {
+    id: SHORT,
+    check: SHORT,
+    steps: COUNT,
+    ...countsOf(RUN_COUNTS),
+    actions: { type: 'array', maxItems: 10_000, items: workflowAction },
+  },
+} as const;
+const workflowFile = {
+  type: 'object',
+  required: ['file', 'workflows'],
+  properties: { file: SHORT, workflows: { type: 'array', maxItems: 10_000, items: workflowTally } },
+} as const;
+const SUMMARY_COUNTS = ['files', 'workflows', ...RUN_COUNTS, 'actions_taken'] as const;
+const workflows = {
+  type: 'object',
+  required: ['summary', 'files'],
+  properties: {
+    summary: { type: 'object', required: SUMMARY_COUNTS, properties: countsOf(SUMMARY_COUNTS) },
+    files: { type: 'array', maxItems: 1000, items: workflowFile },
+  },
+} as const;
+
 /** report.json as `vapc report` reads it (see the module comment). */
 export const REPORT_SCHEMA = {
   type: 'object',
@@ -271,6 +319,7 @@ export const REPORT_SCHEMA = {
         },
       },
     },
+    workflows,
     traffic: {
       type: 'object',
       properties: {
@@ -359,6 +408,11 @@ export const REPORT_MEMBERS_MATCH: {
   observation: Fits<Schema['properties']['observations']['items'], Observation>;
   run: Fits<Schema['properties']['run'], RunStatus>;
   rateLimit: Fits<Schema['properties']['rate_limit'], RateLimitWindow>;
+  workflows: Fits<typeof workflows, WorkflowCoverage>;
+  workflowSummary: Fits<typeof workflows.properties.summary, WorkflowCoverage['summary']>;
+  workflowFile: Fits<typeof workflowFile, WorkflowFileCoverage>;
+  workflowTally: Fits<typeof workflowTally, WorkflowTally>;
+  workflowAction: Fits<typeof workflowAction, WorkflowAction>;
 } = {
   report: true,
   summary: true,
@@ -375,4 +429,9 @@ export const REPORT_MEMBERS_MATCH: {
   observation: true,
   run: true,
   rateLimit: true,
+  workflows: true,
+  workflowSummary: true,
+  workflowFile: true,
+  workflowTally: true,
+  workflowAction: true,
 };

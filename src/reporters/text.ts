@@ -186,6 +186,13 @@ export function replayCommand(report: RunReport): string {
     if (typeof c[key] === 'number') parts.push(`${flag} ${c[key]}`);
   }
   if (c.include_destructive === true) parts.push('--include-destructive');
+  // Workflow files and check ids as a report read back may carry them: only plain paths and ids go into a shell line.
+  for (const file of Array.isArray(c.arazzo) ? c.arazzo : [])
+    if (typeof file === 'string' && /^[\w@%+=:,./-]{1,300}$/.test(file)) parts.push(`--arazzo ${file}`);
+  const ids = Array.isArray(c.checks)
+    ? c.checks.filter((id) => typeof id === 'string' && /^[\w.-]{1,200}$/.test(id))
+    : [];
+  if (ids.length) parts.push(`--check ${ids.join(',')}`);
   if (c.strict_types === true) parts.push('--strict-types');
   for (const [source, flag, env] of CREDENTIAL_FLAGS) {
     if (c.embedded !== true && (c[source] === 'flag' || c[source] === 'env')) parts.push(`${flag} "$${env}"`);

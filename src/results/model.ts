@@ -8,6 +8,7 @@
 
 import type { RunConfig } from './run-config.js';
 import type { Coverage } from './coverage.js';
+import type { WorkflowCoverage } from './workflows.js';
 
 /** A suite's name: the contract's profile (suites/profile.ts) lists its suites and their order. */
 export type Suite = string;
@@ -86,6 +87,8 @@ export const FAILURE_KINDS = {
   errorDetail: 'error-detail',
   /** A value differs from the one the contract says it must equal (an echo, a read-back). */
   mismatch: 'mismatch',
+  /** A success criterion of a team's Arazzo workflow (`vapc run --arazzo`) did not hold on the answer, or a declared output could not be read from it. */
+  criterion: 'criterion',
 } as const;
 
 export interface Failure {
@@ -341,6 +344,8 @@ export interface RunReport {
   rate_limit?: RateLimitWindow;
   /** Set by `vapc drift` and `vapc proxy`: what the traffic held (an addition to the fixed shape). */
   traffic?: TrafficSummary;
+  /** Set by `vapc run --arazzo FILE`: the workflows, steps and success criteria run and judged, the actions taken (docs/arazzo.md). */
+  workflows?: WorkflowCoverage;
   /** Set by `vapc run --budget N`: the requests allowed, those planned, and the checks left out. */
   budget?: { requests: number; planned: number; left_out: Array<{ id: string; operation: string; requests: number }> };
 }

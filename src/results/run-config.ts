@@ -35,6 +35,10 @@ export interface RunConfig {
   quiet?: boolean;
   report_dir?: string;
   fixtures?: Fixtures;
+  /** `--arazzo FILE`: the workflow files run as the workflows suite, as given. */
+  arazzo?: string[];
+  /** `--check ID`: the run was narrowed to these checks. */
+  checks?: string[];
   /** Where each fixture came from. */
   fixtures_sources?: Record<string, 'config' | 'discovered'>;
   /** Set by `vapc report merge`: how many shards the report joins. */

@@ -2,6 +2,7 @@ import { VapcError } from '../errors.js';
 import { packageVersion } from '../paths.js';
 import type { RunEvents, RunPlan } from '../results/events.js';
 import type { RunConfig } from '../results/run-config.js';
+import type { WorkflowCoverage } from '../results/workflows.js';
 import { summarize, type RateLimitWindow, type RunReport, type Suite } from '../results/model.js';
 import { loadSpec } from '../spec/load.js';
 import type { SpecModel } from '../spec/model.js';
@@ -105,6 +106,8 @@ export interface ConformanceOptions {
   shard?: ShardInfo;
   /** Called with the plan once discovery is done and before any check runs. */
   onPlanned?: (info: { runs: number; discovery: DiscoveryResult; budget: number }) => void;
+  /** What workflows of a team's Arazzo files ran (`vapc run --arazzo`): report.json's `workflows`, read when the report is made. */
+  workflowCoverage?: () => WorkflowCoverage;
   /** The coverage floor of a whole-plan run, in percent (default DEFAULT_COVERAGE_FLOOR; 0 turns it off): src/results/verdict.ts. */
   coverageFloor?: number;
 }
@@ -384,7 +387,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       : { status: 'complete' };
     // The verdict of three (passed, failed, inconclusive), from the results and the coverage they judged.
     const report: RunReport = withVerdict(
-      { ...makeReport(outcome.results, run, outcome.runOrder), ...withRateLimit(ctx.pacer.state) },
+      {
+        ...makeReport(outcome.results, run, outcome.runOrder),
+        ...withRateLimit(ctx.pacer.state),
+        ...(options.workflowCoverage ? { workflows: options.workflowCoverage() } : {}),
+      },
       verdictRules(options.checks, options.coverageFloor, options.profile),
     );
     options.events?.onEnd?.(report);

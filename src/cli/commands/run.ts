@@ -60,6 +60,7 @@ export interface RunFlags extends ConfigFlags {
   sarifCoverage?: boolean;
   allowInconclusive?: boolean;
   coverageFloor?: string;
+  arazzo?: string[];
 }
 
 /** Seams for tests: a check list instead of the suites' registry (the contract's profile goes with either). */
@@ -147,6 +148,15 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
     warn: (line) => io.stderr(environmentGuard(io.env).line(line)),
   });
   const spec = await loadSpec();
+  // Bad workflow files (--arazzo) stop the run before the target is started or any request is sent.
+  // Their reader and runner load only for a run that may need them (--arazzo, --check, --suite).
+  const registryChecks = deps.checks ?? registry;
+  const { checks, coverage } =
+    settings.arazzo?.length || settings.checks?.length || settings.suites?.length
+      ? await (
+          await import('../run/workflows.js')
+        ).runChecksOf(settings, { cwd: deps.cwd ?? process.cwd(), spec, registry: registryChecks, seed })
+      : { checks: registryChecks, coverage: undefined };
   const target = await targetOf(settings, spec);
   try {
     const out = outputOf(io, target);
@@ -157,7 +167,6 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
     say(runHeader(settings, target.baseUrl, seed));
     const focus = settings.changedSince === undefined ? undefined : await focusSince(settings.changedSince, spec);
     if (focus) say((await import('../../diff/focus.js')).renderFocus(focus));
-    const checks = deps.checks ?? registry;
     // The console, and GitHub Actions output under GITHUB_ACTIONS=true, fed by one event stream.
     const reporter = composeEvents(
       createConsoleReporter({ write: io.stdout, isTTY: io.isTTY, env: io.env, quiet: settings.quiet, secrets }),
@@ -165,6 +174,7 @@ async function runWithSettings(settings: RunSettings, flags: RunFlags, io: CliIo
     );
     const sources = credentialSources(flags, io.env, settings);
     const options = conformanceOptions(settings, { spec, target, checks, seed, focus, sources }, secrets);
+    if (coverage) options.workflowCoverage = coverage;
     // The live lines during the run; the summary (onEnd) is printed from the final report below.
     const { onEnd: _end, ...live } =
       baseline && settings.baseline !== undefined ? markKnownLive(reporter, baseline, today) : reporter;
@@ -192,7 +202,9 @@ export function registerRunCommand(program: Command, ctx: CommandContext): void 
       'Run the conformance suite against an implementation of the contract (exit 0 pass, 1 a check failed, 2 usage/config/setup error, unreachable, or a fault of the tool, 3 inconclusive: nothing failed but too little was judged)',
     );
   // Every option from the settings table, in its order (src/config/table.ts).
-  for (const option of runOptions(SUITE_NAMES)) command.option(option.flags, option.description);
+  for (const option of runOptions(SUITE_NAMES))
+    if (option.collect) command.option(option.flags, option.description, option.collect);
+    else command.option(option.flags, option.description);
   command.action(async (flags: RunFlags) => {
     ctx.exit((await runCommand(flags, ctx.io)) as ExitCode);
   });

@@ -11,6 +11,7 @@ import { verdictRules } from '../../checks/verdict-rules.js';
 import type { RunSettings } from '../../config/settings.js';
 import { profile } from '../../../suites/profile.js';
 import { announceCoverage, coverageGateOf } from '../../coverage/index.js';
+import { workflowsLine } from '../../results/workflows.js';
 import { isVapcError, SETUP_ERROR_CODES, VapcError } from '../../errors.js';
 import { directoryRefusal } from '../../files/checkout.js';
 import { escapeData, escapeProperty } from '../../reporters/github.js';
@@ -175,6 +176,7 @@ export async function finishRun(result: ConformanceResult, run: RunFinish, out: 
   if (!settings.quiet || written.errors.length > 0)
     say(`reports: ${written.json}, ${written.junit}, ${written.html}, ${written.sarif}\n`);
   if (report.budget) say(`${budgetLines(report.budget).join('\n')}\n`);
+  if (report.workflows) say(`${workflowsLine(report.workflows)}\n`);
   const gateFailed = announceCoverage(report.coverage, coverageGateOf(settings), say, shout);
   const status = await exitStatus(report, result, settings, baseline, out);
   // A report that could not be written is lost results, as for `vapc report`: exit 2, whatever the

@@ -54,11 +54,12 @@ describe('the table helpers', () => {
       'include_destructive',
       'report_dir',
       'dry_run',
+      'arazzo',
       'strict_types',
       'quiet',
       'fixtures',
     ]);
-    expect(FLAG_ONLY_CONFIG_KEYS).toEqual(['budget', 'baseline', 'write_baseline']);
+    expect(FLAG_ONLY_CONFIG_KEYS).toEqual(['check', 'budget', 'baseline', 'write_baseline']);
     expect(GATE_SETTINGS).toEqual([
       'baseUrl',
       'embedded',
@@ -66,6 +67,7 @@ describe('the table helpers', () => {
       'includeDestructive',
       'reportDir',
       'dryRun',
+      'arazzo',
       'fixtures',
     ]);
     expect(settingOfKey('timeoutMs')?.name).toBe('timeoutMs');
@@ -408,13 +410,13 @@ describe('the options of `vapc run` and their help, from the table', () => {
       '--suite <list>',
     ]);
     expect(help('--config <file>')).toBe(
-      'YAML file: base_url, api_key, user_id, suite, seed, runs, rpm, timeout_ms, deadline_ms, report_dir, the booleans embedded, include_destructive, dry_run, strict_types, quiet (snake_case or camelCase) and fixtures:; other keys are refused (default: vapc.yaml or .vapc.yaml in the working directory, except with --embedded)',
+      'YAML file: base_url, api_key, user_id, suite, seed, runs, rpm, timeout_ms, deadline_ms, report_dir, arazzo, the booleans embedded, include_destructive, dry_run, strict_types, quiet (snake_case or camelCase) and fixtures:; other keys are refused (default: vapc.yaml or .vapc.yaml in the working directory, except with --embedded)',
     );
     expect(help('--no-config')).toBe(
       'read no config file, not even one in the working directory (the GitHub Action passes this unless its `config` input names a file)',
     );
     expect(help('--trust-config')).toBe(
-      'under CI, also read base_url, embedded, suite, include_destructive, report_dir, dry_run, fixtures from the config file (refused there by default: the pull request under test wrote it)',
+      'under CI, also read base_url, embedded, suite, include_destructive, report_dir, dry_run, arazzo, fixtures from the config file (refused there by default: the pull request under test wrote it)',
     );
   });
 

@@ -25,6 +25,8 @@ function samples(def: SettingDef): Array<{ text: string; value: unknown }> {
   if (def.name === 'shard') return [1, 2, 3].map((i) => ({ text: `${i}/3`, value: { index: i, count: 3 } }));
   if (def.name === 'minCoverage' || def.name === 'coverageFloor')
     return [11, 22, 33].map((n) => ({ text: String(n), value: n }));
+  if (def.name === 'checks')
+    return ['file', 'env', 'flag'].map((s) => ({ text: `workflows.${s}`, value: [`workflows.${s}`] }));
   if (def.name === 'baseUrl')
     return [1111, 2222, 3333].map((p) => ({ text: `http://127.0.0.1:${p}`, value: `http://127.0.0.1:${p}` }));
   switch (def.kind) {
@@ -40,6 +42,8 @@ function samples(def: SettingDef): Array<{ text: string; value: unknown }> {
       return SUITE_NAMES.slice(0, 3).map((s) => ({ text: s, value: [s] }));
     case 'fixtures':
       return ['file', 'env', 'flag'].map((s) => ({ text: `{"org_id":"${s}-org"}`, value: { org_id: `${s}-org` } }));
+    case 'paths':
+      return ['file', 'env', 'flag'].map((s) => ({ text: `${s}.arazzo.yaml`, value: [`${s}.arazzo.yaml`] }));
   }
 }
 
@@ -88,7 +92,8 @@ describe('the settings table', () => {
 
   it('every row that takes a value refuses a bad one, naming the flag, the variable or the key', () => {
     for (const def of SETTINGS) {
-      if (def.kind === 'boolean' || (def.kind === 'string' && !def.parse)) continue;
+      // A path list takes any text as one path; its refusals are tested below.
+      if (def.kind === 'boolean' || def.kind === 'paths' || (def.kind === 'string' && !def.parse)) continue;
       const bad = 'not-a-value-\u001b[31m';
       if (def.flag)
         expect(refusal(() => settingsFromFlags({ [attributeOf(def.flag!)]: bad }, SUITE_NAMES))).toMatch(
@@ -101,6 +106,26 @@ describe('the settings table', () => {
           refusal(() => settingsFromObject({ [def.key!]: bad }, 'vapc.yaml', new Map(), SUITE_NAMES, FIXTURES)),
         ).toContain(`vapc.yaml`);
     }
+  });
+
+  it('--arazzo is repeatable (commander collects the files) and arazzo: in a file is a list or one path', () => {
+    const option = runOptions(SUITE_NAMES).find((o) => o.flags === '--arazzo <file>')!;
+    expect(option.collect!('b.yaml', option.collect!('a.yaml', undefined))).toEqual(['a.yaml', 'b.yaml']);
+    expect(settingsFromFlags({ arazzo: ['a.yaml', 'b.yaml', 'a.yaml'] }, SUITE_NAMES).arazzo).toEqual([
+      'a.yaml',
+      'b.yaml',
+    ]);
+    expect(settingsFromObject({ arazzo: 'one.yaml' }, 'vapc.yaml').arazzo).toEqual(['one.yaml']);
+    expect(refusal(() => settingsFromObject({ arazzo: [1] }, 'vapc.yaml'))).toBe(
+      'E_CONFIG vapc.yaml: arazzo: expected a file path or a list of file paths, got a list',
+    );
+    expect(refusal(() => settingsFromObject({ arazzo: [] }, 'vapc.yaml'))).toMatch(
+      /^E_CONFIG vapc\.yaml: arazzo: expected a file path/,
+    );
+    expect(refusal(() => settingsFromFlags({ check: 'workflows.a,not an id' }))).toMatch(
+      /^E_USAGE --check takes check ids/,
+    );
+    expect(settingsFromFlags({ check: 'workflows.a, workflows.b' }).checks).toEqual(['workflows.a', 'workflows.b']);
   });
 
   it('`vapc report` and `vapc report merge` read the rows they share with the same parser and default', () => {

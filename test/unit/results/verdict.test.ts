@@ -278,3 +278,16 @@ describe('notJudgedGroups', () => {
     ]);
   });
 });
+
+describe('the whole plan and the suite of workflows (vapc run --arazzo)', () => {
+  it('a run without workflow files is a whole plan without the workflows suite; with them, it needs it', async () => {
+    const { verdictRules } = await import('../../../src/checks/verdict-rules.js');
+    const { checks } = await import('../../../suites/index.js');
+    const { profile } = await import('../../../suites/profile.js');
+    const without = verdictRules(checks, 50, profile).suites;
+    expect(without).not.toContain('workflows');
+    expect(without).toEqual(SUITE_NAMES.filter((s) => s !== 'workflows'));
+    const flow = { ...checks[0]!, id: 'workflows.mine', suite: 'workflows' };
+    expect(verdictRules([...checks, flow], 50, profile).suites).toEqual(SUITE_NAMES);
+  });
+});

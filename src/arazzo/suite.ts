@@ -13,6 +13,7 @@ import { defineCheck, type CheckContext, type CheckDefinition, type CheckOutcome
 import { Findings } from '../checks/outcomes.js';
 import { validValue } from '../generators/index.js';
 import { summarizeWorkflows, type WorkflowCoverage, type WorkflowTally } from '../results/workflows.js';
+import type { TaggedId } from '../results/fixtures.js';
 import { asRecord, type JsonSchema, type Operation } from '../spec/model.js';
 import { newTally, WorkflowRun, type WorkflowRunOptions } from './execute.js';
 import type { ReadWorkflows, ResolvedWorkflow } from './read.js';
@@ -41,17 +42,23 @@ export interface WorkflowSuiteOptions {
 /** The inputs a run fills from its own credentials and fixtures, by name (see the module comment). */
 export function runInputs(ctx: CheckContext): Record<string, string | undefined> {
   const f = ctx.fixtures;
-  const channels = f.channels ?? [];
-  const phone = f.phone_numbers?.find((p) => p.id === f.phone_number_id) ?? f.phone_numbers?.[0];
-  const channel = phone?.channel ?? channels[0];
+  // The fixtures as their declared kinds give them (suites/fixtures.ts): ids, a list of ids, tagged ids.
+  const id = (key: string): string | undefined => (typeof f[key] === 'string' ? f[key] : undefined);
+  const ids = (key: string): string[] => (Array.isArray(f[key]) ? f[key].filter((v) => typeof v === 'string') : []);
+  const tagged = (key: string): TaggedId[] =>
+    Array.isArray(f[key]) ? f[key].filter((v): v is TaggedId => typeof v === 'object' && v !== null) : [];
+  const channels = ids('channels');
+  const phones = tagged('phone_numbers');
+  const phone = phones.find((p) => p.id === id('phone_number_id')) ?? phones[0];
+  const channel = phone?.['channel'] ?? channels[0];
   return {
     api_key: ctx.credentials.apiKey,
     user_id: ctx.credentials.userId,
-    org_id: f.org_id,
-    recipient_list_id: f.recipient_list_id,
-    api_key_id: f.api_key_id,
-    assistant_id: f.assistant_id,
-    phone_number_id: f.phone_number_id ?? phone?.id,
+    org_id: id('org_id'),
+    recipient_list_id: id('recipient_list_id'),
+    api_key_id: id('api_key_id'),
+    assistant_id: id('assistant_id'),
+    phone_number_id: id('phone_number_id') ?? phone?.id,
     channel,
     channel_2: channels.find((c) => c !== channel) ?? channel,
   };

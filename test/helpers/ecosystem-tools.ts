@@ -1,6 +1,6 @@
 // The tools integrators put the contract in, driven as they drive them: Spectral's `spectral:oas`
 // ruleset, the official OpenAPI 3.1 JSON Schema, openapi-typescript and tsc. Shared by
-// test/e2e/ecosystem/*.test.ts; each function runs one tool once and returns plain data.
+// test/slow/ecosystem/*.test.ts; each function runs one tool once and returns plain data.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';

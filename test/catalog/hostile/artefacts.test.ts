@@ -3,175 +3,31 @@
  * judges, so `vapc report` and `vapc report merge` must treat it like a server's answer. Each case
  * is a crafted file that either is refused (exit 2, one line, never "internal error") or renders
  * inert (no control character, no line a runner reads as a workflow command, no Markdown or HTML
- * of its making, no trust in its own counts or baseline marks). The big ones run in a child
- * process, where time and peak memory are measured loosely (< 10 s, < 300 MB).
+ * of its making, no trust in its own counts or baseline marks). The big ones, run in a child
+ * process whose peak memory is measured, are test/slow/hostile-artefacts-big.test.ts (the slow tier).
  */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../../../src/cli/main.js';
-import type { CheckResult, RunReport } from '../../../src/results/model.js';
-import { hasControls } from '../../../src/results/printable.js';
-import { FIXTURES } from '../../helpers/reports.js';
+import { describe, expect, it } from 'vitest';
+import type { RunReport } from '../../../src/results/model.js';
+import {
+  artefactWorkspace,
+  expectInert,
+  expectRefused,
+  fixture,
+  forgedKnown,
+  vapc,
+} from '../../helpers/hostile-artefacts.js';
 
-const root = mkdtempSync(join(tmpdir(), 'vapc-hostile-artefacts-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-const fixture = (name: string): RunReport =>
-  JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8')) as RunReport;
-
-/** A directory holding `report` (an object, or raw JSON text) as report.json. */
-function dirWith(report: unknown): string {
-  const dir = mkdtempSync(join(root, 'r-'));
-  writeFileSync(join(dir, 'report.json'), typeof report === 'string' ? report : JSON.stringify(report));
-  return dir;
-}
-
-/** The failing fixture split into shards 1/2 and 2/2, `edit` applied to both before writing. */
-function shardDirs(edit: (parts: RunReport[]) => void = () => {}): string[] {
-  const whole = fixture('failing-run');
-  const cut = 7;
-  const parts = [whole.results.slice(0, cut), whole.results.slice(cut)].map((results, i) => ({
-    ...whole,
-    results,
-    shard: {
-      index: i + 1,
-      count: 2,
-      plan_size: whole.results.length,
-      positions: results.map((_, k) => k + (i === 0 ? 0 : cut)),
-    },
-  }));
-  edit(parts);
-  return parts.map(dirWith);
-}
-
-/** A passing report with one failed result the artefact itself marks as a known finding. */
-function forgedKnown(): RunReport {
-  const r = fixture('passing-run');
-  const failed: CheckResult = {
-    ...r.results[0]!,
-    status: 'failed',
-    message: 'status 500 on a valid request',
-    failures: [{ expected: 'status 201', actual: 'status 500' }],
-    baseline: { known: true, kinds: ['status:5xx'], reason: 'accepted' },
-  };
-  return {
-    ...r,
-    results: [failed, ...r.results.slice(1)],
-    summary: { ...r.summary, failed: 1, new_failures: 0, known: 1 },
-    baseline: { file: 'baseline.yaml', entries: 1, known: 1, new_failures: 0, expired: 0, not_observed: [] },
-  };
-}
-
-interface Ran {
-  code: number;
-  out: string;
-  err: string;
-}
-
-async function vapc(args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  let out = '';
-  let err = '';
-  const io: CliIo = { stdout: (t) => void (out += t), stderr: (t) => void (err += t), env, isTTY: false };
-  const code = await main(args, io);
-  return { code, out, err };
-}
-
-interface Measured extends Ran {
-  ms: number;
-  rssMb: number;
-}
-
-const CHILD = join(process.cwd(), 'test', 'catalog', 'hostile', 'artefacts-child.ts');
-
-/** Runs vapc in a child process (heap capped at 512 MB so a runaway ends there, not in the machine's memory). */
-async function vapcChild(args: string[]): Promise<Measured> {
-  const run = promisify(execFile);
-  try {
-    const { stdout } = await run(
-      process.execPath,
-      ['--max-old-space-size=512', '--import', 'tsx', CHILD, JSON.stringify(args)],
-      { timeout: 60_000, maxBuffer: 1 << 20 },
-    );
-    const r = JSON.parse(stdout) as { code: number; stdout: string; stderr: string; ms: number; rssMb: number };
-    return { code: r.code, out: r.stdout, err: r.stderr, ms: r.ms, rssMb: r.rssMb };
-  } catch (e) {
-    const failure = e as { code?: number | string; signal?: string; stderr?: string };
-    return {
-      code: Number(failure.code ?? -1),
-      out: '',
-      err: `child died (${failure.signal ?? failure.code}): ${String(failure.stderr ?? '').slice(-300)}`,
-      ms: Infinity,
-      rssMb: Infinity,
-    };
-  }
-}
-
-/** Exit 2 with one line, not "internal error", matching `why`. */
-function expectRefused(r: Ran, why: RegExp): void {
-  expect(r.code, r.err).toBe(2);
-  expect(r.err.trimEnd().split('\n'), r.err).toHaveLength(1);
-  expect(r.err).toMatch(/^vapc: .* \[E_(CONFIG|USAGE)\]\n$/);
-  expect(r.err).not.toMatch(/internal error/);
-  expect(r.err).toMatch(why);
-}
-
-/** No control character, no CR, no line a CI runner would read as a workflow command. */
-function expectInert(text: string): void {
-  for (const line of text.split('\n')) {
-    expect(hasControls(line), JSON.stringify(line)).toBe(false);
-    expect(line, line).not.toMatch(/^\s*::/);
-  }
-}
-
-// A loose bound: the point is "ends, and small" (on main a forged shard count ran 52 s to a V8 fatal at
-// 1.5 GB). Memory only: a hang is the test's timeout, and no assertion reads the wall clock.
-const BIG = { rssMb: 300 };
+const { root, dirWith, shardDirs } = artefactWorkspace();
 
 describe('hostile report artefacts: refused with exit 2 and one line', () => {
-  it('a forged shard count of 4294967295 (merge used to abort the process at 1.5 GB)', async () => {
-    const dirs = shardDirs((parts) => parts.forEach((p) => (p.shard!.count = 4294967295)));
-    const r = await vapcChild(['report', 'merge', ...dirs, '--report-dir', join(root, 'merged-count')]);
-    expectRefused(r, /shard/);
-    expect(r.rssMb).toBeLessThan(BIG.rssMb);
-  }, 60_000);
-
   it('a forged shard count within bounds but above the shards given names a few missing, not millions', async () => {
     const dirs = shardDirs((parts) => parts.forEach((p) => (p.shard!.count = 999_999)));
     const r = await vapc(['report', 'merge', ...dirs, '--report-dir', join(root, 'merged-count2')]);
     expectRefused(r, /shards 3\/999999, .* and 999987 more missing/);
     expect(r.err.length).toBeLessThan(500);
   });
-
-  it('a report over the size cap is refused before it is read', async () => {
-    const dir = dirWith(`{"target":"${'a'.repeat(17 * 1024 * 1024)}","seed":1,"summary":{},"results":[]}`);
-    const r = await vapcChild(['report', dir, '--format', 'console']);
-    expectRefused(r, /refused: 17825\d\d\d bytes, more than the 16777216 a report may have/);
-    expect(r.rssMb).toBeLessThan(BIG.rssMb);
-  }, 60_000);
-
-  it('a huge array (300 000 observations) is refused by its bound', async () => {
-    const r0 = fixture('passing-run');
-    const dir = dirWith({
-      ...r0,
-      observations: Array.from({ length: 300_000 }, (_, i) => ({ id: 'o', message: `m${i}` })),
-    });
-    const r = await vapcChild(['report', dir]);
-    expectRefused(r, /observations must NOT have more than 100000 items/);
-    expect(r.rssMb).toBeLessThan(BIG.rssMb);
-  }, 60_000);
-
-  it('a huge array just under the size cap (7.9 million shard positions) is refused before it is parsed', async () => {
-    const dirs = shardDirs((parts) => {
-      parts[0]!.shard!.positions = new Array<number>(7_900_000).fill(0);
-    });
-    const r = await vapcChild(['report', 'merge', ...dirs, '--report-dir', join(root, 'merged-positions')]);
-    expectRefused(r, /holds more than 1000000 values/);
-    expect(r.rssMb).toBeLessThan(BIG.rssMb);
-  }, 60_000);
 
   it('deep nesting (100 000 levels in config) is refused before anything walks it', async () => {
     const r0 = fixture('passing-run');

@@ -20,8 +20,15 @@ export const REQUEST_SUITES = ['auth', 'validation', 'ranges', 'cors'] as const;
 export const RATELIMIT_SUITES = ['ratelimit'] as const;
 export const STATE_SUITES = ['schema', 'stateful', 'robustness'] as const;
 
-/** Registers one test per judged fault of the given suites. */
-export function describeIndependentFaults(suites: readonly string[]): void {
+/**
+ * Which of a suite list's judged faults a tier runs, by position: `npm test` every other one (the
+ * even positions), the slow tier (test/slow/independent-faults-rest.test.ts) the rest; CI runs both.
+ */
+export type FaultTier = 'everyday' | 'slow';
+const inTier = (tier: FaultTier, index: number): boolean => (index % 2 === 0) === (tier === 'everyday');
+
+/** Registers one test per judged fault of the given suites that the tier runs. */
+export function describeIndependentFaults(suites: readonly string[], tier: FaultTier = 'everyday'): void {
   let spec: SpecModel;
   beforeAll(async () => {
     spec = await loadSpec();
@@ -52,7 +59,7 @@ export function describeIndependentFaults(suites: readonly string[]): void {
   };
   const title = (f: Fault): string => `${f.suite}: ${f.name}${f.includeDestructive ? ' (includeDestructive)' : ''}`;
   const judged = FAULTS.filter((x) => x.unjudged === undefined && suites.includes(x.suite));
-  describe(`independent faulty server: every fault of ${suites.join(', ')} is caught by its suite`, () => {
+  describe(`independent faulty server: every fault of ${suites.join(', ')} is caught by its suite (${tier} half)`, () => {
     it('the catalogue has faults for these suites', () => {
       for (const suite of suites)
         expect(
@@ -63,7 +70,7 @@ export function describeIndependentFaults(suites: readonly string[]): void {
     // Each fault on its own server, concurrently (5 at a time); the rate-limit ones wait on their
     // own server's small window.
     describe.concurrent('concurrently', () => {
-      for (const f of judged) it(title(f), () => caught(f));
+      for (const [i, f] of judged.entries()) if (inTier(tier, i)) it(title(f), () => caught(f));
     });
   });
 }

@@ -6,14 +6,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runConformance, type ConformanceOptions } from '../../../src/runner/conformance.js';
 import { loadSpec } from '../../../src/spec/load.js';
 import type { SpecModel } from '../../../src/spec/model.js';
-import {
-  failedOf,
-  loopbackServers,
-  runnerOptions,
-  SMALL_LIMIT,
-  withLoopbackServer,
-} from '../../helpers/loopback-runs.js';
-import { FAULTS, VARIANTS, type IndependentServer } from './with-faults/server.mjs';
+import { failedOf, loopbackServers, runnerOptions, SMALL_LIMIT } from '../../helpers/loopback-runs.js';
+import { FAULTS, type IndependentServer } from './with-faults/server.mjs';
+import { describeVariants } from '../../helpers/independent-variants.js';
 import {
   RATELIMIT_SUITES,
   REQUEST_SUITES,
@@ -81,28 +76,7 @@ describe('independent faulty server: every fault is caught by its suite', () => 
   });
 });
 
-// Round 2: correct variations a strict or lenient server may show. Each must pass with zero failures
-// and zero errors (all suites but ratelimit, destructive operations included; the ratelimit suite too
-// for the variants that touch the rate-limit headers).
-describe('independent faulty server: correct variations pass (no false alarms)', () => {
-  describe.concurrent('all suites but ratelimit, destructive included', () => {
-    for (const v of VARIANTS) {
-      it(`variant ${v.name}`, async () => {
-        const failed = await withLoopbackServer(startServer, { variant: v.name }, async (s) =>
-          failedOf((await runConformance(options(s, { runs: 2, includeDestructive: true }))).report.results),
-        );
-        expect(failed, `${v.name} (${v.description})`).toEqual([]);
-      });
-    }
-  });
-  describe('the ratelimit suite, for the variants that touch the rate-limit headers', () => {
-    for (const v of VARIANTS.filter((x) => x.ratelimit)) {
-      it(`variant ${v.name}`, async () => {
-        const r = await server({ ...SMALL_LIMIT, variant: v.name });
-        const { report: rl } = await runConformance(options(r, { runs: 2, suites: ['ratelimit'] }));
-        expect(failedOf(rl.results), `${v.name} (${v.description}), ratelimit suite`).toEqual([]);
-        expect(rl.results.filter((x) => x.suite === 'ratelimit' && x.status === 'passed').length).toBeGreaterThan(0);
-      });
-    }
-  });
-});
+// Round 2: correct variations a strict or lenient server may show, each passing with zero failures and
+// zero errors (test/helpers/independent-variants.ts): the even ones here, the odd ones in the slow tier
+// (test/slow/independent-variants-rest.test.ts); CI runs both.
+describeVariants('everyday');

@@ -27,14 +27,24 @@ export const STATE_SUITES = ['schema', 'stateful', 'robustness'] as const;
 export type FaultTier = 'everyday' | 'slow';
 const inTier = (tier: FaultTier, index: number): boolean => (index % 2 === 0) === (tier === 'everyday');
 
-/** Registers one test per judged fault of the given suites that the tier runs. */
-export function describeIndependentFaults(suites: readonly string[], tier: FaultTier = 'everyday'): void {
+/**
+ * Registers, for the calling test file, the spec loaded before its tests, and returns the runner's
+ * options for an independent server (seed 7 unless `over` says otherwise).
+ */
+export function independentRunOptions(): (
+  s: IndependentServer,
+  over?: Partial<ConformanceOptions>,
+) => ConformanceOptions {
   let spec: SpecModel;
   beforeAll(async () => {
     spec = await loadSpec();
   });
-  const options = (s: IndependentServer, over: Partial<ConformanceOptions>): ConformanceOptions =>
-    runnerOptions(s, spec, { seed: 7, ...over });
+  return (s, over = {}) => runnerOptions(s, spec, { seed: 7, ...over });
+}
+
+/** Registers one test per judged fault of the given suites that the tier runs. */
+export function describeIndependentFaults(suites: readonly string[], tier: FaultTier = 'everyday'): void {
+  const options = independentRunOptions();
   const caught = async (f: Fault): Promise<void> => {
     const serverOptions = f.suite === 'ratelimit' ? { ...SMALL_LIMIT, fault: f.name } : { fault: f.name };
     const failed = await withLoopbackServer(startIndependent, serverOptions, async (s) => {

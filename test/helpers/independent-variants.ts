@@ -5,23 +5,16 @@
  * headers. `npm test` runs the even positions (test/catalog/independent/with-faults.test.ts), the slow
  * tier the odd ones (test/slow/independent-variants-rest.test.ts); CI runs both.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { runConformance, type ConformanceOptions } from '../../src/runner/conformance.js';
-import { loadSpec } from '../../src/spec/load.js';
-import type { SpecModel } from '../../src/spec/model.js';
-import { VARIANTS, type IndependentServer } from '../catalog/independent/with-faults/server.mjs';
-import { startIndependent as startServer } from './independent-faults.js';
-import { failedOf, loopbackServers, runnerOptions, SMALL_LIMIT, withLoopbackServer } from './loopback-runs.js';
+import { describe, expect, it } from 'vitest';
+import { runConformance } from '../../src/runner/conformance.js';
+import { VARIANTS } from '../catalog/independent/with-faults/server.mjs';
+import { independentRunOptions, startIndependent as startServer } from './independent-faults.js';
+import { failedOf, loopbackServers, SMALL_LIMIT, withLoopbackServer } from './loopback-runs.js';
 
 /** Registers the variants of a tier: `everyday` the even positions, `slow` the odd ones. */
 export function describeVariants(tier: 'everyday' | 'slow'): void {
   const server = loopbackServers(startServer);
-  let spec: SpecModel;
-  beforeAll(async () => {
-    spec = await loadSpec();
-  });
-  const options = (s: IndependentServer, over: Partial<ConformanceOptions> = {}): ConformanceOptions =>
-    runnerOptions(s, spec, { seed: 7, ...over });
+  const options = independentRunOptions();
   const mine = VARIANTS.filter((_, i) => (i % 2 === 0) === (tier === 'everyday'));
   describe(`independent faulty server: correct variations pass (no false alarms; ${tier} half)`, () => {
     describe.concurrent('all suites but ratelimit, destructive included', () => {

@@ -2,29 +2,22 @@
 // its catalogue of named faults (test/catalog/independent/with-faults/faults.mjs): the baseline must pass every
 // suite, and its correct variations must pass; each fault, switched on alone, must make the suite it
 // breaches report a failure (faults-*.test.ts here).
-import { beforeAll, describe, expect, it } from 'vitest';
-import { runConformance, type ConformanceOptions } from '../../../src/runner/conformance.js';
-import { loadSpec } from '../../../src/spec/load.js';
-import type { SpecModel } from '../../../src/spec/model.js';
-import { failedOf, loopbackServers, runnerOptions, SMALL_LIMIT } from '../../helpers/loopback-runs.js';
-import { FAULTS, type IndependentServer } from './with-faults/server.mjs';
+import { describe, expect, it } from 'vitest';
+import { runConformance } from '../../../src/runner/conformance.js';
+import { failedOf, loopbackServers, SMALL_LIMIT } from '../../helpers/loopback-runs.js';
+import { FAULTS } from './with-faults/server.mjs';
 import { describeVariants } from '../../helpers/independent-variants.js';
 import {
   RATELIMIT_SUITES,
   REQUEST_SUITES,
   STATE_SUITES,
+  independentRunOptions,
   startIndependent as startServer,
 } from '../../helpers/independent-faults.js';
 
 const server = loopbackServers(startServer);
 
-let spec: SpecModel;
-beforeAll(async () => {
-  spec = await loadSpec();
-});
-
-const options = (s: IndependentServer, over: Partial<ConformanceOptions> = {}): ConformanceOptions =>
-  runnerOptions(s, spec, { seed: 7, ...over });
+const options = independentRunOptions();
 
 describe('independent faulty server: the baseline', () => {
   it('passes every suite but ratelimit with zero failures and zero errors', async () => {

@@ -2,14 +2,13 @@
 // (test/fixtures/arazzo/campaign-lifecycle.arazzo.yaml) runs on the reference server with no failure
 // on seeds 1-5 and its steps judged, its free inputs varied by the seed; and the document `vapc export
 // arazzo` writes, run by vapc itself, kills every stateful fault of both catalogues that redocly
-// respect fails on it (test/e2e/arazzo-respect-faults.test.ts lists the same 36: the independent
+// respect fails on it (test/helpers/respect-matrix.ts STATEFUL_FAULTS, the list respect's tests split: the independent
 // catalogue's judged stateful faults and the reference catalogue's faults its stateful checks catch).
 import { describe, expect, it } from 'vitest';
-import { FAULTS } from '../catalog/independent/with-faults/server.mjs';
-import { checkOf, serverFaults, startFaultyServer } from '../catalog/faults/index.js';
+import { startFaultyServer } from '../catalog/faults/index.js';
 import { exportedOnce } from '../helpers/arazzo-tools.js';
 import { runWorkflows } from '../helpers/arazzo-runs.js';
-import { startIndependent } from '../helpers/independent-faults.js';
+import { STATEFUL_FAULTS } from '../helpers/respect-matrix.js';
 import { failedOf, loopbackServers, withLoopbackServer, type LoopbackServer } from '../helpers/loopback-runs.js';
 import { packageRoot } from '../../src/paths.js';
 import { startReferenceServer } from '../../src/server/index.js';
@@ -20,8 +19,6 @@ import { reportValidator } from '../../src/reporters/report-schema.js';
 import { workflowsLine } from '../../src/results/workflows.js';
 
 const HAND_WRITTEN = 'test/fixtures/arazzo/campaign-lifecycle.arazzo.yaml';
-const INDEPENDENT = FAULTS.filter((f) => f.suite === 'stateful' && f.unjudged === undefined);
-const REFERENCE = serverFaults.filter((f) => f.catches.some((c) => checkOf(c).startsWith('stateful.')));
 
 const { spec, dir } = exportedOnce();
 const reference = loopbackServers(startReferenceServer);
@@ -128,22 +125,11 @@ describe('vapc --arazzo of the exported document kills every stateful fault resp
     expect(report.workflows!.summary.criteria_failed).toBeGreaterThan(0);
   });
   it('the catalogues have the 36 faults', () => {
-    expect(INDEPENDENT.length + REFERENCE.length).toBe(36);
+    expect(STATEFUL_FAULTS.length).toBe(36);
   });
-  describe.concurrent('each fault of the independent catalogue', () => {
-    for (const f of INDEPENDENT)
-      it(f.name, { timeout: 60_000 }, () =>
-        withLoopbackServer(startIndependent, { fault: f.name }, (s) => killed(s, f)),
-      );
-  });
-  describe.concurrent('each fault of the reference catalogue', () => {
-    for (const f of REFERENCE)
-      it(f.name, { timeout: 60_000 }, () =>
-        withLoopbackServer(
-          (o) => startFaultyServer(f.name, { host: '127.0.0.1', ...o }),
-          {},
-          (s) => killed(s, f),
-        ),
-      );
+  // The one list respect's tests split (test/helpers/respect-matrix.ts): every fault here, in npm test.
+  describe.concurrent('each fault of both catalogues', () => {
+    for (const f of STATEFUL_FAULTS)
+      it(f.name, { timeout: 60_000 }, () => withLoopbackServer(f.start, {}, (s) => killed(s, f)));
   });
 });

@@ -124,7 +124,8 @@ export function prettyBody(body: string): string {
   }
 }
 
-function shellQuote(s: string): string {
+/** A word for a POSIX shell: as it is when it is plain, else single-quoted. */
+export function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 

@@ -17,6 +17,7 @@ import type { RunSettings } from '../../config/settings.js';
 import { VapcError } from '../../errors.js';
 import { readCheckoutFile, shownName } from '../../files/checkout.js';
 import { clip, printable } from '../../results/printable.js';
+import { shellQuote } from '../../reporters/text.js';
 import type { WorkflowCoverage } from '../../results/workflows.js';
 import { secretResponsePointers, type SpecModel } from '../../spec/model.js';
 import { profile } from '../../../suites/profile.js';
@@ -89,8 +90,6 @@ export interface ReplayParts {
   seed: number;
 }
 
-const quote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-
 /**
  * The `workflows` suite of the files given (`--arazzo`), read, resolved and linted, or undefined
  * when none was given; the passive judges of `registry` judge every step's answer.
@@ -108,7 +107,7 @@ export async function workflowChecks(
       suite: at.suite,
       judges: at.registry.filter((c) => typeof c.judgeExchange === 'function'),
       replay: (file, check) =>
-        `npx --no-install vapc run ${at.replay.target} --suite ${at.suite} --arazzo ${quote(file)} --check ${check} --seed ${at.replay.seed}`,
+        `npx --no-install vapc run ${at.replay.target} --suite ${at.suite} --arazzo ${shellQuote(file)} --check ${check} --seed ${at.replay.seed}`,
       destructive: (op) => profile.destructive(op) !== undefined,
       replacesCredential: (op) => profile.replacesCredential(op),
       secretPointers: (op) => secretResponsePointers(op),
@@ -119,8 +118,8 @@ export async function workflowChecks(
 /** The replay target of a run's workflow failures: `--embedded`, or the base URL with the credentials as placeholders. */
 function replayTarget(settings: RunSettings): string {
   if (settings.embedded) return '--embedded';
-  const parts = [`--base-url ${quote(settings.baseUrl ?? '')}`];
-  if (settings.configFile) parts.push(`--config ${quote(settings.configFile)}`);
+  const parts = [`--base-url ${shellQuote(settings.baseUrl ?? '')}`];
+  if (settings.configFile) parts.push(`--config ${shellQuote(settings.configFile)}`);
   if (settings.apiKey !== undefined) parts.push('--api-key "$VAPC_API_KEY"');
   if (settings.userId !== undefined) parts.push('--user-id "$VAPC_USER_ID"');
   return parts.join(' ');
